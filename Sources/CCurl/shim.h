@@ -1,0 +1,93 @@
+#ifndef MAILTO_ROUTE_CCURL_SHIM_H
+#define MAILTO_ROUTE_CCURL_SHIM_H
+
+#include <curl/curl.h>
+#include <dlfcn.h>
+#include <stddef.h>
+
+/* libcurl is opened with dlopen the first time a message is sent, never at start-up:
+ * linking it costs about 12 ms of loading (OpenSSL, nghttp2, ...) on every click, and
+ * the handoff path does not need it. The API table below holds the entry points that
+ * SMTPTransport uses; the typed setopt/getinfo helpers replace the variadic calls,
+ * which Swift cannot make. */
+
+typedef CURLcode (*mr_curl_setopt_fn)(CURL *, CURLoption, ...);
+typedef CURLcode (*mr_curl_getinfo_fn)(CURL *, CURLINFO, ...);
+
+typedef struct mr_curl_api {
+    CURLcode (*global_init)(long flags);
+    CURL *(*easy_init)(void);
+    mr_curl_setopt_fn easy_setopt;
+    CURLcode (*easy_perform)(CURL *handle);
+    void (*easy_cleanup)(CURL *handle);
+    mr_curl_getinfo_fn easy_getinfo;
+    const char *(*easy_strerror)(CURLcode code);
+    struct curl_slist *(*slist_append)(struct curl_slist *list, const char *string);
+    void (*slist_free_all)(struct curl_slist *list);
+    curl_version_info_data *(*version_info)(CURLversion age);
+} mr_curl_api;
+
+/* Fills `api` from the libcurl that the system has. Returns NULL on success, else
+ * dlerror()'s text (owned by the C library, valid until the next dl* call). */
+static inline const char *mr_curl_load(mr_curl_api *api) {
+    void *lib = dlopen("libcurl.so.4", RTLD_NOW | RTLD_LOCAL);
+    if (lib == NULL) return dlerror();
+#define MR_SYM(field, name) \
+    do { *(void **)(&api->field) = dlsym(lib, name); if (api->field == NULL) return dlerror(); } while (0)
+    MR_SYM(global_init, "curl_global_init");
+    MR_SYM(easy_init, "curl_easy_init");
+    MR_SYM(easy_setopt, "curl_easy_setopt");
+    MR_SYM(easy_perform, "curl_easy_perform");
+    MR_SYM(easy_cleanup, "curl_easy_cleanup");
+    MR_SYM(easy_getinfo, "curl_easy_getinfo");
+    MR_SYM(easy_strerror, "curl_easy_strerror");
+    MR_SYM(slist_append, "curl_slist_append");
+    MR_SYM(slist_free_all, "curl_slist_free_all");
+    MR_SYM(version_info, "curl_version_info");
+#undef MR_SYM
+    return NULL;
+}
+
+/* Macros that do not import into Swift. */
+static inline CURLversion mr_curl_version_now(void) { return CURLVERSION_NOW; }
+static inline long mr_curl_global_default(void) { return CURL_GLOBAL_DEFAULT; }
+
+static inline CURLcode mr_curl_setopt_long(const mr_curl_api *api, CURL *h, CURLoption opt, long value) {
+    return api->easy_setopt(h, opt, value);
+}
+static inline CURLcode mr_curl_setopt_off(const mr_curl_api *api, CURL *h, CURLoption opt, curl_off_t value) {
+    return api->easy_setopt(h, opt, value);
+}
+static inline CURLcode mr_curl_setopt_string(const mr_curl_api *api, CURL *h, CURLoption opt, const char *value) {
+    return api->easy_setopt(h, opt, value);
+}
+static inline CURLcode mr_curl_setopt_slist(const mr_curl_api *api, CURL *h, CURLoption opt, struct curl_slist *value) {
+    return api->easy_setopt(h, opt, value);
+}
+static inline CURLcode mr_curl_setopt_pointer(const mr_curl_api *api, CURL *h, CURLoption opt, void *value) {
+    return api->easy_setopt(h, opt, value);
+}
+static inline CURLcode mr_curl_setopt_read_callback(const mr_curl_api *api, CURL *h,
+        size_t (*callback)(char *buffer, size_t size, size_t count, void *userdata)) {
+    return api->easy_setopt(h, CURLOPT_READFUNCTION, callback);
+}
+static inline CURLcode mr_curl_setopt_write_callback(const mr_curl_api *api, CURL *h,
+        size_t (*callback)(char *buffer, size_t size, size_t count, void *userdata)) {
+    return api->easy_setopt(h, CURLOPT_WRITEFUNCTION, callback);
+}
+static inline CURLcode mr_curl_setopt_debug_callback(const mr_curl_api *api, CURL *h,
+        int (*callback)(CURL *handle, curl_infotype type, char *data, size_t size, void *userdata)) {
+    return api->easy_setopt(h, CURLOPT_DEBUGFUNCTION, callback);
+}
+static inline CURLcode mr_curl_setopt_xferinfo_callback(const mr_curl_api *api, CURL *h,
+        int (*callback)(void *userdata, curl_off_t dltotal, curl_off_t dlnow, curl_off_t ultotal, curl_off_t ulnow)) {
+    return api->easy_setopt(h, CURLOPT_XFERINFOFUNCTION, callback);
+}
+static inline CURLcode mr_curl_getinfo_long(const mr_curl_api *api, CURL *h, CURLINFO info, long *value) {
+    return api->easy_getinfo(h, info, value);
+}
+static inline CURLcode mr_curl_getinfo_string(const mr_curl_api *api, CURL *h, CURLINFO info, const char **value) {
+    return api->easy_getinfo(h, info, value);
+}
+
+#endif

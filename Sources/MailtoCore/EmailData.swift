@@ -1,0 +1,103 @@
+/// A message as mailto-route carries it from a URL, the command line or the Swift API to
+/// a path (direct, handoff, draft): what the iOS mail composer takes, plus what RFC 6068
+/// adds (extra header fields) and what a URL offered but mailto-route did not take.
+public struct EmailData: Equatable, Hashable, Sendable {
+    /// Bare addr-specs, in the order the URL or caller gave them.
+    public var to: [String]
+    public var cc: [String]
+    public var bcc: [String]
+    /// `nil` when absent, `""` when present and empty (MAILTO-RULES.md).
+    public var subject: String?
+    /// Line breaks are always CRLF. `nil` when absent.
+    public var body: String?
+    public var isBodyHTML: Bool
+    /// Only trusted callers add attachments; a URL never does (RFC 6068 §7).
+    public var attachments: [Attachment]
+    /// The safe extra header fields, keyed by lower-case name (`in-reply-to`, `references`,
+    /// `keywords`).
+    public var headers: [String: String]
+    /// Each hfield that was offered and not taken, once per name, in order of appearance.
+    public var dropped: [DroppedField]
+
+    public init(
+        to: [String] = [], cc: [String] = [], bcc: [String] = [],
+        subject: String? = nil, body: String? = nil, isBodyHTML: Bool = false,
+        attachments: [Attachment] = [], headers: [String: String] = [:],
+        dropped: [DroppedField] = []
+    ) {
+        self.to = to
+        self.cc = cc
+        self.bcc = bcc
+        self.subject = subject
+        self.body = body
+        self.isBodyHTML = isBodyHTML
+        self.attachments = attachments
+        self.headers = headers
+        self.dropped = dropped
+    }
+
+    /// The extra header fields a URL may set, in the order they are printed.
+    public static let safeHeaderNames = ["in-reply-to", "references", "keywords"]
+
+    /// Every recipient, to + cc + bcc, without repeats (first occurrence kept).
+    public var allRecipients: [String] {
+        var seen = Set<String>()
+        return (to + cc + bcc).filter { seen.insert($0).inserted }
+    }
+}
+
+/// A file or bytes to attach. Only trusted callers (`send --attach`, the Swift API) make these.
+public struct Attachment: Equatable, Hashable, Sendable {
+    public enum Content: Equatable, Hashable, Sendable {
+        case file(path: String)
+        case data([UInt8])
+    }
+
+    public var content: Content
+    /// `nil` lets the message builder guess from the file.
+    public var mimeType: String?
+    public var fileName: String
+
+    public init(content: Content, mimeType: String? = nil, fileName: String) {
+        self.content = content
+        self.mimeType = mimeType
+        self.fileName = fileName
+    }
+
+    /// An attachment read from `path` when the message is built, named after the file.
+    public static func file(_ path: String, mimeType: String? = nil) -> Attachment {
+        let name = path.split(separator: "/", omittingEmptySubsequences: true).last.map(String.init) ?? path
+        return Attachment(content: .file(path: path), mimeType: mimeType, fileName: name)
+    }
+}
+
+/// An hfield that a URL offered and mailto-route did not take, with the reason.
+public struct DroppedField: Equatable, Hashable, Sendable {
+    public enum Reason: Equatable, Hashable, Sendable, CustomStringConvertible {
+        /// `from`, `sender`, `reply-to`, `date`, `message-id`, `received`, `return-path`, `resent-*`.
+        case originatorOrTrace
+        /// `mime-version`, `content-*`.
+        case mimeStructure
+        /// `attach`, `attachment`, `attachments`.
+        case attachment
+        case unknown
+
+        public var description: String {
+            switch self {
+            case .originatorOrTrace: "originator and trace fields are never taken from a URL"
+            case .mimeStructure: "the MIME structure is never taken from a URL"
+            case .attachment: "attachments are never taken from a URL"
+            case .unknown: "unknown header field"
+            }
+        }
+    }
+
+    /// The hfield name as decoded, in ASCII lower case.
+    public var name: String
+    public var reason: Reason
+
+    public init(name: String, reason: Reason) {
+        self.name = name
+        self.reason = reason
+    }
+}

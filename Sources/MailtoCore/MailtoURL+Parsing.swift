@@ -1,0 +1,419 @@
+/// Reading and writing `mailto:` URLs (RFC 6068), exactly as ../shared/MAILTO-RULES.md says.
+public enum MailtoURL {}
+
+extension MailtoURL {
+    /// Parses a `mailto:` URL into the message it describes.
+    ///
+    /// Split first, decode after: the `?`, then `&` between hfields, then the first `=`
+    /// of each; every piece is percent-decoded exactly once, as UTF-8.
+    public static func parse(_ url: String) throws(MailtoURLError) -> EmailData {
+        var url = url
+        let result: Result<EmailData, MailtoURLError> = url.withUTF8 { bytes in
+            do throws(MailtoURLError) {
+                return .success(try parse(utf8: bytes))
+            } catch {
+                return .failure(error)
+            }
+        }
+        return try result.get()
+    }
+
+    /// Parses the UTF-8 bytes of a `mailto:` URL (not necessarily valid UTF-8).
+    public static func parse(utf8 url: UnsafeBufferPointer<UInt8>) throws(MailtoURLError) -> EmailData {
+        var parser = Parser(url: url)
+        // A decoded piece is never longer than its text, and a body's line breaks at
+        // most double it; one scratch buffer serves every piece.
+        let result: Result<EmailData, MailtoURLError> = withUnsafeTemporaryAllocation(
+            of: UInt8.self, capacity: 2 * url.count + 2
+        ) { scratch in
+            do throws(MailtoURLError) {
+                return .success(try parser.run(scratch: scratch))
+            } catch {
+                return .failure(error)
+            }
+        }
+        return try result.get()
+    }
+}
+
+// MARK: - The parser
+
+private let percent = UInt8(ascii: "%")
+private let questionMark = UInt8(ascii: "?")
+private let ampersand = UInt8(ascii: "&")
+private let equalsSign = UInt8(ascii: "=")
+private let hash = UInt8(ascii: "#")
+private let slash = UInt8(ascii: "/")
+private let cr: UInt8 = 0x0D
+private let lf: UInt8 = 0x0A
+
+private struct Parser {
+    let url: UnsafeBufferPointer<UInt8>
+    var email = EmailData()
+
+    init(url: UnsafeBufferPointer<UInt8>) {
+        self.url = url
+    }
+
+    /// The hfields whose values mailto-route takes.
+    enum Field {
+        case to, cc, bcc, subject, body
+        case header(String)
+        case dropped(DroppedField.Reason)
+    }
+
+    mutating func run(scratch: UnsafeMutableBufferPointer<UInt8>) throws(MailtoURLError) -> EmailData {
+        guard hasMailtoScheme() else { throw MailtoURLError(.notMailto, at: 0) }
+        let schemeEnd = 7
+        // A fragment is ignored (MAILTO-RULES.md), and so is anything in it.
+        var end = schemeEnd
+        while end < url.count, url[end] != hash { end += 1 }
+
+        var addressEnd = schemeEnd
+        while addressEnd < end, url[addressEnd] != questionMark {
+            if url[addressEnd] == slash { throw MailtoURLError(.slashInAddress, at: addressEnd) }
+            addressEnd += 1
+        }
+        try appendAddresses(schemeEnd..<addressEnd, to: \.to, scratch: scratch)
+
+        var position = addressEnd + 1
+        while position < end {
+            var fieldEnd = position
+            var nameEnd = -1
+            while fieldEnd < end, url[fieldEnd] != ampersand {
+                let byte = url[fieldEnd]
+                if byte == questionMark { throw MailtoURLError(.secondQuestionMark, at: fieldEnd) }
+                if byte == equalsSign, nameEnd < 0 { nameEnd = fieldEnd }
+                fieldEnd += 1
+            }
+            if fieldEnd > position {
+                // An hfield without `=` has an empty value.
+                let valueStart = nameEnd < 0 ? fieldEnd : nameEnd + 1
+                if nameEnd < 0 { nameEnd = fieldEnd }
+                try takeField(name: position..<nameEnd, value: valueStart..<fieldEnd, scratch: scratch)
+            }
+            position = fieldEnd + 1
+        }
+        return email
+    }
+
+    private func hasMailtoScheme() -> Bool {
+        // ASCII-case-insensitive, as schemes are (RFC 3986 §3.1).
+        url.count >= 7 && UnsafeBufferPointer(rebasing: url[0..<6]).equalsASCIILowercase("mailto")
+            && url[6] == UInt8(ascii: ":")
+    }
+
+    // MARK: hfields
+
+    private mutating func takeField(
+        name: Range<Int>, value: Range<Int>, scratch: UnsafeMutableBufferPointer<UInt8>
+    ) throws(MailtoURLError) {
+        let nameLength = try decode(name, into: scratch)
+        let field = classify(UnsafeBufferPointer(rebasing: scratch[0..<nameLength]))
+        switch field {
+        case .to:
+            try appendAddresses(value, to: \.to, scratch: scratch)
+        case .cc:
+            try appendAddresses(value, to: \.cc, scratch: scratch)
+        case .bcc:
+            try appendAddresses(value, to: \.bcc, scratch: scratch)
+        case .subject:
+            let length = try decode(value, into: scratch)
+            var subject = String(decoding: scratch[0..<unfold(scratch, length: length)], as: UTF8.self)
+            if subject.utf8.contains(equalsSign) {
+                // A decoded word may hold line breaks; the same rule applies to them.
+                subject = unfold(EncodedWords.decode(subject))
+            }
+            // RFC 6068 §6.3: the subject is last-one-wins.
+            email.subject = subject
+        case .body:
+            let length = try decode(value, into: scratch, lineBreaksAsCRLF: true)
+            let body = String(decoding: scratch[0..<length], as: UTF8.self)
+            if let previous = email.body {
+                email.body = previous + "\r\n" + body
+            } else {
+                email.body = body
+            }
+        case .header(let key):
+            let length = try decode(value, into: scratch)
+            let unfolded = unfold(scratch, length: length)
+            if unfolded > 0 {
+                email.headers[key] = String(decoding: scratch[0..<unfolded], as: UTF8.self)
+            }
+        case .dropped(let reason):
+            // Validated all the same: an invalid escape is an error wherever it is.
+            try validateEscapes(value)
+            let nameText = String(decoding: scratch[0..<nameLength], as: UTF8.self).asciiLowercased()
+            if !email.dropped.contains(where: { $0.name == nameText }) {
+                email.dropped.append(DroppedField(name: nameText, reason: reason))
+            }
+        }
+    }
+
+    /// Matches a decoded hfield name, ASCII-case-insensitively only (`ſubject` with
+    /// U+017F is not `subject`).
+    private func classify(_ name: UnsafeBufferPointer<UInt8>) -> Field {
+        switch name.count {
+        case 2:
+            if name.equalsASCIILowercase("to") { return .to }
+            if name.equalsASCIILowercase("cc") { return .cc }
+        case 3:
+            if name.equalsASCIILowercase("bcc") { return .bcc }
+        case 4:
+            if name.equalsASCIILowercase("body") { return .body }
+        case 7:
+            if name.equalsASCIILowercase("subject") { return .subject }
+        case 8:
+            if name.equalsASCIILowercase("keywords") { return .header("keywords") }
+        case 10:
+            if name.equalsASCIILowercase("references") { return .header("references") }
+        case 11:
+            if name.equalsASCIILowercase("in-reply-to") { return .header("in-reply-to") }
+        default:
+            break
+        }
+        return .dropped(dropReason(name))
+    }
+
+    private func dropReason(_ name: UnsafeBufferPointer<UInt8>) -> DroppedField.Reason {
+        // RFC 6068 §7: originator and trace fields, and MIME structure, are not the URL's
+        // to set; a URL never attaches a local file.
+        let originators: [StaticString] = ["from", "sender", "reply-to", "date", "message-id", "received", "return-path"]
+        for originator in originators where name.equalsASCIILowercase(originator) {
+            return .originatorOrTrace
+        }
+        if name.hasASCIILowercasePrefix("resent-") { return .originatorOrTrace }
+        if name.equalsASCIILowercase("mime-version") || name.hasASCIILowercasePrefix("content-") {
+            return .mimeStructure
+        }
+        let attachments: [StaticString] = ["attach", "attachment", "attachments"]
+        for attachment in attachments where name.equalsASCIILowercase(attachment) {
+            return .attachment
+        }
+        return .unknown
+    }
+
+    // MARK: Addresses
+
+    /// Decodes an address list, then splits it on commas outside double quotes; a display
+    /// name is removed (`Joe <j@x>` gives `j@x`).
+    private mutating func appendAddresses(
+        _ range: Range<Int>, to list: WritableKeyPath<EmailData, [String]>,
+        scratch: UnsafeMutableBufferPointer<UInt8>
+    ) throws(MailtoURLError) {
+        guard !range.isEmpty else { return }
+        let length = try decode(range, into: scratch)
+        let decoded = UnsafeBufferPointer(rebasing: scratch[0..<length])
+        var sawNonASCII = false
+        for byte in decoded {
+            if byte == cr || byte == lf || byte == 0 {
+                throw MailtoURLError(.controlCharacterInAddress, at: range.lowerBound)
+            }
+            if byte >= 0x80 { sawNonASCII = true }
+        }
+        if sawNonASCII, String(validating: decoded, as: UTF8.self) == nil {
+            throw MailtoURLError(.invalidUTF8InAddress, at: range.lowerBound)
+        }
+        var start = 0
+        var inQuotes = false
+        var escaped = false
+        for index in 0...length {
+            if index < length {
+                let byte = decoded[index]
+                if escaped {
+                    escaped = false
+                    continue
+                }
+                if inQuotes, byte == UInt8(ascii: "\\") {
+                    escaped = true
+                    continue
+                }
+                if byte == UInt8(ascii: "\"") { inQuotes.toggle() }
+                if inQuotes || byte != UInt8(ascii: ",") { continue }
+            }
+            if let address = bareAddress(UnsafeBufferPointer(rebasing: decoded[start..<index])) {
+                email[keyPath: list].append(address)
+            }
+            start = index + 1
+        }
+        // RFC 5322 §3.2.4: a quoted-string ends with a quote. Without one, where the
+        // address ends is anybody's guess, so the URL is refused.
+        if inQuotes { throw MailtoURLError(.unterminatedQuote, at: range.lowerBound) }
+    }
+
+    /// The addr-spec in one comma-separated piece, trimmed, without a display name;
+    /// `nil` for an empty piece.
+    private func bareAddress(_ piece: UnsafeBufferPointer<UInt8>) -> String? {
+        var lower = 0
+        var upper = piece.count
+        while lower < upper, piece[lower].isASCIIWhitespace { lower += 1 }
+        while upper > lower, piece[upper - 1].isASCIIWhitespace { upper -= 1 }
+        guard lower < upper else { return nil }
+        if piece[upper - 1] == UInt8(ascii: ">") {
+            // `Name <addr>`: the last `<` outside double quotes opens the addr-spec.
+            var inQuotes = false
+            var escaped = false
+            var opening = -1
+            for index in lower..<(upper - 1) {
+                let byte = piece[index]
+                if escaped { escaped = false; continue }
+                if inQuotes, byte == UInt8(ascii: "\\") { escaped = true; continue }
+                if byte == UInt8(ascii: "\"") { inQuotes.toggle() }
+                if !inQuotes, byte == UInt8(ascii: "<") { opening = index }
+            }
+            if opening >= 0 {
+                lower = opening + 1
+                upper -= 1
+                while lower < upper, piece[lower].isASCIIWhitespace { lower += 1 }
+                while upper > lower, piece[upper - 1].isASCIIWhitespace { upper -= 1 }
+                guard lower < upper else { return nil }
+            }
+        }
+        return String(decoding: UnsafeBufferPointer(rebasing: piece[lower..<upper]), as: UTF8.self)
+    }
+
+    // MARK: Percent-decoding
+
+    /// Decodes `range` of the URL into `out`, exactly once; returns the decoded length.
+    /// With `lineBreaksAsCRLF`, every CRLF, bare CR and bare LF becomes CRLF (the body).
+    private func decode(
+        _ range: Range<Int>, into out: UnsafeMutableBufferPointer<UInt8>, lineBreaksAsCRLF: Bool = false
+    ) throws(MailtoURLError) -> Int {
+        var written = 0
+        var index = range.lowerBound
+        var previousWasCR = false
+        while index < range.upperBound {
+            var byte = url[index]
+            if byte == percent {
+                guard let high = hexValue(url, index + 1, before: range.upperBound),
+                      let low = hexValue(url, index + 2, before: range.upperBound)
+                else {
+                    throw invalidEscape(at: index, before: range.upperBound)
+                }
+                byte = high << 4 | low
+                index += 3
+            } else {
+                index += 1
+            }
+            if lineBreaksAsCRLF {
+                if byte == lf {
+                    if !previousWasCR {
+                        out[written] = cr
+                        out[written + 1] = lf
+                        written += 2
+                    }
+                    previousWasCR = false
+                    continue
+                }
+                if byte == cr {
+                    out[written] = cr
+                    out[written + 1] = lf
+                    written += 2
+                    previousWasCR = true
+                    continue
+                }
+                previousWasCR = false
+            }
+            out[written] = byte
+            written += 1
+        }
+        return written
+    }
+
+    private func validateEscapes(_ range: Range<Int>) throws(MailtoURLError) {
+        var index = range.lowerBound
+        while index < range.upperBound {
+            if url[index] == percent {
+                guard hexValue(url, index + 1, before: range.upperBound) != nil,
+                      hexValue(url, index + 2, before: range.upperBound) != nil
+                else {
+                    throw invalidEscape(at: index, before: range.upperBound)
+                }
+                index += 3
+            } else {
+                index += 1
+            }
+        }
+    }
+
+    private func invalidEscape(at index: Int, before end: Int) -> MailtoURLError {
+        let text = UnsafeBufferPointer(rebasing: url[index..<min(index + 3, end)])
+        return MailtoURLError(.invalidEscape(String(decoding: text, as: UTF8.self)), at: index)
+    }
+}
+
+/// The value of the hex digit at `index`, if there is one before `end`.
+@inline(__always)
+private func hexValue(_ bytes: UnsafeBufferPointer<UInt8>, _ index: Int, before end: Int) -> UInt8? {
+    index < end ? Hex.value(bytes[index]) : nil
+}
+
+/// The line-break rule for `subject` and the other header fields, in place: a line break
+/// (CRLF, CR or LF) followed by a space or tab is unfolded away; any other becomes one
+/// space. Returns the new length.
+func unfold(_ buffer: UnsafeMutableBufferPointer<UInt8>, length: Int) -> Int {
+    var read = 0
+    var written = 0
+    while read < length {
+        let byte = buffer[read]
+        read += 1
+        guard byte == cr || byte == lf else {
+            buffer[written] = byte
+            written += 1
+            continue
+        }
+        if byte == cr, read < length, buffer[read] == lf { read += 1 }
+        if read < length, buffer[read] == UInt8(ascii: " ") || buffer[read] == UInt8(ascii: "\t") {
+            continue
+        }
+        buffer[written] = UInt8(ascii: " ")
+        written += 1
+    }
+    return written
+}
+
+/// The same rule on a string, for text that gained line breaks after decoding.
+func unfold(_ text: String) -> String {
+    guard text.utf8.contains(where: { $0 == cr || $0 == lf }) else { return text }
+    var bytes = Array(text.utf8)
+    let length = bytes.withUnsafeMutableBufferPointer { unfold($0, length: $0.count) }
+    return String(decoding: bytes[0..<length], as: UTF8.self)
+}
+
+// MARK: - Byte helpers
+
+extension UInt8 {
+    var isASCIIWhitespace: Bool {
+        self == UInt8(ascii: " ") || self == UInt8(ascii: "\t")
+    }
+}
+
+extension UnsafeBufferPointer<UInt8> {
+    /// Whether these bytes, ASCII-lower-cased, are `lowercase` (which must be lower case).
+    @inline(__always)
+    func equalsASCIILowercase(_ lowercase: StaticString) -> Bool {
+        guard count == lowercase.utf8CodeUnitCount else { return false }
+        return hasASCIILowercasePrefix(lowercase)
+    }
+
+    @inline(__always)
+    func hasASCIILowercasePrefix(_ lowercase: StaticString) -> Bool {
+        let expected = lowercase.utf8Start
+        guard count >= lowercase.utf8CodeUnitCount else { return false }
+        for index in 0..<lowercase.utf8CodeUnitCount {
+            var byte = self[index]
+            if byte >= UInt8(ascii: "A"), byte <= UInt8(ascii: "Z") { byte |= 0x20 }
+            if byte != expected[index] { return false }
+        }
+        return true
+    }
+}
+
+extension String {
+    /// Lower-cases A-Z only: hfield names are compared ASCII-case-insensitively.
+    func asciiLowercased() -> String {
+        guard utf8.contains(where: { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") }) else { return self }
+        return String(decoding: utf8.map { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") ? $0 | 0x20 : $0 },
+                      as: UTF8.self)
+    }
+}

@@ -1,0 +1,24 @@
+/// Picks the subcommand from the first word; `--help`, `--version` and `--check` are
+/// accepted where a subcommand would be.
+func dispatch(_ words: [String], commands: [any Command.Type], output: Output) throws -> ExitStatus {
+    guard let first = words.first else {
+        throw UsageError("no command given", usage: Help.synopsis)
+    }
+    switch first {
+    case "--help", "-h", "help":
+        output.print(Help.text(commands: commands))
+        return .success
+    case "--version", "-V":
+        output.print(VersionCommand.text)
+        return .success
+    default:
+        break
+    }
+    if let command = commands.first(where: { $0.name == first }) {
+        return try command.main(Array(words.dropFirst()), output: output)
+    }
+    if first.hasPrefix("-") {
+        throw UsageError("unknown option '\(first)'", usage: Help.synopsis)
+    }
+    throw UsageError("unknown command '\(first)'", usage: Help.synopsis)
+}

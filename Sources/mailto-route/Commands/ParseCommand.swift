@@ -1,0 +1,22 @@
+import MailtoRoute
+
+/// `mailto-route parse URL [--json]`: print the EmailData a URL yields, and nothing else.
+enum ParseCommand: Command {
+    static let name = "parse"
+    static let usage = "parse URL [--json]"
+    static let options: [OptionSpec] = [.flag("--json")]
+    static let maxPositionals = 1
+
+    static func run(_ arguments: Arguments, output: Output) throws -> ExitStatus {
+        guard let url = arguments.positionals.first else {
+            throw UsageError("missing URL", usage: fullUsage)
+        }
+        let email = try MailtoURL.parse(url)
+        if arguments.has("--json") {
+            output.print(email.json.serialized)
+        } else {
+            output.print(email.readableLines.joined(separator: "\n"))
+        }
+        return .success
+    }
+}

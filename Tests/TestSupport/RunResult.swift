@@ -1,0 +1,88 @@
+import Foundation
+
+/// What a finished subprocess left behind.
+public struct RunResult: Sendable, CustomStringConvertible {
+    public var status: Int32
+    public var stdout: String
+    public var stderr: String
+
+    public var description: String {
+        "exit \(status)\n--- stdout\n\(stdout)--- stderr\n\(stderr)"
+    }
+}
+
+/// Runs a program to completion with the given environment and standard input, killing it
+/// after `timeout` seconds (a hang is a failure, never a stuck suite).
+public func run(
+    _ executable: String, _ arguments: [String], environment: [String: String]? = nil,
+    stdin: Data? = nil, timeout: TimeInterval = 60
+) throws -> RunResult {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: executable)
+    process.arguments = arguments
+    if let environment { process.environment = environment }
+    let outPipe = Pipe()
+    let errPipe = Pipe()
+    let inPipe = Pipe()
+    process.standardOutput = outPipe
+    process.standardError = errPipe
+    process.standardInput = stdin == nil ? FileHandle.nullDevice : inPipe
+    try process.run()
+    if let stdin {
+        inPipe.fileHandleForWriting.write(stdin)
+        try inPipe.fileHandleForWriting.close()
+    }
+    // Read both pipes while the process runs, so neither can fill up and block it.
+    nonisolated(unsafe) var outData = Data()
+    nonisolated(unsafe) var errData = Data()
+    let group = DispatchGroup()
+    group.enter()
+    DispatchQueue.global().async {
+        outData = outPipe.fileHandleForReading.readDataToEndOfFile()
+        group.leave()
+    }
+    group.enter()
+    DispatchQueue.global().async {
+        errData = errPipe.fileHandleForReading.readDataToEndOfFile()
+        group.leave()
+    }
+    let deadline = Date().addingTimeInterval(timeout)
+    while process.isRunning, Date() < deadline { usleep(2_000) }
+    if process.isRunning {
+        kill(process.processIdentifier, SIGKILL)
+    }
+    process.waitUntilExit()
+    group.wait()
+    return RunResult(
+        status: process.terminationStatus,
+        stdout: String(decoding: outData, as: UTF8.self),
+        stderr: String(decoding: errData, as: UTF8.self)
+    )
+}
+
+/// The package's root directory, found from this file's place in it.
+public let packageRoot: URL = URL(fileURLWithPath: #filePath)
+    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+/// The `mailto-route` binary built next to the running tests (`swift build` puts every
+/// product of a configuration in one directory).
+public let mailtoRouteBinary: String = {
+    let testBinary = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+    var directory = testBinary.deletingLastPathComponent()
+    while directory.path != "/" {
+        let candidate = directory.appendingPathComponent("mailto-route")
+        if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate.path }
+        directory = directory.deletingLastPathComponent()
+    }
+    return packageRoot.appendingPathComponent(".build/debug/mailto-route").path
+}()
+
+/// Runs the built `mailto-route` in `sandbox` (or with no HOME at all when `nil`).
+public func mailtoRoute(
+    _ arguments: [String], in sandbox: Sandbox, extraEnvironment: [String: String] = [:],
+    stdin: Data? = nil, timeout: TimeInterval = 60
+) throws -> RunResult {
+    var environment = sandbox.environment
+    environment.merge(extraEnvironment) { $1 }
+    return try run(mailtoRouteBinary, arguments, environment: environment, stdin: stdin, timeout: timeout)
+}

@@ -1,0 +1,59 @@
+import Foundation
+
+/// A temporary HOME with its own XDG_* directories, so that a test never touches the real
+/// user's files; removed when the value is released.
+public final class Sandbox: @unchecked Sendable {
+    public let root: URL
+    public var home: URL { root.appendingPathComponent("home") }
+    public var configHome: URL { home.appendingPathComponent(".config") }
+    public var dataHome: URL { home.appendingPathComponent(".local/share") }
+    public var stateHome: URL { home.appendingPathComponent(".local/state") }
+    public var cacheHome: URL { home.appendingPathComponent(".cache") }
+    public var runtimeDir: URL { root.appendingPathComponent("run") }
+    /// XDG_DATA_DIRS: a system directory of this sandbox's own.
+    public var systemDataDir: URL { root.appendingPathComponent("usr/share") }
+    public var systemConfigDir: URL { root.appendingPathComponent("etc/xdg") }
+
+    public init() throws {
+        root = FileManager.default.temporaryDirectory
+            .appendingPathComponent("mailto-route-test-\(UUID().uuidString)")
+        for directory in [home, configHome, dataHome, stateHome, cacheHome, runtimeDir, systemDataDir, systemConfigDir] {
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        }
+        chmod(runtimeDir.path, 0o700)
+    }
+
+    deinit {
+        try? FileManager.default.removeItem(at: root)
+    }
+
+    /// The environment a process in this sandbox gets: the inherited one (PATH and the
+    /// like) with HOME and every XDG_* variable pointed here.
+    public var environment: [String: String] {
+        var environment = ProcessInfo.processInfo.environment
+        for key in environment.keys where key.hasPrefix("XDG_") { environment[key] = nil }
+        environment["HOME"] = home.path
+        environment["XDG_CONFIG_HOME"] = configHome.path
+        environment["XDG_DATA_HOME"] = dataHome.path
+        environment["XDG_STATE_HOME"] = stateHome.path
+        environment["XDG_CACHE_HOME"] = cacheHome.path
+        environment["XDG_RUNTIME_DIR"] = runtimeDir.path
+        environment["XDG_DATA_DIRS"] = systemDataDir.path
+        environment["XDG_CONFIG_DIRS"] = systemConfigDir.path
+        // No session bus unless a test asks for one.
+        environment["DBUS_SESSION_BUS_ADDRESS"] = "disabled:"
+        environment["DISPLAY"] = nil
+        environment["WAYLAND_DISPLAY"] = nil
+        return environment
+    }
+
+    /// Writes `contents` at `path` below the sandbox root, creating directories.
+    @discardableResult
+    public func write(_ contents: String, to path: String, mode: Int16? = nil) throws -> URL {
+        let url = root.appendingPathComponent(path)
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try contents.write(to: url, atomically: false, encoding: .utf8)
+        if let mode { chmod(url.path, mode_t(mode)) }
+        return url
+    }
+}
