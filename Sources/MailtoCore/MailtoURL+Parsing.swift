@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// Reading and writing `mailto:` URLs (RFC 6068), exactly as ../shared/MAILTO-RULES.md says.
 public enum MailtoURL {}
 
@@ -8,31 +12,38 @@ extension MailtoURL {
     /// of each; every piece is percent-decoded exactly once, as UTF-8.
     public static func parse(_ url: String) throws(MailtoURLError) -> EmailData {
         var url = url
-        let result: Result<EmailData, MailtoURLError> = url.withUTF8 { bytes in
-            do throws(MailtoURLError) {
-                return .success(try parse(utf8: bytes))
-            } catch {
-                return .failure(error)
-            }
+        var failure: MailtoURLError?
+        let email = url.withUTF8 { bytes in
+            var email = EmailData()
+            failure = parse(utf8: bytes, into: &email)
+            return email
         }
-        return try result.get()
+        if let failure { throw failure }
+        return email
     }
 
     /// Parses the UTF-8 bytes of a `mailto:` URL (not necessarily valid UTF-8).
     public static func parse(utf8 url: UnsafeBufferPointer<UInt8>) throws(MailtoURLError) -> EmailData {
-        var parser = Parser(url: url)
+        var email = EmailData()
+        if let failure = parse(utf8: url, into: &email) { throw failure }
+        return email
+    }
+
+    /// Fills `email` in place: the parser runs inside closures, and results passed out
+    /// through them would be copied and destroyed once more for every URL.
+    private static func parse(utf8 url: UnsafeBufferPointer<UInt8>, into email: inout EmailData) -> MailtoURLError? {
         // A decoded piece is never longer than its text, and a body's line breaks at
-        // most double it; one scratch buffer serves every piece.
-        let result: Result<EmailData, MailtoURLError> = withUnsafeTemporaryAllocation(
-            of: UInt8.self, capacity: 2 * url.count + 2
-        ) { scratch in
+        // most double it (written after the URL's length); one scratch buffer serves
+        // every piece in turn.
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 3 * url.count + 2) { scratch in
+            let parser = Parser(url: url, scratch: scratch)
             do throws(MailtoURLError) {
-                return .success(try parser.run(scratch: scratch))
+                try parser.run(into: &email)
+                return nil
             } catch {
-                return .failure(error)
+                return error
             }
         }
-        return try result.get()
     }
 }
 
@@ -49,11 +60,8 @@ private let lf: UInt8 = 0x0A
 
 private struct Parser {
     let url: UnsafeBufferPointer<UInt8>
-    var email = EmailData()
-
-    init(url: UnsafeBufferPointer<UInt8>) {
-        self.url = url
-    }
+    /// Where decoded pieces go when they differ from their text.
+    let scratch: UnsafeMutableBufferPointer<UInt8>
 
     /// The hfields whose values mailto-route takes.
     enum Field {
@@ -62,39 +70,40 @@ private struct Parser {
         case dropped(DroppedField.Reason)
     }
 
-    mutating func run(scratch: UnsafeMutableBufferPointer<UInt8>) throws(MailtoURLError) -> EmailData {
+    /// What a decoded piece needs besides percent-decoding.
+    enum LineBreaks {
+        /// Kept as they are (names, addresses: these refuse them anyway).
+        case kept
+        /// Every CRLF, bare CR and bare LF becomes CRLF (the body).
+        case crlf
+        /// Unfolded (subject, header fields): see `unfold`.
+        case unfolded
+    }
+
+    func run(into email: inout EmailData) throws(MailtoURLError) {
         guard hasMailtoScheme() else { throw MailtoURLError(.notMailto, at: 0) }
         let schemeEnd = 7
         // A fragment is ignored (MAILTO-RULES.md), and so is anything in it.
-        var end = schemeEnd
-        while end < url.count, url[end] != hash { end += 1 }
+        let end = url.firstIndex(of: hash, in: schemeEnd..<url.count)
+        let addressEnd = url.firstIndex(of: questionMark, in: schemeEnd..<end)
+        let slashAt = url.firstIndex(of: slash, in: schemeEnd..<addressEnd)
+        if slashAt < addressEnd { throw MailtoURLError(.slashInAddress, at: slashAt) }
+        try appendAddresses(schemeEnd..<addressEnd, to: &email.to)
 
-        var addressEnd = schemeEnd
-        while addressEnd < end, url[addressEnd] != questionMark {
-            if url[addressEnd] == slash { throw MailtoURLError(.slashInAddress, at: addressEnd) }
-            addressEnd += 1
-        }
-        try appendAddresses(schemeEnd..<addressEnd, to: \.to, scratch: scratch)
-
+        guard addressEnd < end else { return }
+        let secondQuestionMark = url.firstIndex(of: questionMark, in: (addressEnd + 1)..<end)
+        if secondQuestionMark < end { throw MailtoURLError(.secondQuestionMark, at: secondQuestionMark) }
         var position = addressEnd + 1
         while position < end {
-            var fieldEnd = position
-            var nameEnd = -1
-            while fieldEnd < end, url[fieldEnd] != ampersand {
-                let byte = url[fieldEnd]
-                if byte == questionMark { throw MailtoURLError(.secondQuestionMark, at: fieldEnd) }
-                if byte == equalsSign, nameEnd < 0 { nameEnd = fieldEnd }
-                fieldEnd += 1
-            }
+            let fieldEnd = url.firstIndex(of: ampersand, in: position..<end)
             if fieldEnd > position {
                 // An hfield without `=` has an empty value.
-                let valueStart = nameEnd < 0 ? fieldEnd : nameEnd + 1
-                if nameEnd < 0 { nameEnd = fieldEnd }
-                try takeField(name: position..<nameEnd, value: valueStart..<fieldEnd, scratch: scratch)
+                let nameEnd = url.firstIndex(of: equalsSign, in: position..<fieldEnd)
+                let valueStart = min(nameEnd + 1, fieldEnd)
+                try takeField(name: position..<nameEnd, value: valueStart..<fieldEnd, into: &email)
             }
             position = fieldEnd + 1
         }
-        return email
     }
 
     private func hasMailtoScheme() -> Bool {
@@ -105,45 +114,40 @@ private struct Parser {
 
     // MARK: hfields
 
-    private mutating func takeField(
-        name: Range<Int>, value: Range<Int>, scratch: UnsafeMutableBufferPointer<UInt8>
-    ) throws(MailtoURLError) {
-        let nameLength = try decode(name, into: scratch)
-        let field = classify(UnsafeBufferPointer(rebasing: scratch[0..<nameLength]))
+    private func takeField(name: Range<Int>, value: Range<Int>, into email: inout EmailData) throws(MailtoURLError) {
+        let field = classify(try piece(name))
         switch field {
         case .to:
-            try appendAddresses(value, to: \.to, scratch: scratch)
+            try appendAddresses(value, to: &email.to)
         case .cc:
-            try appendAddresses(value, to: \.cc, scratch: scratch)
+            try appendAddresses(value, to: &email.cc)
         case .bcc:
-            try appendAddresses(value, to: \.bcc, scratch: scratch)
+            try appendAddresses(value, to: &email.bcc)
         case .subject:
-            let length = try decode(value, into: scratch)
-            var subject = String(decoding: scratch[0..<unfold(scratch, length: length)], as: UTF8.self)
-            if subject.utf8.contains(equalsSign) {
+            let decoded = try piece(value, lineBreaks: .unfolded)
+            var subject = String(decoding: decoded, as: UTF8.self)
+            if decoded.containsEncodedWordStart {
                 // A decoded word may hold line breaks; the same rule applies to them.
                 subject = unfold(EncodedWords.decode(subject))
             }
             // RFC 6068 §6.3: the subject is last-one-wins.
             email.subject = subject
         case .body:
-            let length = try decode(value, into: scratch, lineBreaksAsCRLF: true)
-            let body = String(decoding: scratch[0..<length], as: UTF8.self)
+            let body = String(decoding: try piece(value, lineBreaks: .crlf), as: UTF8.self)
             if let previous = email.body {
                 email.body = previous + "\r\n" + body
             } else {
                 email.body = body
             }
         case .header(let key):
-            let length = try decode(value, into: scratch)
-            let unfolded = unfold(scratch, length: length)
-            if unfolded > 0 {
-                email.headers[key] = String(decoding: scratch[0..<unfolded], as: UTF8.self)
+            let decoded = try piece(value, lineBreaks: .unfolded)
+            if !decoded.isEmpty {
+                email.headers[key] = String(decoding: decoded, as: UTF8.self)
             }
         case .dropped(let reason):
             // Validated all the same: an invalid escape is an error wherever it is.
             try validateEscapes(value)
-            let nameText = String(decoding: scratch[0..<nameLength], as: UTF8.self).asciiLowercased()
+            let nameText = String(decoding: try piece(name), as: UTF8.self).asciiLowercased()
             if !email.dropped.contains(where: { $0.name == nameText }) {
                 email.dropped.append(DroppedField(name: nameText, reason: reason))
             }
@@ -197,48 +201,63 @@ private struct Parser {
 
     /// Decodes an address list, then splits it on commas outside double quotes; a display
     /// name is removed (`Joe <j@x>` gives `j@x`).
-    private mutating func appendAddresses(
-        _ range: Range<Int>, to list: WritableKeyPath<EmailData, [String]>,
-        scratch: UnsafeMutableBufferPointer<UInt8>
-    ) throws(MailtoURLError) {
+    private func appendAddresses(_ range: Range<Int>, to list: inout [String]) throws(MailtoURLError) {
         guard !range.isEmpty else { return }
-        let length = try decode(range, into: scratch)
-        let decoded = UnsafeBufferPointer(rebasing: scratch[0..<length])
+        let decoded = try piece(range)
+        // Most lists are one plain address: no quotes, no display name, nothing to trim,
+        // nothing to refuse. Take it as it is.
+        var isPlain = true
+        for byte in decoded where byte <= UInt8(ascii: " ") || byte >= 0x7F || byte == UInt8(ascii: ",")
+            || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: ">") {
+            isPlain = false
+            break
+        }
+        if isPlain {
+            let address = String(decoding: decoded, as: UTF8.self)
+            // A literal allocates exactly once; appending to an empty array grows it.
+            if list.isEmpty { list = [address] } else { list.append(address) }
+            return
+        }
         var sawNonASCII = false
-        for byte in decoded {
-            if byte == cr || byte == lf || byte == 0 {
-                throw MailtoURLError(.controlCharacterInAddress, at: range.lowerBound)
-            }
-            if byte >= 0x80 { sawNonASCII = true }
-        }
-        if sawNonASCII, String(validating: decoded, as: UTF8.self) == nil {
-            throw MailtoURLError(.invalidUTF8InAddress, at: range.lowerBound)
-        }
         var start = 0
         var inQuotes = false
         var escaped = false
-        for index in 0...length {
-            if index < length {
+        for index in 0...decoded.count {
+            if index < decoded.count {
                 let byte = decoded[index]
+                if byte <= cr {
+                    if byte == cr || byte == lf || byte == 0 {
+                        throw MailtoURLError(.controlCharacterInAddress, at: range.lowerBound)
+                    }
+                } else if byte >= 0x80 {
+                    sawNonASCII = true
+                }
                 if escaped {
                     escaped = false
                     continue
                 }
-                if inQuotes, byte == UInt8(ascii: "\\") {
-                    escaped = true
+                if inQuotes {
+                    if byte == UInt8(ascii: "\\") {
+                        escaped = true
+                    } else if byte == UInt8(ascii: "\"") {
+                        inQuotes = false
+                    }
                     continue
                 }
-                if byte == UInt8(ascii: "\"") { inQuotes.toggle() }
-                if inQuotes || byte != UInt8(ascii: ",") { continue }
+                if byte == UInt8(ascii: "\"") { inQuotes = true }
+                if byte != UInt8(ascii: ",") { continue }
             }
             if let address = bareAddress(UnsafeBufferPointer(rebasing: decoded[start..<index])) {
-                email[keyPath: list].append(address)
+                list.append(address)
             }
             start = index + 1
         }
         // RFC 5322 §3.2.4: a quoted-string ends with a quote. Without one, where the
         // address ends is anybody's guess, so the URL is refused.
         if inQuotes { throw MailtoURLError(.unterminatedQuote, at: range.lowerBound) }
+        if sawNonASCII, String(validating: decoded, as: UTF8.self) == nil {
+            throw MailtoURLError(.invalidUTF8InAddress, at: range.lowerBound)
+        }
     }
 
     /// The addr-spec in one comma-separated piece, trimmed, without a display name;
@@ -274,50 +293,68 @@ private struct Parser {
 
     // MARK: Percent-decoding
 
-    /// Decodes `range` of the URL into `out`, exactly once; returns the decoded length.
-    /// With `lineBreaksAsCRLF`, every CRLF, bare CR and bare LF becomes CRLF (the body).
-    private func decode(
-        _ range: Range<Int>, into out: UnsafeMutableBufferPointer<UInt8>, lineBreaksAsCRLF: Bool = false
-    ) throws(MailtoURLError) -> Int {
-        var written = 0
-        var index = range.lowerBound
-        var previousWasCR = false
-        while index < range.upperBound {
-            var byte = url[index]
-            if byte == percent {
-                guard let high = hexValue(url, index + 1, before: range.upperBound),
-                      let low = hexValue(url, index + 2, before: range.upperBound)
+    /// The decoded bytes of `range`: the URL's own bytes when decoding changes nothing
+    /// (the common case), else decoded exactly once into the scratch buffer.
+    private func piece(_ range: Range<Int>, lineBreaks: LineBreaks = .kept) throws(MailtoURLError) -> UnsafeBufferPointer<UInt8> {
+        var next = url.firstIndex(of: percent, in: range)
+        var decoded = UnsafeBufferPointer(rebasing: url[range])
+        if next < range.upperBound {
+            // Runs between escapes are copied whole; each escape is one byte.
+            var written = 0
+            var index = range.lowerBound
+            while true {
+                let run = UnsafeBufferPointer(rebasing: url[index..<next])
+                _ = UnsafeMutableBufferPointer(rebasing: scratch[written..<(written + run.count)]).initialize(from: run)
+                written += run.count
+                guard next < range.upperBound else { break }
+                guard let high = hexValue(url, next + 1, before: range.upperBound),
+                      let low = hexValue(url, next + 2, before: range.upperBound)
                 else {
-                    throw invalidEscape(at: index, before: range.upperBound)
+                    throw invalidEscape(at: next, before: range.upperBound)
                 }
-                byte = high << 4 | low
-                index += 3
-            } else {
-                index += 1
+                scratch[written] = high << 4 | low
+                written += 1
+                index = next + 3
+                next = url.firstIndex(of: percent, in: index..<range.upperBound)
             }
-            if lineBreaksAsCRLF {
-                if byte == lf {
-                    if !previousWasCR {
-                        out[written] = cr
-                        out[written + 1] = lf
-                        written += 2
-                    }
+            decoded = UnsafeBufferPointer(rebasing: scratch[0..<written])
+        }
+        guard lineBreaks != .kept,
+              decoded.firstIndex(of: cr, in: 0..<decoded.count) < decoded.count
+                || decoded.firstIndex(of: lf, in: 0..<decoded.count) < decoded.count
+        else { return decoded }
+        switch lineBreaks {
+        case .kept:
+            return decoded
+        case .unfolded:
+            // In place: unfolding never lengthens. Copy first if the bytes are the URL's.
+            let target = UnsafeMutableBufferPointer(rebasing: scratch[0..<decoded.count])
+            if UnsafeRawPointer(decoded.baseAddress) != UnsafeRawPointer(scratch.baseAddress) {
+                _ = target.initialize(from: decoded)
+            }
+            return UnsafeBufferPointer(rebasing: target[0..<unfold(target, length: target.count)])
+        case .crlf:
+            // Into the scratch space after the decoded bytes: at most twice as long.
+            let start = url.count
+            var written = start
+            var previousWasCR = false
+            for byte in decoded {
+                if byte == lf, previousWasCR {
                     previousWasCR = false
                     continue
                 }
-                if byte == cr {
-                    out[written] = cr
-                    out[written + 1] = lf
+                previousWasCR = byte == cr
+                if byte == cr || byte == lf {
+                    scratch[written] = cr
+                    scratch[written + 1] = lf
                     written += 2
-                    previousWasCR = true
-                    continue
+                } else {
+                    scratch[written] = byte
+                    written += 1
                 }
-                previousWasCR = false
             }
-            out[written] = byte
-            written += 1
+            return UnsafeBufferPointer(rebasing: scratch[start..<written])
         }
-        return written
     }
 
     private func validateEscapes(_ range: Range<Int>) throws(MailtoURLError) {
@@ -381,6 +418,29 @@ func unfold(_ text: String) -> String {
 }
 
 // MARK: - Byte helpers
+
+extension UnsafeBufferPointer<UInt8> {
+    /// Whether `=?` occurs: only then can the text hold an RFC 2047 encoded-word.
+    var containsEncodedWordStart: Bool {
+        guard count >= 2 else { return false }
+        for index in 0..<(count - 1) where self[index] == UInt8(ascii: "=") && self[index + 1] == UInt8(ascii: "?") {
+            return true
+        }
+        return false
+    }
+}
+
+extension UnsafeBufferPointer<UInt8> {
+    /// Where `byte` first occurs in `range`, or `range.upperBound`; memchr(3) is
+    /// vectorised, and the parser's splitting is mostly this.
+    @inline(__always)
+    func firstIndex(of byte: UInt8, in range: Range<Int>) -> Int {
+        guard let base = baseAddress, !range.isEmpty,
+              let found = memchr(base + range.lowerBound, Int32(byte), range.count)
+        else { return range.upperBound }
+        return base.distance(to: found.assumingMemoryBound(to: UInt8.self))
+    }
+}
 
 extension UInt8 {
     var isASCIIWhitespace: Bool {

@@ -34,23 +34,38 @@ let parseCorpus: [String] = [
     "mailto:a@example.com,b@example.com?subject=Re%3A%20lunch%3F&body=Sure%2C%20at%2012%3A30.",
 ]
 
+/// The reference: the same fields extracted into the same `EmailData` with Foundation's
+/// `URLComponents` (decoded path split on commas; query items by name).
 func urlComponentsExtract(_ url: String) -> Int {
     guard let components = URLComponents(string: url) else { return 0 }
-    var checksum = components.path.split(separator: ",").count
+    var email = EmailData()
+    email.to = components.path.split(separator: ",").map { String($0) }
     for item in components.queryItems ?? [] {
+        let value = item.value ?? ""
         switch item.name.lowercased() {
-        case "to", "cc", "bcc": checksum &+= (item.value ?? "").split(separator: ",").count
-        case "subject", "body", "in-reply-to", "references", "keywords": checksum &+= item.value?.utf8.count ?? 0
-        default: checksum &+= 1
+        case "to": email.to += value.split(separator: ",").map { String($0) }
+        case "cc": email.cc += value.split(separator: ",").map { String($0) }
+        case "bcc": email.bcc += value.split(separator: ",").map { String($0) }
+        case "subject": email.subject = value
+        case "body": email.body = value
+        case let name where EmailData.safeHeaderNames.contains(name): email.headers[name] = value
+        default: email.dropped.append(DroppedField(name: item.name, reason: .unknown))
         }
     }
-    return checksum
+    return checksum(email)
+}
+
+func checksum(_ email: EmailData) -> Int {
+    email.to.count &+ email.cc.count &+ email.bcc.count &+ (email.subject?.utf8.count ?? 0)
+        &+ (email.body?.utf8.count ?? 0) &+ email.headers.count &+ email.dropped.count
 }
 
 func parseExtract(_ url: String) -> Int {
-    guard let email = try? MailtoURL.parse(url) else { return 0 }
-    return email.to.count &+ email.cc.count &+ email.bcc.count &+ (email.subject?.utf8.count ?? 0)
-        &+ (email.body?.utf8.count ?? 0) &+ email.headers.count &+ email.dropped.count
+    do {
+        return checksum(try MailtoURL.parse(url))
+    } catch {
+        return 0
+    }
 }
 
 func benchParse() {
