@@ -19,6 +19,20 @@ public struct EmailData: Equatable, Hashable, Sendable {
     /// Each hfield that was offered and not taken, once per name, in order of appearance.
     public var dropped: [DroppedField]
 
+    /// An empty message: no recipients, no fields.
+    @inlinable
+    public init() {
+        to = []
+        cc = []
+        bcc = []
+        subject = nil
+        body = nil
+        isBodyHTML = false
+        attachments = []
+        headers = [:]
+        dropped = []
+    }
+
     public init(
         to: [String] = [], cc: [String] = [], bcc: [String] = [],
         subject: String? = nil, body: String? = nil, isBodyHTML: Bool = false,

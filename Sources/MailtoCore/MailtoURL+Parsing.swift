@@ -12,37 +12,22 @@ extension MailtoURL {
     /// of each; every piece is percent-decoded exactly once, as UTF-8.
     public static func parse(_ url: String) throws(MailtoURLError) -> EmailData {
         var url = url
-        var failure: MailtoURLError?
-        let email = url.withUTF8 { bytes in
-            var email = EmailData()
-            failure = parse(utf8: bytes, into: &email)
-            return email
+        do {
+            return try url.withUTF8 { bytes throws(MailtoURLError) in try parse(utf8: bytes) }
+        } catch let error as MailtoURLError {
+            throw error
+        } catch {
+            preconditionFailure("the parser throws MailtoURLError only, not \(error)")
         }
-        if let failure { throw failure }
-        return email
     }
 
     /// Parses the UTF-8 bytes of a `mailto:` URL (not necessarily valid UTF-8).
     public static func parse(utf8 url: UnsafeBufferPointer<UInt8>) throws(MailtoURLError) -> EmailData {
-        var email = EmailData()
-        if let failure = parse(utf8: url, into: &email) { throw failure }
-        return email
-    }
-
-    /// Fills `email` in place: the parser runs inside closures, and results passed out
-    /// through them would be copied and destroyed once more for every URL.
-    private static func parse(utf8 url: UnsafeBufferPointer<UInt8>, into email: inout EmailData) -> MailtoURLError? {
         // A decoded piece is never longer than its text, and a body's line breaks at
         // most double it (written after the URL's length); one scratch buffer serves
         // every piece in turn.
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 3 * url.count + 2) { scratch in
-            let parser = Parser(url: url, scratch: scratch)
-            do throws(MailtoURLError) {
-                try parser.run(into: &email)
-                return nil
-            } catch {
-                return error
-            }
+        try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 3 * url.count + 2) { scratch throws(MailtoURLError) in
+            try Parser(url: url, scratch: scratch).run()
         }
     }
 }
@@ -80,8 +65,9 @@ private struct Parser {
         case unfolded
     }
 
-    func run(into email: inout EmailData) throws(MailtoURLError) {
+    func run() throws(MailtoURLError) -> EmailData {
         guard hasMailtoScheme() else { throw MailtoURLError(.notMailto, at: 0) }
+        var email = EmailData()
         let schemeEnd = 7
         // A fragment is ignored (MAILTO-RULES.md), and so is anything in it.
         let end = url.firstIndex(of: hash, in: schemeEnd..<url.count)
@@ -90,7 +76,7 @@ private struct Parser {
         if slashAt < addressEnd { throw MailtoURLError(.slashInAddress, at: slashAt) }
         try appendAddresses(schemeEnd..<addressEnd, to: &email.to)
 
-        guard addressEnd < end else { return }
+        guard addressEnd < end else { return email }
         let secondQuestionMark = url.firstIndex(of: questionMark, in: (addressEnd + 1)..<end)
         if secondQuestionMark < end { throw MailtoURLError(.secondQuestionMark, at: secondQuestionMark) }
         var position = addressEnd + 1
@@ -104,6 +90,7 @@ private struct Parser {
             }
             position = fieldEnd + 1
         }
+        return email
     }
 
     private func hasMailtoScheme() -> Bool {
