@@ -44,7 +44,7 @@ public enum MailClient: String, CaseIterable, Sendable {
         var urlEmail = email
         if bodyFile != nil { urlEmail.body = nil }
         let url = MailtoURL.encode(urlEmail)
-        let fileURIs = try attachments.map { (path: String) throws(DesktopError) -> String in try URIs.file(path) }
+        let fileURIs = attachments.map(URIs.file)
         switch self {
         case .thunderbird:
             // -compose "to='…',cc='…',…": Thunderbird percent-decodes each value, so every
@@ -58,7 +58,7 @@ public enum MailClient: String, CaseIterable, Sendable {
             if !email.bcc.isEmpty { field("bcc", email.bcc.joined(separator: ",")) }
             if let subject = email.subject { field("subject", subject) }
             if let bodyFile {
-                field("message", try URIs.file(bodyFile))
+                field("message", URIs.file(bodyFile))
             } else if let body = email.body {
                 field("body", body)
             }

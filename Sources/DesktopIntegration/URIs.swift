@@ -9,13 +9,11 @@ public enum URIs {
         takeString(g_uri_escape_string(text, nil, 0)) ?? ""
     }
 
-    /// Wraps `g_filename_to_uri` (transfer full): `file:///…` for an absolute path.
-    public static func file(_ path: String) throws(DesktopError) -> String {
-        var error: UnsafeMutablePointer<GError>?
-        guard let uri = takeString(g_filename_to_uri(path, nil, &error)) else {
-            throw takeError(error, .input, "cannot make a file URI of \(path)")
-                ?? DesktopError(.input, "cannot make a file URI of \(path)")
-        }
-        return uri
+    /// `file://` and the absolute `path` with every byte escaped but unreserved ones and
+    /// `/` (`g_uri_escape_string(path, "/", FALSE)`, transfer full): stricter than
+    /// `g_filename_to_uri`, which leaves `,` and `'` as they are, and a comma separates
+    /// attachments in Thunderbird's `attachment=` list.
+    public static func file(_ path: String) -> String {
+        "file://" + (takeString(g_uri_escape_string(path, "/", 0)) ?? "")
     }
 }
