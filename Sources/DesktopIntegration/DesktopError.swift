@@ -16,15 +16,26 @@ public struct DesktopError: ClassifiedError, Equatable, Sendable {
     public var description: String { message }
 }
 
-/// Turns the `GError *` a GLib call set (transfer full) into a `DesktopError` and frees it;
-/// `nil` when the call set none.
+/// Turns the `GError *` a failed GLib call set (transfer full) into a `DesktopError`
+/// saying `what` failed, and frees it.
 func takeError(
     _ error: UnsafeMutablePointer<GError>?, _ kind: ErrorKind, _ what: String
-) -> DesktopError? {
-    guard let error else { return nil }
+) -> DesktopError {
+    guard let error else { return DesktopError(kind, what) }
     defer { g_error_free(error) }
     let text = error.pointee.message.map { String(cString: $0) } ?? "unknown error"
     return DesktopError(kind, "\(what): \(text)")
+}
+
+/// For a GLib file call that failed: returns (freeing the error) when the file does not
+/// exist (`G_FILE_ERROR_NOENT`), else throws the error as a configuration error.
+func throwUnlessMissing(_ error: UnsafeMutablePointer<GError>?, _ what: String) throws(DesktopError) {
+    if let error, error.pointee.domain == g_file_error_quark(),
+       error.pointee.code == G_FILE_ERROR_NOENT.rawValue {
+        g_error_free(error)
+        return
+    }
+    throw takeError(error, .configuration, what)
 }
 
 /// A C string GLib handed over (transfer full) as a Swift string; frees it.

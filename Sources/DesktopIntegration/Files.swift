@@ -17,13 +17,8 @@ enum Files {
                 Array(UnsafeBufferPointer(start: $0, count: Int(length)))
             }
         }
-        if let error, error.pointee.domain == g_file_error_quark(),
-           error.pointee.code == G_FILE_ERROR_NOENT.rawValue {
-            g_error_free(error)
-            return nil
-        }
-        throw takeError(error, .configuration, "cannot read \(path)")
-            ?? DesktopError(.configuration, "cannot read \(path)")
+        try throwUnlessMissing(error, "cannot read \(path)")
+        return nil
     }
 
     /// Wraps `g_file_set_contents_full` (write to a temporary file, fsync, rename), with
@@ -40,7 +35,6 @@ enum Files {
         }
         if ok == 0 {
             throw takeError(error, .configuration, "cannot write \(path)")
-                ?? DesktopError(.configuration, "cannot write \(path)")
         }
     }
 

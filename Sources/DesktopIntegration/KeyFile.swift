@@ -25,13 +25,8 @@ public final class KeyFile: @unchecked Sendable {
         if g_key_file_load_from_file(file.pointer, path, flags, &error) != 0 {
             return file
         }
-        if let error, error.pointee.domain == g_file_error_quark(),
-           error.pointee.code == G_FILE_ERROR_NOENT.rawValue {
-            g_error_free(error)
-            return nil
-        }
-        throw takeError(error, .configuration, "cannot read \(path)")
-            ?? DesktopError(.configuration, "cannot read \(path)")
+        try throwUnlessMissing(error, "cannot read \(path)")
+        return nil
     }
 
     /// Wraps `g_key_file_get_string` (transfer full): the value with escapes undone, or
@@ -73,7 +68,6 @@ public final class KeyFile: @unchecked Sendable {
         var error: UnsafeMutablePointer<GError>?
         if g_key_file_save_to_file(pointer, path, &error) == 0 {
             throw takeError(error, .configuration, "cannot write \(path)")
-                ?? DesktopError(.configuration, "cannot write \(path)")
         }
     }
 }

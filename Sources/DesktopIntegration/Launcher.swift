@@ -54,7 +54,6 @@ public enum Launcher {
         // our zombie and outlives us.
         if g_spawn_async(nil, &cArgv, environ, G_SPAWN_SEARCH_PATH, nil, nil, nil, &error) == 0 {
             throw takeError(error, .permanent, "cannot start \(command[0])")
-                ?? DesktopError(.permanent, "cannot start \(command[0])")
         }
     }
 
@@ -104,7 +103,7 @@ private func launchFinished(
     let wait = Unmanaged<LaunchWait>.fromOpaque(userData).takeRetainedValue()
     var error: UnsafeMutablePointer<GError>?
     if let source, g_app_info_launch_uris_finish(OpaquePointer(source), result, &error) == 0 {
-        wait.error = takeError(error, .permanent, "launch failed")?.message ?? "launch failed"
+        wait.error = takeError(error, .permanent, "launch failed").message
     }
     wait.finished = true
 }

@@ -100,7 +100,6 @@ public enum Registration {
             var error: UnsafeMutablePointer<GError>?
             if g_app_info_set_as_default_for_type(ours.pointer, Handlers.mailtoType, &error) == 0 {
                 throw takeError(error, .configuration, "cannot set the default mailto: handler")
-                    ?? DesktopError(.configuration, "cannot set the default mailto: handler")
             }
             if let listAfter = try Files.read(Mimeapps.userListPath) {
                 try Files.write(listAfter, to: afterSnapshotPath)

@@ -139,11 +139,19 @@ import TestSupport
         #expect(result.stdout.contains("not carried: attachment a,b'c\".txt"))
     }
 
+    /// 85,000 bytes: more than a URL carries.
+    static let longBody = String(repeating: "0123456789abcde\r\n", count: 5_000)
+
+    /// Hands off `longBody` to `program`, installed as `id`.
+    func probeLongBody(_ id: String, program: String) throws -> (Sandbox, RunResult) {
+        let (sandbox, _) = try sandbox(id, program: program)
+        let bodyFile = try sandbox.write(Self.longBody, to: "files/body.txt").path
+        return (sandbox, try probe("mailto:a@example.org", attaching: [], in: sandbox, ["--body-file", bodyFile]))
+    }
+
     @Test func longBodyGoesToThunderbirdWholeAsAFile() throws {
-        let (sandbox, _) = try sandbox("thunderbird.desktop", program: "thunderbird")
-        let body = String(repeating: "0123456789abcde\r\n", count: 5_000)
-        let bodyFile = try sandbox.write(body, to: "files/body.txt").path
-        let result = try probe("mailto:a@example.org", attaching: [], in: sandbox, ["--body-file", bodyFile])
+        let (sandbox, result) = try probeLongBody("thunderbird.desktop", program: "thunderbird")
+        let body = Self.longBody
         #expect(result.status == 0, "\(result)")
         #expect(!result.stdout.contains("not carried"))
         let argv = try #require(sandbox.recordedArgv("thunderbird"))
@@ -155,10 +163,8 @@ import TestSupport
     }
 
     @Test func longBodyToOtherProgramIsCutAtALineAndReported() throws {
-        let (sandbox, _) = try sandbox("fakebird.desktop", program: "fakebird")
-        let body = String(repeating: "0123456789abcde\r\n", count: 5_000)
-        let bodyFile = try sandbox.write(body, to: "files/body.txt").path
-        let result = try probe("mailto:a@example.org", attaching: [], in: sandbox, ["--body-file", bodyFile])
+        let (sandbox, result) = try probeLongBody("fakebird.desktop", program: "fakebird")
+        let body = Self.longBody
         #expect(result.status == 0, "\(result)")
         #expect(result.stdout.contains("warning: body is 85000 bytes"), "\(result)")
         #expect(result.stdout.contains("not carried: the last"))
