@@ -32,6 +32,15 @@ public enum MailClient: String, CaseIterable, Sendable {
         }
     }
 
+    /// Whether `in-reply-to`, `references` and `keywords` reach the program: they do in
+    /// a `mailto:` URL, not on Thunderbird's `-compose` or KMail's option list.
+    public var takesExtraHeaders: Bool {
+        switch self {
+        case .thunderbird, .kmail: false
+        case .evolution, .clawsMail, .sylpheed, .balsa, .mutt, .neomutt: true
+        }
+    }
+
     /// The words after the program: `email` with `attachments` (absolute paths), and the
     /// body read from `bodyFile` when given (then `email.body` is not used).
     ///

@@ -72,11 +72,9 @@ public enum Handoff {
     /// Starts `app` with the canonical URL through GIO; or, when there are attachments or
     /// a body too long for a URL, with the command line of the client it is, if it is one.
     static func launch(_ email: EmailData, with app: AppInfo, warnings: [String]) throws -> HandoffResult {
-        var warnings = warnings
-        var notCarried: [String] = []
+        var report = Leftovers(warnings: warnings)
         let id = app.id ?? app.executable
-        let bodyBytes = email.body?.utf8.count ?? 0
-        let bodyTooLong = bodyBytes > maximumURLBodyBytes
+        let bodyTooLong = (email.body?.utf8.count ?? 0) > maximumURLBodyBytes
         if !email.attachments.isEmpty || bodyTooLong, let client = MailClient.identify(app) {
             let files = try HandoffFiles.attachmentPaths(email.attachments)
             var bodyFile: String?
@@ -85,38 +83,65 @@ public enum Handoff {
                 if client.takesBodyFile {
                     bodyFile = try HandoffFiles.bodyFile(email.body ?? "")
                 } else {
-                    sent.body = truncatedBody(email.body ?? "", for: app, notCarried: &notCarried, warnings: &warnings)
+                    sent.body = report.truncating(email.body ?? "", for: app.name)
                 }
             }
+            if !client.takesExtraHeaders {
+                report.headersNotCarried(email.headers, by: app.name)
+            }
+            if client != .thunderbird {
+                report.htmlNotCarried(email, by: "\(app.name)'s command line")
+            }
             let arguments = try client.arguments(for: sent, attachments: files, bodyFile: bodyFile)
-            let command = MailClient.command(for: app, arguments: arguments)
-            try Launcher.spawn(command, inTerminal: app.needsTerminal, environment: guardEnvironment)
-            return HandoffResult(handlerID: id, handlerName: app.name, warnings: warnings, notCarried: notCarried)
+            try Launcher.spawn(MailClient.command(for: app, arguments: arguments),
+                               inTerminal: app.needsTerminal, environment: guardEnvironment)
+            return report.result(id: id, name: app.name)
         }
         var sent = email
-        for attachment in email.attachments {
-            notCarried.append("attachment \(attachment.fileName)")
-            warnings.append("attachment \(attachment.fileName) not carried: \(app.name) does not take attachments on its command line")
-        }
+        report.attachmentsNotCarried(email.attachments, because: "\(app.name) does not take attachments on its command line")
+        report.htmlNotCarried(email, by: "a mailto: URL")
         if bodyTooLong {
-            sent.body = truncatedBody(email.body ?? "", for: app, notCarried: &notCarried, warnings: &warnings)
+            sent.body = report.truncating(email.body ?? "", for: app.name)
         }
         try Launcher.launch(app, uris: [MailtoURL.encode(sent)], environment: guardEnvironment)
-        return HandoffResult(handlerID: id, handlerName: app.name, warnings: warnings, notCarried: notCarried)
+        return report.result(id: id, name: app.name)
+    }
+}
+
+/// What a handoff could not carry, said in the report (DESIGN.md rule 2: no silent drop).
+struct Leftovers {
+    var warnings: [String]
+    var notCarried: [String] = []
+
+    mutating func attachmentsNotCarried(_ attachments: [Attachment], because reason: String) {
+        for attachment in attachments {
+            notCarried.append("attachment \(attachment.fileName)")
+            warnings.append("attachment \(attachment.fileName) not carried: \(reason)")
+        }
     }
 
-    /// The first `maximumURLBodyBytes` of `body`, cut at a line break when there is one,
-    /// and a warning that names what was left out (DESIGN.md rule 2: no silent drop).
-    static func truncatedBody(
-        _ body: String, for app: AppInfo, notCarried: inout [String], warnings: inout [String]
-    ) -> String {
-        // Whole characters only, up to the last line break that fits.
+    mutating func headersNotCarried(_ headers: [String: String], by name: String) {
+        for header in EmailData.safeHeaderNames where headers[header]?.isEmpty == false {
+            notCarried.append("header \(header)")
+            warnings.append("header \(header) not carried: \(name)'s command line has no field for it")
+        }
+    }
+
+    mutating func htmlNotCarried(_ email: EmailData, by carrier: String) {
+        guard email.isBodyHTML, email.body != nil else { return }
+        notCarried.append("HTML format of the body")
+        warnings.append("the body is HTML, but \(carrier) carries plain text only: it went as text")
+    }
+
+    /// The first `Handoff.maximumURLBodyBytes` of `body`, cut after a line break when there
+    /// is one, and a warning that names what was left out.
+    mutating func truncating(_ body: String, for name: String) -> String {
         var end = body.startIndex
         var lastBreak: String.Index?
         var bytes = 0
         for index in body.indices {
             bytes += body[index].utf8.count
-            if bytes > maximumURLBodyBytes { break }
+            if bytes > Handoff.maximumURLBodyBytes { break }
             end = body.index(after: index)
             if body[index].isNewline { lastBreak = end }
         }
@@ -124,10 +149,14 @@ public enum Handoff {
         let left = body.utf8.count - kept.utf8.count
         notCarried.append("the last \(left) bytes of the body")
         warnings.append("""
-            body is \(body.utf8.count) bytes, more than a mailto: URL carries: \(app.name) got the first \
+            body is \(body.utf8.count) bytes, more than a mailto: URL carries: \(name) got the first \
             \(kept.utf8.count) bytes, the last \(left) bytes were not carried
             """)
         return kept
+    }
+
+    func result(id: String, name: String) -> HandoffResult {
+        HandoffResult(handlerID: id, handlerName: name, warnings: warnings, notCarried: notCarried)
     }
 }
 

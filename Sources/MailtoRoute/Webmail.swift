@@ -27,22 +27,19 @@ enum Webmail {
     }
 
     static func open(_ email: EmailData, in service: Service, warnings: [String]) throws -> HandoffResult {
-        var warnings = warnings
-        var notCarried: [String] = []
-        for attachment in email.attachments {
-            notCarried.append("attachment \(attachment.fileName)")
-            warnings.append("attachment \(attachment.fileName) not carried: \(service.name) compose pages take none")
+        var report = Leftovers(warnings: warnings)
+        report.attachmentsNotCarried(email.attachments, because: "\(service.name) compose pages take none")
+        report.htmlNotCarried(email, by: "a mailto: URL")
+        var sent = email
+        if (email.body?.utf8.count ?? 0) > Handoff.maximumURLBodyBytes {
+            sent.body = report.truncating(email.body ?? "", for: service.name)
         }
         guard let browser = Handlers.defaultForScheme("https") else {
             throw DesktopError(.configuration, "handler=webmail:\(service.rawValue), but there is no default web browser (x-scheme-handler/https)")
         }
         // A compose URL is not a mailto: URL the browser would hand back to us, and a
         // browser started now may open mailto: links for real later: no loop guard here.
-        try Launcher.launch(browser, uris: [service.composeURL(for: MailtoURL.encode(email))])
-        return HandoffResult(
-            handlerID: "webmail:\(service.rawValue)",
-            handlerName: "\(service.name) in \(browser.name)",
-            warnings: warnings, notCarried: notCarried
-        )
+        try Launcher.launch(browser, uris: [service.composeURL(for: MailtoURL.encode(sent))])
+        return report.result(id: "webmail:\(service.rawValue)", name: "\(service.name) in \(browser.name)")
     }
 }

@@ -70,6 +70,14 @@ import TestSupport
         #expect(!(argv.last ?? "").contains("/etc/passwd'"))
     }
 
+    @Test func headersThunderbirdCannotTakeAreReported() throws {
+        let (sandbox, files) = try sandbox("thunderbird.desktop", program: "thunderbird")
+        let result = try probe("mailto:a@example.org?In-Reply-To=%3Cx@y%3E", attaching: [files[0]], in: sandbox)
+        #expect(result.status == 0, "\(result)")
+        #expect(result.stdout.contains("not carried: header in-reply-to"))
+        #expect(sandbox.recordedArgv("thunderbird")?.first == "-compose")
+    }
+
     @Test func flatpakThunderbirdIsRunByItsAppID() throws {
         let (sandbox, files) = try sandbox(
             "org.mozilla.Thunderbird.desktop", program: "flatpak",
