@@ -132,4 +132,23 @@ import TestSupport
         #expect(try gioDefault(sandbox) == "mailto-route.desktop")
         #expect(try route(["register"], in: sandbox).stderr.isEmpty)
     }
+
+    @Test func linkOpenedThroughGIORunsTheRegisteredBinaryWhichHandsOffToThePreviousDefault() throws {
+        let sandbox = try Sandbox()
+        try sandbox.installHandler("fakebird.desktop", name: "Fake Bird", program: "fakebird")
+        try sandbox.setDefaultMailHandler("fakebird.desktop")
+        // A path that needs the Exec= key's quoting: a space, a quote, a dollar. (Not a
+        // percent: GIO looks for the program before undoing the spec's "%%".)
+        let directory = sandbox.root.appendingPathComponent("my apps/it's $HOME")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let binary = directory.appendingPathComponent("mailto-route").path
+        try FileManager.default.copyItem(atPath: mailtoRouteBinary, toPath: binary)
+        let registered = try run(binary, ["register"], environment: sandbox.environment(), timeout: 30)
+        #expect(registered.status == 0, "\(registered)")
+        let installed = sandbox.userApplications.appendingPathComponent("mailto-route.desktop")
+        #expect(try judge("/usr/bin/desktop-file-validate", [installed.path], in: sandbox).status == 0)
+        let opened = try judge("/usr/bin/gio", ["open", "mailto:a@example.org?subject=via%20gio"], in: sandbox)
+        #expect(opened.status == 0, "\(opened)")
+        #expect(sandbox.recordedArgv("fakebird", timeout: 10) == ["mailto:a@example.org?subject=via%20gio"])
+    }
 }
