@@ -200,4 +200,24 @@ import TestSupport
         #expect(result.status == 78)
         #expect(result.stderr.contains("unknown webmail service 'nope'"))
     }
+
+    @Test func handlersAreListedWithIdNameExecutableAndPackaging() throws {
+        let sandbox = try Sandbox()
+        try sandbox.installHandler("fakebird.desktop", name: "Fake Bird", program: "fakebird")
+        try sandbox.installHandler("org.mozilla.Thunderbird.desktop", name: "Thunderbird", program: "flatpak",
+                                   exec: "run --command=thunderbird org.mozilla.Thunderbird %u",
+                                   extraLines: ["X-Flatpak=org.mozilla.Thunderbird"], absoluteExec: false)
+        try sandbox.installHandler("thunderbird_thunderbird.desktop", name: "Snap Bird", program: "snapbird",
+                                   extraLines: ["X-SnapInstanceName=thunderbird"])
+        try sandbox.setDefaultMailHandler("org.mozilla.Thunderbird.desktop")
+        let result = try handoffProbe(["--list"], in: sandbox)
+        let lines = Set(result.stdout.split(separator: "\n").map(String.init))
+        let bin = sandbox.binDirectory.path
+        #expect(result.stdout.hasPrefix("org.mozilla.Thunderbird.desktop|"), "\(result)")
+        #expect(lines == [
+            "org.mozilla.Thunderbird.desktop|Thunderbird|flatpak|default,flatpak:org.mozilla.Thunderbird",
+            "fakebird.desktop|Fake Bird|\(bin)/fakebird|",
+            "thunderbird_thunderbird.desktop|Snap Bird|\(bin)/snapbird|snap:thunderbird",
+        ])
+    }
 }

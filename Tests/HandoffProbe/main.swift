@@ -8,6 +8,22 @@ import MailtoRoute
 // client's command line back from a real launch in a sandbox. Not installed.
 //
 //   handoff-probe URL [--attach PATH]... [--body-file PATH] [--handler ID]
+//   handoff-probe --list      every mailto: handler, one per line
+
+if CommandLine.arguments.dropFirst().first == "--list" {
+    for handler in MailHandlers.all() {
+        var flags: [String] = []
+        if handler.isDefault { flags.append("default") }
+        if handler.isMailtoRoute { flags.append("itself") }
+        switch handler.packaging {
+        case .native: break
+        case .flatpak(let appID): flags.append("flatpak:\(appID)")
+        case .snap(let name): flags.append("snap:\(name)")
+        }
+        print([handler.id, handler.name, handler.executable, flags.joined(separator: ",")].joined(separator: "|"))
+    }
+    exit(0)
+}
 
 var arguments = Array(CommandLine.arguments.dropFirst())
 guard !arguments.isEmpty else {
