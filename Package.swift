@@ -35,5 +35,12 @@ let package = Package(
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "MailtoCoreTests", dependencies: ["MailtoCore"]),
         .testTarget(name: "CLITests", dependencies: ["TestSupport", "mailto-route"]),
+        // Hands a message with attachments off in a subprocess, for DesktopIntegrationTests,
+        // until `send --attach` can do it; never installed.
+        .executableTarget(name: "handoff-probe", dependencies: ["MailtoRoute"], path: "Tests/HandoffProbe"),
+        .testTarget(
+            name: "DesktopIntegrationTests",
+            dependencies: ["TestSupport", "mailto-route", "handoff-probe"]
+        ),
     ]
 )

@@ -4,7 +4,10 @@ import Glibc
 
 /// Every subcommand, each in its own file under `Commands/`.
 let commands: [any Command.Type] = [
+    OpenCommand.self,
     ParseCommand.self,
+    RegisterCommand.self,
+    UnregisterCommand.self,
 ]
 
 let output = Output()

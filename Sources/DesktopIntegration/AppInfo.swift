@@ -1,0 +1,118 @@
+internal import CGIO
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// How an application is packaged: it decides how a command line reaches it.
+public enum Packaging: Equatable, Sendable {
+    case native
+    /// Run through `flatpak run APP-ID`; the id is the desktop file's `X-Flatpak` key.
+    case flatpak(appID: String)
+    /// Run through `/snap/bin/NAME`.
+    case snap(name: String)
+}
+
+/// One installed application as GIO sees it. The only Swift owner of one reference to a
+/// `GAppInfo *`, dropped with `g_object_unref` in `deinit`.
+public final class AppInfo: @unchecked Sendable {
+    /// `GAppInfo *` (an interface type, so opaque to Swift).
+    let pointer: OpaquePointer
+
+    /// Takes over a reference the caller owned (transfer full).
+    init(adopting pointer: OpaquePointer) {
+        self.pointer = pointer
+    }
+
+    /// Takes a reference of its own to a pointer that is only lent (transfer none).
+    init(retaining pointer: OpaquePointer) {
+        g_object_ref(UnsafeMutableRawPointer(pointer))
+        self.pointer = pointer
+    }
+
+    deinit {
+        g_object_unref(UnsafeMutableRawPointer(pointer))
+    }
+
+    /// Wraps `g_desktop_app_info_new` (transfer full): the application whose desktop id is
+    /// `id` (`thunderbird.desktop`), or `nil` when none is installed, hidden, or its
+    /// executable is missing.
+    public static func named(_ id: String) -> AppInfo? {
+        guard let desktop = g_desktop_app_info_new(id) else { return nil }
+        return AppInfo(adopting: mr_desktop_as_app_info(desktop))
+    }
+
+    /// Wraps `g_app_info_get_id` (transfer none): the desktop id, such as `thunderbird.desktop`.
+    public var id: String? { borrowString(g_app_info_get_id(pointer)) }
+
+    /// Wraps `g_app_info_get_name` (transfer none).
+    public var name: String { borrowString(g_app_info_get_name(pointer)) ?? id ?? "?" }
+
+    /// Wraps `g_app_info_get_executable` (transfer none): the first word of `Exec=`.
+    public var executable: String { borrowString(g_app_info_get_executable(pointer)) ?? "" }
+
+    /// Wraps `g_app_info_get_commandline` (transfer none): `Exec=` as GIO read it.
+    public var commandLine: String? { borrowString(g_app_info_get_commandline(pointer)) }
+
+    /// The `GDesktopAppInfo *` behind this info, when it comes from a desktop file
+    /// (transfer none: valid while `self` lives).
+    private var desktop: OpaquePointer? {
+        mr_as_desktop_app_info(pointer)
+    }
+
+    /// Wraps `g_desktop_app_info_get_filename` (transfer none).
+    public var fileName: String? {
+        guard let desktop else { return nil }
+        return borrowString(g_desktop_app_info_get_filename(desktop))
+    }
+
+    /// Wraps `g_desktop_app_info_get_string` (transfer full): a key of the `[Desktop Entry]`
+    /// group, such as `X-Flatpak`.
+    public func desktopEntryString(_ key: String) -> String? {
+        guard let desktop else { return nil }
+        return takeString(g_desktop_app_info_get_string(desktop, key))
+    }
+
+    /// Wraps `g_desktop_app_info_get_boolean(…, "Terminal")`: whether the program must run
+    /// in a terminal (mutt, neomutt).
+    public var needsTerminal: Bool {
+        guard let desktop else { return false }
+        return g_desktop_app_info_get_boolean(desktop, "Terminal") != 0
+    }
+
+    /// Flatpak apps carry their id in `X-Flatpak`; Snap apps are run from `/snap/bin` and
+    /// their desktop files live in snapd's directory.
+    public var packaging: Packaging {
+        if let appID = desktopEntryString("X-Flatpak"), !appID.isEmpty {
+            return .flatpak(appID: appID)
+        }
+        if let name = desktopEntryString("X-SnapInstanceName"), !name.isEmpty {
+            return .snap(name: name)
+        }
+        let command = commandLine ?? executable
+        if let range = command.firstRange(of: "/snap/bin/") {
+            let rest = command[range.upperBound...]
+            return .snap(name: String(rest.prefix { $0 != " " }))
+        }
+        if fileName?.hasPrefix("/var/lib/snapd/") == true {
+            return .snap(name: id.map { String($0.dropLast(".desktop".count)) } ?? executable)
+        }
+        return .native
+    }
+
+    /// Whether launching this application would start mailto-route again: its desktop id,
+    /// or its executable resolving to the running binary (DESIGN.md rule 5: no loop).
+    public var isMailtoRoute: Bool {
+        if id == Registration.desktopID { return true }
+        let program = executable
+        if program.split(separator: "/").last == "mailto-route" { return true }
+        guard let found = takeString(g_find_program_in_path(program)) else { return false }
+        return Self.resolved(found) == Self.resolved("/proc/self/exe")
+    }
+
+    /// `realpath(3)`, or the path itself when it cannot be resolved.
+    static func resolved(_ path: String) -> String {
+        guard let real = realpath(path, nil) else { return path }
+        defer { free(real) }
+        return String(cString: real)
+    }
+}

@@ -1,0 +1,73 @@
+internal import CGIO
+
+/// A file in GLib key-file syntax (the config file, the state file, `mimeapps.list`),
+/// read and written by GLib itself. The only Swift owner of a `GKeyFile *`
+/// (`g_key_file_new`, transfer full; `g_key_file_free` in `deinit`).
+public final class KeyFile: @unchecked Sendable {
+    /// `GKeyFile *`.
+    private let pointer: OpaquePointer
+
+    /// An empty key file.
+    public init() {
+        pointer = g_key_file_new()
+    }
+
+    deinit {
+        g_key_file_free(pointer)
+    }
+
+    /// Wraps `g_key_file_load_from_file`, keeping comments and translations so that a
+    /// file written back keeps them. `nil` when the file does not exist.
+    public static func load(_ path: String) throws(DesktopError) -> KeyFile? {
+        let file = KeyFile()
+        var error: UnsafeMutablePointer<GError>?
+        let flags = GKeyFileFlags(rawValue: G_KEY_FILE_KEEP_COMMENTS.rawValue | G_KEY_FILE_KEEP_TRANSLATIONS.rawValue)
+        if g_key_file_load_from_file(file.pointer, path, flags, &error) != 0 {
+            return file
+        }
+        try throwUnlessMissing(error, "cannot read \(path)")
+        return nil
+    }
+
+    /// Wraps `g_key_file_get_string` (transfer full): the value with escapes undone, or
+    /// `nil` when the group or key is missing.
+    public func string(_ group: String, _ key: String) -> String? {
+        takeString(g_key_file_get_string(pointer, group, key, nil))
+    }
+
+    /// Wraps `g_key_file_get_string_list` (transfer full): a `;`-separated list.
+    public func stringList(_ group: String, _ key: String) -> [String] {
+        var count: gsize = 0
+        guard let list = g_key_file_get_string_list(pointer, group, key, &count, nil) else { return [] }
+        defer { g_strfreev(list) }
+        return (0..<Int(count)).compactMap { list[$0].map { String(cString: $0) } }
+    }
+
+    /// Wraps `g_key_file_has_key`.
+    public func has(_ group: String, _ key: String) -> Bool {
+        g_key_file_has_key(pointer, group, key, nil) != 0
+    }
+
+    /// Wraps `g_key_file_set_string`: escapes the value as the format needs.
+    public func set(_ value: String, _ group: String, _ key: String) {
+        g_key_file_set_string(pointer, group, key, value)
+    }
+
+    /// Wraps `g_key_file_remove_key`; a missing key is not an error.
+    public func remove(_ group: String, _ key: String) {
+        g_key_file_remove_key(pointer, group, key, nil)
+    }
+
+    /// Wraps `g_key_file_to_data` (transfer full): the file's text.
+    public var text: String {
+        takeString(g_key_file_to_data(pointer, nil, nil)) ?? ""
+    }
+
+    /// Wraps `g_key_file_save_to_file`, which writes atomically (`g_file_set_contents`).
+    public func save(to path: String) throws(DesktopError) {
+        var error: UnsafeMutablePointer<GError>?
+        if g_key_file_save_to_file(pointer, path, &error) == 0 {
+            throw takeError(error, .configuration, "cannot write \(path)")
+        }
+    }
+}

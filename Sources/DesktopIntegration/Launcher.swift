@@ -1,0 +1,109 @@
+internal import CGIO
+
+/// Starting programs: through GIO for a desktop entry (its `Exec=`, D-Bus activation,
+/// terminal, launch context), or from an argv array for a client's own command line.
+/// Never through a shell: no value can become a command.
+public enum Launcher {
+    /// Launches `app` with `uris`: wraps `g_app_info_launch_uris_async` with a
+    /// `GAppLaunchContext` carrying `environment`, and iterates the default main context
+    /// until `g_app_info_launch_uris_finish` has said how it went (for a D-Bus-activatable
+    /// program, that is when the bus has answered).
+    public static func launch(
+        _ app: AppInfo, uris: [String], environment: [String: String] = [:]
+    ) throws(DesktopError) {
+        let context = LaunchContext(environment: environment)
+        var list: UnsafeMutablePointer<GList>?
+        for uri in uris.reversed() {
+            list = g_list_prepend(list, g_strdup(uri))
+        }
+        defer { g_list_free_full(list, g_free) }
+        let wait = LaunchWait()
+        let unmanaged = Unmanaged.passRetained(wait)
+        g_app_info_launch_uris_async(app.pointer, list, context.pointer, nil, launchFinished, unmanaged.toOpaque())
+        while !wait.finished {
+            g_main_context_iteration(nil, 1)
+        }
+        if let error = wait.error {
+            throw DesktopError(.permanent, "cannot start \(app.name) (\(app.id ?? app.executable)): \(error)")
+        }
+    }
+
+    /// Starts `argv` (the program is looked up in `PATH`): wraps `g_spawn_async`, with the
+    /// environment of a `GAppLaunchContext` carrying `environment`. When `inTerminal`,
+    /// the argv is run inside the first terminal emulator found, as GIO does for
+    /// `Terminal=true` entries. Does not wait for the program.
+    public static func spawn(
+        _ argv: [String], inTerminal: Bool = false, environment: [String: String] = [:]
+    ) throws(DesktopError) {
+        precondition(!argv.isEmpty, "spawn needs a program")
+        var command = argv
+        if inTerminal {
+            guard let terminal = terminalPrefix() else {
+                throw DesktopError(.permanent, "\(argv[0]) must run in a terminal, and no terminal emulator was found")
+            }
+            command = terminal + argv
+        }
+        let context = LaunchContext(environment: environment)
+        // transfer full: a NULL-terminated copy of the environment with our additions.
+        let environ = g_app_launch_context_get_environment(context.pointer)
+        defer { g_strfreev(environ) }
+        var cArgv: [UnsafeMutablePointer<gchar>?] = command.map { g_strdup($0) } + [nil]
+        defer { for argument in cArgv { g_free(argument) } }
+        var error: UnsafeMutablePointer<GError>?
+        // Without G_SPAWN_DO_NOT_REAP_CHILD, GLib double-forks: the mail program is never
+        // our zombie and outlives us.
+        if g_spawn_async(nil, &cArgv, environ, G_SPAWN_SEARCH_PATH, nil, nil, nil, &error) == 0 {
+            throw takeError(error, .permanent, "cannot start \(command[0])")
+        }
+    }
+
+    /// The terminal emulators GIO itself tries for `Terminal=true`, Debian's alternative
+    /// first, with the word that ends their own options.
+    private static func terminalPrefix() -> [String]? {
+        let known: [(String, [String])] = [
+            ("x-terminal-emulator", ["-e"]), ("gnome-terminal", ["--"]), ("konsole", ["-e"]),
+            ("xfce4-terminal", ["-x"]), ("xterm", ["-e"]),
+        ]
+        for (name, separator) in known {
+            if let path = takeString(g_find_program_in_path(name)) { return [path] + separator }
+        }
+        return nil
+    }
+}
+
+/// The one Swift owner of a `GAppLaunchContext` (`g_app_launch_context_new`, transfer full).
+final class LaunchContext {
+    let pointer: UnsafeMutablePointer<GAppLaunchContext>
+
+    /// Wraps `g_app_launch_context_setenv` for each pair.
+    init(environment: [String: String]) {
+        pointer = g_app_launch_context_new()
+        for (name, value) in environment {
+            g_app_launch_context_setenv(pointer, name, value)
+        }
+    }
+
+    deinit {
+        g_object_unref(pointer)
+    }
+}
+
+/// What `launchFinished` tells the loop in `Launcher.launch`.
+private final class LaunchWait {
+    var finished = false
+    var error: String?
+}
+
+/// The `GAsyncReadyCallback` of `g_app_info_launch_uris_async`: a top-level function that
+/// recovers its `LaunchWait` (retained for the call) from `userData`.
+private func launchFinished(
+    _ source: UnsafeMutablePointer<GObject>?, _ result: OpaquePointer?, _ userData: gpointer?
+) {
+    guard let userData else { return }
+    let wait = Unmanaged<LaunchWait>.fromOpaque(userData).takeRetainedValue()
+    var error: UnsafeMutablePointer<GError>?
+    if let source, g_app_info_launch_uris_finish(OpaquePointer(source), result, &error) == 0 {
+        wait.error = takeError(error, .permanent, "launch failed").message
+    }
+    wait.finished = true
+}

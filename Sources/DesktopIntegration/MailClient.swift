@@ -1,0 +1,121 @@
+public import MailtoCore
+
+/// The mail programs that take a message, attachments included, on their command line.
+/// A `mailto:` URL cannot carry attachments, and not more than 64 KiB of body.
+public enum MailClient: String, CaseIterable, Sendable {
+    case thunderbird, evolution, kmail, clawsMail = "claws-mail", sylpheed, balsa, mutt, neomutt
+
+    /// Which client `app` is, from its desktop id, its executable and its Flatpak app id
+    /// (a Flatpak entry's executable is `flatpak`); `nil` for any other program.
+    public static func identify(_ app: AppInfo) -> MailClient? {
+        var names = [app.id ?? "", app.executable.split(separator: "/").last.map(String.init) ?? ""]
+        if case .flatpak(let appID) = app.packaging { names.append(appID) }
+        if case .snap(let name) = app.packaging { names.append(name) }
+        let text = names.joined(separator: " ").lowercased()
+        // Betterbird is Thunderbird's fork and takes the same command line.
+        if text.contains("thunderbird") || text.contains("betterbird") { return .thunderbird }
+        if text.contains("evolution") { return .evolution }
+        if text.contains("kmail") { return .kmail }
+        if text.contains("claws") { return .clawsMail }
+        if text.contains("sylpheed") { return .sylpheed }
+        if text.contains("balsa") { return .balsa }
+        if text.contains("neomutt") { return .neomutt }
+        if text.contains("mutt") { return .mutt }
+        return nil
+    }
+
+    /// Whether a body longer than a URL can carry goes in whole (read from a file).
+    public var takesBodyFile: Bool {
+        switch self {
+        case .thunderbird, .kmail, .mutt, .neomutt: true
+        case .evolution, .clawsMail, .sylpheed, .balsa: false
+        }
+    }
+
+    /// Whether `in-reply-to`, `references` and `keywords` reach the program: they do in
+    /// a `mailto:` URL, not on Thunderbird's `-compose` or KMail's option list.
+    public var takesExtraHeaders: Bool {
+        switch self {
+        case .thunderbird, .kmail: false
+        case .evolution, .clawsMail, .sylpheed, .balsa, .mutt, .neomutt: true
+        }
+    }
+
+    /// The words after the program: `email` with `attachments` (absolute paths), and the
+    /// body read from `bodyFile` when given (then `email.body` is not used).
+    ///
+    /// Untrusted values (from a URL) only ever reach these programs as whole argv words,
+    /// or percent-encoded inside the one word that holds several fields, so that no `,`,
+    /// quote or `&` can add a field (DESIGN.md rule 4).
+    public func arguments(
+        for email: EmailData, attachments: [String], bodyFile: String?
+    ) throws(DesktopError) -> [String] {
+        var urlEmail = email
+        if bodyFile != nil { urlEmail.body = nil }
+        let url = MailtoURL.encode(urlEmail)
+        let fileURIs = attachments.map(URIs.file)
+        switch self {
+        case .thunderbird:
+            // -compose "to='…',cc='…',…": Thunderbird percent-decodes each value, so every
+            // value is percent-encoded, and none can hold a quote or a comma.
+            var fields: [String] = []
+            func field(_ name: String, _ value: String) {
+                fields.append("\(name)='\(URIs.component(value))'")
+            }
+            if !email.to.isEmpty { field("to", email.to.joined(separator: ",")) }
+            if !email.cc.isEmpty { field("cc", email.cc.joined(separator: ",")) }
+            if !email.bcc.isEmpty { field("bcc", email.bcc.joined(separator: ",")) }
+            if let subject = email.subject { field("subject", subject) }
+            if let bodyFile {
+                field("message", URIs.file(bodyFile))
+            } else if let body = email.body {
+                field("body", body)
+            }
+            if email.isBodyHTML { fields.append("format='html'") }
+            if !fileURIs.isEmpty { field("attachment", fileURIs.joined(separator: ",")) }
+            return ["-compose", fields.joined(separator: ",")]
+        case .evolution:
+            // Evolution reads attach= in the mailto: URL it is given.
+            var words = url
+            for (index, uri) in fileURIs.enumerated() {
+                let separator = index == 0 && !url.contains("?") ? "?" : "&"
+                words += "\(separator)attach=\(URIs.component(uri))"
+            }
+            return [words]
+        case .kmail:
+            var words = ["--composer"]
+            if let subject = email.subject { words += ["--subject", subject] }
+            for address in email.cc { words += ["--cc", address] }
+            for address in email.bcc { words += ["--bcc", address] }
+            if let bodyFile {
+                words += ["--msg", bodyFile]
+            } else if let body = email.body {
+                words += ["--body", body]
+            }
+            for uri in fileURIs { words += ["--attach", uri] }
+            return words + ["--"] + email.to
+        case .clawsMail, .sylpheed:
+            return ["--compose", url] + (attachments.isEmpty ? [] : ["--attach"] + attachments)
+        case .balsa:
+            return ["--compose=\(url)"] + attachments.map { "--attach=\($0)" }
+        case .mutt, .neomutt:
+            // `-a` takes every following word up to `--`; the address part is a mailto:
+            // URL, which mutt reads itself.
+            var words: [String] = []
+            if let bodyFile { words += ["-i", bodyFile] }
+            if !attachments.isEmpty { words += ["-a"] + attachments }
+            return words + ["--", url]
+        }
+    }
+
+    /// The argv that runs `app`'s program with `arguments`: a Flatpak app through
+    /// `flatpak run APP-ID` (its `Exec=` starts with `flatpak`), a Snap app through
+    /// `/snap/bin/NAME`, any other through the first word of its `Exec=`.
+    public static func command(for app: AppInfo, arguments: [String]) -> [String] {
+        switch app.packaging {
+        case .flatpak(let appID): ["flatpak", "run", appID] + arguments
+        case .snap(let name): ["/snap/bin/\(name)"] + arguments
+        case .native: [app.executable] + arguments
+        }
+    }
+}

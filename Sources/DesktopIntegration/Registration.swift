@@ -1,0 +1,215 @@
+internal import CGIO
+
+/// What `register` did.
+public struct RegistrationReport: Sendable {
+    /// The desktop file installed.
+    public var desktopFile: String
+    /// The default before mailto-route, as remembered in the state file (`nil`: none).
+    public var previousDefault: String?
+    /// mailto-route was the default already: nothing but the desktop file was rewritten.
+    public var wasRegistered: Bool
+    /// What GIO names as the default now; not mailto-route when an override wins.
+    public var effectiveDefault: String?
+    /// Desktop-specific lists that make the registration ineffective.
+    public var overrides: [MimeappsOverride]
+}
+
+/// What `unregister` did.
+public struct UnregistrationReport: Sendable {
+    /// The default restored (`nil`: none).
+    public var restoredDefault: String?
+    /// mailto-route was not registered: nothing was changed.
+    public var wasRegistered: Bool
+}
+
+/// Installing mailto-route as the `mailto:` handler and taking it back out, leaving the
+/// user's `mimeapps.list` as it was found.
+public enum Registration {
+    public static let desktopID = "mailto-route.desktop"
+
+    /// `$XDG_DATA_HOME/applications/mailto-route.desktop`.
+    public static var desktopFilePath: String { XDGDirectories.dataHome + "/applications/" + desktopID }
+    static var stateDirectory: String { XDGDirectories.stateHome + "/mailto-route" }
+    /// `$XDG_STATE_HOME/mailto-route/state` (GLib key-file syntax).
+    public static var statePath: String { stateDirectory + "/state" }
+    /// `mimeapps.list` as it was before the first `register`, and as GIO left it after.
+    static var beforeSnapshotPath: String { stateDirectory + "/mimeapps.list.before" }
+    static var afterSnapshotPath: String { stateDirectory + "/mimeapps.list.after" }
+
+    static let stateGroup = "register"
+    static let previousKey = "previous-default"
+    static let listExistedKey = "mimeapps-list-existed"
+
+    /// The template in `data/mailto-route.desktop`, kept identical to that file (a test
+    /// compares them): `@EXEC@` becomes the binary's absolute path.
+    static let template = """
+        [Desktop Entry]
+        Type=Application
+        Name=mailto-route
+        GenericName=Mail link handler
+        Comment=Send, hand off or save the message of a mailto: link, and say which happened
+        Exec=@EXEC@ open %u
+        MimeType=x-scheme-handler/mailto;
+        NoDisplay=true
+        Terminal=false
+        Categories=Network;Email;
+
+        """
+
+    /// The desktop entry for the binary at `executable` (absolute: GIO ignores an entry
+    /// whose program it cannot find, and `PATH` differs between sessions).
+    public static func desktopEntry(executable: String) -> String {
+        template.replacing("@EXEC@", with: DesktopEntryQuoting.execArgument(executable))
+    }
+
+    /// The default remembered by `register`, `nil` when there was none or no
+    /// registration; read from the state file.
+    public static var previousDefault: String? {
+        guard let state = try? KeyFile.load(statePath), let id = state.string(stateGroup, previousKey),
+              !id.isEmpty else { return nil }
+        return id
+    }
+
+    /// Installs the desktop file, remembers the current default and makes mailto-route
+    /// the default with `g_app_info_set_as_default_for_type`. Running it again changes
+    /// nothing but the `Exec=` path.
+    public static func register() throws(DesktopError) -> RegistrationReport {
+        let executable = AppInfo.resolved("/proc/self/exe")
+        let entry = Array(desktopEntry(executable: executable).utf8)
+        // The desktop file goes first: GIO reads the application directories once per
+        // process, at the first lookup, and must find it there.
+        try XDGDirectories.makeDirectory(Files.directory(of: desktopFilePath))
+        if try Files.read(desktopFilePath) != entry {
+            try Files.write(entry, to: desktopFilePath)
+        }
+        try XDGDirectories.makeDirectory(stateDirectory)
+        let state = try KeyFile.load(statePath) ?? KeyFile()
+        let current = Handlers.defaultForType(Handlers.mailtoType)
+        let currentIsUs = current?.isMailtoRoute == true
+        if !state.has(stateGroup, previousKey) {
+            let listBefore = try Files.read(Mimeapps.userListPath)
+            if let listBefore { try Files.write(listBefore, to: beforeSnapshotPath) }
+            state.set(listBefore == nil ? "false" : "true", stateGroup, listExistedKey)
+            state.set(currentIsUs ? "" : current?.id ?? "", stateGroup, previousKey)
+            try state.save(to: statePath)
+        }
+        if !currentIsUs || current?.id != desktopID {
+            guard let ours = AppInfo.named(desktopID) else {
+                throw DesktopError(.configuration, "GIO does not see \(desktopFilePath); is \(executable) executable?")
+            }
+            var error: UnsafeMutablePointer<GError>?
+            if g_app_info_set_as_default_for_type(ours.pointer, Handlers.mailtoType, &error) == 0 {
+                throw takeError(error, .configuration, "cannot set the default mailto: handler")
+            }
+            if let listAfter = try Files.read(Mimeapps.userListPath) {
+                try Files.write(listAfter, to: afterSnapshotPath)
+            }
+        }
+        return RegistrationReport(
+            desktopFile: desktopFilePath,
+            previousDefault: previousDefault,
+            wasRegistered: currentIsUs && current?.id == desktopID,
+            effectiveDefault: Handlers.defaultForType(Handlers.mailtoType)?.id,
+            overrides: Mimeapps.overrides(for: Handlers.mailtoType, expected: desktopID)
+        )
+    }
+
+    /// Removes the desktop file and gives the default back: when nothing else touched
+    /// `mimeapps.list` since `register`, the file is restored byte for byte; otherwise only
+    /// the `x-scheme-handler/mailto` lines that name mailto-route are changed.
+    public static func unregister() throws(DesktopError) -> UnregistrationReport {
+        let state = try KeyFile.load(statePath)
+        let previous = previousDefault
+        let hadDesktopFile = try Files.read(desktopFilePath) != nil
+        try Files.remove(desktopFilePath)
+        let current = try Files.read(Mimeapps.userListPath)
+        var changedList = false
+        if let state, let current, try Files.read(afterSnapshotPath) == current {
+            if state.string(stateGroup, listExistedKey) == "false" {
+                try Files.remove(Mimeapps.userListPath)
+            } else if let before = try Files.read(beforeSnapshotPath) {
+                try Files.write(before, to: Mimeapps.userListPath)
+            }
+            changedList = true
+        } else if let current {
+            let text = String(decoding: current, as: UTF8.self)
+            let edited = MimeappsEdit.removing(desktopID, from: Handlers.mailtoType, restoring: previous, in: text)
+            if edited != text {
+                try Files.write(Array(edited.utf8), to: Mimeapps.userListPath)
+                changedList = true
+            }
+        }
+        for path in [beforeSnapshotPath, afterSnapshotPath, statePath] {
+            try Files.remove(path)
+        }
+        return UnregistrationReport(
+            restoredDefault: previous,
+            wasRegistered: state != nil || hadDesktopFile || changedList
+        )
+    }
+}
+
+/// Quoting for the `Exec=` key (Desktop Entry Specification, "The Exec key").
+enum DesktopEntryQuoting {
+    /// One argument: double-quoted when it holds a reserved character, with `"`, `` ` ``,
+    /// `$` and `\` escaped inside the quotes; `%` doubled (field codes); then `\` doubled
+    /// again, because the key's value is itself an escaped string.
+    static func execArgument(_ argument: String) -> String {
+        let reserved: Set<Character> = [" ", "\t", "\n", "\"", "'", "\\", ">", "<", "~", "|", "&", ";", "$", "*", "?", "#", "(", ")", "`"]
+        var text = ""
+        if argument.contains(where: { reserved.contains($0) }) {
+            text = "\""
+            for character in argument {
+                if "\"`$\\".contains(character) { text.append("\\") }
+                text.append(character)
+            }
+            text.append("\"")
+        } else {
+            text = argument
+        }
+        return text.replacing("%", with: "%%").replacing("\\", with: "\\\\")
+    }
+}
+
+/// The one line-level change `unregister` makes to a `mimeapps.list` that someone else
+/// also changed after `register`: every other line stays byte for byte.
+enum MimeappsEdit {
+    static func removing(_ id: String, from type: String, restoring previous: String?, in text: String) -> String {
+        var group = ""
+        var lines: [String] = []
+        for line in text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) {
+            let trimmed = line.trimmingSpaces
+            if trimmed.hasPrefix("[") {
+                group = trimmed
+                lines.append(line)
+                continue
+            }
+            guard group == "[\(Mimeapps.defaultsGroup)]" || group == "[\(Mimeapps.addedGroup)]",
+                  let equals = line.firstIndex(of: "="),
+                  String(line[..<equals]).trimmingSpaces == type else {
+                lines.append(line)
+                continue
+            }
+            let entries = line[line.index(after: equals)...].split(separator: ";").map { String($0).trimmingSpaces }
+            guard entries.contains(id) else {
+                lines.append(line)
+                continue
+            }
+            var kept = entries.filter { $0 != id && !$0.isEmpty }
+            if group == "[\(Mimeapps.defaultsGroup)]", kept.isEmpty, let previous {
+                kept = [previous]
+            }
+            if !kept.isEmpty {
+                let trailing = group == "[\(Mimeapps.addedGroup)]" ? ";" : ""
+                lines.append("\(type)=\(kept.joined(separator: ";"))\(trailing)")
+            }
+        }
+        return lines.joined(separator: "\n")
+    }
+}
+
+extension String {
+    var trimmingSpaces: String {
+        String(drop { $0 == " " || $0 == "\t" }.reversed().drop { $0 == " " || $0 == "\t" }.reversed())
+    }
+}

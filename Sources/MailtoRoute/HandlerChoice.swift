@@ -1,0 +1,47 @@
+import DesktopIntegration
+
+/// Where a handoff goes.
+enum HandoffTarget {
+    case application(AppInfo)
+    case webmail(Webmail.Service)
+}
+
+/// Choosing the program to hand off to, in the order of DESIGN.md, never mailto-route
+/// itself (rule 5: no loop).
+enum HandlerChoice {
+    static func choose(configured: String?, warnings: inout [String]) throws -> HandoffTarget {
+        if let configured {
+            if configured.hasPrefix("webmail:") {
+                let name = String(configured.dropFirst("webmail:".count))
+                guard let service = Webmail.Service(rawValue: name) else {
+                    throw DesktopError(.configuration, """
+                        unknown webmail service '\(name)' in handler= (known: \
+                        \(Webmail.Service.allCases.map(\.rawValue).joined(separator: ", ")))
+                        """)
+                }
+                return .webmail(service)
+            }
+            if let app = AppInfo.named(configured), !app.isMailtoRoute {
+                return .application(app)
+            }
+            warnings.append(AppInfo.named(configured) == nil
+                ? "configured handler \(configured) is not installed; using the default mail program"
+                : "configured handler \(configured) is mailto-route itself; using the default mail program")
+        }
+        if let app = Handlers.defaultForScheme("mailto"), !app.isMailtoRoute {
+            return .application(app)
+        }
+        if let previous = Registration.previousDefault, let app = AppInfo.named(previous), !app.isMailtoRoute {
+            return .application(app)
+        }
+        if let app = Handlers.candidates(forType: Handlers.mailtoType).first(where: { !$0.isMailtoRoute }) {
+            return .application(app)
+        }
+        throw DesktopError(.permanent, """
+            no mail program is set up: nothing but mailto-route handles mailto: links here; \
+            install one, or set handler= in the [route] section of \
+            \(XDGDirectories.configHome)/mailto-route/config (a desktop id, or webmail:gmail, \
+            webmail:outlook, webmail:fastmail)
+            """)
+    }
+}

@@ -1,0 +1,166 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import DesktopIntegration
+
+/// What a handoff did: who has the message now, and what did not go with it.
+public struct HandoffResult: Equatable, Sendable {
+    /// A desktop id (`thunderbird.desktop`) or `webmail:SERVICE`.
+    public var handlerID: String
+    public var handlerName: String
+    /// Each thing the report should say: dropped hfields, fallbacks taken.
+    public var warnings: [String]
+    /// What the handler did not receive (attachments, the part of a body over 64 KiB);
+    /// also named in `warnings`. The router may save a draft when this is not empty.
+    public var notCarried: [String]
+}
+
+/// The handoff path: pass a message to the user's mail program (the freedesktop default
+/// for `x-scheme-handler/mailto`, found through GIO) or to a webmail compose page.
+public enum Handoff {
+    /// Set in the environment of every mail program mailto-route starts, to the start
+    /// time in seconds: a mailto-route that finds it fresh was started by that program,
+    /// and handing off again would loop (DESIGN.md rule 5).
+    public static let loopGuardVariable = "MAILTO_ROUTE_HANDOFF"
+    /// How long the guard counts as fresh: a loop closes within a second or two, and a
+    /// mail program started long ago may open links for real.
+    static let loopGuardSeconds = 30
+    /// The largest body carried in a `mailto:` URL: more does not fit an argv word
+    /// (Linux limits one to 128 KiB) once percent-encoded.
+    public static let maximumURLBodyBytes = 64 * 1024
+
+    /// Hands `email` off: to `handler` when given (a desktop id or `webmail:SERVICE`), else
+    /// to the `handler=` of the `[route]` section of the config file, else to the default
+    /// `mailto:` program unless it is mailto-route, else to the default remembered by
+    /// `register`, else to the best other candidate. Never to mailto-route itself.
+    public static func handOff(_ email: EmailData, handler: String? = nil) throws -> HandoffResult {
+        try checkLoopGuard()
+        var warnings = email.dropped.map { "not taken from the URL: '\($0.name)' (\($0.reason))" }
+        let target = try HandlerChoice.choose(configured: handler ?? configuredHandler(), warnings: &warnings)
+        switch target {
+        case .webmail(let service):
+            return try Webmail.open(email, in: service, warnings: warnings)
+        case .application(let app):
+            return try launch(email, with: app, warnings: warnings)
+        }
+    }
+
+    /// `handler=` in the `[route]` section of `$XDG_CONFIG_HOME/mailto-route/config`.
+    static func configuredHandler() throws -> String? {
+        let path = XDGDirectories.configHome + "/mailto-route/config"
+        guard let file = try KeyFile.load(path), let value = file.string("route", "handler") else { return nil }
+        // A desktop id or webmail:SERVICE has no spaces; a stray one around it is no error.
+        return value.split(whereSeparator: { $0 == " " || $0 == "\t" }).first.map(String.init)
+    }
+
+    static func checkLoopGuard() throws {
+        guard let value = getenv(loopGuardVariable).map({ String(cString: $0) }) else { return }
+        let started = Int(value) ?? 0
+        let now = Int(time(nil))
+        if abs(now - started) <= loopGuardSeconds {
+            throw DesktopError(.permanent, """
+                refusing to hand off: mailto-route was started by the mail program it had just started \
+                (\(loopGuardVariable) is set), which would loop; check which program handles mailto: links
+                """)
+        }
+    }
+
+    static var guardEnvironment: [String: String] {
+        [loopGuardVariable: String(Int(time(nil)))]
+    }
+
+    /// Starts `app` with the canonical URL through GIO; or, when there are attachments or
+    /// a body too long for a URL, with the command line of the client it is, if it is one.
+    static func launch(_ email: EmailData, with app: AppInfo, warnings: [String]) throws -> HandoffResult {
+        var report = Leftovers(warnings: warnings)
+        let id = app.id ?? app.executable
+        let bodyTooLong = (email.body?.utf8.count ?? 0) > maximumURLBodyBytes
+        if !email.attachments.isEmpty || bodyTooLong, let client = MailClient.identify(app) {
+            let files = try HandoffFiles.attachmentPaths(email.attachments)
+            var bodyFile: String?
+            var sent = email
+            if bodyTooLong {
+                if client.takesBodyFile {
+                    bodyFile = try HandoffFiles.bodyFile(email.body ?? "")
+                } else {
+                    sent.body = report.truncating(email.body ?? "", for: app.name)
+                }
+            }
+            if !client.takesExtraHeaders {
+                report.headersNotCarried(email.headers, by: app.name)
+            }
+            if client != .thunderbird {
+                report.htmlNotCarried(email, by: "\(app.name)'s command line")
+            }
+            let arguments = try client.arguments(for: sent, attachments: files, bodyFile: bodyFile)
+            try Launcher.spawn(MailClient.command(for: app, arguments: arguments),
+                               inTerminal: app.needsTerminal, environment: guardEnvironment)
+            return report.result(id: id, name: app.name)
+        }
+        var sent = email
+        report.attachmentsNotCarried(email.attachments, because: "\(app.name) does not take attachments on its command line")
+        report.htmlNotCarried(email, by: "a mailto: URL")
+        if bodyTooLong {
+            sent.body = report.truncating(email.body ?? "", for: app.name)
+        }
+        try Launcher.launch(app, uris: [MailtoURL.encode(sent)], environment: guardEnvironment)
+        return report.result(id: id, name: app.name)
+    }
+}
+
+/// What a handoff could not carry, said in the report (DESIGN.md rule 2: no silent drop).
+struct Leftovers {
+    var warnings: [String]
+    var notCarried: [String] = []
+
+    mutating func attachmentsNotCarried(_ attachments: [Attachment], because reason: String) {
+        for attachment in attachments {
+            notCarried.append("attachment \(attachment.fileName)")
+            warnings.append("attachment \(attachment.fileName) not carried: \(reason)")
+        }
+    }
+
+    mutating func headersNotCarried(_ headers: [String: String], by name: String) {
+        for header in EmailData.safeHeaderNames where headers[header]?.isEmpty == false {
+            notCarried.append("header \(header)")
+            warnings.append("header \(header) not carried: \(name)'s command line has no field for it")
+        }
+    }
+
+    mutating func htmlNotCarried(_ email: EmailData, by carrier: String) {
+        guard email.isBodyHTML, email.body != nil else { return }
+        notCarried.append("HTML format of the body")
+        warnings.append("the body is HTML, but \(carrier) carries plain text only: it went as text")
+    }
+
+    /// The first `Handoff.maximumURLBodyBytes` of `body`, cut after a line break when there
+    /// is one, and a warning that names what was left out.
+    mutating func truncating(_ body: String, for name: String) -> String {
+        var end = body.startIndex
+        var lastBreak: String.Index?
+        var bytes = 0
+        for index in body.indices {
+            bytes += body[index].utf8.count
+            if bytes > Handoff.maximumURLBodyBytes { break }
+            end = body.index(after: index)
+            if body[index].isNewline { lastBreak = end }
+        }
+        let kept = String(body[..<(lastBreak ?? end)])
+        let left = body.utf8.count - kept.utf8.count
+        notCarried.append("the last \(left) bytes of the body")
+        warnings.append("""
+            body is \(body.utf8.count) bytes, more than a mailto: URL carries: \(name) got the first \
+            \(kept.utf8.count) bytes, the last \(left) bytes were not carried
+            """)
+        return kept
+    }
+
+    func result(id: String, name: String) -> HandoffResult {
+        HandoffResult(handlerID: id, handlerName: name, warnings: warnings, notCarried: notCarried)
+    }
+}
+
+/// Hands `email` off (see `Handoff.handOff`); what the router and `send --handoff` call.
+public func handOff(_ email: EmailData, handler: String? = nil) throws -> HandoffResult {
+    try Handoff.handOff(email, handler: handler)
+}

@@ -1,0 +1,21 @@
+import MailtoRoute
+
+/// `mailto-route register`: become the desktop's `mailto:` handler.
+enum RegisterCommand: Command {
+    static let name = "register"
+    static let usage = "register"
+    static let options: [OptionSpec] = []
+    static let maxPositionals = 0
+
+    static func run(_ arguments: Arguments, output: Output) throws -> ExitStatus {
+        try Registering.register().print(to: output)
+        return .success
+    }
+}
+
+extension Registering.Outcome {
+    func print(to output: Output) {
+        for line in lines { output.print(line) }
+        for warning in warnings { output.error("warning: \(warning)") }
+    }
+}

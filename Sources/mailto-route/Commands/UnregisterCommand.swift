@@ -1,0 +1,14 @@
+import MailtoRoute
+
+/// `mailto-route unregister`: give the `mailto:` default back.
+enum UnregisterCommand: Command {
+    static let name = "unregister"
+    static let usage = "unregister"
+    static let options: [OptionSpec] = []
+    static let maxPositionals = 0
+
+    static func run(_ arguments: Arguments, output: Output) throws -> ExitStatus {
+        try Registering.unregister().print(to: output)
+        return .success
+    }
+}

@@ -1,0 +1,183 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// Attachments and long bodies, carried on each mail client's own command line, read
+/// back from the argv of a real launch.
+@Suite struct ClientCommandLineTests {
+    /// A sandbox with `program` installed as the default `mailto:` handler, and two files
+    /// to attach (one with a comma and a quote in its name).
+    func sandbox(
+        _ id: String, program: String, extraLines: [String] = [], absoluteExec: Bool = true, exec: String = "%u"
+    ) throws -> (Sandbox, [String]) {
+        let sandbox = try Sandbox()
+        try sandbox.installHandler(id, name: program, program: program, exec: exec,
+                                   extraLines: extraLines, absoluteExec: absoluteExec)
+        try sandbox.setDefaultMailHandler(id)
+        let first = try sandbox.write("report", to: "files/report.pdf").path
+        let second = try sandbox.write("x", to: "files/a,b'c\".txt").path
+        return (sandbox, [first, second])
+    }
+
+    func probe(_ url: String, attaching files: [String], in sandbox: Sandbox, _ extra: [String] = []) throws -> RunResult {
+        try handoffProbe([url] + files.flatMap { ["--attach", $0] } + extra, in: sandbox)
+    }
+
+    /// Thunderbird's `-compose` value as fields: split on commas outside single quotes,
+    /// each `name='value'` percent-decoded, as Thunderbird reads it.
+    func composeFields(_ spec: String) -> [String: String] {
+        var fields: [String: String] = [:]
+        var current = ""
+        var quoted = false
+        for character in spec + "," {
+            if character == "'" { quoted.toggle() }
+            if character == ",", !quoted {
+                if let equals = current.firstIndex(of: "=") {
+                    let value = current[current.index(after: equals)...].dropFirst().dropLast()
+                    fields[String(current[..<equals])] = String(value).removingPercentEncoding
+                }
+                current = ""
+            } else {
+                current.append(character)
+            }
+        }
+        return fields
+    }
+
+    /// A path with every byte but unreserved ones and `/` percent-encoded.
+    func strictlyEscaped(_ path: String) -> String {
+        path.addingPercentEncoding(withAllowedCharacters: CharacterSet(charactersIn: "/-._~")
+            .union(CharacterSet(charactersIn: "a"..."z")).union(CharacterSet(charactersIn: "A"..."Z"))
+            .union(CharacterSet(charactersIn: "0"..."9"))) ?? path
+    }
+
+    static let hostileURL = "mailto:a@example.org?cc=c@example.org&subject=x',attachment='file:///etc/passwd',to='evil@example.org&body=Hi,%20it's%20%22me%22"
+
+    @Test func thunderbirdGetsComposeWithEveryValueEscaped() throws {
+        let (sandbox, files) = try sandbox("thunderbird.desktop", program: "thunderbird")
+        let result = try probe(Self.hostileURL, attaching: files, in: sandbox)
+        #expect(result.stdout.hasPrefix("handed off to thunderbird (thunderbird.desktop)"), "\(result)")
+        let argv = try #require(sandbox.recordedArgv("thunderbird"))
+        #expect(argv.count == 2 && argv.first == "-compose")
+        let fields = composeFields(argv.last ?? "")
+        #expect(fields == [
+            "to": "a@example.org",
+            "cc": "c@example.org",
+            "subject": "x',attachment='file:///etc/passwd',to='evil@example.org",
+            "body": "Hi, it's \"me\"",
+            "attachment": "file://\(files[0]),file://\(strictlyEscaped(files[1]))",
+        ])
+        #expect(!(argv.last ?? "").contains("/etc/passwd'"))
+    }
+
+    @Test func headersThunderbirdCannotTakeAreReported() throws {
+        let (sandbox, files) = try sandbox("thunderbird.desktop", program: "thunderbird")
+        let result = try probe("mailto:a@example.org?In-Reply-To=%3Cx@y%3E", attaching: [files[0]], in: sandbox)
+        #expect(result.status == 0, "\(result)")
+        #expect(result.stdout.contains("not carried: header in-reply-to"))
+        #expect(sandbox.recordedArgv("thunderbird")?.first == "-compose")
+    }
+
+    @Test func flatpakThunderbirdIsRunByItsAppID() throws {
+        let (sandbox, files) = try sandbox(
+            "org.mozilla.Thunderbird.desktop", program: "flatpak",
+            extraLines: ["X-Flatpak=org.mozilla.Thunderbird"], absoluteExec: false,
+            exec: "run --branch=stable --arch=x86_64 --command=thunderbird --file-forwarding org.mozilla.Thunderbird @@u %u @@")
+        let result = try probe("mailto:a@example.org", attaching: [files[0]], in: sandbox)
+        #expect(result.status == 0, "\(result)")
+        let argv = try #require(sandbox.recordedArgv("flatpak"))
+        #expect(Array(argv.prefix(3)) == ["run", "org.mozilla.Thunderbird", "-compose"])
+        #expect(composeFields(argv.last ?? "")["attachment"] == "file://\(files[0])")
+    }
+
+    @Test func evolutionGetsAttachInTheURL() throws {
+        let (sandbox, files) = try sandbox("org.gnome.Evolution.desktop", program: "evolution")
+        let result = try probe("mailto:a@example.org?subject=Hi", attaching: files, in: sandbox)
+        #expect(result.status == 0, "\(result)")
+        let argv = try #require(sandbox.recordedArgv("evolution"))
+        #expect(argv.count == 1)
+        let items = URLComponents(string: argv[0])?.queryItems ?? []
+        #expect(items.map(\.name) == ["subject", "attach", "attach"])
+        #expect(items.dropFirst().map(\.value) == files.map { "file://" + strictlyEscaped($0) })
+    }
+
+    @Test func kmailGetsItsOptionsAndTheRecipientsAfterDoubleDash() throws {
+        let (sandbox, files) = try sandbox("org.kde.kmail2.desktop", program: "kmail")
+        let result = try probe("mailto:-x@example.org?cc=c@example.org&subject=--help&body=b", attaching: [files[0]], in: sandbox)
+        #expect(result.status == 0, "\(result)")
+        #expect(sandbox.recordedArgv("kmail") == [
+            "--composer", "--subject", "--help", "--cc", "c@example.org", "--body", "b",
+            "--attach", "file://\(files[0])", "--", "-x@example.org",
+        ])
+    }
+
+    @Test(arguments: [("claws-mail.desktop", "claws-mail"), ("sylpheed.desktop", "sylpheed")])
+    func clawsMailAndSylpheedGetComposeAndAttach(id: String, program: String) throws {
+        let (sandbox, files) = try sandbox(id, program: program)
+        let result = try probe("mailto:a@example.org?subject=Hi", attaching: files, in: sandbox)
+        #expect(result.status == 0, "\(result)")
+        #expect(sandbox.recordedArgv(program) == ["--compose", "mailto:a@example.org?subject=Hi", "--attach"] + files)
+    }
+
+    @Test func balsaGetsComposeAndOneAttachPerFile() throws {
+        let (sandbox, files) = try sandbox("org.desktop.Balsa.desktop", program: "balsa")
+        let result = try probe("mailto:a@example.org", attaching: files, in: sandbox)
+        #expect(result.status == 0, "\(result)")
+        #expect(sandbox.recordedArgv("balsa") == ["--compose=mailto:a@example.org"] + files.map { "--attach=\($0)" })
+    }
+
+    @Test(arguments: ["mutt", "neomutt"])
+    func muttRunsInATerminalWithAttachments(program: String) throws {
+        let (sandbox, files) = try sandbox("\(program).desktop", program: program, extraLines: ["Terminal=true"])
+        try sandbox.installRecorder("x-terminal-emulator")
+        let result = try probe("mailto:a@example.org?subject=Hi", attaching: files, in: sandbox)
+        #expect(result.status == 0, "\(result)")
+        let argv = try #require(sandbox.recordedArgv("x-terminal-emulator"))
+        #expect(argv.first == "-e")
+        #expect(Array(argv.dropFirst(2)) == ["-a"] + files + ["--", "mailto:a@example.org?subject=Hi"])
+        #expect(argv.dropFirst().first?.hasSuffix("/\(program)") == true)
+    }
+
+    @Test func otherProgramGetsTheURLAndTheReportNamesTheAttachments() throws {
+        let (sandbox, files) = try sandbox("fakebird.desktop", program: "fakebird")
+        let result = try probe("mailto:a@example.org", attaching: files, in: sandbox)
+        #expect(result.status == 0, "\(result)")
+        #expect(sandbox.recordedArgv("fakebird") == ["mailto:a@example.org"])
+        #expect(result.stdout.contains("not carried: attachment report.pdf"))
+        #expect(result.stdout.contains("not carried: attachment a,b'c\".txt"))
+    }
+
+    /// 85,000 bytes: more than a URL carries.
+    static let longBody = String(repeating: "0123456789abcde\r\n", count: 5_000)
+
+    /// Hands off `longBody` to `program`, installed as `id`.
+    func probeLongBody(_ id: String, program: String) throws -> (Sandbox, RunResult) {
+        let (sandbox, _) = try sandbox(id, program: program)
+        let bodyFile = try sandbox.write(Self.longBody, to: "files/body.txt").path
+        return (sandbox, try probe("mailto:a@example.org", attaching: [], in: sandbox, ["--body-file", bodyFile]))
+    }
+
+    @Test func longBodyGoesToThunderbirdWholeAsAFile() throws {
+        let (sandbox, result) = try probeLongBody("thunderbird.desktop", program: "thunderbird")
+        let body = Self.longBody
+        #expect(result.status == 0, "\(result)")
+        #expect(!result.stdout.contains("not carried"))
+        let argv = try #require(sandbox.recordedArgv("thunderbird"))
+        let message = try #require(composeFields(argv.last ?? "")["message"])
+        #expect(message.hasPrefix("file:///"))
+        let path = String(message.dropFirst("file://".count))
+        #expect(FileManager.default.contents(atPath: path) == Data(body.utf8))
+        #expect(composeFields(argv.last ?? "")["body"] == nil)
+    }
+
+    @Test func longBodyToOtherProgramIsCutAtALineAndReported() throws {
+        let (sandbox, result) = try probeLongBody("fakebird.desktop", program: "fakebird")
+        let body = Self.longBody
+        #expect(result.status == 0, "\(result)")
+        #expect(result.stdout.contains("warning: body is 85000 bytes"), "\(result)")
+        #expect(result.stdout.contains("not carried: the last"))
+        let argv = try #require(sandbox.recordedArgv("fakebird"))
+        let carried = URLComponents(string: argv[0])?.queryItems?.first { $0.name == "body" }?.value ?? ""
+        #expect(carried.utf8.count <= 64 * 1024 && carried.hasSuffix("abcde\r\n") && body.hasPrefix(carried))
+    }
+}

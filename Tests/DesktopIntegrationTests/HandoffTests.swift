@@ -1,0 +1,223 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// `mailto-route open`: real launches through GIO, each in its own sandbox.
+@Suite struct HandoffTests {
+    @Test func openHandsTheCanonicalURLToTheDefaultHandler() throws {
+        let sandbox = try Sandbox()
+        try sandbox.installHandler("fakebird.desktop", name: "Fake Bird", program: "fakebird")
+        try sandbox.setDefaultMailHandler("fakebird.desktop")
+        let result = try route(["open", "mailto:a@example.org?Subject=Hi there&body=x%0Ay"], in: sandbox)
+        #expect(result.status == 0, "\(result)")
+        #expect(result.stdout == "handed off to Fake Bird (fakebird.desktop)\n")
+        #expect(sandbox.recordedArgv("fakebird") == ["mailto:a@example.org?subject=Hi%20there&body=x%0D%0Ay"])
+    }
+
+    @Test func bareURLIsOpenedLikeOpen() throws {
+        let sandbox = try Sandbox()
+        try sandbox.installHandler("fakebird.desktop", name: "Fake Bird", program: "fakebird")
+        let result = try route(["MAILTO:b@example.org"], in: sandbox)
+        #expect(result.status == 0, "\(result)")
+        #expect(sandbox.recordedArgv("fakebird") == ["mailto:b@example.org"])
+    }
+
+    @Test func launchedProgramCarriesTheLoopGuard() throws {
+        let sandbox = try Sandbox()
+        try sandbox.installHandler("fakebird.desktop", name: "Fake Bird", program: "fakebird")
+        let before = Int(Date().timeIntervalSince1970)
+        _ = try route(["open", "mailto:a@example.org"], in: sandbox)
+        _ = sandbox.recordedArgv("fakebird")
+        let value = Int(sandbox.recordedGuard("fakebird") ?? "") ?? 0
+        #expect(value >= before && value <= before + 60)
+    }
+
+    @Test func freshLoopGuardRefusesToHandOffAgain() throws {
+        let sandbox = try Sandbox()
+        try sandbox.installHandler("fakebird.desktop", name: "Fake Bird", program: "fakebird")
+        let now = String(Int(Date().timeIntervalSince1970))
+        let result = try route(["open", "mailto:a@example.org"], in: sandbox, ["MAILTO_ROUTE_HANDOFF": now])
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("loop"))
+        #expect(sandbox.recordedArgv("fakebird", timeout: 0.5) == nil)
+    }
+
+    @Test func staleLoopGuardIsIgnored() throws {
+        let sandbox = try Sandbox()
+        try sandbox.installHandler("fakebird.desktop", name: "Fake Bird", program: "fakebird")
+        let result = try route(["open", "mailto:a@example.org"], in: sandbox, ["MAILTO_ROUTE_HANDOFF": "1000"])
+        #expect(result.status == 0, "\(result)")
+    }
+
+    @Test func noMailProgramExitsOneAndSaysSo() throws {
+        let sandbox = try Sandbox()
+        let result = try route(["open", "mailto:a@example.org"], in: sandbox)
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("no mail program is set up"))
+    }
+
+    @Test func malformedURLIsBadInput() throws {
+        let sandbox = try Sandbox()
+        let result = try route(["open", "mailto:a@example.org?subject=%G1"], in: sandbox)
+        #expect(result.status == 65)
+    }
+
+    @Test func defaultThatIsItselfGivesWayToThePreviousDefault() throws {
+        let sandbox = try Sandbox()
+        try sandbox.installHandler("aardvark.desktop", name: "Aardvark Mail", program: "aardvark")
+        try sandbox.installHandler("fakebird.desktop", name: "Fake Bird", program: "fakebird")
+        try sandbox.setDefaultMailHandler("fakebird.desktop")
+        #expect(try route(["register"], in: sandbox).status == 0)
+        let result = try route(["open", "mailto:a@example.org"], in: sandbox)
+        #expect(result.status == 0, "\(result)")
+        #expect(result.stdout.contains("(fakebird.desktop)"))
+        #expect(sandbox.recordedArgv("fakebird") == ["mailto:a@example.org"])
+    }
+
+    @Test func defaultThatIsItselfWithNothingRememberedGivesWayToAnotherCandidate() throws {
+        let sandbox = try Sandbox()
+        try sandbox.installHandler("fakebird.desktop", name: "Fake Bird", program: "fakebird")
+        // mailto-route made the default by hand, without `register` (no state file).
+        try sandbox.write("""
+            [Desktop Entry]
+            Type=Application
+            Name=mailto-route
+            Exec=\(mailtoRouteBinary) open %u
+            MimeType=x-scheme-handler/mailto;
+
+            """, to: "home/.local/share/applications/mailto-route.desktop")
+        try sandbox.setDefaultMailHandler("mailto-route.desktop")
+        #expect(try judge("/usr/bin/gio", ["mime", "x-scheme-handler/mailto"], in: sandbox).stdout.contains(": mailto-route.desktop"))
+        let result = try route(["open", "mailto:a@example.org"], in: sandbox)
+        #expect(result.status == 0, "\(result)")
+        #expect(sandbox.recordedArgv("fakebird") == ["mailto:a@example.org"])
+    }
+
+    @Test func itselfAsTheOnlyHandlerIsNoMailProgram() throws {
+        let sandbox = try Sandbox()
+        #expect(try route(["register"], in: sandbox).status == 0)
+        let result = try route(["open", "mailto:a@example.org"], in: sandbox)
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("no mail program is set up"))
+    }
+
+    @Test func configuredHandlerComesBeforeTheDefault() throws {
+        let sandbox = try Sandbox()
+        try sandbox.installHandler("fakebird.desktop", name: "Fake Bird", program: "fakebird")
+        try sandbox.installHandler("other.desktop", name: "Other Mail", program: "othermail")
+        try sandbox.setDefaultMailHandler("fakebird.desktop")
+        try sandbox.write("[route]\nhandler=other.desktop\n", to: "home/.config/mailto-route/config")
+        let result = try route(["open", "mailto:a@example.org"], in: sandbox)
+        #expect(result.stdout == "handed off to Other Mail (other.desktop)\n", "\(result)")
+        #expect(sandbox.recordedArgv("othermail") == ["mailto:a@example.org"])
+    }
+
+    @Test func configuredHandlerThatIsMissingFallsBackWithAWarning() throws {
+        let sandbox = try Sandbox()
+        try sandbox.installHandler("fakebird.desktop", name: "Fake Bird", program: "fakebird")
+        try sandbox.write("[route]\nhandler=gone.desktop\n", to: "home/.config/mailto-route/config")
+        let result = try route(["open", "mailto:a@example.org"], in: sandbox)
+        #expect(result.status == 0, "\(result)")
+        #expect(result.stderr.contains("gone.desktop is not installed"))
+        #expect(sandbox.recordedArgv("fakebird") == ["mailto:a@example.org"])
+    }
+
+    @Test func configuredItselfIsNeverLaunched() throws {
+        let sandbox = try Sandbox()
+        try sandbox.installHandler("fakebird.desktop", name: "Fake Bird", program: "fakebird")
+        #expect(try route(["register"], in: sandbox).status == 0)
+        try sandbox.write("[route]\nhandler=mailto-route.desktop\n", to: "home/.config/mailto-route/config")
+        let result = try route(["open", "mailto:a@example.org"], in: sandbox)
+        #expect(result.status == 0, "\(result)")
+        #expect(result.stdout.contains("(fakebird.desktop)"))
+    }
+
+    @Test func worksWithoutXDGCurrentDesktop() throws {
+        let sandbox = try Sandbox()
+        #expect(sandbox.environment()["XDG_CURRENT_DESKTOP"] == nil)
+        try sandbox.installHandler("fakebird.desktop", name: "Fake Bird", program: "fakebird")
+        try sandbox.installHandler("other.desktop", name: "Other Mail", program: "othermail")
+        try sandbox.setDefaultMailHandler("other.desktop")
+        let result = try route(["open", "mailto:a@example.org"], in: sandbox)
+        #expect(result.stdout.contains("(other.desktop)"), "\(result)")
+    }
+
+    @Test func desktopSpecificListDecidesAsItDoesForGIO() throws {
+        let sandbox = try Sandbox()
+        try sandbox.installHandler("fakebird.desktop", name: "Fake Bird", program: "fakebird")
+        try sandbox.installHandler("other.desktop", name: "Other Mail", program: "othermail")
+        try sandbox.setDefaultMailHandler("fakebird.desktop")
+        try sandbox.write("[Default Applications]\nx-scheme-handler/mailto=other.desktop\n",
+                          to: "home/.config/gnome-mimeapps.list")
+        let result = try route(["open", "mailto:a@example.org"], in: sandbox, ["XDG_CURRENT_DESKTOP": "GNOME"])
+        #expect(result.stdout.contains("(other.desktop)"), "\(result)")
+    }
+
+    @Test func urlCannotInjectAttachmentsOrArguments() throws {
+        let sandbox = try Sandbox()
+        try sandbox.installHandler("fakebird.desktop", name: "Fake Bird", program: "fakebird")
+        let url = "mailto:a@example.org?attach=/etc/passwd&subject=x',attachment='file:///etc/passwd'&body=%22 --help"
+        let result = try route(["open", url], in: sandbox)
+        #expect(result.status == 0, "\(result)")
+        #expect(result.stderr.contains("'attach'"))
+        let argv = sandbox.recordedArgv("fakebird")
+        #expect(argv == ["mailto:a@example.org?subject=x',attachment%3D'file:%2F%2F%2Fetc%2Fpasswd'&body=%22%20--help"])
+    }
+
+    @Test func webmailOpensTheComposePageInTheDefaultBrowser() throws {
+        let sandbox = try Sandbox()
+        try sandbox.installHandler("browser.desktop", name: "Browser", program: "browser",
+                                   mimeTypes: "x-scheme-handler/https;x-scheme-handler/http;")
+        try sandbox.write("[route]\nhandler=webmail:gmail\n", to: "home/.config/mailto-route/config")
+        let result = try route(["open", "mailto:a@example.org?subject=Hi&body=a%26b"], in: sandbox)
+        #expect(result.status == 0, "\(result)")
+        #expect(result.stdout == "handed off to Gmail in Browser (webmail:gmail)\n")
+        #expect(sandbox.recordedArgv("browser") == [
+            "https://mail.google.com/mail/?extsrc=mailto&url=mailto%3Aa%40example.org%3Fsubject%3DHi%26body%3Da%2526b",
+        ])
+        // A browser may open mailto: links for real later: it gets no loop guard.
+        #expect(sandbox.recordedGuard("browser") == "")
+    }
+
+    @Test(arguments: [
+        ("outlook", "https://outlook.live.com/mail/deeplink/compose?mailtouri=mailto%3Aa%40example.org"),
+        ("fastmail", "https://app.fastmail.com/action/compose/?mailto=mailto%3Aa%40example.org"),
+    ])
+    func webmailServices(service: String, expected: String) throws {
+        let sandbox = try Sandbox()
+        try sandbox.installHandler("browser.desktop", name: "Browser", program: "browser",
+                                   mimeTypes: "x-scheme-handler/https;")
+        try sandbox.write("[route]\nhandler=webmail:\(service)\n", to: "home/.config/mailto-route/config")
+        let result = try route(["open", "mailto:a@example.org"], in: sandbox)
+        #expect(result.status == 0, "\(result)")
+        #expect(sandbox.recordedArgv("browser") == [expected])
+    }
+
+    @Test func unknownWebmailIsAConfigurationError() throws {
+        let sandbox = try Sandbox()
+        try sandbox.write("[route]\nhandler=webmail:nope\n", to: "home/.config/mailto-route/config")
+        let result = try route(["open", "mailto:a@example.org"], in: sandbox)
+        #expect(result.status == 78)
+        #expect(result.stderr.contains("unknown webmail service 'nope'"))
+    }
+
+    @Test func handlersAreListedWithIdNameExecutableAndPackaging() throws {
+        let sandbox = try Sandbox()
+        try sandbox.installHandler("fakebird.desktop", name: "Fake Bird", program: "fakebird")
+        try sandbox.installHandler("org.mozilla.Thunderbird.desktop", name: "Thunderbird", program: "flatpak",
+                                   exec: "run --command=thunderbird org.mozilla.Thunderbird %u",
+                                   extraLines: ["X-Flatpak=org.mozilla.Thunderbird"], absoluteExec: false)
+        try sandbox.installHandler("thunderbird_thunderbird.desktop", name: "Snap Bird", program: "snapbird",
+                                   extraLines: ["X-SnapInstanceName=thunderbird"])
+        try sandbox.setDefaultMailHandler("org.mozilla.Thunderbird.desktop")
+        let result = try handoffProbe(["--list"], in: sandbox)
+        let lines = Set(result.stdout.split(separator: "\n").map(String.init))
+        let bin = sandbox.binDirectory.path
+        #expect(result.stdout.hasPrefix("org.mozilla.Thunderbird.desktop|"), "\(result)")
+        #expect(lines == [
+            "org.mozilla.Thunderbird.desktop|Thunderbird|flatpak|default,flatpak:org.mozilla.Thunderbird",
+            "fakebird.desktop|Fake Bird|\(bin)/fakebird|",
+            "thunderbird_thunderbird.desktop|Snap Bird|\(bin)/snapbird|snap:thunderbird",
+        ])
+    }
+}

@@ -1,0 +1,154 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// `register` and `unregister`, judged by `xdg-mime`, `gio mime` and `desktop-file-validate`.
+@Suite struct RegistrationTests {
+    /// What xdg-utils says the default `mailto:` handler is.
+    func xdgMimeDefault(_ sandbox: Sandbox, _ extra: [String: String] = [:]) throws -> String {
+        try judge("/usr/bin/xdg-mime", ["query", "default", "x-scheme-handler/mailto"], in: sandbox, extra)
+            .stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// What GIO's own tool says the default is.
+    func gioDefault(_ sandbox: Sandbox, _ extra: [String: String] = [:]) throws -> String {
+        let out = try judge("/usr/bin/gio", ["mime", "x-scheme-handler/mailto"], in: sandbox, extra).stdout
+        let first = out.split(separator: "\n").first.map(String.init) ?? ""
+        guard first.hasPrefix("Default application"), let colon = first.lastIndex(of: ":") else { return "" }
+        return first[first.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+    }
+
+    @Test func registerMakesItTheDefaultForXdgMimeAndGIO() throws {
+        let sandbox = try Sandbox()
+        try sandbox.installHandler("fakebird.desktop", name: "Fake Bird", program: "fakebird")
+        try sandbox.setDefaultMailHandler("fakebird.desktop")
+        #expect(try xdgMimeDefault(sandbox) == "fakebird.desktop")
+        let result = try route(["register"], in: sandbox)
+        #expect(result.status == 0, "\(result)")
+        #expect(result.stdout.contains("previous default: fakebird.desktop"))
+        #expect(try xdgMimeDefault(sandbox) == "mailto-route.desktop")
+        #expect(try gioDefault(sandbox) == "mailto-route.desktop")
+    }
+
+    @Test func installedDesktopFileIsValidAndRunsThisBinary() throws {
+        let sandbox = try Sandbox()
+        #expect(try route(["register"], in: sandbox).status == 0)
+        let installed = sandbox.userApplications.appendingPathComponent("mailto-route.desktop")
+        let validation = try judge("/usr/bin/desktop-file-validate", [installed.path], in: sandbox)
+        #expect(validation.status == 0 && validation.stdout.isEmpty, "\(validation)")
+        let binary = URL(fileURLWithPath: mailtoRouteBinary).resolvingSymlinksInPath().path
+        let template = try String(contentsOf: packageRoot.appendingPathComponent("data/mailto-route.desktop"), encoding: .utf8)
+        #expect(sandbox.contents(installed) == template.replacingOccurrences(of: "@EXEC@", with: binary))
+    }
+
+    @Test func registerTwiceChangesNothing() throws {
+        let sandbox = try Sandbox()
+        try sandbox.installHandler("fakebird.desktop", name: "Fake Bird", program: "fakebird")
+        try sandbox.setDefaultMailHandler("fakebird.desktop")
+        #expect(try route(["register"], in: sandbox).status == 0)
+        let list = sandbox.contents(sandbox.mimeappsList)
+        let state = sandbox.contents(sandbox.stateHome.appendingPathComponent("mailto-route/state"))
+        let again = try route(["register"], in: sandbox)
+        #expect(again.status == 0)
+        #expect(again.stdout.contains("already the default"))
+        #expect(again.stdout.contains("previous default: fakebird.desktop"))
+        #expect(sandbox.contents(sandbox.mimeappsList) == list)
+        #expect(sandbox.contents(sandbox.stateHome.appendingPathComponent("mailto-route/state")) == state)
+    }
+
+    @Test func unregisterRestoresThePreviousDefaultAndTheFileByteForByte() throws {
+        let sandbox = try Sandbox()
+        try sandbox.installHandler("fakebird.desktop", name: "Fake Bird", program: "fakebird")
+        let original = """
+            # kept by hand
+            [Default Applications]
+            text/html = firefox.desktop
+            x-scheme-handler/mailto=fakebird.desktop
+
+            [Added Associations]
+            image/png=eog.desktop;
+            # trailing comment
+
+            """
+        try sandbox.write(original, to: "home/.config/mimeapps.list")
+        #expect(try route(["register"], in: sandbox).status == 0)
+        #expect(try xdgMimeDefault(sandbox) == "mailto-route.desktop")
+        let result = try route(["unregister"], in: sandbox)
+        #expect(result.status == 0, "\(result)")
+        #expect(result.stdout.contains("default restored: fakebird.desktop"))
+        #expect(sandbox.contents(sandbox.mimeappsList) == original)
+        #expect(try xdgMimeDefault(sandbox) == "fakebird.desktop")
+        #expect(try gioDefault(sandbox) == "fakebird.desktop")
+        #expect(!FileManager.default.fileExists(atPath: sandbox.userApplications.appendingPathComponent("mailto-route.desktop").path))
+    }
+
+    @Test func unregisterWithNoPreviousDefaultLeavesNone() throws {
+        let sandbox = try Sandbox()
+        #expect(try route(["register"], in: sandbox).status == 0)
+        let result = try route(["unregister"], in: sandbox)
+        #expect(result.stdout.contains("default restored: none"), "\(result)")
+        #expect(!FileManager.default.fileExists(atPath: sandbox.mimeappsList.path))
+        #expect(try gioDefault(sandbox) == "")
+    }
+
+    @Test func unregisterAfterOtherChangesTouchesOnlyTheMailtoLines() throws {
+        let sandbox = try Sandbox()
+        try sandbox.installHandler("fakebird.desktop", name: "Fake Bird", program: "fakebird")
+        try sandbox.setDefaultMailHandler("fakebird.desktop")
+        #expect(try route(["register"], in: sandbox).status == 0)
+        // Another program edits the list after register.
+        var list = sandbox.contents(sandbox.mimeappsList) ?? ""
+        list += "\n[Removed Associations]\ntext/plain = gedit.desktop;\n"
+        try sandbox.write(list, to: "home/.config/mimeapps.list")
+        #expect(try route(["unregister"], in: sandbox).status == 0)
+        let after = sandbox.contents(sandbox.mimeappsList) ?? ""
+        #expect(after.contains("\n[Removed Associations]\ntext/plain = gedit.desktop;\n"))
+        #expect(!after.contains("mailto-route"))
+        #expect(try xdgMimeDefault(sandbox) == "fakebird.desktop")
+    }
+
+    @Test func unregisterWithoutRegisterChangesNothing() throws {
+        let sandbox = try Sandbox()
+        try sandbox.installHandler("fakebird.desktop", name: "Fake Bird", program: "fakebird")
+        try sandbox.setDefaultMailHandler("fakebird.desktop")
+        let before = sandbox.contents(sandbox.mimeappsList)
+        let result = try route(["unregister"], in: sandbox)
+        #expect(result.status == 0)
+        #expect(result.stdout.contains("was not registered"))
+        #expect(sandbox.contents(sandbox.mimeappsList) == before)
+    }
+
+    @Test func registerWarnsWhenADesktopSpecificListOverridesIt() throws {
+        let sandbox = try Sandbox()
+        try sandbox.installHandler("fakebird.desktop", name: "Fake Bird", program: "fakebird")
+        try sandbox.write("[Default Applications]\nx-scheme-handler/mailto=fakebird.desktop\n",
+                          to: "home/.config/kde-mimeapps.list")
+        let desktop = ["XDG_CURRENT_DESKTOP": "KDE"]
+        let result = try route(["register"], in: sandbox, desktop)
+        #expect(result.status == 0)
+        #expect(result.stderr.contains("kde-mimeapps.list names fakebird.desktop"), "\(result)")
+        #expect(try gioDefault(sandbox, desktop) == "fakebird.desktop")
+        // Without that desktop the same files make mailto-route the default, and no warning.
+        #expect(try gioDefault(sandbox) == "mailto-route.desktop")
+        #expect(try route(["register"], in: sandbox).stderr.isEmpty)
+    }
+
+    @Test func linkOpenedThroughGIORunsTheRegisteredBinaryWhichHandsOffToThePreviousDefault() throws {
+        let sandbox = try Sandbox()
+        try sandbox.installHandler("fakebird.desktop", name: "Fake Bird", program: "fakebird")
+        try sandbox.setDefaultMailHandler("fakebird.desktop")
+        // A path that needs the Exec= key's quoting: a space, a quote, a dollar. (Not a
+        // percent: GIO looks for the program before undoing the spec's "%%".)
+        let directory = sandbox.root.appendingPathComponent("my apps/it's $HOME")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let binary = directory.appendingPathComponent("mailto-route").path
+        try FileManager.default.copyItem(atPath: mailtoRouteBinary, toPath: binary)
+        let registered = try run(binary, ["register"], environment: sandbox.environment(), timeout: 30)
+        #expect(registered.status == 0, "\(registered)")
+        let installed = sandbox.userApplications.appendingPathComponent("mailto-route.desktop")
+        #expect(try judge("/usr/bin/desktop-file-validate", [installed.path], in: sandbox).status == 0)
+        let opened = try judge("/usr/bin/gio", ["open", "mailto:a@example.org?subject=via%20gio"], in: sandbox)
+        #expect(opened.status == 0, "\(opened)")
+        #expect(sandbox.recordedArgv("fakebird", timeout: 10) == ["mailto:a@example.org?subject=via%20gio"])
+    }
+}
