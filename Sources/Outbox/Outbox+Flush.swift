@@ -1,0 +1,77 @@
+/// What one message came to in a flush.
+public struct FlushReport: Sendable {
+    public enum Outcome: String, Sendable {
+        /// The sender returned: a server accepted it; it left the outbox.
+        case sent
+        /// The sender failed; it stays queued until `entry.nextAttempt`.
+        case rescheduled
+        /// The sender failed for good or its lifetime ended: it is in `failed/`.
+        case failed
+    }
+
+    public var id: String
+    public var outcome: Outcome
+    /// The entry after the attempt.
+    public var entry: OutboxEntry
+    /// Why the sender failed.
+    public var error: AttemptError?
+    /// The outbox could not record the outcome (a full disk, a read-only directory). After
+    /// `sent` this means the message may be sent again later: a duplicate, never a loss.
+    public var storeError: OutboxError?
+}
+
+extension Outbox {
+    /// Sends every entry due at `now`, oldest first, each under its claim, and reports
+    /// per message. Entries another process has claimed are left to it.
+    ///
+    /// `send` is called once per message, one at a time, so it may keep one server
+    /// connection open across calls. It returns when a server accepted the message, and
+    /// throws otherwise (a `ClassifiedError` says whether to retry: `transient` and
+    /// `configuration` reschedule, `permanent` and `input` move the entry to `failed/`).
+    ///
+    /// A process killed at any moment leaves each message either sent and removed, or
+    /// still queued; only the one being sent may be sent again (its removal had not
+    /// happened yet).
+    public func flush(
+        now: Timestamp = .now(), limit: Int = .max, send: (OutboxClaim) throws -> Void
+    ) throws -> [FlushReport] {
+        var reports: [FlushReport] = []
+        for candidate in try due(now: now) {
+            guard reports.count < limit else { break }
+            guard let claim = try claim(candidate.id) else { continue }
+            // Another flusher may have tried it (and rescheduled it) since the listing.
+            guard claim.entry.nextAttempt <= now else {
+                claim.release()
+                continue
+            }
+            reports.append(attempt(claim, now: now, send: send))
+        }
+        return reports
+    }
+
+    /// One message under its claim: send, then record what came of it.
+    func attempt(_ claim: OutboxClaim, now: Timestamp, send: (OutboxClaim) throws -> Void) -> FlushReport {
+        let id = claim.entry.id
+        do {
+            try send(claim)
+        } catch {
+            let attemptError = AttemptError(error)
+            do {
+                switch try claim.recordFailedAttempt(attemptError, now: now) {
+                case .rescheduled(let entry):
+                    return FlushReport(id: id, outcome: .rescheduled, entry: entry, error: attemptError)
+                case .movedToFailed(let entry):
+                    return FlushReport(id: id, outcome: .failed, entry: entry, error: attemptError)
+                }
+            } catch {
+                return FlushReport(id: id, outcome: .rescheduled, entry: claim.entry, error: attemptError, storeError: OutboxError(error))
+            }
+        }
+        do {
+            try claim.markSent()
+            return FlushReport(id: id, outcome: .sent, entry: claim.entry)
+        } catch {
+            return FlushReport(id: id, outcome: .sent, entry: claim.entry, storeError: OutboxError(error))
+        }
+    }
+}
