@@ -5,6 +5,9 @@ import Glibc
 /// Every subcommand, each in its own file under `Commands/`.
 let commands: [any Command.Type] = [
     ParseCommand.self,
+    OutboxCommand.self,
+    DraftsCommand.self,
+    LogCommand.self,
 ]
 
 let output = Output()
