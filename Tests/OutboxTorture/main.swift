@@ -9,7 +9,9 @@ import Outbox
 //   outbox-torture flush OUTBOX DELIVERIES [MS]   flush everything due; the fake sender
 //                                                 appends "<id>\n" to DELIVERIES and
 //                                                 fsyncs it (the "server accepted" moment),
-//                                                 sleeping MS milliseconds first
+//                                                 sleeping MS/2 milliseconds before and
+//                                                 MS/2 after (so that a kill often lands
+//                                                 between a delivery and its removal)
 //   outbox-torture enqueue OUTBOX BYTES [FSIZE]   queue one message of BYTES bytes, with
 //                                                 RLIMIT_FSIZE set to FSIZE when given
 //
@@ -42,11 +44,12 @@ do {
         let deliveries = open(arguments[2], O_WRONLY | O_APPEND | O_CREAT, 0o600)
         guard deliveries >= 0 else { fail("cannot open \(arguments[2])") }
         let reports = try outbox.flush { claim in
-            if pause > 0 { usleep(useconds_t(pause) * 1_000) }
+            if pause > 0 { usleep(useconds_t(pause) * 500) }
             let line = Array((claim.entry.id + "\n").utf8)
             guard write(deliveries, line, line.count) == line.count, fsync(deliveries) == 0 else {
                 fail("cannot record a delivery")
             }
+            if pause > 0 { usleep(useconds_t(pause) * 500) }
         }
         for report in reports where report.outcome != .sent || report.storeError != nil {
             fail("\(report.id): \(report.outcome) \(report.storeError?.description ?? "")")
