@@ -1,20 +1,30 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Synchronization
 
-/// Names of outbox entries and drafts: `20261129-134512-123-3f9a1c2b`, the UTC time to the
-/// millisecond then 32 random bits, so that names sort by creation time and two processes
-/// creating one in the same millisecond still differ.
+/// Names of outbox entries and drafts: `20261129-134512-123456-3f9a1c2b`, the UTC time to
+/// the microsecond then 32 random bits, so that names sort by creation time (strictly,
+/// within one process) and two processes creating one in the same microsecond still differ.
 public enum EntryID {
+    /// The last time used by this process, in microseconds since the epoch.
+    private static let last = Mutex<Int64>(0)
+
     public static func make() -> String {
         let now = currentTime()
-        let stamp = Timestamp(secondsSinceEpoch: Int64(now.tv_sec)).iso8601
+        var micros = Int64(now.tv_sec) * 1_000_000 + Int64(now.tv_nsec / 1_000)
+        micros = last.withLock { last in
+            // Two ids in one microsecond, or a clock stepped back: still in order.
+            last = max(micros, last + 1)
+            return last
+        }
+        let stamp = Timestamp(secondsSinceEpoch: micros / 1_000_000).iso8601
         let digits = stamp.utf8.filter { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }
         let date = String(decoding: digits[0..<8], as: UTF8.self)
         let time = String(decoding: digits[8..<14], as: UTF8.self)
-        let millis = String(now.tv_nsec / 1_000_000)
-        let paddedMillis = String(repeating: "0", count: 3 - millis.count) + millis
-        return "\(date)-\(time)-\(paddedMillis)-\(randomSuffix())"
+        let fraction = String(micros % 1_000_000)
+        let paddedFraction = String(repeating: "0", count: 6 - fraction.count) + fraction
+        return "\(date)-\(time)-\(paddedFraction)-\(randomSuffix())"
     }
 
     /// Eight lower-case hex digits from the system's random source.
@@ -33,16 +43,5 @@ public enum EntryID {
                 || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z"))
                 || byte == UInt8(ascii: "-")
         }
-    }
-
-    /// The creation time an id starts with.
-    static func timestamp(of id: String) -> Timestamp? {
-        let bytes = Array(id.utf8)
-        guard bytes.count >= 15 else { return nil }
-        let d = bytes
-        let text = String(decoding: d[0..<4], as: UTF8.self) + "-" + String(decoding: d[4..<6], as: UTF8.self) + "-"
-            + String(decoding: d[6..<8], as: UTF8.self) + "T" + String(decoding: d[9..<11], as: UTF8.self) + ":"
-            + String(decoding: d[11..<13], as: UTF8.self) + ":" + String(decoding: d[13..<15], as: UTF8.self) + "Z"
-        return Timestamp(iso8601: text)
     }
 }

@@ -50,7 +50,6 @@ import TestSupport
         var ids: [String] = []
         for index in 0..<5 {
             ids.append(try outbox.enqueue(sampleMessage(index)).id)
-            usleep(2_000)
         }
         #expect(try outbox.list().map(\.id) == ids)
         #expect(ids == ids.sorted())
@@ -176,15 +175,15 @@ import TestSupport
         let kept = try outbox.enqueue(sampleMessage(0)).id
         // What a process killed half-way through enqueue or removal leaves.
         let fm = FileManager.default
-        try fm.createDirectory(atPath: outbox.directory + "/.tmp-20261129-000000-000-deadbeef", withIntermediateDirectories: false)
-        try Data("half a mess".utf8).write(to: URL(fileURLWithPath: outbox.directory + "/.tmp-20261129-000000-000-deadbeef/message.eml"))
-        try fm.createDirectory(atPath: outbox.directory + "/.trash-20261129-000000-000-0badf00d", withIntermediateDirectories: false)
-        try Data("{}".utf8).write(to: URL(fileURLWithPath: outbox.directory + "/.trash-20261129-000000-000-0badf00d/meta.json"))
+        try fm.createDirectory(atPath: outbox.directory + "/.tmp-20261129-000000-000000-deadbeef", withIntermediateDirectories: false)
+        try Data("half a mess".utf8).write(to: URL(fileURLWithPath: outbox.directory + "/.tmp-20261129-000000-000000-deadbeef/message.eml"))
+        try fm.createDirectory(atPath: outbox.directory + "/.trash-20261129-000000-000000-0badf00d", withIntermediateDirectories: false)
+        try Data("{}".utf8).write(to: URL(fileURLWithPath: outbox.directory + "/.trash-20261129-000000-000000-0badf00d/meta.json"))
 
         #expect(try outbox.list().map(\.id) == [kept])
         // The removal's leftovers are cleaned at once; a young temporary entry may be an
         // enqueue still running in another process, so it stays.
-        #expect(names(in: outbox.directory) == [".tmp-20261129-000000-000-deadbeef", kept])
+        #expect(names(in: outbox.directory) == [".tmp-20261129-000000-000000-deadbeef", kept])
     }
 
     @Test func aClaimIsExclusiveAndEndsWithItsHolder() throws {
