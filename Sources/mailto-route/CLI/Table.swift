@@ -25,6 +25,8 @@ struct Table {
                 let isLast = index == row.count - 1
                 line += isLast ? cell : cell + String(repeating: " ", count: widths[index] - cell.count + 2)
             }
+            // An empty last column leaves no trailing blanks.
+            while line.last == " " { line.removeLast() }
             return line
         }
     }
