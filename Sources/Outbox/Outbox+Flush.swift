@@ -7,6 +7,8 @@ public struct FlushReport: Sendable {
         case rescheduled
         /// The sender failed for good or its lifetime ended: it is in `failed/`.
         case failed
+        /// Not tried: its claim could not be taken (`storeError` says why); still queued.
+        case skipped
     }
 
     public var id: String
@@ -22,7 +24,9 @@ public struct FlushReport: Sendable {
 
 extension Outbox {
     /// Sends every entry due at `now`, oldest first, each under its claim, and reports
-    /// per message. Entries another process has claimed are left to it.
+    /// per message; at most `limit` messages (a quick flush before the user's own message).
+    /// Entries another process has claimed are left to it. Throws only when the outbox
+    /// cannot be listed; once sending has begun, every problem is in the reports.
     ///
     /// `send` is called once per message, one at a time, so it may keep one server
     /// connection open across calls. It returns when a server accepted the message, and
@@ -38,7 +42,15 @@ extension Outbox {
         var reports: [FlushReport] = []
         for candidate in try due(now: now) {
             guard reports.count < limit else { break }
-            guard let claim = try claim(candidate.id) else { continue }
+            let claimed: OutboxClaim?
+            do {
+                claimed = try claim(candidate.id)
+            } catch {
+                // One unreadable entry does not stop the others, nor hide what was sent.
+                reports.append(FlushReport(id: candidate.id, outcome: .skipped, entry: candidate, storeError: OutboxError(error)))
+                continue
+            }
+            guard let claim = claimed else { continue }
             // Another flusher may have tried it (and rescheduled it) since the listing.
             guard claim.entry.nextAttempt <= now else {
                 claim.release()

@@ -134,19 +134,47 @@ public struct Outbox: Sendable {
         return bytes
     }
 
+    /// Entries whose metadata cannot be read (damaged by hand or by a failing disk: this
+    /// module only ever replaces it whole). They are never sent (their envelope is not
+    /// known) and never deleted: `outbox list` names them so that the user can look.
+    public func damaged() throws -> [(id: String, error: OutboxError)] {
+        var result: [(id: String, error: OutboxError)] = []
+        for state in [State.queued, .failed] {
+            try scan(state) { id in
+                do {
+                    _ = try readEntry(id, state)
+                } catch let error as OutboxError where error.kind == .permanent {
+                    result.append((id, error))
+                }
+            }
+        }
+        return result
+    }
+
     func entries(_ state: State) throws -> [OutboxEntry] {
-        let base = state == .queued ? directory : failedDirectory
         var result: [OutboxEntry] = []
+        try scan(state) { id in
+            do {
+                // An entry removed or moved by another process since the listing is skipped.
+                if let entry = try readEntry(id, state) { result.append(entry) }
+            } catch let error as OutboxError where error.kind == .permanent {
+                // Damaged: listed by `damaged()`, not allowed to block the others.
+            }
+        }
+        return result
+    }
+
+    /// Calls `body` with each entry id in `state`, oldest first.
+    private func scan(_ state: State, _ body: (String) throws -> Void) throws {
+        let base = state == .queued ? directory : failedDirectory
         for name in try directoryNames(base).sorted() {
             if name.hasPrefix(".") {
                 if state == .queued { removeLeftover(name) }
                 continue
             }
             guard EntryID.isValid(name), name != "failed" else { continue }
-            // An entry removed or moved by another process since the listing is skipped.
-            if let entry = try readEntry(name, state) { result.append(entry) }
+            try body(name)
         }
-        return result
     }
 
     func readEntry(_ id: String, _ state: State) throws -> OutboxEntry? {

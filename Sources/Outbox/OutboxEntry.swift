@@ -41,6 +41,11 @@ public struct AttemptError: Equatable, Sendable {
         self.message = message
     }
 
+    /// `{"kind": "transient", "message": "..."}`, as DESIGN.md's `error` member.
+    public var json: JSON {
+        .object([("kind", .string(kind.rawValue)), ("message", .string(message))])
+    }
+
     /// A sender's error: its own kind when it has one, else transient (worth a retry).
     public init(_ error: any Error) {
         if let classified = error as? any ClassifiedError {
@@ -78,7 +83,7 @@ public struct OutboxEntry: Equatable, Sendable {
             ("attempts", .int(attempts)),
             ("nextAttempt", .string(nextAttempt.iso8601)),
             ("lastAttempt", .string(lastAttempt?.iso8601)),
-            ("lastError", lastError.map { .object([("kind", .string($0.kind.rawValue)), ("message", .string($0.message))]) } ?? .null),
+            ("lastError", lastError?.json ?? .null),
             ("messageId", .string(messageId)),
             ("from", .string(envelopeFrom)),
             ("recipients", .strings(recipients)),

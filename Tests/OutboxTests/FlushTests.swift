@@ -184,3 +184,25 @@ func start(_ executable: String, _ arguments: [String]) throws -> Started {
     try process.run()
     return Started(process: process, outURL: outURL)
 }
+
+@Suite struct DamagedEntryTests {
+    @Test func aDamagedEntryIsNamedNeverSentAndDoesNotBlockTheOthers() throws {
+        let sandbox = try Sandbox()
+        let outbox = sandboxOutbox(sandbox)
+        let damaged = try outbox.enqueue(sampleMessage(0)).id
+        let fine = try outbox.enqueue(sampleMessage(1)).id
+        try Data("{\"id\": tru".utf8).write(to: URL(fileURLWithPath: outbox.directory + "/" + damaged + "/meta.json"))
+
+        #expect(try outbox.list().map(\.id) == [fine])
+        let found = try outbox.damaged()
+        #expect(found.map(\.id) == [damaged])
+        #expect(found.first?.error.description.contains("damaged outbox metadata") == true)
+        var sent: [String] = []
+        let reports = try outbox.flush { sent.append($0.entry.id) }
+        #expect(reports.map(\.outcome) == [.sent])
+        #expect(sent == [fine])
+        // Still there for the user to look at.
+        #expect(names(in: outbox.directory) == [damaged])
+        #expect(throws: OutboxError.self) { try outbox.entry(damaged) }
+    }
+}

@@ -52,12 +52,20 @@ enum OutboxCommand: Command {
     private static func list(_ outbox: Outbox, json: Bool, output: Output) throws -> ExitStatus {
         let queued = try outbox.list()
         let failed = try outbox.failed()
+        let damaged = try outbox.damaged()
         if json {
-            output.print(JSON.object([
+            var members: [(String, JSON)] = [
                 ("queued", .array(queued.map { $0.json(state: "queued") })),
                 ("failed", .array(failed.map { $0.json(state: "failed") })),
-            ]).serialized)
+            ]
+            if !damaged.isEmpty {
+                members.append(("damaged", .array(damaged.map { .object([("id", .string($0.id)), ("error", .string($0.error.description))]) })))
+            }
+            output.print(JSON.object(members).serialized)
             return .success
+        }
+        for (id, error) in damaged {
+            output.error("mailto-route: outbox entry \(id) is damaged and is not sent: \(error.description)")
         }
         if queued.isEmpty && failed.isEmpty {
             output.print("The outbox is empty.")
@@ -65,30 +73,26 @@ enum OutboxCommand: Command {
         }
         if !queued.isEmpty {
             output.print("Queued (\(queued.count)):")
-            var table = Table(header: ["ID", "ATTEMPTS", "NEXT ATTEMPT (UTC)", "TO", "SUBJECT", "LAST ERROR"])
-            for entry in queued {
-                table.add([
-                    entry.id, String(entry.attempts), entry.nextAttempt.shortText,
-                    entry.recipients.joined(separator: ", ").cut(to: 30), (entry.subject ?? "").cut(to: 30),
-                    entry.lastError.map { "\($0.kind.rawValue): \($0.message)" }?.cut(to: 40) ?? "",
-                ])
-            }
-            output.print(table.lines.joined(separator: "\n"))
+            output.print(table(queued, timeColumn: "NEXT ATTEMPT (UTC)", time: \.nextAttempt))
         }
         if !failed.isEmpty {
             if !queued.isEmpty { output.print("") }
             output.print("Failed, not retried any more (\(failed.count)); 'outbox retry ID' queues one again:")
-            var table = Table(header: ["ID", "ATTEMPTS", "QUEUED (UTC)", "TO", "SUBJECT", "LAST ERROR"])
-            for entry in failed {
-                table.add([
-                    entry.id, String(entry.attempts), entry.created.shortText,
-                    entry.recipients.joined(separator: ", ").cut(to: 30), (entry.subject ?? "").cut(to: 30),
-                    entry.lastError.map { "\($0.kind.rawValue): \($0.message)" }?.cut(to: 40) ?? "",
-                ])
-            }
-            output.print(table.lines.joined(separator: "\n"))
+            output.print(table(failed, timeColumn: "QUEUED (UTC)", time: \.created))
         }
         return .success
+    }
+
+    private static func table(_ entries: [OutboxEntry], timeColumn: String, time: KeyPath<OutboxEntry, Timestamp>) -> String {
+        var table = Table(header: ["ID", "ATTEMPTS", timeColumn, "TO", "SUBJECT", "LAST ERROR"])
+        for entry in entries {
+            table.add([
+                entry.id, String(entry.attempts), entry[keyPath: time].shortText,
+                entry.recipients.joined(separator: ", ").cut(to: 30), (entry.subject ?? "").cut(to: 30),
+                entry.lastError.map { "\($0.kind.rawValue): \($0.message)" }?.cut(to: 40) ?? "",
+            ])
+        }
+        return table.lines.joined(separator: "\n")
     }
 
     private static func show(_ outbox: Outbox, _ id: String, json: Bool, output: Output) throws -> ExitStatus {
@@ -136,7 +140,7 @@ enum OutboxCommand: Command {
         let log = try StorageLocations.current().outcomeLog
         for report in reports {
             try? log.append(Outcome(
-                source: "outbox", path: "outbox", result: report.outcome == .rescheduled ? "queued" : report.outcome.rawValue,
+                source: "outbox", path: "outbox", result: report.outcome == .sent ? "sent" : report.outcome == .failed ? "failed" : "queued",
                 server: report.entry.server, errorKind: report.error?.kind
             ))
         }
@@ -146,7 +150,7 @@ enum OutboxCommand: Command {
                     ("id", .string(report.id)),
                     ("result", .string(report.outcome.rawValue)),
                     ("nextAttempt", report.outcome == .rescheduled ? .string(report.entry.nextAttempt.iso8601) : .null),
-                    ("error", report.error.map { .object([("kind", .string($0.kind.rawValue)), ("message", .string($0.message))]) } ?? .null),
+                    ("error", report.error?.json ?? .null),
                     ("storeError", .string(report.storeError?.description)),
                 ])
             }))]).serialized)
@@ -154,6 +158,7 @@ enum OutboxCommand: Command {
             for report in reports {
                 var line = "\(report.id): \(report.outcome.rawValue)"
                 if report.outcome == .rescheduled { line += ", next attempt \(report.entry.nextAttempt.shortText) UTC" }
+                if report.outcome == .skipped { line += " (could not be claimed)" }
                 if let error = report.error { line += " (\(error.kind.rawValue): \(error.message))" }
                 if let problem = report.storeError { line += "; outbox: \(problem.description)" }
                 output.print(line.visible)
