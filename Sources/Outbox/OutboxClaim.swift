@@ -38,7 +38,19 @@ public final class OutboxClaim {
     /// When this returns the removal is durable, so the message is never sent again.
     public func markSent() throws {
         try spend()
-        try removeEntry()
+        let trash = try takeOut()
+        try syncDirectory(parentDirectory(of: trash))
+        // Past the commit point: what is left is invisible and cleaned up by any listing.
+        try? removeTree(trash)
+    }
+
+    /// `markSent` without the sync: the entry is out of every listing at once (also for
+    /// a process that kills this one), but a power cut before the caller syncs the
+    /// directory may bring it back: a duplicate, never a loss. `flush` syncs once for
+    /// all its messages, then deletes the returned directories.
+    func markSentUnsynced() throws -> String {
+        try spend()
+        return try takeOut()
     }
 
     /// Records a failed attempt. A permanent or input error, or a failure after the
@@ -75,7 +87,9 @@ public final class OutboxClaim {
     /// Deletes the entry unsent.
     public func discard() throws {
         try spend()
-        try removeEntry()
+        let trash = try takeOut()
+        try syncDirectory(parentDirectory(of: trash))
+        try? removeTree(trash)
     }
 
     /// Gives the claim up without changing anything.
@@ -97,14 +111,11 @@ public final class OutboxClaim {
         try writeFileAtomically(Array(entry.json.serialized.utf8), to: path + "/" + Outbox.metadataName)
     }
 
-    /// One rename takes the entry out of every listing, then the leftovers are deleted.
-    private func removeEntry() throws {
-        let base = parentDirectory(of: path)
-        let trash = base + "/.trash-" + entry.id
+    /// One rename takes the entry out of every listing; returns where it went.
+    private func takeOut() throws -> String {
+        let trash = parentDirectory(of: path) + "/.trash-" + entry.id
         try renameFile(path, to: trash)
-        try syncDirectory(base)
-        // Past the commit point: what is left is invisible and cleaned up by any listing.
-        try? removeTree(trash)
+        return trash
     }
 
     private func move(to newState: Outbox.State) throws {
