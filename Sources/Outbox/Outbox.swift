@@ -22,6 +22,9 @@ import MailtoCore
 public struct Outbox: Sendable {
     public let directory: String
     public var policy: RetryPolicy
+    /// A crashed enqueue's or removal's leftovers are removed after this many seconds;
+    /// the work that makes them takes seconds.
+    var leftoverAge: Int64 = 3_600
 
     /// Where an entry is: still queued, or given up on.
     public enum State: String, Sendable {
@@ -31,9 +34,6 @@ public struct Outbox: Sendable {
 
     static let messageName = "message.eml"
     static let metadataName = "meta.json"
-    /// A crashed enqueue's leftovers are removed after this long; an enqueue in progress
-    /// takes seconds.
-    static let staleTemporaryAge: Int64 = 3_600
 
     public init(directory: String, policy: RetryPolicy = .standard) {
         self.directory = directory
@@ -169,7 +169,7 @@ public struct Outbox: Sendable {
         let base = state == .queued ? directory : failedDirectory
         for name in try directoryNames(base).sorted() {
             if name.hasPrefix(".") {
-                if state == .queued { removeLeftover(name) }
+                removeLeftover(base + "/" + name)
                 continue
             }
             guard EntryID.isValid(name), name != "failed" else { continue }
@@ -186,16 +186,15 @@ public struct Outbox: Sendable {
         return entry
     }
 
-    /// Removes what a crashed enqueue or removal left behind; an enqueue still running in
-    /// another process is left alone (its directory is young).
-    private func removeLeftover(_ name: String) {
-        let path = directory + "/" + name
-        if name.hasPrefix(".trash-") {
-            try? removeTree(path)
-        } else if name.hasPrefix(".tmp-"), let status = try? fileStatus(path),
-                  Int64(status.st_mtim.tv_sec) + Outbox.staleTemporaryAge < Timestamp.now().secondsSinceEpoch {
-            try? removeTree(path)
-        }
+    /// Removes what a crashed enqueue or removal left behind. Work still going on in
+    /// another process is left alone: an enqueue filling its `.tmp-`, a flush whose
+    /// `.trash-` waits for its directory sync. Both are young (the rename that made a
+    /// `.trash-` set its ctime).
+    private func removeLeftover(_ path: String) {
+        guard let status = try? fileStatus(path),
+              Int64(status.st_ctim.tv_sec) + leftoverAge < Timestamp.now().secondsSinceEpoch
+        else { return }
+        try? removeTree(path)
     }
 
     static func validate(_ id: String) throws {
@@ -209,11 +208,21 @@ public struct Outbox: Sendable {
     /// Takes the exclusive claim on an entry: `nil` when another process holds it or the
     /// entry is gone. The claim is released when the `OutboxClaim` is released (or its
     /// process dies).
-    public func claim(_ id: String, state: State = .queued) throws -> OutboxClaim? {
+    ///
+    /// `patience`: how long to keep trying a held lock, in milliseconds. A flush wants
+    /// none (a held entry is another flusher's). A user's `retry` or `drop` waits a little:
+    /// a lock can outlive its claim by the moment between a `fork` in the holder's
+    /// process and the child's `exec`, where the child holds a copy of the descriptor.
+    public func claim(_ id: String, state: State = .queued, patience: Int = 0) throws -> OutboxClaim? {
         try Outbox.validate(id)
         let path = entryDirectory(id, state)
         guard let handle = try openIfExists(path, O_RDONLY | O_DIRECTORY) else { return nil }
-        guard try handle.tryLockExclusive() else { return nil }
+        var waited = 0
+        while try !handle.tryLockExclusive() {
+            guard waited < patience else { return nil }
+            usleep(2_000)
+            waited += 2
+        }
         // Between our open and our lock, the holder may have removed or moved the entry:
         // the lock is then on a directory no longer at `path`.
         let held = try handle.status()
@@ -226,7 +235,7 @@ public struct Outbox: Sendable {
     /// Like `claim`, but an entry held elsewhere or unknown is an error the user reads.
     func claimOrThrow(_ id: String) throws -> OutboxClaim {
         let (_, state) = try entry(id)
-        guard let claim = try claim(id, state: state) else {
+        guard let claim = try claim(id, state: state, patience: 500) else {
             if try readEntry(id, state) == nil {
                 throw OutboxError(.input, "no outbox entry '\(id)'")
             }

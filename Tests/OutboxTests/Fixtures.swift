@@ -1,4 +1,5 @@
 import Foundation
+import MailtoCore
 @testable import Outbox
 import TestSupport
 
@@ -40,4 +41,4 @@ func deliveries(_ path: String) -> [String] {
     ((try? String(contentsOfFile: path, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
 }
 
-import MailtoCore
+
