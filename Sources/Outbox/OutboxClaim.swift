@@ -40,7 +40,8 @@ public final class OutboxClaim {
         try spend()
         let trash = try takeOut()
         try syncDirectory(parentDirectory(of: trash))
-        // Past the commit point: what is left is invisible and cleaned up by any listing.
+        // Past the commit point: what is left is invisible, and a crash here leaves it to
+        // the clean-up of old leftovers.
         try? removeTree(trash)
     }
 
