@@ -24,17 +24,23 @@ let package = Package(
         .target(name: "MailtoCore"),
         .target(name: "DesktopIntegration", dependencies: ["CGIO", "MailtoCore"]),
         .target(name: "SMTPTransport", dependencies: ["CCurl", "MailtoCore"]),
+        // Pure Swift + POSIX, no Foundation: linked into the command line, whose start-up
+        // every click pays. Holds the message as bytes; MIMEMessage builds them.
+        .target(name: "Outbox", dependencies: ["MailtoCore"]),
         .target(
             name: "MailtoRoute",
-            dependencies: ["MailtoCore", "DesktopIntegration", "SMTPTransport"]
+            dependencies: ["MailtoCore", "DesktopIntegration", "SMTPTransport", "Outbox"]
         ),
         .executableTarget(name: "mailto-route", dependencies: ["MailtoRoute"]),
         .executableTarget(name: "bench", dependencies: ["MailtoCore"]),
+        // Test helper: flushes an outbox with a sender that records deliveries to a file,
+        // so that the tests can kill it with SIGKILL half-way and count what was lost.
+        .executableTarget(name: "outbox-torture", dependencies: ["Outbox"], path: "Tests/OutboxTorture"),
         // Shared by the test targets: sandboxes (HOME, XDG_*), running the built binary,
         // and the real servers the tests talk to.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "MailtoCoreTests", dependencies: ["MailtoCore"]),
-        .testTarget(name: "CLITests", dependencies: ["TestSupport", "mailto-route"]),
+        .testTarget(name: "CLITests", dependencies: ["TestSupport", "mailto-route", "Outbox"]),
         // Hands a message with attachments off in a subprocess, for DesktopIntegrationTests,
         // until `send --attach` can do it; never installed.
         .executableTarget(name: "handoff-probe", dependencies: ["MailtoRoute"], path: "Tests/HandoffProbe"),
@@ -42,5 +48,6 @@ let package = Package(
             name: "DesktopIntegrationTests",
             dependencies: ["TestSupport", "mailto-route", "handoff-probe"]
         ),
+        .testTarget(name: "OutboxTests", dependencies: ["Outbox", "TestSupport", "outbox-torture"]),
     ]
 )

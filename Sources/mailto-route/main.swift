@@ -8,6 +8,9 @@ let commands: [any Command.Type] = [
     ParseCommand.self,
     RegisterCommand.self,
     UnregisterCommand.self,
+    OutboxCommand.self,
+    DraftsCommand.self,
+    LogCommand.self,
 ]
 
 let output = Output()

@@ -1,0 +1,183 @@
+import MailtoCore
+
+/// Reads back the JSON this module writes (entry metadata, outcome-log lines): objects,
+/// arrays, strings, integers, booleans and null, into `MailtoCore.JSON`. Numbers with a
+/// fraction or an exponent are refused; nothing here writes them.
+struct JSONReader {
+    private let bytes: [UInt8]
+    private var index = 0
+
+    static func parse(_ bytes: [UInt8]) -> JSON? {
+        var reader = JSONReader(bytes: bytes)
+        guard let value = reader.value() else { return nil }
+        reader.skipWhitespace()
+        return reader.index == bytes.count ? value : nil
+    }
+
+    static func parse<S: Collection>(_ bytes: S) -> JSON? where S.Element == UInt8 {
+        parse(Array(bytes))
+    }
+
+    private init(bytes: [UInt8]) {
+        self.bytes = bytes
+    }
+
+    private mutating func skipWhitespace() {
+        while index < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[index]) { index += 1 }
+    }
+
+    private mutating func consume(_ literal: String) -> Bool {
+        let literalBytes = Array(literal.utf8)
+        guard index + literalBytes.count <= bytes.count,
+              Array(bytes[index..<index + literalBytes.count]) == literalBytes
+        else { return false }
+        index += literalBytes.count
+        return true
+    }
+
+    private mutating func value(depth: Int = 0) -> JSON? {
+        guard depth < 32 else { return nil }
+        skipWhitespace()
+        guard index < bytes.count else { return nil }
+        switch bytes[index] {
+        case UInt8(ascii: "{"):
+            index += 1
+            var members: [(String, JSON)] = []
+            skipWhitespace()
+            if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
+                index += 1
+                return .object(members)
+            }
+            while true {
+                skipWhitespace()
+                guard let key = string() else { return nil }
+                skipWhitespace()
+                guard consume(":"), let member = value(depth: depth + 1) else { return nil }
+                members.append((key, member))
+                skipWhitespace()
+                if consume(",") { continue }
+                guard consume("}") else { return nil }
+                return .object(members)
+            }
+        case UInt8(ascii: "["):
+            index += 1
+            var elements: [JSON] = []
+            skipWhitespace()
+            if consume("]") { return .array(elements) }
+            while true {
+                guard let element = value(depth: depth + 1) else { return nil }
+                elements.append(element)
+                skipWhitespace()
+                if consume(",") { continue }
+                guard consume("]") else { return nil }
+                return .array(elements)
+            }
+        case UInt8(ascii: "\""):
+            return string().map(JSON.string)
+        case UInt8(ascii: "t"):
+            return consume("true") ? .bool(true) : nil
+        case UInt8(ascii: "f"):
+            return consume("false") ? .bool(false) : nil
+        case UInt8(ascii: "n"):
+            return consume("null") ? .null : nil
+        default:
+            return integer()
+        }
+    }
+
+    private mutating func integer() -> JSON? {
+        var negative = false
+        if index < bytes.count, bytes[index] == UInt8(ascii: "-") {
+            negative = true
+            index += 1
+        }
+        var value = 0
+        var digits = 0
+        while index < bytes.count, bytes[index] >= UInt8(ascii: "0"), bytes[index] <= UInt8(ascii: "9") {
+            let (times, overflow1) = value.multipliedReportingOverflow(by: 10)
+            let (sum, overflow2) = times.addingReportingOverflow(Int(bytes[index] - UInt8(ascii: "0")))
+            guard !overflow1, !overflow2 else { return nil }
+            value = sum
+            digits += 1
+            index += 1
+        }
+        guard digits > 0 else { return nil }
+        return .int(negative ? -value : value)
+    }
+
+    private mutating func string() -> String? {
+        guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { return nil }
+        index += 1
+        var out: [UInt8] = []
+        while index < bytes.count {
+            let byte = bytes[index]
+            index += 1
+            switch byte {
+            case UInt8(ascii: "\""):
+                return String(decoding: out, as: UTF8.self)
+            case UInt8(ascii: "\\"):
+                guard index < bytes.count else { return nil }
+                let escape = bytes[index]
+                index += 1
+                switch escape {
+                case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): out.append(escape)
+                case UInt8(ascii: "n"): out.append(0x0A)
+                case UInt8(ascii: "r"): out.append(0x0D)
+                case UInt8(ascii: "t"): out.append(0x09)
+                case UInt8(ascii: "b"): out.append(0x08)
+                case UInt8(ascii: "f"): out.append(0x0C)
+                case UInt8(ascii: "u"):
+                    guard var scalar = hex4() else { return nil }
+                    if (0xD800..<0xDC00).contains(scalar) {
+                        guard consume("\\u"), let low = hex4(), (0xDC00..<0xE000).contains(low) else { return nil }
+                        scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+                    }
+                    guard let unicode = Unicode.Scalar(scalar) else { return nil }
+                    out.append(contentsOf: Array(String(Character(unicode)).utf8))
+                default:
+                    return nil
+                }
+            case 0x00..<0x20:
+                return nil
+            default:
+                out.append(byte)
+            }
+        }
+        return nil
+    }
+
+    private mutating func hex4() -> UInt32? {
+        guard index + 4 <= bytes.count else { return nil }
+        var value: UInt32 = 0
+        for byte in bytes[index..<index + 4] {
+            guard let digit = Hex.value(byte) else { return nil }
+            value = value << 4 | UInt32(digit)
+        }
+        index += 4
+        return value
+    }
+}
+
+extension JSON {
+    /// The member named `key` of an object; `nil` for anything else.
+    subscript(key: String) -> JSON? {
+        guard case .object(let members) = self else { return nil }
+        return members.first(where: { $0.0 == key })?.1
+    }
+
+    var stringValue: String? {
+        if case .string(let value) = self { return value }
+        return nil
+    }
+
+    var intValue: Int? {
+        if case .int(let value) = self { return value }
+        return nil
+    }
+
+    var stringsValue: [String]? {
+        guard case .array(let values) = self else { return nil }
+        let strings = values.compactMap(\.stringValue)
+        return strings.count == values.count ? strings : nil
+    }
+}

@@ -1,0 +1,282 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import MailtoCore
+
+/// The durable outbox (DESIGN.md, Files; issue 5): messages a server did not take yet,
+/// one directory per message, retried with back-off until sent or given up on.
+///
+/// Layout of `directory` (created 0700; files 0600):
+///
+///     <id>/message.eml    the message, never rewritten
+///     <id>/meta.json      its metadata (`OutboxEntry`), replaced atomically
+///     failed/<id>/        messages given up on, kept for the user
+///     .tmp-<id>/          an entry being queued (or left by a crash: never listed)
+///     .trash-<id>/        an entry being removed (or left by a crash: never listed)
+///
+/// An entry appears and disappears with one `rename(2)` of its directory, synced, so a
+/// reader sees a whole entry or none, whatever happens half-way. A process works on an
+/// entry only while it holds an exclusive `flock` on the entry's directory (an
+/// `OutboxClaim`): two flushers never send the same message, and a claim dies with its
+/// process, also under SIGKILL.
+public struct Outbox: Sendable {
+    public let directory: String
+    public var policy: RetryPolicy
+    /// A crashed enqueue's or removal's leftovers are removed after this many seconds;
+    /// the work that makes them takes seconds.
+    var leftoverAge: Int64 = 3_600
+
+    /// Where an entry is: still queued, or given up on.
+    public enum State: String, Sendable {
+        case queued
+        case failed
+    }
+
+    static let messageName = "message.eml"
+    static let metadataName = "meta.json"
+
+    public init(directory: String, policy: RetryPolicy = .standard) {
+        self.directory = directory
+        self.policy = policy
+    }
+
+    public var failedDirectory: String { directory + "/failed" }
+
+    func entryDirectory(_ id: String, _ state: State) -> String {
+        (state == .queued ? directory : failedDirectory) + "/" + id
+    }
+
+    /// The message file of an entry, for a sender that streams it.
+    public func messagePath(_ id: String, state: State = .queued) -> String {
+        entryDirectory(id, state) + "/" + Outbox.messageName
+    }
+
+    // MARK: - Queueing
+
+    /// Queues a message durably: when this returns, the message survives a crash or a
+    /// power cut; when it throws, nothing was queued and nothing half-written is visible.
+    ///
+    /// `failedAttempt`: the router already tried once and failed (the usual way a message
+    /// arrives here); the entry then counts one attempt and waits the first back-off.
+    @discardableResult
+    public func enqueue(_ message: OutboxMessage, now: Timestamp = .now(), failedAttempt: AttemptError? = nil) throws -> OutboxEntry {
+        try makeDirectories(directory)
+        let headers = MessageHeaders(message.bytes.prefix(65_536))
+        let attempts = failedAttempt == nil ? 0 : 1
+        var entry = OutboxEntry(
+            id: EntryID.make(), created: now, expires: now + policy.lifetime, attempts: attempts,
+            nextAttempt: now + policy.delay(afterAttempts: attempts),
+            lastAttempt: failedAttempt == nil ? nil : now, lastError: failedAttempt,
+            messageId: message.messageId ?? headers["message-id"],
+            envelopeFrom: message.envelopeFrom, recipients: message.recipients,
+            server: message.server, subject: message.subject ?? headers.decoded("subject"),
+            size: message.bytes.count
+        )
+        while true {
+            let temporary = directory + "/.tmp-" + entry.id
+            do {
+                _ = try makeDirectory(temporary)
+                try writeNewFile(message.bytes, at: temporary + "/" + Outbox.messageName)
+                try writeNewFile(Array(entry.json.serialized.utf8), at: temporary + "/" + Outbox.metadataName)
+                try syncDirectory(temporary)
+                // The commit point: the entry appears whole.
+                if rename(temporary, entryDirectory(entry.id, .queued)) != 0 {
+                    let code = errno
+                    if code == EEXIST || code == ENOTEMPTY {
+                        // Another process made the same id in the same millisecond.
+                        try? removeTree(temporary)
+                        entry.id = EntryID.make()
+                        continue
+                    }
+                    throw OutboxError.system("cannot queue", path: entryDirectory(entry.id, .queued), errno: code)
+                }
+            } catch {
+                try? removeTree(temporary)
+                throw error
+            }
+            try syncDirectory(directory)
+            return entry
+        }
+    }
+
+    // MARK: - Reading
+
+    /// The queued entries, oldest first.
+    public func list() throws -> [OutboxEntry] {
+        try entries(.queued)
+    }
+
+    /// The entries given up on (in `failed/`), oldest first.
+    public func failed() throws -> [OutboxEntry] {
+        try entries(.failed)
+    }
+
+    /// The queued entries whose next attempt is due at `now`, oldest first.
+    public func due(now: Timestamp = .now()) throws -> [OutboxEntry] {
+        try list().filter { $0.nextAttempt <= now }
+    }
+
+    /// One entry, queued or failed. Throws an `.input` error for an unknown id.
+    public func entry(_ id: String) throws -> (entry: OutboxEntry, state: State) {
+        try Outbox.validate(id)
+        for state in [State.queued, .failed] {
+            if let entry = try readEntry(id, state) { return (entry, state) }
+        }
+        throw OutboxError(.input, "no outbox entry '\(id)'")
+    }
+
+    /// The message of an entry, as queued.
+    public func message(_ id: String) throws -> [UInt8] {
+        let (_, state) = try entry(id)
+        guard let bytes = try readFileIfExists(messagePath(id, state: state)) else {
+            throw OutboxError(.input, "no outbox entry '\(id)'")
+        }
+        return bytes
+    }
+
+    /// Entries whose metadata cannot be read (damaged by hand or by a failing disk: this
+    /// module only ever replaces it whole). They are never sent (their envelope is not
+    /// known) and never deleted: `outbox list` names them so that the user can look.
+    public func damaged() throws -> [(id: String, error: OutboxError)] {
+        var result: [(id: String, error: OutboxError)] = []
+        for state in [State.queued, .failed] {
+            try scan(state) { id in
+                do {
+                    _ = try readEntry(id, state)
+                } catch let error as OutboxError where error.kind == .permanent {
+                    result.append((id, error))
+                }
+            }
+        }
+        return result
+    }
+
+    func entries(_ state: State) throws -> [OutboxEntry] {
+        var result: [OutboxEntry] = []
+        try scan(state) { id in
+            do {
+                // An entry removed or moved by another process since the listing is skipped.
+                if let entry = try readEntry(id, state) { result.append(entry) }
+            } catch let error as OutboxError where error.kind == .permanent {
+                // Damaged: listed by `damaged()`, not allowed to block the others.
+            }
+        }
+        return result
+    }
+
+    /// Calls `body` with each entry id in `state`, oldest first.
+    private func scan(_ state: State, _ body: (String) throws -> Void) throws {
+        let base = state == .queued ? directory : failedDirectory
+        for name in try directoryNames(base).sorted() {
+            if name.hasPrefix(".") {
+                removeLeftover(base + "/" + name)
+                continue
+            }
+            guard EntryID.isValid(name), name != "failed" else { continue }
+            try body(name)
+        }
+    }
+
+    func readEntry(_ id: String, _ state: State) throws -> OutboxEntry? {
+        let path = entryDirectory(id, state) + "/" + Outbox.metadataName
+        guard let bytes = try readFileIfExists(path) else { return nil }
+        guard let json = JSONReader.parse(bytes), let entry = OutboxEntry(json: json) else {
+            throw OutboxError(.permanent, "damaged outbox metadata in", path: path)
+        }
+        return entry
+    }
+
+    /// Removes what a crashed enqueue or removal left behind. Work still going on in
+    /// another process is left alone: an enqueue filling its `.tmp-`, a flush whose
+    /// `.trash-` waits for its directory sync. Both are young (the rename that made a
+    /// `.trash-` set its ctime).
+    private func removeLeftover(_ path: String) {
+        guard let status = try? fileStatus(path),
+              Int64(status.st_ctim.tv_sec) + leftoverAge < Timestamp.now().secondsSinceEpoch
+        else { return }
+        try? removeTree(path)
+    }
+
+    static func validate(_ id: String) throws {
+        guard EntryID.isValid(id) else {
+            throw OutboxError(.input, "'\(id.visible)' is not an outbox or draft id")
+        }
+    }
+
+    // MARK: - Changing one entry (each takes the entry's claim)
+
+    /// Takes the exclusive claim on an entry: `nil` when another process holds it or the
+    /// entry is gone. The claim is released when the `OutboxClaim` is released (or its
+    /// process dies).
+    ///
+    /// `patience`: how long to keep trying a held lock, in milliseconds. A flush wants
+    /// none (a held entry is another flusher's). A user's `retry` or `drop` waits a little:
+    /// a lock can outlive its claim by the moment between a `fork` in the holder's
+    /// process and the child's `exec`, where the child holds a copy of the descriptor.
+    public func claim(_ id: String, state: State = .queued, patience: Int = 0) throws -> OutboxClaim? {
+        try Outbox.validate(id)
+        let path = entryDirectory(id, state)
+        guard let handle = try openIfExists(path, O_RDONLY | O_DIRECTORY) else { return nil }
+        var waited = 0
+        while try !handle.tryLockExclusive() {
+            guard waited < patience else { return nil }
+            usleep(2_000)
+            waited += 2
+        }
+        // Between our open and our lock, the holder may have removed or moved the entry:
+        // the lock is then on a directory no longer at `path`.
+        let held = try handle.status()
+        guard let current = try fileStatus(path), current.st_ino == held.st_ino, current.st_dev == held.st_dev,
+              let entry = try readEntry(id, state)
+        else { return nil }
+        return OutboxClaim(outbox: self, entry: entry, state: state, lock: handle)
+    }
+
+    /// Like `claim`, but an entry held elsewhere or unknown is an error the user reads.
+    func claimOrThrow(_ id: String) throws -> OutboxClaim {
+        let (_, state) = try entry(id)
+        guard let claim = try claim(id, state: state, patience: 500) else {
+            if try readEntry(id, state) == nil {
+                throw OutboxError(.input, "no outbox entry '\(id)'")
+            }
+            throw OutboxError(.transient, "outbox entry '\(id)' is being sent by another mailto-route right now")
+        }
+        return claim
+    }
+
+    /// Records a failed attempt on a queued entry: see `OutboxClaim.recordFailedAttempt`.
+    @discardableResult
+    public func markAttempt(_ id: String, error: AttemptError, now: Timestamp = .now()) throws -> AttemptOutcome {
+        try claimOrThrow(id).recordFailedAttempt(error, now: now)
+    }
+
+    /// Removes a queued entry whose message a server accepted.
+    public func remove(_ id: String) throws {
+        try claimOrThrow(id).markSent()
+    }
+
+    /// Makes an entry due now; a failed entry goes back to the queue with a new lifetime.
+    @discardableResult
+    public func retry(_ id: String, now: Timestamp = .now()) throws -> OutboxEntry {
+        try claimOrThrow(id).retryNow(now: now)
+    }
+
+    /// Deletes an entry, queued or failed, without sending it: the user's choice.
+    public func drop(_ id: String) throws {
+        try claimOrThrow(id).discard()
+    }
+}
+
+/// What came of a failed attempt.
+public enum AttemptOutcome: Equatable, Sendable {
+    /// Still queued; tried again at `entry.nextAttempt`.
+    case rescheduled(OutboxEntry)
+    /// Given up on (a permanent error, or its lifetime is over): moved to `failed/`.
+    case movedToFailed(OutboxEntry)
+
+    public var entry: OutboxEntry {
+        switch self {
+        case .rescheduled(let entry), .movedToFailed(let entry): entry
+        }
+    }
+}

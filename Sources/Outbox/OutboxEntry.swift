@@ -1,0 +1,147 @@
+public import MailtoCore
+
+/// A message handed to the outbox: the bytes of an RFC 5322 message, built elsewhere,
+/// and the envelope it is to be sent with.
+public struct OutboxMessage: Sendable {
+    /// The whole message, header and body, with CRLF line ends.
+    public var bytes: [UInt8]
+    /// The SMTP envelope sender (MAIL FROM).
+    public var envelopeFrom: String
+    /// The SMTP envelope recipients (RCPT TO): To, Cc and Bcc.
+    public var recipients: [String]
+    /// Kept across retries, so that a message sent twice by accident is recognisably one.
+    /// `nil`: read from the message's own `Message-ID` field.
+    public var messageId: String?
+    /// `host:port` it was meant for, for the listing.
+    public var server: String?
+    /// `nil`: read from the message's own `Subject` field.
+    public var subject: String?
+
+    public init(
+        bytes: [UInt8], envelopeFrom: String, recipients: [String],
+        messageId: String? = nil, server: String? = nil, subject: String? = nil
+    ) {
+        self.bytes = bytes
+        self.envelopeFrom = envelopeFrom
+        self.recipients = recipients
+        self.messageId = messageId
+        self.server = server
+        self.subject = subject
+    }
+}
+
+/// Why an attempt failed: the kind the router and the retry schedule go by, and the
+/// server's or library's own text (never a password).
+public struct AttemptError: Equatable, Sendable {
+    public var kind: ErrorKind
+    public var message: String
+
+    public init(kind: ErrorKind, message: String) {
+        self.kind = kind
+        self.message = message
+    }
+
+    /// `{"kind": "transient", "message": "..."}`, as DESIGN.md's `error` member.
+    public var json: JSON {
+        .object([("kind", .string(kind.rawValue)), ("message", .string(message))])
+    }
+
+    /// A sender's error: its own kind when it has one, else transient (worth a retry).
+    public init(_ error: any Error) {
+        if let classified = error as? any ClassifiedError {
+            self.init(kind: classified.kind, message: classified.description)
+        } else {
+            self.init(kind: .transient, message: "\(error)")
+        }
+    }
+}
+
+/// What the outbox knows about one queued (or failed) message: its metadata file.
+public struct OutboxEntry: Equatable, Sendable {
+    public var id: String
+    public var created: Timestamp
+    /// A message still failing after this moment moves to `failed/`.
+    public var expires: Timestamp
+    public var attempts: Int
+    public var nextAttempt: Timestamp
+    public var lastAttempt: Timestamp?
+    public var lastError: AttemptError?
+    public var messageId: String?
+    public var envelopeFrom: String
+    public var recipients: [String]
+    public var server: String?
+    public var subject: String?
+    /// The message's size in bytes.
+    public var size: Int
+
+    /// The metadata file's contents, keys in a fixed order.
+    var json: JSON {
+        .object([
+            ("id", .string(id)),
+            ("created", .string(created.iso8601)),
+            ("expires", .string(expires.iso8601)),
+            ("attempts", .int(attempts)),
+            ("nextAttempt", .string(nextAttempt.iso8601)),
+            ("lastAttempt", .string(lastAttempt?.iso8601)),
+            ("lastError", lastError?.json ?? .null),
+            ("messageId", .string(messageId)),
+            ("from", .string(envelopeFrom)),
+            ("recipients", .strings(recipients)),
+            ("server", .string(server)),
+            ("subject", .string(subject)),
+            ("size", .int(size)),
+        ])
+    }
+
+    init(
+        id: String, created: Timestamp, expires: Timestamp, attempts: Int, nextAttempt: Timestamp,
+        lastAttempt: Timestamp?, lastError: AttemptError?, messageId: String?, envelopeFrom: String,
+        recipients: [String], server: String?, subject: String?, size: Int
+    ) {
+        self.id = id
+        self.created = created
+        self.expires = expires
+        self.attempts = attempts
+        self.nextAttempt = nextAttempt
+        self.lastAttempt = lastAttempt
+        self.lastError = lastError
+        self.messageId = messageId
+        self.envelopeFrom = envelopeFrom
+        self.recipients = recipients
+        self.server = server
+        self.subject = subject
+        self.size = size
+    }
+
+    /// Reads a metadata file; `nil` when it is not one.
+    init?(json: JSON) {
+        guard let id = json["id"]?.stringValue,
+              let created = json["created"]?.stringValue.flatMap(Timestamp.init(iso8601:)),
+              let expires = json["expires"]?.stringValue.flatMap(Timestamp.init(iso8601:)),
+              let attempts = json["attempts"]?.intValue,
+              let nextAttempt = json["nextAttempt"]?.stringValue.flatMap(Timestamp.init(iso8601:)),
+              let from = json["from"]?.stringValue,
+              let recipients = json["recipients"]?.stringsValue,
+              let size = json["size"]?.intValue
+        else { return nil }
+        var lastError: AttemptError?
+        if let error = json["lastError"], let kindText = error["kind"]?.stringValue,
+           let kind = ErrorKind(rawValue: kindText), let message = error["message"]?.stringValue {
+            lastError = AttemptError(kind: kind, message: message)
+        }
+        self.init(
+            id: id, created: created, expires: expires, attempts: attempts, nextAttempt: nextAttempt,
+            lastAttempt: json["lastAttempt"]?.stringValue.flatMap(Timestamp.init(iso8601:)),
+            lastError: lastError, messageId: json["messageId"]?.stringValue, envelopeFrom: from,
+            recipients: recipients, server: json["server"]?.stringValue,
+            subject: json["subject"]?.stringValue, size: size
+        )
+    }
+
+    /// What `outbox show --json` and `outbox list --json` print for this entry.
+    public func json(state: String) -> JSON {
+        guard case .object(var members) = json else { return json }
+        members.insert(("state", .string(state)), at: 1)
+        return .object(members)
+    }
+}

@@ -1,0 +1,175 @@
+import MailtoRoute
+
+/// `mailto-route outbox list | show ID | flush | retry ID | drop ID [--json]`: what is
+/// waiting to be sent, and the user's say over it.
+enum OutboxCommand: Command {
+    static let name = "outbox"
+    static let usage = "outbox list | show ID | flush | retry ID | drop ID [--json]"
+    static let options: [OptionSpec] = [.flag("--json")]
+    static let maxPositionals = 2
+
+    static func run(_ arguments: Arguments, output: Output) throws -> ExitStatus {
+        let json = arguments.has("--json")
+        let outbox = try StorageLocations.current().outbox
+        let action = arguments.positionals.first ?? "list"
+        let id = arguments.positionals.dropFirst().first
+        let needsID = ["show", "retry", "drop"].contains(action)
+        if needsID, id == nil {
+            throw UsageError("outbox \(action) needs an entry ID (see 'mailto-route outbox list')", usage: fullUsage)
+        }
+        if !needsID, id != nil {
+            throw UsageError("unexpected argument '\(id ?? "")'", usage: fullUsage)
+        }
+        switch (action, id) {
+        case ("list", _): return try list(outbox, json: json, output: output)
+        case ("show", let id?): return try show(outbox, id, json: json, output: output)
+        case ("retry", let id?):
+            let wasFailed = try outbox.entry(id).state == .failed
+            let entry = try outbox.retry(id)
+            if json {
+                output.print(entry.json(state: "queued").serialized)
+            } else {
+                output.print("\(id): \(wasFailed ? "back in the queue, " : "")due now; it is sent at the next flush.")
+            }
+            return .success
+        case ("drop", let id?):
+            let (entry, _) = try outbox.entry(id)
+            try outbox.drop(id)
+            if json {
+                output.print(JSON.object([("dropped", .string(id))]).serialized)
+            } else {
+                output.print("\(id): dropped, not sent (\(describe(entry).visible)).")
+            }
+            return .success
+        case ("flush", _): return try flush(outbox, json: json, output: output)
+        default:
+            throw UsageError("unknown outbox action '\(action)'", usage: fullUsage)
+        }
+    }
+
+    // MARK: - list, show
+
+    private static func list(_ outbox: Outbox, json: Bool, output: Output) throws -> ExitStatus {
+        let queued = try outbox.list()
+        let failed = try outbox.failed()
+        let damaged = try outbox.damaged()
+        if json {
+            var members: [(String, JSON)] = [
+                ("queued", .array(queued.map { $0.json(state: "queued") })),
+                ("failed", .array(failed.map { $0.json(state: "failed") })),
+            ]
+            if !damaged.isEmpty {
+                members.append(("damaged", .array(damaged.map { .object([("id", .string($0.id)), ("error", .string($0.error.description))]) })))
+            }
+            output.print(JSON.object(members).serialized)
+            return .success
+        }
+        for (id, error) in damaged {
+            output.error("mailto-route: outbox entry \(id) is damaged and is not sent: \(error.description)")
+        }
+        if queued.isEmpty && failed.isEmpty {
+            output.print("The outbox is empty.")
+            return .success
+        }
+        if !queued.isEmpty {
+            output.print("Queued (\(queued.count)):")
+            output.print(table(queued, timeColumn: "NEXT ATTEMPT (UTC)", time: \.nextAttempt))
+        }
+        if !failed.isEmpty {
+            if !queued.isEmpty { output.print("") }
+            output.print("Failed, not retried any more (\(failed.count)); 'outbox retry ID' queues one again:")
+            output.print(table(failed, timeColumn: "QUEUED (UTC)", time: \.created))
+        }
+        return .success
+    }
+
+    private static func table(_ entries: [OutboxEntry], timeColumn: String, time: KeyPath<OutboxEntry, Timestamp>) -> String {
+        var table = Table(header: ["ID", "ATTEMPTS", timeColumn, "TO", "SUBJECT", "LAST ERROR"])
+        for entry in entries {
+            table.add([
+                entry.id, String(entry.attempts), entry[keyPath: time].shortText,
+                entry.recipients.joined(separator: ", ").cut(to: 30), (entry.subject ?? "").cut(to: 30),
+                entry.lastError.map { "\($0.kind.rawValue): \($0.message)" }?.cut(to: 40) ?? "",
+            ])
+        }
+        return table.lines.joined(separator: "\n")
+    }
+
+    private static func show(_ outbox: Outbox, _ id: String, json: Bool, output: Output) throws -> ExitStatus {
+        let (entry, state) = try outbox.entry(id)
+        if json {
+            output.print(entry.json(state: state.rawValue).serialized)
+            return .success
+        }
+        var table = Table(header: ["ID:", entry.id])
+        table.add(["State:", state == .queued ? "queued" : "failed (not retried any more)"])
+        table.add(["Queued:", entry.created.iso8601])
+        table.add(["Attempts:", String(entry.attempts)])
+        if let last = entry.lastAttempt { table.add(["Last attempt:", last.iso8601]) }
+        if state == .queued {
+            table.add(["Next attempt:", entry.nextAttempt.iso8601])
+            table.add(["Gives up:", entry.expires.iso8601])
+        }
+        if let error = entry.lastError { table.add(["Last error:", "\(error.kind.rawValue): \(error.message)"]) }
+        table.add(["From:", entry.envelopeFrom])
+        table.add(["To:", entry.recipients.joined(separator: ", ")])
+        if let subject = entry.subject { table.add(["Subject:", subject]) }
+        if let messageId = entry.messageId { table.add(["Message-ID:", messageId]) }
+        if let server = entry.server { table.add(["Server:", server]) }
+        table.add(["Size:", "\(entry.size) bytes"])
+        table.add(["Message:", outbox.messagePath(id, state: state)])
+        output.print(table.lines.joined(separator: "\n"))
+        return .success
+    }
+
+    // MARK: - flush
+
+    private static func flush(_ outbox: Outbox, json: Bool, output: Output) throws -> ExitStatus {
+        let due = try outbox.due()
+        if due.isEmpty {
+            output.print(json ? JSON.object([("flushed", .array([]))]).serialized : "Nothing in the outbox is due.")
+            return .success
+        }
+        guard let send = OutboxDelivery.configuredSender() else {
+            throw OutboxError(
+                .configuration,
+                "outbox flush needs a configured account ([account] in $XDG_CONFIG_HOME/mailto-route/config); \(due.count) message(s) stay queued"
+            )
+        }
+        let reports = try outbox.flush(send: send)
+        let log = try StorageLocations.current().outcomeLog
+        for report in reports {
+            try? log.append(Outcome(
+                source: "outbox", path: "outbox", result: report.outcome == .sent ? "sent" : report.outcome == .failed ? "failed" : "queued",
+                server: report.entry.server, errorKind: report.error?.kind
+            ))
+        }
+        if json {
+            output.print(JSON.object([("flushed", .array(reports.map { report in
+                .object([
+                    ("id", .string(report.id)),
+                    ("result", .string(report.outcome.rawValue)),
+                    ("nextAttempt", report.outcome == .rescheduled ? .string(report.entry.nextAttempt.iso8601) : .null),
+                    ("error", report.error?.json ?? .null),
+                    ("storeError", .string(report.storeError?.description)),
+                ])
+            }))]).serialized)
+        } else {
+            for report in reports {
+                var line = "\(report.id): \(report.outcome.rawValue)"
+                if report.outcome == .rescheduled { line += ", next attempt \(report.entry.nextAttempt.shortText) UTC" }
+                if report.outcome == .skipped { line += " (could not be claimed)" }
+                if let error = report.error { line += " (\(error.kind.rawValue): \(error.message))" }
+                if let problem = report.storeError { line += "; outbox: \(problem.description)" }
+                output.print(line.visible)
+            }
+        }
+        if reports.contains(where: { $0.outcome == .failed }) { return .failure }
+        if reports.contains(where: { $0.outcome == .rescheduled }) { return .queued }
+        return .success
+    }
+
+    private static func describe(_ entry: OutboxEntry) -> String {
+        "to \(entry.recipients.joined(separator: ", "))" + (entry.subject.map { ", \"\($0)\"" } ?? "")
+    }
+}

@@ -1,0 +1,150 @@
+import Foundation
+import MailtoCore
+@testable import Outbox
+import Testing
+import TestSupport
+
+/// Mounting a small tmpfs needs CAP_SYS_ADMIN (root on the build machines); without it
+/// these tests are skipped and `fileSizeLimit…` still covers a write failing half-way.
+let canMountTmpfs: Bool = {
+    let point = FileManager.default.temporaryDirectory.appendingPathComponent("mount-probe-\(UUID().uuidString)").path
+    guard (try? FileManager.default.createDirectory(atPath: point, withIntermediateDirectories: true)) != nil else { return false }
+    defer { try? FileManager.default.removeItem(atPath: point) }
+    guard (try? run("/bin/mount", ["-t", "tmpfs", "-o", "size=64k", "tmpfs", point]))?.status == 0 else { return false }
+    _ = try? run("/bin/umount", [point])
+    return true
+}()
+
+let hasStrace = FileManager.default.isExecutableFile(atPath: "/usr/bin/strace")
+
+/// A tmpfs of `size` mounted in the sandbox for the duration of `body`.
+func withSmallFileSystem(_ sandbox: Sandbox, size: String, _ body: (String) throws -> Void) throws {
+    let point = sandbox.root.appendingPathComponent("small").path
+    try FileManager.default.createDirectory(atPath: point, withIntermediateDirectories: true)
+    let mounted = try run("/bin/mount", ["-t", "tmpfs", "-o", "size=\(size),mode=0755", "tmpfs", point])
+    try #require(mounted.status == 0, "\(mounted)")
+    defer { _ = try? run("/bin/umount", ["-l", point]) }
+    try body(point)
+}
+
+func leftovers(in directory: String) -> [String] {
+    names(in: directory).filter { $0.hasPrefix(".") }
+}
+
+@Suite struct StorageFailureTests {
+    @Test(.enabled(if: canMountTmpfs)) func aFullDiskIsAClearErrorAndLeavesNoHalfEntry() throws {
+        let sandbox = try Sandbox()
+        try withSmallFileSystem(sandbox, size: "160k") { point in
+            let outbox = Outbox(directory: point + "/outbox")
+            var queued: [OutboxEntry] = []
+            var failure: OutboxError?
+            for index in 0..<100 {
+                do {
+                    queued.append(try outbox.enqueue(sampleMessage(index, bodySize: 20_000)))
+                } catch let error as OutboxError {
+                    failure = error
+                    break
+                }
+            }
+            let error = try #require(failure, "the small disk never filled up")
+            #expect(error.kind == .transient)
+            #expect(error.errno == ENOSPC)
+            #expect(error.description.contains("No space left on device"), "\(error)")
+            #expect(error.description.contains(outbox.directory), "\(error)")
+            // What was queued is whole; what failed is nowhere.
+            #expect(try outbox.list().map(\.id) == queued.map(\.id), "\(error)")
+            for entry in queued {
+                #expect(try outbox.message(entry.id).count == entry.size)
+            }
+            #expect(leftovers(in: outbox.directory).isEmpty)
+        }
+    }
+
+    @Test(.enabled(if: canMountTmpfs)) func aReadOnlyOutboxIsAClearErrorAndLosesNothing() throws {
+        let sandbox = try Sandbox()
+        try withSmallFileSystem(sandbox, size: "1m") { point in
+            let outbox = Outbox(directory: point + "/outbox")
+            let drafts = Drafts(directory: point + "/drafts")
+            let log = OutcomeLog(path: point + "/outcomes.log")
+            let first = try outbox.enqueue(sampleMessage(0)).id
+            let second = try outbox.enqueue(sampleMessage(1)).id
+            let remounted = try run("/bin/mount", ["-o", "remount,ro", point])
+            try #require(remounted.status == 0, "\(remounted)")
+
+            do {
+                try outbox.enqueue(sampleMessage(2))
+                Issue.record("queued into a read-only outbox")
+            } catch let error as OutboxError {
+                #expect(error.kind == .configuration)
+                #expect(error.errno == EROFS)
+                #expect(error.description.contains("Read-only file system"), "\(error)")
+                #expect(error.description.contains(outbox.directory), "\(error)")
+            }
+            // A flush that cannot record a delivery says so; the message stays queued (a
+            // possible duplicate later, never a loss).
+            let reports = try outbox.flush { claim in
+                if claim.entry.id == second { throw FakeSendError(kind: .transient) }
+            }
+            #expect(reports.map(\.outcome) == [.sent, .rescheduled])
+            #expect(reports.allSatisfy { $0.storeError?.errno == EROFS })
+            #expect(try outbox.list().map(\.id) == [first, second])
+            #expect(try outbox.list().allSatisfy { $0.attempts == 0 })
+
+            #expect(throws: OutboxError.self) { try drafts.save(sampleMessage(3).bytes) }
+            #expect(throws: OutboxError.self) { try log.append(Outcome(source: "send", path: "draft", result: "saved")) }
+        }
+    }
+
+    @Test func aWriteFailingHalfWayLeavesNoEntry() throws {
+        let sandbox = try Sandbox()
+        let outbox = sandboxOutbox(sandbox)
+        try outbox.enqueue(sampleMessage(0))
+        // RLIMIT_FSIZE makes write(2) fail with EFBIG part-way through the message.
+        let result = try run(tortureBinary, ["enqueue", outbox.directory, "100000", "5000"])
+
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("File too large"), "\(result)")
+        #expect(result.stderr.contains(outbox.directory), "\(result)")
+        #expect(try outbox.list().count == 1)
+        #expect(leftovers(in: outbox.directory).isEmpty)
+    }
+
+    /// DESIGN.md: tmp → fsync → rename → fsync of the directory, observed with strace.
+    @Test(.enabled(if: hasStrace)) func enqueueSyncsTheFilesBeforeTheRenameAndTheDirectoryAfter() throws {
+        let sandbox = try Sandbox()
+        let outbox = sandboxOutbox(sandbox)
+        try outbox.enqueue(sampleMessage(0))  // the directories exist: only the entry is traced
+        let trace = sandbox.root.appendingPathComponent("trace").path
+        let result = try run("/usr/bin/strace", [
+            "-f", "-qq", "-e", "trace=openat,fsync,rename,mkdir", "-o", trace,
+            tortureBinary, "enqueue", outbox.directory, "1000",
+        ])
+        try #require(result.status == 0, "\(result)")
+        let id = result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+
+        // Each event named by the path it concerns.
+        var pathOfDescriptor: [String: String] = [:]
+        var events: [String] = []
+        for line in try String(contentsOfFile: trace, encoding: .utf8).split(separator: "\n") {
+            let text = String(line)
+            let quoted = text.split(separator: "\"", omittingEmptySubsequences: false).enumerated()
+                .filter { $0.offset % 2 == 1 }.map { String($0.element) }
+            if text.contains("openat("), let path = quoted.first, let result = text.split(separator: "=").last {
+                pathOfDescriptor[result.trimmingCharacters(in: .whitespaces)] = path
+            } else if let start = text.range(of: "fsync("), let end = text[start.upperBound...].firstIndex(of: ")") {
+                events.append("fsync " + (pathOfDescriptor[String(text[start.upperBound..<end])] ?? "?"))
+            } else if text.contains("rename("), quoted.count == 2, text.hasSuffix("= 0") {
+                events.append("rename " + quoted[1])
+            }
+        }
+        let directory = outbox.directory
+        let expected = [
+            "fsync \(directory)/.tmp-\(id)/message.eml",
+            "fsync \(directory)/.tmp-\(id)/meta.json",
+            "fsync \(directory)/.tmp-\(id)",
+            "rename \(directory)/\(id)",
+            "fsync \(directory)",
+        ]
+        #expect(events.filter { !$0.hasPrefix("fsync /") || $0.contains(directory) } == expected, "\(events)")
+    }
+}
