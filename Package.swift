@@ -38,7 +38,8 @@ let package = Package(
         .executableTarget(name: "outbox-torture", dependencies: ["Outbox"], path: "Tests/OutboxTorture"),
         // Shared by the test targets: sandboxes (HOME, XDG_*), running the built binary,
         // and the real servers the tests talk to.
-        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        // The Python servers and drivers under Servers/ are run from the source tree.
+        .target(name: "TestSupport", path: "Tests/TestSupport", exclude: ["Servers"]),
         .testTarget(name: "MailtoCoreTests", dependencies: ["MailtoCore"]),
         .testTarget(name: "CLITests", dependencies: ["TestSupport", "mailto-route", "Outbox"]),
         // Hands a message with attachments off in a subprocess, for DesktopIntegrationTests,
@@ -47,6 +48,13 @@ let package = Package(
         .testTarget(
             name: "DesktopIntegrationTests",
             dependencies: ["TestSupport", "mailto-route", "handoff-probe"]
+        ),
+        // Asks for consent and shows report notifications in a subprocess, for
+        // NotificationTests (a pseudo-terminal, a private bus); never installed.
+        .executableTarget(name: "consent-probe", dependencies: ["MailtoRoute"], path: "Tests/ConsentProbe"),
+        .testTarget(
+            name: "NotificationTests",
+            dependencies: ["TestSupport", "consent-probe"]
         ),
         .testTarget(name: "OutboxTests", dependencies: ["Outbox", "TestSupport", "outbox-torture"]),
     ]

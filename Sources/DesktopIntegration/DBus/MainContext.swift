@@ -1,0 +1,51 @@
+internal import CGIO
+
+/// A `GMainContext` of our own (`g_main_context_new`, transfer full; unref'd in `deinit`).
+/// While `run` pushes it as the thread default, GDBus delivers async results and signal
+/// callbacks here, and only `iterate` dispatches them: nothing else the process does can
+/// run them, and no wait is longer than its deadline.
+final class MainContext {
+    let pointer: OpaquePointer
+
+    init() {
+        pointer = g_main_context_new()
+    }
+
+    deinit {
+        g_main_context_unref(pointer)
+    }
+
+    /// Runs `body` with this context as the thread default
+    /// (`g_main_context_push_thread_default` / `_pop_thread_default`).
+    func run<Result, Failure: Error>(_ body: () throws(Failure) -> Result) throws(Failure) -> Result {
+        g_main_context_push_thread_default(pointer)
+        defer { g_main_context_pop_thread_default(pointer) }
+        return try body()
+    }
+
+    /// Dispatches what arrives (`g_main_context_iteration`, blocking) until `done()` is
+    /// true or `seconds` have passed; returns whether `done()` became true. A timeout
+    /// source on this context wakes the blocking iteration at the deadline.
+    func iterate(until done: () -> Bool, seconds: Double) -> Bool {
+        let microseconds = Int(max(0, seconds) * 1_000_000)
+        let deadline = g_get_monotonic_time() + microseconds
+        let timer = g_timeout_source_new(UInt32(clamping: microseconds / 1000 + 1))
+        g_source_set_callback(timer, wakeOnly, nil, nil)
+        g_source_attach(timer, pointer)
+        defer {
+            g_source_destroy(timer)
+            g_source_unref(timer)
+        }
+        while !done() {
+            if g_get_monotonic_time() >= deadline { return false }
+            g_main_context_iteration(pointer, 1)
+        }
+        return true
+    }
+}
+
+/// The `GSourceFunc` of `MainContext.iterate`'s timer: it only has to wake the loop, which
+/// then sees the deadline; it stays attached so that a second wake-up is never missed.
+private func wakeOnly(_ userData: gpointer?) -> gboolean {
+    1
+}

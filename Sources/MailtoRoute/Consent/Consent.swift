@@ -1,0 +1,79 @@
+import DesktopIntegration
+
+/// What the user said about sending a message that came from a link (DESIGN.md rule 1:
+/// no silent send). Only `.send` allows the direct path.
+public enum ConsentDecision: Equatable, Sendable {
+    /// Send it now, from the configured account.
+    case send
+    /// Open it in the mail program instead (offered when there is one).
+    case handOff
+    /// Save it as a draft instead (offered when there is no mail program).
+    case save
+    /// The user chose not to send it at all.
+    case cancel
+    /// No answer: consent could not be asked (no terminal, no notification server that
+    /// shows buttons) or the question went unanswered (timeout, notification closed).
+    /// Never consent: the caller hands the message off or saves it.
+    case notConsented(String)
+
+    /// Whether the message may go out over SMTP.
+    public var allowsSending: Bool { self == .send }
+}
+
+/// Where the question is asked.
+public enum ConsentChannel: Equatable, Sendable {
+    /// The terminal when there is one (`/dev/tty`, or standard input that is a
+    /// terminal), else a desktop notification.
+    case automatic
+    case terminal
+    case notification
+}
+
+/// Asks whether `email` may be sent as `from` through `server` (`host:port`), showing
+/// From, To, Cc, Bcc, Subject and the first lines of the body, with invisible and
+/// bidirectional-control characters escaped. The choices are send, hand off to
+/// `handlerName` (or save as a draft when it is `nil`: no mail program), and cancel.
+///
+/// Never waits longer than `timeout` seconds for the user, nor `callTimeout` seconds for
+/// one D-Bus call; whatever keeps the question from being asked or answered is
+/// `.notConsented`, never `.send`.
+public func askConsent(
+    for email: EmailData, sendingAs from: String, via server: String, handlerName: String?,
+    channel: ConsentChannel = .automatic, timeout: Double = 120, callTimeout: Double = 2
+) -> ConsentDecision {
+    let question = ConsentQuestion(email: email, from: from, server: server, handlerName: handlerName)
+    switch channel {
+    case .terminal:
+        guard let terminal = Terminal.open() else { return .notConsented("no terminal to ask on") }
+        return TerminalPrompt(terminal: terminal, question: question).ask(timeout: timeout)
+    case .notification:
+        return NotificationPrompt(question: question).ask(timeout: timeout, callTimeout: callTimeout)
+    case .automatic:
+        if let terminal = Terminal.open() {
+            return TerminalPrompt(terminal: terminal, question: question).ask(timeout: timeout)
+        }
+        return NotificationPrompt(question: question).ask(timeout: timeout, callTimeout: callTimeout)
+    }
+}
+
+/// Whether a person is at a terminal to read the report and answer questions; without
+/// one (a clicked link), the report goes to a desktop notification.
+public func hasTerminal() -> Bool {
+    Terminal.open() != nil
+}
+
+/// Shows a run's outcome as an informational desktop notification, for when there is no
+/// terminal (a clicked link must be told what happened): `summary` is the report's first
+/// line, `details` the rest. `urgent` (a failure) asks the server to keep it on screen.
+/// Throws when it could not be shown (no session bus, no notification server), within
+/// `callTimeout` seconds per call.
+public func showReportNotification(
+    summary: String, details: [String] = [], urgent: Bool = false, callTimeout: Double = 2
+) throws(DesktopError) {
+    let notification = DesktopNotification(
+        summary: "mailto-route: " + summary.visible,
+        body: details.map(\.visible).joined(separator: "\n"),
+        urgency: urgent ? .critical : .normal
+    )
+    try Notifications.show(notification, callTimeout: callTimeout)
+}

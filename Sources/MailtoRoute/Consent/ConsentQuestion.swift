@@ -1,0 +1,89 @@
+/// What a consent prompt shows and offers, the same on a terminal and in a notification.
+/// Every value from the message is escaped with `String.visible`: a link cannot hide a
+/// recipient or reorder a subject with invisible or bidirectional-control characters, nor
+/// reach the terminal with an escape sequence.
+struct ConsentQuestion {
+    /// One choice: its letter on the terminal, its key as a notification action.
+    struct Choice {
+        var letter: Character
+        var key: String
+        /// As the terminal prompt writes it: `[s]end`.
+        var prompt: String
+        /// As the notification's button reads.
+        var button: String
+        var decision: ConsentDecision
+    }
+
+    /// Label and escaped value, in the order shown.
+    let fields: [(label: String, value: String)]
+    /// The first lines of the body, escaped and cut to `maximumLineLength`.
+    let bodyLines: [String]
+    /// How many more lines the body has.
+    let moreBodyLines: Int
+    let sendingAs: String
+    let server: String
+    let choices: [Choice]
+
+    static let maximumBodyLines = 6
+    static let maximumLineLength = 200
+
+    init(email: EmailData, from: String, server: String, handlerName: String?) {
+        var fields: [(String, String)] = [("From", Self.shown(from))]
+        fields.append(("To", email.to.isEmpty ? "(nobody)" : Self.shown(email.to.joined(separator: ", "))))
+        if !email.cc.isEmpty { fields.append(("Cc", Self.shown(email.cc.joined(separator: ", ")))) }
+        if !email.bcc.isEmpty { fields.append(("Bcc", Self.shown(email.bcc.joined(separator: ", ")))) }
+        fields.append(("Subject", email.subject.map(Self.shown) ?? "(no subject)"))
+        if !email.attachments.isEmpty {
+            fields.append(("Attached", Self.shown(email.attachments.map(\.fileName).joined(separator: ", "))))
+        }
+        self.fields = fields
+        var lines = Self.lines(of: email.body ?? "")
+        while lines.last?.isEmpty == true { lines.removeLast() }
+        bodyLines = lines.prefix(Self.maximumBodyLines).map(Self.shown)
+        moreBodyLines = max(0, lines.count - Self.maximumBodyLines)
+        sendingAs = Self.shown(from)
+        self.server = Self.shown(server)
+        let second: Choice
+        if let handlerName {
+            let name = Self.shown(handlerName)
+            second = Choice(letter: "h", key: "handoff", prompt: "[h]and off to \(name)",
+                            button: "Open in \(name)", decision: .handOff)
+        } else {
+            second = Choice(letter: "d", key: "save", prompt: "save as [d]raft",
+                            button: "Save as draft", decision: .save)
+        }
+        choices = [
+            Choice(letter: "s", key: "send", prompt: "[s]end", button: "Send", decision: .send),
+            second,
+            Choice(letter: "c", key: "cancel", prompt: "[c]ancel", button: "Cancel", decision: .cancel),
+        ]
+    }
+
+    /// The decision an action key stands for, when it is one this question offered.
+    func decision(forKey key: String) -> ConsentDecision? {
+        choices.first { $0.key == key }?.decision
+    }
+
+    /// The decision a typed answer stands for: the choice's letter or its key, in any case,
+    /// around spaces. An empty answer is none: Enter never sends.
+    func decision(forAnswer answer: String) -> ConsentDecision? {
+        let word = answer.lowercased().filter { $0 != " " && $0 != "\t" && $0 != "\r" }
+        guard !word.isEmpty else { return nil }
+        return choices.first { String($0.letter) == word || $0.key == word }?.decision
+    }
+
+    /// Body lines without their line breaks (CRLF in EmailData; LF from the Swift API).
+    static func lines(of body: String) -> [String] {
+        guard !body.isEmpty else { return [] }
+        // "\r\n" is one Character in Swift: split on it and on a bare "\n".
+        return body.split(omittingEmptySubsequences: false) { $0 == "\r\n" || $0 == "\n" }.map(String.init)
+    }
+
+    /// `value` escaped (`String.visible`) and cut to `maximumLineLength` characters.
+    static func shown(_ value: String) -> String {
+        let escaped = value.visible
+        guard escaped.count > maximumLineLength else { return escaped }
+        let rest = escaped.count - maximumLineLength
+        return escaped.prefix(maximumLineLength) + " … (\(rest) more characters)"
+    }
+}

@@ -1,0 +1,42 @@
+import DesktopIntegration
+
+/// The consent question as a desktop notification with one button per choice
+/// (Send / Open in NAME or Save as draft / Cancel).
+struct NotificationPrompt {
+    let question: ConsentQuestion
+    /// A notification body is small: fewer body lines than on a terminal.
+    static let bodyLines = 3
+
+    func ask(timeout: Double, callTimeout: Double) -> ConsentDecision {
+        var notification = DesktopNotification(
+            summary: "Send this email?", body: body,
+            actions: question.choices.map { DesktopNotification.Action($0.key, $0.button) },
+            // Critical: servers (GNOME Shell among them) keep it on screen until it is
+            // answered, instead of tucking a question away after a few seconds.
+            urgency: .critical
+        )
+        notification.expireTimeout = Int32(clamping: Int(timeout * 1000))
+        switch Notifications.ask(notification, timeout: timeout, callTimeout: callTimeout) {
+        case .action(let key):
+            return question.decision(forKey: key) ?? .notConsented("the notification answered with an unknown action '\(key.visible)'")
+        case .dismissed:
+            return .notConsented("the notification was closed without an answer")
+        case .timedOut:
+            return .notConsented("no answer to the notification within \(Int(timeout)) s")
+        case .unavailable(let reason):
+            return .notConsented("cannot ask with a notification: \(reason)")
+        }
+    }
+
+    var body: String {
+        var lines = question.fields.map { "\($0.label): \($0.value)" }
+        lines.append("Through: \(question.server)")
+        if !question.bodyLines.isEmpty {
+            lines.append("")
+            lines += question.bodyLines.prefix(Self.bodyLines)
+            let more = question.bodyLines.count - min(question.bodyLines.count, Self.bodyLines) + question.moreBodyLines
+            if more > 0 { lines.append("… (\(more) more lines)") }
+        }
+        return lines.joined(separator: "\n")
+    }
+}

@@ -1,0 +1,94 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The terminal a person answers on: `/dev/tty` (the controlling terminal, also when
+/// standard input and output are redirected), or else standard input when it is a
+/// terminal. Owns the descriptor it opened (`close` in `deinit`); never closes fd 0.
+final class Terminal {
+    let descriptor: Int32
+    private let owned: Bool
+
+    private init(descriptor: Int32, owned: Bool) {
+        self.descriptor = descriptor
+        self.owned = owned
+    }
+
+    deinit {
+        if owned { close(descriptor) }
+    }
+
+    /// Wraps `open("/dev/tty", O_RDWR | O_NOCTTY | O_CLOEXEC)`, then `isatty(0)`; `nil`
+    /// when neither is a terminal (a clicked link: no controlling terminal).
+    static func open() -> Terminal? {
+        let descriptor = Glibc.open("/dev/tty", O_RDWR | O_NOCTTY | O_CLOEXEC)
+        if descriptor >= 0 {
+            if isatty(descriptor) == 1 { return Terminal(descriptor: descriptor, owned: true) }
+            close(descriptor)
+        }
+        return isatty(STDIN_FILENO) == 1 ? Terminal(descriptor: STDIN_FILENO, owned: false) : nil
+    }
+
+    /// Writes all of `text` (`write(2)`, retried on `EINTR` and short writes).
+    func write(_ text: String) {
+        var bytes = Array(text.utf8)[...]
+        while !bytes.isEmpty {
+            let written = bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
+            if written < 0 {
+                if errno == EINTR { continue }
+                return
+            }
+            bytes = bytes.dropFirst(written)
+        }
+    }
+
+    /// Drops what was typed before the question was shown (`tcflush(TCIFLUSH)`): a stray
+    /// `s` pasted with a link must not answer a question the user has not seen.
+    func discardTypeahead() {
+        tcflush(descriptor, TCIFLUSH)
+    }
+
+    enum Line: Equatable {
+        case text(String)
+        case endOfInput
+        case timedOut
+    }
+
+    /// Reads one line (without its line break) within `seconds`: `poll(2)` then
+    /// `read(2)`. Keeps at most `limit` bytes of a line and drops the rest.
+    func readLine(seconds: Double, limit: Int = 256) -> Line {
+        var bytes: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 256)
+        let deadline = Self.now() + seconds
+        while true {
+            let left = deadline - Self.now()
+            if left <= 0 { return .timedOut }
+            var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+            let ready = poll(&poller, 1, Int32(clamping: Int(left * 1000) + 1))
+            if ready < 0 {
+                if errno == EINTR { continue }
+                return .endOfInput
+            }
+            if ready == 0 { continue }
+            let count = buffer.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
+            if count < 0 {
+                if errno == EINTR || errno == EAGAIN { continue }
+                return .endOfInput
+            }
+            if count == 0 {
+                return bytes.isEmpty ? .endOfInput : .text(String(decoding: bytes, as: UTF8.self))
+            }
+            for byte in buffer[..<count] {
+                if byte == UInt8(ascii: "\n") { return .text(String(decoding: bytes, as: UTF8.self)) }
+                if bytes.count < limit { bytes.append(byte) }
+            }
+        }
+    }
+
+    /// Monotonic seconds (`clock_gettime(CLOCK_MONOTONIC)`).
+    static func now() -> Double {
+        var time = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &time)
+        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+    }
+}

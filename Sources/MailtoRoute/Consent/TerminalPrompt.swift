@@ -1,0 +1,58 @@
+/// The consent question on a terminal: the message, then `[s]end, [h]and off to NAME,
+/// [c]ancel? `, asked again after an answer it does not understand, at most
+/// `maximumAttempts` times.
+struct TerminalPrompt {
+    let terminal: Terminal
+    let question: ConsentQuestion
+    static let maximumAttempts = 3
+
+    /// End of input (Ctrl-D, a closed terminal) and too many answers not understood are
+    /// a cancel: the person is there and did not say send. No answer within `timeout`
+    /// seconds is no consent.
+    func ask(timeout: Double) -> ConsentDecision {
+        terminal.write(text)
+        terminal.discardTypeahead()
+        let deadline = Terminal.now() + timeout
+        let prompt = question.choices.map(\.prompt).joined(separator: ", ") + "? "
+        for attempt in 1...Self.maximumAttempts {
+            terminal.write(prompt)
+            switch terminal.readLine(seconds: deadline - Terminal.now()) {
+            case .text(let answer):
+                if let decision = question.decision(forAnswer: answer) { return decision }
+                let letters = question.choices.map { String($0.letter) }.joined(separator: ", ")
+                if attempt < Self.maximumAttempts {
+                    terminal.write("Please answer \(letters).\n")
+                }
+            case .endOfInput:
+                terminal.write("\nCancelled: no answer (end of input).\n")
+                return .cancel
+            case .timedOut:
+                terminal.write("\nNo answer within \(Int(timeout)) s: not sent.\n")
+                return .notConsented("no answer on the terminal within \(Int(timeout)) s")
+            }
+        }
+        terminal.write("Cancelled: no answer understood.\n")
+        return .cancel
+    }
+
+    /// The message as the prompt shows it.
+    var text: String {
+        var lines = ["A link asks to send this message:"]
+        let width = (question.fields.map(\.label.count).max() ?? 0) + 2
+        for field in question.fields {
+            let label = field.label + ":"
+            lines.append("  " + label + String(repeating: " ", count: max(1, width - label.count)) + field.value)
+        }
+        if question.bodyLines.isEmpty {
+            lines.append("  (no body)")
+        } else {
+            lines.append("  Body:")
+            lines += question.bodyLines.map { "    " + $0 }
+            if question.moreBodyLines > 0 {
+                lines.append("    … (\(question.moreBodyLines) more lines)")
+            }
+        }
+        lines.append("It would be sent as \(question.sendingAs) through \(question.server).")
+        return lines.joined(separator: "\n") + "\n"
+    }
+}
