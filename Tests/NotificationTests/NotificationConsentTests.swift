@@ -1,0 +1,204 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// Consent asked with a desktop notification, against a real notification server on a
+/// private bus of each test's own (DESIGN.md rule 1: whatever is not "Send" never sends).
+@Suite struct NotificationConsentTests {
+    /// Asks about `url` through a notification answered with `answers`.
+    func ask(
+        _ url: String = "mailto:joe@example.org?subject=Hi", answers: [String], capabilities: [String] = ["actions", "body"],
+        options: [String] = []
+    ) throws -> (decision: String?, server: ScriptedNotificationServer, result: RunResult) {
+        let sandbox = try Sandbox()
+        let bus = try PrivateSessionBus()
+        let server = try ScriptedNotificationServer(on: bus, capabilities: capabilities, answers: answers)
+        let (result, _) = try probeWithoutTerminal(
+            ["ask", "--channel", "notification", "--timeout", "10"] + options + [url], in: sandbox, bus: bus.address)
+        return (result.decision, server, result)
+    }
+
+    @Test func sendButtonIsConsent() throws {
+        let (decision, server, result) = try ask(answers: ["action:send"])
+        #expect(decision == "send", "\(result)")
+        let shown = try #require(server.notifications.first)
+        #expect(shown.summary == "Send this email?")
+        #expect(shown.actions == ["send", "Send", "handoff", "Open in Fake Bird", "cancel", "Cancel"])
+        #expect(shown.urgency == 2)
+    }
+
+    @Test func cancelButtonCancels() throws {
+        let (decision, _, result) = try ask(answers: ["action:cancel"])
+        #expect(decision == "cancel", "\(result)")
+    }
+
+    @Test func openInMailProgramButtonHandsOff() throws {
+        let (decision, _, result) = try ask(answers: ["action:handoff"], options: ["--handler", "Thunderbird"])
+        #expect(decision == "handOff", "\(result)")
+    }
+
+    @Test func withoutMailProgramTheSecondButtonSavesADraft() throws {
+        let (decision, server, result) = try ask(answers: ["action:save"], options: ["--no-handler"])
+        #expect(decision == "save", "\(result)")
+        #expect(server.notifications.first?.actions == ["send", "Send", "save", "Save as draft", "cancel", "Cancel"])
+    }
+
+    @Test func actionThatWasNotOfferedIsNotConsent() throws {
+        let (decision, _, result) = try ask(answers: ["action:default"])
+        #expect(decision?.hasPrefix("notConsented: ") == true, "\(result)")
+    }
+
+    @Test(arguments: ["close:2", "close:1", "close:4"])
+    func closedNotificationIsNotConsent(answer: String) throws {
+        let (decision, _, result) = try ask(answers: [answer])
+        #expect(decision?.hasPrefix("notConsented: ") == true, "\(result)")
+    }
+
+    @Test func answersAboutOtherNotificationsAreIgnored() throws {
+        let (decision, _, result) = try ask(answers: ["other-action:send", "other-close:2", "action:cancel"])
+        #expect(decision == "cancel", "\(result)")
+    }
+
+    @Test func unansweredNotificationTimesOutAndIsClosed() throws {
+        let sandbox = try Sandbox()
+        let bus = try PrivateSessionBus()
+        let server = try ScriptedNotificationServer(on: bus, answers: [])
+        let (result, seconds) = try probeWithoutTerminal(
+            ["ask", "--channel", "notification", "--timeout", "1", "mailto:joe@example.org"], in: sandbox, bus: bus.address)
+        #expect(result.decision == "notConsented: no answer to the notification within 1 s", "\(result)")
+        #expect(seconds < 5)
+        let calls = server.calls
+        #expect(calls.map(\.method) == ["Notify", "CloseNotification"])
+        #expect(calls.count == 2 && calls[0].id == calls[1].id)
+    }
+
+    @Test func serverWithoutActionsIsNeverAsked() throws {
+        let (decision, server, result) = try ask(answers: ["action:send"], capabilities: ["body", "body-markup"])
+        #expect(decision?.contains("no 'actions' capability") == true, "\(result)")
+        #expect(server.notifications.isEmpty)
+    }
+
+    @Test func busWithoutNotificationServerIsNotConsent() throws {
+        let sandbox = try Sandbox()
+        let bus = try PrivateSessionBus()
+        let (result, seconds) = try probeWithoutTerminal(
+            ["ask", "--channel", "notification", "mailto:joe@example.org"], in: sandbox, bus: bus.address)
+        #expect(result.decision?.hasPrefix("notConsented: cannot ask with a notification: no notification server") == true, "\(result)")
+        #expect(seconds < 5)
+    }
+
+    @Test(arguments: [
+        ["DBUS_SESSION_BUS_ADDRESS": "disabled:"],
+        ["DBUS_SESSION_BUS_ADDRESS": "unix:path=/nonexistent/mailto-route-test-bus"],
+    ])
+    func noSessionBusIsNotConsent(environment: [String: String]) throws {
+        let sandbox = try Sandbox()
+        let (result, seconds) = try probeWithoutTerminal(
+            ["ask", "mailto:joe@example.org"], in: sandbox, extraEnvironment: environment)
+        #expect(result.decision?.hasPrefix("notConsented: cannot ask with a notification") == true, "\(result)")
+        #expect(seconds < 5)
+    }
+
+    @Test func stuckServerIsGivenUpWithinTheCallTimeout() throws {
+        let sandbox = try Sandbox()
+        let bus = try PrivateSessionBus()
+        let server = try ScriptedNotificationServer(on: bus, silentNotify: true)
+        let (result, seconds) = try probeWithoutTerminal(
+            ["ask", "--channel", "notification", "--timeout", "30", "mailto:joe@example.org"], in: sandbox, bus: bus.address)
+        #expect(result.decision?.hasPrefix("notConsented: cannot ask with a notification: the notification could not be shown") == true, "\(result)")
+        #expect(seconds < 6)
+        #expect(server.notifications.count == 1)
+    }
+
+    @Test func busThatNeverAnswersIsGivenUp() throws {
+        let sandbox = try Sandbox()
+        let socket = sandbox.root.appendingPathComponent("silent-bus").path
+        let ready = sandbox.root.appendingPathComponent("silent-bus.ready").path
+        // Listens and never accepts: connecting succeeds, authentication never ends.
+        let listener = try ServerProcess(["/usr/bin/python3", "-c", """
+            import socket, sys, time
+            s = socket.socket(socket.AF_UNIX); s.bind(sys.argv[1]); s.listen(8)
+            open(sys.argv[2], "w").close(); time.sleep(60)
+            """, socket, ready])
+        defer { listener.stop() }
+        while !FileManager.default.fileExists(atPath: ready) { usleep(10_000) }
+        let (result, seconds) = try probeWithoutTerminal(
+            ["ask", "--channel", "notification", "mailto:joe@example.org"], in: sandbox,
+            extraEnvironment: ["DBUS_SESSION_BUS_ADDRESS": "unix:path=\(socket)"])
+        #expect(result.decision?.contains("did not answer within 2") == true, "\(result)")
+        #expect(seconds < 6)
+    }
+
+    @Test func noTerminalAsksWithANotification() throws {
+        let sandbox = try Sandbox()
+        let bus = try PrivateSessionBus()
+        let server = try ScriptedNotificationServer(on: bus, answers: ["action:send"])
+        let (result, _) = try probeWithoutTerminal(["ask", "mailto:joe@example.org"], in: sandbox, bus: bus.address)
+        #expect(result.decision == "send", "\(result)")
+        #expect(server.notifications.count == 1)
+    }
+
+    @Test func notificationShowsTheMessageEscaped() throws {
+        let (_, server, _) = try ask(disguisedURL, answers: ["action:cancel"])
+        let body = try #require(server.notifications.first?.body)
+        #expect(body.contains("Subject: invoice\\u{202E}fdp.exe"))
+        #expect(body.contains("To: joe@example.org"))
+        #expect(body.contains("Cc: ann@example.org"))
+        #expect(body.contains("Bcc: bob@example.org"))
+        #expect(body.contains("From: Jane Doe <jane@example.org>"))
+        #expect(body.contains("\\u{1B}[31mred"))
+        #expect(!body.unicodeScalars.contains("\u{202E}"))
+        #expect(!body.unicodeScalars.contains("\u{1B}"))
+    }
+
+    @Test func markupIsEscapedForServersThatRenderIt() throws {
+        let (_, server, _) = try ask("mailto:joe@example.org?subject=%3Cb%3Eurgent%3C/b%3E",
+                                     answers: ["action:cancel"], capabilities: ["actions", "body", "body-markup"])
+        let body = try #require(server.notifications.first?.body)
+        #expect(body.contains("Subject: &lt;b&gt;urgent&lt;/b&gt;"))
+    }
+}
+
+/// The informational notification that tells a clicked link what happened.
+@Suite struct ReportNotificationTests {
+    @Test func reportIsShownWithoutButtons() throws {
+        let sandbox = try Sandbox()
+        let bus = try PrivateSessionBus()
+        let server = try ScriptedNotificationServer(on: bus)
+        let (result, _) = try probeWithoutTerminal(
+            ["report", "handed off to Fake Bird (fakebird.desktop)", "warning: not taken from the URL: 'from'"],
+            in: sandbox, bus: bus.address)
+        #expect(result.status == 0 && result.stdout == "shown\n", "\(result)")
+        let shown = try #require(server.notifications.first)
+        #expect(shown.summary == "mailto-route: handed off to Fake Bird (fakebird.desktop)")
+        #expect(shown.body == "warning: not taken from the URL: 'from'")
+        #expect(shown.actions.isEmpty)
+        #expect(shown.urgency == 1)
+    }
+
+    @Test func failureIsUrgent() throws {
+        let sandbox = try Sandbox()
+        let bus = try PrivateSessionBus()
+        let server = try ScriptedNotificationServer(on: bus)
+        let (result, _) = try probeWithoutTerminal(["report", "not sent: refused", "--urgent"], in: sandbox, bus: bus.address)
+        #expect(result.status == 0, "\(result)")
+        #expect(server.notifications.first?.urgency == 2)
+    }
+
+    @Test func reportNeedsNoActionsCapability() throws {
+        let sandbox = try Sandbox()
+        let bus = try PrivateSessionBus()
+        let server = try ScriptedNotificationServer(on: bus, capabilities: ["body"])
+        let (result, _) = try probeWithoutTerminal(["report", "saved"], in: sandbox, bus: bus.address)
+        #expect(result.status == 0, "\(result)")
+        #expect(server.notifications.count == 1)
+    }
+
+    @Test func reportWithoutABusSaysItWasNotShown() throws {
+        let sandbox = try Sandbox()
+        let (result, seconds) = try probeWithoutTerminal(["report", "saved"], in: sandbox)
+        #expect(result.status == 1)
+        #expect(result.stdout.hasPrefix("unavailable: "), "\(result)")
+        #expect(seconds < 5)
+    }
+}

@@ -1,0 +1,195 @@
+import Foundation
+
+/// A private `dbus-daemon` of the session type, with a configuration of its own: its
+/// socket in a directory of this test, no service activation (so no notification server
+/// installed on the machine can answer in a test's place), and nothing shared with the
+/// real user's bus. Stopped when the value is released.
+public final class PrivateSessionBus: @unchecked Sendable {
+    public let address: String
+    private let process: ServerProcess
+    private let directory: URL
+
+    public init() throws {
+        directory = FileManager.default.temporaryDirectory
+            .appendingPathComponent("mailto-route-bus-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let config = directory.appendingPathComponent("session.conf")
+        try """
+            <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
+             "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
+            <busconfig>
+              <type>session</type>
+              <listen>unix:path=\(directory.path)/bus</listen>
+              <auth>EXTERNAL</auth>
+              <policy context="default">
+                <allow send_destination="*" eavesdrop="true"/>
+                <allow eavesdrop="true"/>
+                <allow own="*"/>
+              </policy>
+            </busconfig>
+            """.write(to: config, atomically: false, encoding: .utf8)
+        let socket = directory.appendingPathComponent("bus").path
+        process = try ServerProcess([
+            "/usr/bin/dbus-daemon", "--config-file=\(config.path)", "--nofork", "--nopidfile",
+        ])
+        let deadline = Date().addingTimeInterval(10)
+        while !FileManager.default.fileExists(atPath: socket) {
+            guard Date() < deadline else {
+                process.stop()
+                throw TestSupportError("dbus-daemon did not start")
+            }
+            usleep(5_000)
+        }
+        address = "unix:path=\(socket)"
+    }
+
+    deinit {
+        process.stop()
+        try? FileManager.default.removeItem(at: directory)
+    }
+}
+
+/// A real `org.freedesktop.Notifications` server (`Servers/notification-server.py`, with
+/// Debian's python3-dbus and python3-gi) on `bus`, answering as scripted, and recording
+/// every call it gets. Stopped when the value is released.
+public final class ScriptedNotificationServer: @unchecked Sendable {
+    /// What the server was asked to do, one entry per call.
+    public struct Call: Sendable {
+        public var method: String
+        public var id: Int
+        public var summary: String
+        public var body: String
+        public var actions: [String]
+        public var urgency: Int?
+        public var expireTimeout: Int?
+    }
+
+    private let process: ServerProcess
+    private let directory: URL
+    private var record: URL { directory.appendingPathComponent("calls.jsonl") }
+
+    /// `answers` are the steps the server takes after each Notify (`action:KEY`,
+    /// `close:REASON`, `other-action:KEY`, `other-close:REASON`; none: never answer).
+    public init(
+        on bus: PrivateSessionBus, capabilities: [String] = ["actions", "body"], answers: [String] = [],
+        silentNotify: Bool = false
+    ) throws {
+        directory = FileManager.default.temporaryDirectory
+            .appendingPathComponent("mailto-route-notifications-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let ready = directory.appendingPathComponent("ready")
+        var arguments = [
+            "/usr/bin/python3", packageRoot.appendingPathComponent("Tests/TestSupport/Servers/notification-server.py").path,
+            "--record", directory.appendingPathComponent("calls.jsonl").path, "--ready", ready.path,
+            "--capabilities", capabilities.joined(separator: ","),
+        ]
+        for answer in answers { arguments += ["--answer", answer] }
+        if silentNotify { arguments.append("--silent-notify") }
+        process = try ServerProcess(arguments, environment: ["DBUS_SESSION_BUS_ADDRESS": bus.address])
+        let deadline = Date().addingTimeInterval(10)
+        while !FileManager.default.fileExists(atPath: ready.path) {
+            guard Date() < deadline else {
+                process.stop()
+                throw TestSupportError("the notification server did not start")
+            }
+            usleep(10_000)
+        }
+    }
+
+    deinit {
+        process.stop()
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    /// Every call so far, in order.
+    public var calls: [Call] {
+        guard let data = try? Data(contentsOf: record) else { return [] }
+        return data.split(separator: UInt8(ascii: "\n")).compactMap { line in
+            guard let object = try? JSONSerialization.jsonObject(with: Data(line)) as? [String: Any] else { return nil }
+            let hints = object["hints"] as? [String: Any]
+            return Call(
+                method: object["method"] as? String ?? "", id: object["id"] as? Int ?? 0,
+                summary: object["summary"] as? String ?? "", body: object["body"] as? String ?? "",
+                actions: object["actions"] as? [String] ?? [], urgency: hints?["urgency"] as? Int,
+                expireTimeout: object["expire_timeout"] as? Int
+            )
+        }
+    }
+
+    /// The Notify calls so far.
+    public var notifications: [Call] { calls.filter { $0.method == "Notify" } }
+}
+
+/// Runs `command` on a pseudo-terminal of its own (`Servers/tty-driver.py`): it is the
+/// command's controlling terminal, so `/dev/tty` is it. Each of `answers` is typed once
+/// the prompt (text ending in `prompt`) has appeared once more; `EOF` types Ctrl-D.
+/// `typeahead` is typed at once. The result's stdout is everything the terminal showed.
+public func runOnTerminal(
+    _ command: [String], answers: [String] = [], typeahead: String? = nil, prompt: String = "? ",
+    environment: [String: String], timeout: TimeInterval = 20
+) throws -> RunResult {
+    var arguments = [
+        packageRoot.appendingPathComponent("Tests/TestSupport/Servers/tty-driver.py").path,
+        "--prompt", prompt, "--timeout", String(timeout),
+    ]
+    for answer in answers { arguments += ["--answer", answer] }
+    if let typeahead { arguments += ["--typeahead", typeahead] }
+    arguments.append("--")
+    return try run("/usr/bin/python3", arguments + command, environment: environment, timeout: timeout + 5)
+}
+
+/// A long-running server a test starts (a bus, a notification server, a silent socket),
+/// stopped with SIGKILL by `stop` or when released.
+///
+/// Not a Foundation `Process`: Foundation learns that a child exited when a socket the
+/// child inherited closes, so a server that lives on while other tests run programs would
+/// hold their sockets (and pipes) and make them wait as long as it lives. This one is
+/// started with `posix_spawn` through `/usr/bin/python3`, which drops every descriptor
+/// but 0-2 and unblocks every signal (a test thread's blocked SIGTERM is inherited), then
+/// execs `argv`.
+public final class ServerProcess: @unchecked Sendable {
+    public let pid: pid_t
+    private var stopped = false
+
+    public init(_ argv: [String], environment extra: [String: String] = [:]) throws {
+        let wrapper = [
+            "/usr/bin/python3", "-c",
+            "import os, signal, sys; signal.pthread_sigmask(signal.SIG_SETMASK, []); "
+                + "os.closerange(3, os.sysconf('SC_OPEN_MAX')); os.execv(sys.argv[1], sys.argv[1:])",
+        ] + argv
+        var environment = ProcessInfo.processInfo.environment
+        environment.merge(extra) { $1 }
+        let cArgv: [UnsafeMutablePointer<CChar>?] = wrapper.map { strdup($0) } + [nil]
+        let cEnvironment: [UnsafeMutablePointer<CChar>?] = environment.map { strdup("\($0)=\($1)") } + [nil]
+        defer {
+            for pointer in cArgv + cEnvironment { free(pointer) }
+        }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        var child: pid_t = 0
+        let status = posix_spawn(&child, wrapper[0], &actions, nil, cArgv, cEnvironment)
+        guard status == 0 else { throw TestSupportError("cannot start \(argv[0]): error \(status)") }
+        pid = child
+    }
+
+    public func stop() {
+        guard !stopped else { return }
+        stopped = true
+        kill(pid, SIGKILL)
+        var status: Int32 = 0
+        waitpid(pid, &status, 0)
+    }
+
+    deinit {
+        stop()
+    }
+}
+
+/// A test harness that could not set itself up.
+public struct TestSupportError: Error, CustomStringConvertible {
+    public var description: String
+    public init(_ description: String) { self.description = description }
+}
