@@ -1,0 +1,110 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// Consent asked on a terminal: `consent-probe ask` runs on a pseudo-terminal of its own
+/// (its controlling terminal, so the prompt reads `/dev/tty`) and a driver types answers.
+@Suite struct TerminalConsentTests {
+    func ask(_ answers: [String], options: [String] = [], url: String = "mailto:joe@example.org?subject=Hi",
+             typeahead: String? = nil) throws -> RunResult {
+        let sandbox = try Sandbox()
+        return try probeOnTerminal(["ask", "--timeout", "10"] + options + [url], answers: answers,
+                                   typeahead: typeahead, in: sandbox)
+    }
+
+    @Test(arguments: [
+        ("s", "send"), ("S", "send"), ("send", "send"), ("h", "handOff"), (" h ", "handOff"), ("c", "cancel"),
+    ])
+    func answerDecides(answer: String, decision: String) throws {
+        let result = try ask([answer])
+        #expect(result.status == 0, "\(result)")
+        #expect(result.decision == decision, "\(result)")
+    }
+
+    @Test func withoutMailProgramTheSecondChoiceSavesADraft() throws {
+        let result = try ask(["d"], options: ["--no-handler"])
+        #expect(result.stdout.contains("[s]end, save as [d]raft, [c]ancel? "), "\(result)")
+        #expect(result.decision == "save", "\(result)")
+    }
+
+    @Test func handOffIsNotOfferedWithoutAMailProgram() throws {
+        let result = try ask(["h", "c"], options: ["--no-handler"])
+        #expect(result.decision == "cancel", "\(result)")
+    }
+
+    @Test func promptNamesTheMailProgram() throws {
+        let result = try ask(["c"], options: ["--handler", "Thunderbird Mail"])
+        #expect(result.stdout.contains("[s]end, [h]and off to Thunderbird Mail, [c]ancel? "), "\(result)")
+    }
+
+    @Test func endOfInputCancels() throws {
+        let result = try ask(["EOF"])
+        #expect(result.decision == "cancel", "\(result)")
+        #expect(result.stdout.contains("Cancelled: no answer (end of input)."))
+    }
+
+    @Test func garbageIsAskedAgainThenCancelled() throws {
+        let result = try ask(["yes please", "x", "sned"])
+        #expect(result.decision == "cancel", "\(result)")
+        #expect(result.stdout.components(separatedBy: "Please answer s, h, c.").count == 3)
+        #expect(result.stdout.contains("Cancelled: no answer understood."))
+    }
+
+    @Test func garbageThenAnAnswerCounts() throws {
+        let result = try ask(["x", "s"])
+        #expect(result.decision == "send", "\(result)")
+    }
+
+    @Test func enterAloneNeverSends() throws {
+        let result = try ask(["", "", ""])
+        #expect(result.decision == "cancel", "\(result)")
+    }
+
+    @Test func typeaheadDoesNotAnswer() throws {
+        let result = try ask(["c"], typeahead: "s")
+        #expect(result.decision == "cancel", "\(result)")
+    }
+
+    @Test func noAnswerInTimeIsNotConsent() throws {
+        let sandbox = try Sandbox()
+        let start = Date()
+        let result = try probeOnTerminal(["ask", "--timeout", "1", "mailto:joe@example.org"], answers: [], in: sandbox)
+        #expect(result.decision == "notConsented: no answer on the terminal within 1 s", "\(result)")
+        #expect(Date().timeIntervalSince(start) < 5)
+    }
+
+    @Test func promptShowsEveryFieldEscaped() throws {
+        let result = try ask(["c"], options: ["--from", "Jane Doe <jane@example.org>", "--server", "smtp.example.org:587"],
+                             url: disguisedURL)
+        let screen = result.stdout
+        #expect(screen.contains("From:    Jane Doe <jane@example.org>\r\n"), "\(result)")
+        #expect(screen.contains("To:      joe@example.org\r\n"))
+        #expect(screen.contains("Cc:      ann@example.org\r\n"))
+        #expect(screen.contains("Bcc:     bob@example.org\r\n"))
+        #expect(screen.contains("Subject: invoice\\u{202E}fdp.exe\r\n"))
+        #expect(screen.contains("    \\u{1B}[31mred\r\n    second line\r\n"))
+        #expect(screen.contains("It would be sent as Jane Doe <jane@example.org> through smtp.example.org:587."))
+        #expect(!screen.unicodeScalars.contains("\u{202E}"))
+        #expect(!screen.unicodeScalars.contains("\u{1B}"))
+    }
+
+    @Test func longBodyShowsItsFirstLines() throws {
+        let body = (1...20).map { "line\($0)" }.joined(separator: "%0D%0A")
+        let result = try ask(["c"], url: "mailto:joe@example.org?body=\(body)")
+        #expect(result.stdout.contains("    line6\r\n    … (14 more lines)\r\n"), "\(result)")
+        #expect(!result.stdout.contains("line7"))
+    }
+
+    @Test func noTerminalAndNoBusIsNeverSend() throws {
+        let sandbox = try Sandbox()
+        let (result, seconds) = try probeWithoutTerminal(["ask", "mailto:joe@example.org"], in: sandbox)
+        #expect(result.decision?.hasPrefix("notConsented: ") == true, "\(result)")
+        #expect(seconds < 5)
+    }
+
+    @Test func terminalChannelWithoutATerminalIsNotConsent() throws {
+        let sandbox = try Sandbox()
+        let (result, _) = try probeWithoutTerminal(["ask", "--channel", "terminal", "mailto:joe@example.org"], in: sandbox)
+        #expect(result.decision == "notConsented: no terminal to ask on", "\(result)")
+    }
+}
