@@ -102,6 +102,16 @@ import TestSupport
         #expect(seconds < 5)
     }
 
+    @Test func backgroundJobDoesNotAskOnTheTerminal() throws {
+        let sandbox = try Sandbox()
+        // `set -m`: the job gets a process group of its own, not the terminal's foreground.
+        let result = try runOnTerminal(
+            ["/bin/sh", "-c", "set -m; \"$0\" ask mailto:joe@example.org & wait", consentProbe],
+            environment: sandbox.environment, timeout: 10)
+        #expect(result.decision?.hasPrefix("notConsented: cannot ask with a notification") == true, "\(result)")
+        #expect(!result.stdout.contains("[c]ancel? "))
+    }
+
     @Test func terminalChannelWithoutATerminalIsNotConsent() throws {
         let sandbox = try Sandbox()
         let (result, _) = try probeWithoutTerminal(["ask", "--channel", "terminal", "mailto:joe@example.org"], in: sandbox)

@@ -19,14 +19,21 @@ final class Terminal {
     }
 
     /// Wraps `open("/dev/tty", O_RDWR | O_NOCTTY | O_CLOEXEC)`, then `isatty(0)`; `nil`
-    /// when neither is a terminal (a clicked link: no controlling terminal).
+    /// when neither is a terminal (a clicked link: no controlling terminal), or when we are
+    /// not in its foreground process group (`mailto-route open URL &`): reading it would
+    /// stop the process with SIGTTIN until someone brings it back, a hang by another name.
     static func open() -> Terminal? {
         let descriptor = Glibc.open("/dev/tty", O_RDWR | O_NOCTTY | O_CLOEXEC)
         if descriptor >= 0 {
-            if isatty(descriptor) == 1 { return Terminal(descriptor: descriptor, owned: true) }
+            if isForeground(descriptor) { return Terminal(descriptor: descriptor, owned: true) }
             close(descriptor)
         }
-        return isatty(STDIN_FILENO) == 1 ? Terminal(descriptor: STDIN_FILENO, owned: false) : nil
+        return isForeground(STDIN_FILENO) ? Terminal(descriptor: STDIN_FILENO, owned: false) : nil
+    }
+
+    /// Wraps `isatty` and `tcgetpgrp(descriptor) == getpgrp()`.
+    private static func isForeground(_ descriptor: Int32) -> Bool {
+        isatty(descriptor) == 1 && tcgetpgrp(descriptor) == getpgrp()
     }
 
     /// Writes all of `text` (`write(2)`, retried on `EINTR` and short writes).
@@ -79,7 +86,10 @@ final class Terminal {
                 return bytes.isEmpty ? .endOfInput : .text(String(decoding: bytes, as: UTF8.self))
             }
             for byte in buffer[..<count] {
-                if byte == UInt8(ascii: "\n") { return .text(String(decoding: bytes, as: UTF8.self)) }
+                // "\r" too: a terminal left in raw mode sends it for Enter.
+                if byte == UInt8(ascii: "\n") || byte == UInt8(ascii: "\r") {
+                    return .text(String(decoding: bytes, as: UTF8.self))
+                }
                 if bytes.count < limit { bytes.append(byte) }
             }
         }

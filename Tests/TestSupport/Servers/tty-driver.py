@@ -30,6 +30,8 @@ def main():
 
     pid, master = pty.fork()
     if pid == 0:
+        # As a shell would start it: no signal blocked (a test thread's mask is inherited).
+        signal.pthread_sigmask(signal.SIG_SETMASK, [])
         os.execvp(command[0], command)
 
     if options.typeahead is not None:
