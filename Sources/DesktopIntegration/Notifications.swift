@@ -62,6 +62,16 @@ public enum NotificationOutcome: Equatable, Sendable {
     case unavailable(String)
 }
 
+/// The notification server on the session bus, as `--check` describes it.
+public struct NotificationServer: Equatable, Sendable {
+    /// Its name and version, such as `gnome-shell 43.9`.
+    public var name: String
+    public var capabilities: [String]
+
+    /// Whether it shows buttons (`actions`): consent can be asked with it.
+    public var showsButtons: Bool { capabilities.contains("actions") }
+}
+
 /// A connection to the desktop's notification server (`org.freedesktop.Notifications` on
 /// the session bus). Every D-Bus call waits at most `callTimeout` seconds, so an absent or
 /// stuck server costs a bounded time and never a hang.
@@ -94,11 +104,13 @@ public final class NotificationClient {
         return found
     }
 
-    /// Wraps `GetServerInformation` (`ssss`): the server's name, vendor, version and spec
-    /// version.
-    public func serverName() throws(DesktopError) -> String {
+    /// Wraps `GetServerInformation` (`ssss`: name, vendor, version, spec version) and
+    /// `GetCapabilities`.
+    public func server() throws(DesktopError) -> NotificationServer {
         let reply = try call("GetServerInformation", nil, replyType: "(ssss)")
-        return reply.child(0).string ?? "?"
+        let name = reply.child(0).string ?? "?"
+        let version = reply.child(2).string ?? ""
+        return NotificationServer(name: version.isEmpty ? name : "\(name) \(version)", capabilities: try capabilities())
     }
 
     /// Wraps `Notify`: shows `notification` and returns its id. Does not wait for the user.
@@ -187,6 +199,12 @@ public enum Notifications {
         } catch {
             return .unavailable(error.message)
         }
+    }
+
+    /// The notification server on the session bus now; throws when there is no bus or no
+    /// server, within `callTimeout` seconds per call.
+    public static func server(callTimeout: Double = 2) throws(DesktopError) -> NotificationServer {
+        try NotificationClient.connect(callTimeout: callTimeout).server()
     }
 
     /// Shows an informational `notification` (see `NotificationClient.show`) and returns

@@ -12,6 +12,8 @@ import MailtoRoute
 //       prints "decision: send|handOff|save|cancel" or "decision: notConsented: REASON"
 //   consent-probe report SUMMARY [DETAIL]... [--urgent]
 //       prints "shown" or "unavailable: REASON" (exit 1)
+//   consent-probe reach
+//       prints "terminal", "notification: SERVER" or "unreachable: REASON"
 
 var arguments = Array(CommandLine.arguments.dropFirst())
 guard let command = arguments.first else {
@@ -66,6 +68,12 @@ case "report":
     } catch {
         print("unavailable: \(error)")
         exit(1)
+    }
+case "reach":
+    switch consentReach() {
+    case .terminal: print("terminal")
+    case .notification(let server): print("notification: \(server)")
+    case .unreachable(let reason): print("unreachable: \(reason)")
     }
 default:
     print("unknown command \(command)")

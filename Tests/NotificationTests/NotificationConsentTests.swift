@@ -159,6 +159,39 @@ import TestSupport
     }
 }
 
+/// What `--check` will say about asking a link's consent.
+@Suite struct ConsentReachTests {
+    @Test func serverWithButtonsIsNamed() throws {
+        let sandbox = try Sandbox()
+        let bus = try PrivateSessionBus()
+        let server = try ScriptedNotificationServer(on: bus)
+        let (result, _) = try probeWithoutTerminal(["reach"], in: sandbox, bus: bus.address)
+        #expect(result.stdout == "notification: scripted-notifications 1.0\n", "\(result)")
+        #expect(server.notifications.isEmpty)
+    }
+
+    @Test func serverWithoutButtonsIsUnreachable() throws {
+        let sandbox = try Sandbox()
+        let bus = try PrivateSessionBus()
+        let server = try ScriptedNotificationServer(on: bus, capabilities: ["body"])
+        let (result, _) = try probeWithoutTerminal(["reach"], in: sandbox, bus: bus.address)
+        #expect(result.stdout.hasPrefix("unreachable: the notification server (scripted-notifications 1.0) shows no buttons"), "\(result)")
+        #expect(server.notifications.isEmpty)
+    }
+
+    @Test func noBusIsUnreachable() throws {
+        let sandbox = try Sandbox()
+        let (result, _) = try probeWithoutTerminal(["reach"], in: sandbox)
+        #expect(result.stdout.hasPrefix("unreachable: no terminal, and no notification server"), "\(result)")
+    }
+
+    @Test func terminalIsReachedFirst() throws {
+        let sandbox = try Sandbox()
+        let result = try runOnTerminal([consentProbe, "reach"], environment: sandbox.environment)
+        #expect(result.stdout == "terminal\r\n", "\(result)")
+    }
+}
+
 /// The informational notification that tells a clicked link what happened.
 @Suite struct ReportNotificationTests {
     @Test func reportIsShownWithoutButtons() throws {

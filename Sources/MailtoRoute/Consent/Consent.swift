@@ -56,6 +56,31 @@ public func askConsent(
     }
 }
 
+/// How a link's consent would be asked at this moment, for `--check`.
+public enum ConsentReach: Equatable, Sendable {
+    /// On this terminal.
+    case terminal
+    /// With a notification from this server (name and version), which shows buttons.
+    case notification(server: String)
+    /// Not at all: the reason. A link would be handed off or saved, never sent.
+    case unreachable(String)
+}
+
+/// How `askConsent(channel: .automatic)` would ask right now: the same checks, with no
+/// question shown.
+public func consentReach(callTimeout: Double = 2) -> ConsentReach {
+    if Terminal.open() != nil { return .terminal }
+    do {
+        let server = try Notifications.server(callTimeout: callTimeout)
+        guard server.showsButtons else {
+            return .unreachable("the notification server (\(server.name.visible)) shows no buttons (no 'actions' capability)")
+        }
+        return .notification(server: server.name)
+    } catch {
+        return .unreachable("no terminal, and no notification server: \(error.message)")
+    }
+}
+
 /// Whether a person is at a terminal to read the report and answer questions; without
 /// one (a clicked link), the report goes to a desktop notification.
 public func hasTerminal() -> Bool {
