@@ -7,11 +7,15 @@ import Glibc
 /// terminal. Owns the descriptor it opened (`close` in `deinit`); never closes fd 0.
 final class Terminal {
     let descriptor: Int32
+    /// Where the prompt is written: the same terminal; for standard input, standard error
+    /// when that is a terminal too (fd 0 may be open for reading only).
+    private let output: Int32
     private let owned: Bool
 
     private init(descriptor: Int32, owned: Bool) {
         self.descriptor = descriptor
         self.owned = owned
+        output = owned || isatty(STDERR_FILENO) != 1 ? descriptor : STDERR_FILENO
     }
 
     deinit {
@@ -40,7 +44,7 @@ final class Terminal {
     func write(_ text: String) {
         var bytes = Array(text.utf8)[...]
         while !bytes.isEmpty {
-            let written = bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
+            let written = bytes.withUnsafeBytes { Glibc.write(output, $0.baseAddress, $0.count) }
             if written < 0 {
                 if errno == EINTR { continue }
                 return
