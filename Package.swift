@@ -23,10 +23,11 @@ let package = Package(
         ),
         .target(name: "MailtoCore"),
         .target(name: "DesktopIntegration", dependencies: ["CGIO", "MailtoCore"]),
-        .target(name: "SMTPTransport", dependencies: ["CCurl", "MailtoCore"]),
+        .target(name: "MIMEMessage", dependencies: ["MailtoCore"]),
+        .target(name: "SMTPTransport", dependencies: ["CCurl", "MailtoCore", "MIMEMessage"]),
         .target(
             name: "MailtoRoute",
-            dependencies: ["MailtoCore", "DesktopIntegration", "SMTPTransport"]
+            dependencies: ["MailtoCore", "MIMEMessage", "DesktopIntegration", "SMTPTransport"]
         ),
         .executableTarget(name: "mailto-route", dependencies: ["MailtoRoute"]),
         .executableTarget(name: "bench", dependencies: ["MailtoCore"]),
@@ -35,5 +36,8 @@ let package = Package(
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "MailtoCoreTests", dependencies: ["MailtoCore"]),
         .testTarget(name: "CLITests", dependencies: ["TestSupport", "mailto-route"]),
+        .testTarget(name: "MIMEMessageTests", dependencies: ["MIMEMessage", "TestSupport"]),
+        // End-to-end: the built binary against real SMTP servers (Tests/TestSupport/Resources).
+        .testTarget(name: "SendTests", dependencies: ["TestSupport", "mailto-route"]),
     ]
 )
