@@ -5,6 +5,7 @@ import Glibc
 /// Every subcommand, each in its own file under `Commands/`.
 let commands: [any Command.Type] = [
     ParseCommand.self,
+    SendCommand.self,
 ]
 
 let output = Output()
