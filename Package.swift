@@ -33,7 +33,7 @@ let package = Package(
         .executableTarget(name: "bench", dependencies: ["MailtoCore"]),
         // Shared by the test targets: sandboxes (HOME, XDG_*), running the built binary,
         // and the real servers the tests talk to.
-        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .target(name: "TestSupport", path: "Tests/TestSupport", exclude: ["Resources"]),
         .testTarget(name: "MailtoCoreTests", dependencies: ["MailtoCore"]),
         .testTarget(name: "CLITests", dependencies: ["TestSupport", "mailto-route"]),
         .testTarget(name: "MIMEMessageTests", dependencies: ["MIMEMessage", "TestSupport"]),

@@ -1,8 +1,9 @@
 #!/usr/bin/python3
 """A real SMTP server for mailto-route's tests, on 127.0.0.1 only (Debian's aiosmtpd).
 
-Prints the port it listens on (bound to port 0, so the kernel picks a free one), then
-serves until killed. Every accepted message is saved as N.eml (the bytes as received)
+Prints the port it listens on (bound to port 0, so the kernel picks a free one) and the
+pid of the server, which runs detached (so that it holds none of the test process's
+descriptors) until it is sent SIGTERM or --lifetime seconds have passed. Every accepted message is saved as N.eml (the bytes as received)
 and N.json (envelope) in --outdir.
 
   --mode plain|starttls|tls   tls is implicit TLS (smtps); starttls offers STARTTLS
@@ -15,6 +16,8 @@ import argparse
 import asyncio
 import json
 import os
+import signal
+import socket
 import ssl
 import sys
 
@@ -43,7 +46,9 @@ class Handler:
             f.write(envelope.original_content)
         with open(base + ".json", "w") as f:
             json.dump({"mail_from": envelope.mail_from, "rcpt_tos": envelope.rcpt_tos,
-                       "auth": session.authenticated, "tls": session.ssl is not None}, f)
+                       "auth": session.authenticated,
+                       # session.ssl is only set by STARTTLS; implicit TLS shows on the transport.
+                       "tls": server.transport.get_extra_info("sslcontext") is not None}, f)
         os.rename(base + ".eml.tmp", base + ".eml")
         return "250 2.0.0 Ok: queued as TEST%d" % self.count
 
@@ -67,7 +72,29 @@ def main():
     parser.add_argument("--refuse", action="append", default=[])
     parser.add_argument("--data-delay", type=float, default=0)
     parser.add_argument("--outdir", required=True)
+    parser.add_argument("--lifetime", type=float, default=600)
     args = parser.parse_args()
+
+    # Tests start servers in parallel with other subprocesses. A descriptor inherited from
+    # the test process (another test's pipe, or the socket Foundation watches to see a
+    # child exit) would stay open as long as this server lives and hang that other test.
+    # So: drop them all, then serve from a detached child, and let the launcher exit.
+    os.closerange(3, os.sysconf("SC_OPEN_MAX"))
+    listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    listener.bind(("127.0.0.1", 0))
+    listener.listen(64)
+    pid = os.fork()
+    if pid:
+        print(listener.getsockname()[1], pid, flush=True)
+        os._exit(0)
+    os.setsid()
+    # The test process's threads block or ignore signals, and both are inherited across
+    # exec: make SIGTERM end this server again.
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, [signal.SIGTERM])
+    null = os.open(os.devnull, os.O_RDWR)
+    for descriptor in (0, 1, 2):
+        os.dup2(null, descriptor)
 
     context = None
     if args.mode != "plain":
@@ -93,9 +120,8 @@ def main():
         )
 
     loop = asyncio.new_event_loop()
-    server = loop.run_until_complete(
-        loop.create_server(factory, host="127.0.0.1", port=0, ssl=context if args.mode == "tls" else None))
-    print(server.sockets[0].getsockname()[1], flush=True)
+    loop.run_until_complete(loop.create_server(factory, sock=listener, ssl=context if args.mode == "tls" else None))
+    loop.call_later(args.lifetime, loop.stop)
     loop.run_forever()
 
 
