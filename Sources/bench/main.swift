@@ -63,8 +63,8 @@ func benchParse() {
                  ours.perSecond, reference.perSecond, ours.perSecond / reference.perSecond))
 }
 
-let sections: [String: () -> Void] = ["parse": benchParse]
-let order = ["parse"]
+let sections: [String: () -> Void] = ["parse": benchParse, "send": benchSend, "memory": benchMemory]
+let order = ["parse", "send", "memory"]
 let wanted = CommandLine.arguments.count > 1 ? Array(CommandLine.arguments.dropFirst()) : order
 for name in wanted {
     guard let section = sections[name] else {

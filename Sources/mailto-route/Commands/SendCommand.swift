@@ -14,6 +14,7 @@ enum SendCommand: Command {
     static let maxPositionals = 1
 
     static func run(_ arguments: Arguments, output: Output) throws -> ExitStatus {
+        DirectSend.prepare()
         var email = EmailData()
         if let url = arguments.positionals.first {
             email = try MailtoURL.parse(url)
