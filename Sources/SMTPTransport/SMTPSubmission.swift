@@ -49,7 +49,8 @@ public enum SMTPSubmission {
         let hostBytes = Array(server.host.utf8)
         let badHostByte = hostBytes.contains { $0 <= 0x20 || $0 >= 0x7F || "/@?#%\\".utf8.contains($0) }
         if hostBytes.isEmpty || badHostByte {
-            throw SMTPError(.configuration, "invalid host '\(AddressSyntaxVisible.text(server.host))'")
+            let shown = String(server.host.unicodeScalars.map { $0.value < 0x20 ? "?" : Character($0) })
+            throw SMTPError(.configuration, "invalid host '\(shown)'")
         }
         guard (1...65535).contains(server.port) else { throw SMTPError(.configuration, "invalid port \(server.port)") }
         if server.security == .none, !server.isLoopback, !server.allowPlaintext {
@@ -93,11 +94,5 @@ public enum SMTPSubmission {
         // 7.69+: go on when some recipients are refused; each is named in the receipt.
         _ = easy.trySet(mr_curlopt_mail_rcpt_allowfails(), 1)
         try easy.set(CURLOPT_UPLOAD, 1)
-    }
-}
-
-enum AddressSyntaxVisible {
-    static func text(_ value: String) -> String {
-        String(value.unicodeScalars.map { $0.value < 0x20 ? "?" : Character($0) })
     }
 }

@@ -104,4 +104,38 @@ import TestSupport
         #expect(result.status == 78, "\(result)")
         #expect(result.stderr == "mailto-route: \(config.path): security=maybe: must be tls, starttls or none\n")
     }
+
+    @Test func passwordIsLookedUpInTheSecretServiceUnderMsmtpsAttributes() throws {
+        let sandbox = try Sandbox()
+        let server = try SMTPTestServer(.plain, auth: ("jane", "from-keyring"))
+        let secrets = try FakeSecretService(items: [
+            (["host": "127.0.0.1", "service": "smtp", "user": "someone-else"], "wrong"),
+            (["host": "127.0.0.1", "service": "smtp", "user": "jane"], "from-keyring"),
+        ])
+        try writeAccount(sandbox, port: server.port, security: "none", user: "jane")
+        let result = try mailtoRoute(["send", "--to", "joe@example.com", "--body", "x"], in: sandbox,
+                                     extraEnvironment: ["DBUS_SESSION_BUS_ADDRESS": secrets.address])
+        #expect(result.status == 0, "\(result)")
+        #expect(server.messages.count == 1)
+    }
+
+    @Test func lockedKeyringIsAConfigurationErrorThatSaysSo() throws {
+        let sandbox = try Sandbox()
+        let secrets = try FakeSecretService(items: [(["host": "127.0.0.1", "service": "smtp", "user": "jane"], "pw")], locked: true)
+        try writeAccount(sandbox, port: 2525, security: "none", user: "jane")
+        let result = try mailtoRoute(["send", "--to", "joe@example.com", "--body", "x"], in: sandbox,
+                                     extraEnvironment: ["DBUS_SESSION_BUS_ADDRESS": secrets.address])
+        #expect(result.status == 78, "\(result)")
+        #expect(result.stderr.contains("locked"))
+    }
+
+    @Test func noPasswordAnywhereNamesTheAttributesToStore() throws {
+        let sandbox = try Sandbox()
+        let secrets = try FakeSecretService(items: [])
+        try writeAccount(sandbox, port: 2525, security: "none", user: "jane")
+        let result = try mailtoRoute(["send", "--to", "joe@example.com", "--body", "x"], in: sandbox,
+                                     extraEnvironment: ["DBUS_SESSION_BUS_ADDRESS": secrets.address])
+        #expect(result.status == 78, "\(result)")
+        #expect(result.stderr.contains("host=127.0.0.1 service=smtp user=jane"))
+    }
 }

@@ -16,6 +16,7 @@ public struct Account: Sendable {
     public var source: String
 
     public enum PasswordSource: Sendable, Equatable {
+        /// With a user: the Secret Service, under msmtp's attributes.
         case none
         /// `password-command=` / msmtp's `passwordeval`: run without a terminal.
         case command(String)
@@ -28,9 +29,22 @@ public struct Account: Sendable {
         var server = server
         switch password {
         case .none:
-            if let user = server.user {
-                throw ConfigurationError("\(source): no password for user \(user) (set password-command=)")
+            guard let user = server.user else { break }
+            // msmtp's attributes, so that a password stored for msmtp (or with
+            // `secret-tool store --label=... host H service smtp user U`) is found.
+            let attributes = ["host": server.host, "service": "smtp", "user": user]
+            let found: String?
+            do {
+                found = try SecretService.lookup(attributes)
+            } catch {
+                throw ConfigurationError(
+                    "\(source): no password for user \(user): set password-command=, or store it in the Secret Service (\(error.message))")
             }
+            guard let found else {
+                throw ConfigurationError(
+                    "\(source): no password for user \(user): set password-command=, or store it in the Secret Service with host=\(server.host) service=smtp user=\(user)")
+            }
+            server.password = found
         case .inline(let password):
             server.password = password
         case .command(let command):

@@ -50,7 +50,10 @@ enum SendCommand: Command {
         } else if report.result == .sent {
             output.print(report.readableLines.joined(separator: "\n"))
         } else {
-            for line in report.readableLines { output.error("mailto-route: \(line)") }
+            // The failure itself on the first line, then the details as they are.
+            for (index, line) in report.readableLines.enumerated() {
+                output.error(index == 0 ? "mailto-route: \(line)" : line)
+            }
         }
         guard let error = report.error else { return .success }
         return ExitStatus(for: error.kind)
