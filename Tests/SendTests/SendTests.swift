@@ -217,6 +217,25 @@ func certificates() throws -> TestCertificates {
         #expect(server.messages.isEmpty)
     }
 
+    @Test func largeMessageShowsAProgressBarOnATerminalOnly() throws {
+        let sandbox = try Sandbox()
+        let server = try SMTPTestServer(.plain)
+        try writeAccount(sandbox, port: server.port, security: "none")
+        let big = try sandbox.write("", to: "files/big.bin")
+        try Data(repeating: 0x5A, count: 3_000_000).write(to: big)
+        let command = [mailtoRouteBinary, "send", "--to", "joe@example.com", "--body", "x", "--attach", big.path]
+        // script(1) gives the command a terminal; its transcript is what a person would see.
+        let quoted = command.map { "'\($0)'" }.joined(separator: " ")
+        let onTerminal = try run("/usr/bin/script", ["-qec", quoted, "/dev/null"], environment: sandbox.environment)
+        #expect(onTerminal.status == 0, "\(onTerminal)")
+        #expect(onTerminal.stdout.contains("sending ["))
+        #expect(onTerminal.stdout.contains("4.1 of 4.1 MB"))
+        let piped = try mailtoRoute(Array(command.dropFirst()), in: sandbox)
+        #expect(piped.status == 0, "\(piped)")
+        #expect(!piped.stderr.contains("sending ["))
+        #expect(server.messages.count == 2)
+    }
+
     @Test func bodyFromStandardInput() throws {
         let sandbox = try Sandbox()
         let server = try SMTPTestServer(.plain)
