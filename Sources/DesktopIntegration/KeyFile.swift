@@ -13,7 +13,7 @@ public final class KeyFile {
         self.file = file
         var error: UnsafeMutablePointer<GError>?
         if g_key_file_load_from_file(file, path, G_KEY_FILE_NONE, &error) == 0 {
-            throw KeyFileError(message: Self.take(error))
+            throw KeyFileError(message: takeGErrorMessage(error))
         }
     }
 
@@ -47,13 +47,6 @@ public final class KeyFile {
             index += 1
         }
         return out
-    }
-
-    /// The message of a `GError` (transfer full, freed here with `g_error_free`).
-    private static func take(_ error: UnsafeMutablePointer<GError>?) -> String {
-        guard let error else { return "unknown error" }
-        defer { g_error_free(error) }
-        return error.pointee.message.map { String(cString: $0) } ?? "unknown error"
     }
 }
 

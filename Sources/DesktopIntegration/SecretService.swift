@@ -18,7 +18,7 @@ public enum SecretService {
         var error: UnsafeMutablePointer<GError>?
         // Wraps `g_bus_get_sync` (transfer full).
         guard let connection = g_bus_get_sync(G_BUS_TYPE_SESSION, nil, &error) else {
-            throw SecretServiceError(message: "no session bus: \(takeMessage(error))")
+            throw SecretServiceError(message: "no session bus: \(takeGErrorMessage(error))")
         }
         defer { g_object_unref(UnsafeMutableRawPointer(connection)) }
 
@@ -89,7 +89,7 @@ public enum SecretService {
         guard let reply = g_dbus_connection_call_sync(connection, bus, object, interface, method, parameters, nil,
                                                       G_DBUS_CALL_FLAGS_NONE, timeoutMilliseconds, nil, &error)
         else {
-            throw SecretServiceError(message: "\(method): \(takeMessage(error))")
+            throw SecretServiceError(message: "\(method): \(takeGErrorMessage(error))")
         }
         return reply
     }
@@ -114,12 +114,6 @@ public enum SecretService {
     private static func objectPath(_ value: OpaquePointer) -> String {
         defer { g_variant_unref(value) }
         return g_variant_get_string(value, nil).map { String(cString: $0) } ?? "/"
-    }
-
-    private static func takeMessage(_ error: UnsafeMutablePointer<GError>?) -> String {
-        guard let error else { return "unknown error" }
-        defer { g_error_free(error) }
-        return error.pointee.message.map { String(cString: $0) } ?? "unknown error"
     }
 }
 

@@ -10,22 +10,13 @@ public final class FakeSecretService: @unchecked Sendable {
     /// `items`: attributes and the secret stored under them; `locked`: every item is behind
     /// a locked keyring.
     public init(items: [(attributes: [String: String], secret: String)], locked: Bool = false) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
         var arguments = [resourcePath("secret_service.py")]
         for item in items {
             let attributes = item.attributes.map { "\($0.key)=\($0.value)" }.joined(separator: ",")
             arguments += ["--item", "\(attributes):\(item.secret)"]
         }
         if locked { arguments.append("--locked") }
-        process.arguments = arguments
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let words = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            .split(whereSeparator: \.isWhitespace).map(String.init)
-        process.waitUntilExit()
+        let words = try launchDetached(arguments)
         guard words.count == 3, words[0].hasPrefix("unix:") else {
             throw TestServerError(message: "secret_service.py did not start (python3-dbus, python3-gi, dbus-daemon?)")
         }

@@ -22,17 +22,7 @@ public final class SMTPTestServer: @unchecked Sendable {
         if let auth { arguments += ["--auth", "\(auth.user):\(auth.password)"] }
         for address in refuse { arguments += ["--refuse", address] }
         if dataDelay > 0 { arguments += ["--data-delay", String(dataDelay)] }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        process.arguments = arguments
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        // The launcher prints the port the kernel picked and the server's pid, then exits.
-        let line = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        let words = line.split(whereSeparator: \.isWhitespace)
+        let words = try launchDetached(arguments)
         guard words.count == 2, let port = Int(words[0]), let pid = pid_t(words[1]) else {
             throw TestServerError(message: "smtp_server.py did not start (is python3-aiosmtpd installed?)")
         }
@@ -113,4 +103,19 @@ public func pythonView(of message: URL) throws -> [String: Any] {
 /// A file in Tests/TestSupport/Resources.
 public func resourcePath(_ name: String) -> String {
     packageRoot.appendingPathComponent("Tests/TestSupport/Resources").appendingPathComponent(name).path
+}
+
+/// Runs one of the Resources scripts that start a server detached (so that it holds none of
+/// this process's descriptors) and print what the test needs on one line; returns its words.
+func launchDetached(_ arguments: [String]) throws -> [String] {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+    process.arguments = arguments
+    let out = Pipe()
+    process.standardOutput = out
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+    let line = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    process.waitUntilExit()
+    return line.split(whereSeparator: \.isWhitespace).map(String.init)
 }
