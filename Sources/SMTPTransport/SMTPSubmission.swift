@@ -32,8 +32,10 @@ public enum SMTPSubmission {
         }
         guard code == CURLE_OK else {
             if let streamError = state.streamError { throw SMTPError(.input, streamError.message) }
-            throw classify(code, responseCode: easy.responseCode, reply: replies.lastReply,
-                           refused: refused, detail: easy.errorText(code), server: server)
+            var error = classify(code, responseCode: easy.responseCode, reply: replies.lastReply,
+                                 refused: refused, detail: easy.errorText(code), server: server)
+            if !replies.lastReply.isEmpty { error.reply = replies.lastReply }
+            throw error
         }
         let refusedAddresses = Set(refused.map(\.address))
         return SMTPReceipt(

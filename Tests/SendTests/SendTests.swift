@@ -141,6 +141,20 @@ func certificates() throws -> TestCertificates {
         #expect(server.messages.isEmpty)
     }
 
+    @Test(arguments: [("451 4.3.0 Try again later", "transient", Int32(1)), ("552 5.3.4 Message too big", "permanent", Int32(1))])
+    func replyToTheMessageDecidesTransientOrPermanent(_ reply: String, _ kind: String, _ status: Int32) throws {
+        let sandbox = try Sandbox()
+        let server = try SMTPTestServer(.plain, dataReply: reply)
+        try writeAccount(sandbox, port: server.port, security: "none")
+        let result = try mailtoRoute(["send", "--to", "joe@example.com", "--body", "x", "--json"], in: sandbox)
+        #expect(result.status == status, "\(result)")
+        let report = try jsonObject(result.stdout)
+        let error = try #require(report["error"] as? [String: String])
+        #expect(error["kind"] == kind)
+        #expect(error["message"]?.contains(reply) == true)
+        #expect(report["reply"] as? String == reply)
+    }
+
     @Test func serverWithoutSTARTTLSIsRefusedWhenStarttlsIsRequired() throws {
         let sandbox = try Sandbox()
         let server = try SMTPTestServer(.plain, auth: ("jane", "pw"))

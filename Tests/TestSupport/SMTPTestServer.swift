@@ -13,7 +13,7 @@ public final class SMTPTestServer: @unchecked Sendable {
 
     public init(
         _ mode: Mode = .plain, certificate: TestCertificates.Pair? = nil, auth: (user: String, password: String)? = nil,
-        refuse: [String] = [], dataDelay: Double = 0
+        refuse: [String] = [], dataDelay: Double = 0, dataReply: String? = nil
     ) throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("smtp-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -22,6 +22,7 @@ public final class SMTPTestServer: @unchecked Sendable {
         if let auth { arguments += ["--auth", "\(auth.user):\(auth.password)"] }
         for address in refuse { arguments += ["--refuse", address] }
         if dataDelay > 0 { arguments += ["--data-delay", String(dataDelay)] }
+        if let dataReply { arguments += ["--data-reply", dataReply] }
         let words = try launchDetached(arguments)
         guard words.count == 2, let port = Int(words[0]), let pid = pid_t(words[1]) else {
             throw TestServerError(message: "smtp_server.py did not start (is python3-aiosmtpd installed?)")

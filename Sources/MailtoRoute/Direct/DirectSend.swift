@@ -30,6 +30,9 @@ public enum DirectSend {
             report.reply = receipt.reply
             report.accepted = receipt.accepted
             report.refused = receipt.refused.map { RouteReport.Refusal(address: $0.address, reply: $0.reply) }
+        } catch let error as SMTPError {
+            report.reply = error.reply
+            report.error = RouteReport.Failure(kind: error.kind, message: error.description)
         } catch let error as any ClassifiedError {
             report.error = RouteReport.Failure(kind: error.kind, message: error.description)
         } catch {

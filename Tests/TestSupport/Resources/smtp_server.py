@@ -11,6 +11,7 @@ and N.json (envelope) in --outdir.
   --auth USER:PASSWORD        require AUTH (PLAIN/LOGIN) with these credentials
   --refuse ADDR               answer RCPT TO:<ADDR> with 550 (repeatable)
   --data-delay SECONDS        wait before answering the end of DATA (slow server)
+  --data-reply REPLY          answer the end of DATA with REPLY (and keep nothing)
 """
 import argparse
 import asyncio
@@ -25,8 +26,9 @@ from aiosmtpd.smtp import SMTP, AuthResult, LoginPassword
 
 
 class Handler:
-    def __init__(self, outdir, refuse, delay):
+    def __init__(self, outdir, refuse, delay, data_reply):
         self.outdir = outdir
+        self.data_reply = data_reply
         self.refuse = set(a.lower() for a in refuse)
         self.delay = delay
         self.count = 0
@@ -40,6 +42,8 @@ class Handler:
     async def handle_DATA(self, server, session, envelope):
         if self.delay:
             await asyncio.sleep(self.delay)
+        if self.data_reply:
+            return self.data_reply
         self.count += 1
         base = os.path.join(self.outdir, str(self.count))
         with open(base + ".eml.tmp", "wb") as f:
@@ -71,6 +75,7 @@ def main():
     parser.add_argument("--auth")
     parser.add_argument("--refuse", action="append", default=[])
     parser.add_argument("--data-delay", type=float, default=0)
+    parser.add_argument("--data-reply")
     parser.add_argument("--outdir", required=True)
     parser.add_argument("--lifetime", type=float, default=600)
     args = parser.parse_args()
@@ -104,7 +109,7 @@ def main():
     if args.auth:
         user, password = args.auth.split(":", 1)
         authenticator = Authenticator(user, password)
-    handler = Handler(args.outdir, args.refuse, args.data_delay)
+    handler = Handler(args.outdir, args.refuse, args.data_delay, args.data_reply)
 
     def factory():
         return SMTP(
