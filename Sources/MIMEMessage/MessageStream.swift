@@ -132,42 +132,60 @@ final class Base64Lines {
             input = .data(data, offset: offset + got)
         }
         guard got > 0 else { return }
-        pending.reserveCapacity(got / 57 * 78 + 80)
-        var start = 0
-        raw.withUnsafeBufferPointer { source in
-            while start < got {
-                let end = min(start + Self.lineInput, got)
-                if !firstLine { pending += [0x0D, 0x0A] }
-                firstLine = false
-                Base64Lines.encode(UnsafeBufferPointer(rebasing: source[start..<end]), into: &pending)
-                start = end
+        // Exact output size: 4 characters per 3 octets (rounded up), CRLF before every line
+        // but the attachment's first.
+        let lines = (got + Self.lineInput - 1) / Self.lineInput
+        let breaks = firstLine ? lines - 1 : lines
+        let size = (got + 2) / 3 * 4 + breaks * 2
+        pending = [UInt8](unsafeUninitializedCapacity: size) { out, count in
+            raw.withUnsafeBufferPointer { source in
+                var written = 0
+                var start = 0
+                while start < got {
+                    let end = min(start + Self.lineInput, got)
+                    if !firstLine {
+                        out[written] = 0x0D
+                        out[written + 1] = 0x0A
+                        written += 2
+                    }
+                    firstLine = false
+                    written += Base64Lines.encode(UnsafeBufferPointer(rebasing: source[start..<end]),
+                                                  into: UnsafeMutableBufferPointer(rebasing: out[written...]))
+                    start = end
+                }
+                count = written
             }
         }
     }
 
     private static let alphabet: [UInt8] = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
 
-    /// RFC 4648 §4 with padding; the hot loop of a large attachment, so on raw buffers.
-    static func encode(_ bytes: UnsafeBufferPointer<UInt8>, into out: inout [UInt8]) {
+    /// RFC 4648 §4 with padding, into `out` (room for it is the caller's business); returns
+    /// how many characters. The hot loop of a large attachment, so on raw buffers.
+    static func encode(_ bytes: UnsafeBufferPointer<UInt8>, into out: UnsafeMutableBufferPointer<UInt8>) -> Int {
         alphabet.withUnsafeBufferPointer { table in
             var index = 0
+            var written = 0
             while index + 3 <= bytes.count {
                 let group = UInt32(bytes[index]) << 16 | UInt32(bytes[index + 1]) << 8 | UInt32(bytes[index + 2])
-                out.append(table[Int(group >> 18 & 63)])
-                out.append(table[Int(group >> 12 & 63)])
-                out.append(table[Int(group >> 6 & 63)])
-                out.append(table[Int(group & 63)])
+                out[written] = table[Int(group >> 18 & 63)]
+                out[written + 1] = table[Int(group >> 12 & 63)]
+                out[written + 2] = table[Int(group >> 6 & 63)]
+                out[written + 3] = table[Int(group & 63)]
                 index += 3
+                written += 4
             }
             let rest = bytes.count - index
             if rest > 0 {
                 let second = rest > 1 ? UInt32(bytes[index + 1]) : 0
                 let group = UInt32(bytes[index]) << 16 | second << 8
-                out.append(table[Int(group >> 18 & 63)])
-                out.append(table[Int(group >> 12 & 63)])
-                out.append(rest > 1 ? table[Int(group >> 6 & 63)] : UInt8(ascii: "="))
-                out.append(UInt8(ascii: "="))
+                out[written] = table[Int(group >> 18 & 63)]
+                out[written + 1] = table[Int(group >> 12 & 63)]
+                out[written + 2] = rest > 1 ? table[Int(group >> 6 & 63)] : UInt8(ascii: "=")
+                out[written + 3] = UInt8(ascii: "=")
+                written += 4
             }
+            return written
         }
     }
 }
