@@ -4,11 +4,6 @@ import SMTPTransport
 /// The direct path: build the message for the account and submit it, and say what came of
 /// it. Nothing here is cached: the account is read by the caller for this send.
 public enum DirectSend {
-    /// Starts loading libcurl in the background (see `CurlPreload`); call it as soon as it
-    /// is clear that a message will be sent directly.
-    public static func prepare() {
-        CurlPreload.start()
-    }
 
     /// Sends `email` from `account`. Never throws: every failure is in the report, with its
     /// kind (`report.error`), so that the caller chooses the exit status in one place.

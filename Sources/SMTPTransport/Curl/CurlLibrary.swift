@@ -1,6 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 internal import CCurl
 
 /// libcurl, opened with `dlopen` on first use (see `CCurl/shim.h` for why), and
@@ -34,24 +31,6 @@ struct CurlLibrary: @unchecked Sendable {
 
     static func load() throws(SMTPError) -> CurlLibrary {
         try shared.get()
-    }
-}
-
-/// Loading libcurl and its libraries takes about 5 ms, most of a loopback send. A send
-/// starts it on a second thread first thing, so that it overlaps reading the account and
-/// building the message; `CurlLibrary.shared` (a Swift global, initialised once under a
-/// lock) makes whoever comes second wait for the first.
-public enum CurlPreload {
-    public static func start() {
-        var thread = pthread_t()
-        var attributes = pthread_attr_t()
-        pthread_attr_init(&attributes)
-        pthread_attr_setdetachstate(&attributes, Int32(PTHREAD_CREATE_DETACHED))
-        _ = pthread_create(&thread, &attributes, { _ in
-            _ = CurlLibrary.shared
-            return nil
-        }, nil)
-        pthread_attr_destroy(&attributes)
     }
 }
 

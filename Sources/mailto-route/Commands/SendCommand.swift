@@ -14,7 +14,6 @@ enum SendCommand: Command {
     static let maxPositionals = 1
 
     static func run(_ arguments: Arguments, output: Output) throws -> ExitStatus {
-        DirectSend.prepare()
         var email = EmailData()
         if let url = arguments.positionals.first {
             email = try MailtoURL.parse(url)
