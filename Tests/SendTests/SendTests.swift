@@ -221,6 +221,20 @@ func certificates() throws -> TestCertificates {
         #expect(error["kind"] == "transient")
     }
 
+    @Test func serverThatNeverAnswersTimesOutAsTransient() throws {
+        let sandbox = try Sandbox()
+        let server = try SMTPTestServer(.silent)
+        let config = try writeAccount(sandbox, port: server.port, security: "none")
+        try (String(contentsOf: config, encoding: .utf8) + "timeout=1\n").write(to: config, atomically: false, encoding: .utf8)
+        let started = Date()
+        let result = try mailtoRoute(["send", "--to", "joe@example.com", "--body", "x", "--json"], in: sandbox)
+        #expect(Date().timeIntervalSince(started) < 10)
+        #expect(result.status == 1, "\(result)")
+        let error = try #require(try jsonObject(result.stdout)["error"] as? [String: String])
+        #expect(error["kind"] == "transient")
+        #expect(error["message"]?.contains("timed out") == true)
+    }
+
     @Test func lineBreakInSubjectIsRefusedAsBadInput() throws {
         let sandbox = try Sandbox()
         let server = try SMTPTestServer(.plain)

@@ -4,7 +4,7 @@ import Foundation
 /// a free port for one test and killed when released. Received messages are files in
 /// `directory`: `N.eml` as received, `N.json` with the envelope.
 public final class SMTPTestServer: @unchecked Sendable {
-    public enum Mode: String, Sendable { case plain, starttls, tls }
+    public enum Mode: String, Sendable { case plain, starttls, tls, silent }
 
     public let port: Int
     public let directory: URL

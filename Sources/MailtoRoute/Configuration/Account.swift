@@ -76,6 +76,7 @@ public enum AccountConfiguration {
 
     static let accountKeys: Set<String> = [
         "from", "host", "port", "security", "user", "password", "password-command", "ca-file", "allow-plaintext",
+        "timeout",
     ]
 
     /// The `[account]` group of a mailto-route config file (DESIGN.md "Files").
@@ -121,8 +122,15 @@ public enum AccountConfiguration {
         if let caFile, access(caFile, R_OK) != 0 {
             throw ConfigurationError("\(path): ca-file=\(caFile): \(String(cString: strerror(errno)))")
         }
-        let server = SMTPServer(host: host, port: port, security: security, allowPlaintext: allowPlaintext,
+        var server = SMTPServer(host: host, port: port, security: security, allowPlaintext: allowPlaintext,
                                 caFile: caFile, user: value("user"))
+        if let text = value("timeout") {
+            guard let seconds = Int(text), (1...3600).contains(seconds) else {
+                throw ConfigurationError("\(path): timeout=\(text): must be a number of seconds from 1 to 3600")
+            }
+            server.connectTimeout = seconds
+            server.stallTimeout = seconds
+        }
         return Account(from: from, server: server, password: password, source: path)
     }
 

@@ -6,7 +6,9 @@ pid of the server, which runs detached (so that it holds none of the test proces
 descriptors) until it is sent SIGTERM or --lifetime seconds have passed. Every accepted message is saved as N.eml (the bytes as received)
 and N.json (envelope) in --outdir.
 
-  --mode plain|starttls|tls   tls is implicit TLS (smtps); starttls offers STARTTLS
+  --mode plain|starttls|tls|silent
+                              tls is implicit TLS (smtps); starttls offers STARTTLS;
+                              silent accepts connections and never says a word
   --cert/--key                PEM files for starttls and tls
   --auth USER:PASSWORD        require AUTH (PLAIN/LOGIN) with these credentials
   --refuse ADDR               answer RCPT TO:<ADDR> with 550 (repeatable)
@@ -69,7 +71,7 @@ class Authenticator:
 
 def main():
     parser = argparse.ArgumentParser()
-    parser.add_argument("--mode", choices=["plain", "starttls", "tls"], default="plain")
+    parser.add_argument("--mode", choices=["plain", "starttls", "tls", "silent"], default="plain")
     parser.add_argument("--cert")
     parser.add_argument("--key")
     parser.add_argument("--auth")
@@ -102,7 +104,7 @@ def main():
         os.dup2(null, descriptor)
 
     context = None
-    if args.mode != "plain":
+    if args.mode in ("starttls", "tls"):
         context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
         context.load_cert_chain(args.cert, args.key)
     authenticator = None
@@ -125,6 +127,13 @@ def main():
         )
 
     loop = asyncio.new_event_loop()
+    if args.mode == "silent":
+        async def mute(reader, writer):
+            await asyncio.sleep(args.lifetime)
+        loop.run_until_complete(asyncio.start_server(mute, sock=listener))
+        loop.call_later(args.lifetime, loop.stop)
+        loop.run_forever()
+        return
     loop.run_until_complete(loop.create_server(factory, sock=listener, ssl=context if args.mode == "tls" else None))
     loop.call_later(args.lifetime, loop.stop)
     loop.run_forever()
