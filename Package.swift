@@ -37,7 +37,7 @@ let package = Package(
         .testTarget(name: "MailtoCoreTests", dependencies: ["MailtoCore"]),
         .testTarget(name: "CLITests", dependencies: ["TestSupport", "mailto-route"]),
         .testTarget(name: "MIMEMessageTests", dependencies: ["MIMEMessage", "TestSupport"]),
-        .testTarget(name: "SMTPTransportTests", dependencies: ["SMTPTransport"]),
+        .testTarget(name: "SMTPTransportTests", dependencies: ["SMTPTransport", "MIMEMessage"]),
         // End-to-end: the built binary against real SMTP servers (Tests/TestSupport/Resources).
         .testTarget(name: "SendTests", dependencies: ["TestSupport", "mailto-route"]),
     ]

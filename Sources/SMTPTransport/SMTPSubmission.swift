@@ -11,6 +11,9 @@ public enum SMTPSubmission {
         _ message: OutgoingMessage, via server: SMTPServer,
         progress: (@Sendable (_ sent: Int, _ total: Int) -> Void)? = nil
     ) throws(SMTPError) -> SMTPReceipt {
+        var server = server
+        // An international host name goes to the resolver as its A-label.
+        server.host = IDNA.asciiDomain(server.host)
         try checkServer(server)
         let stream: MessageStream
         do { stream = try message.makeStream() } catch { throw SMTPError(.input, error.message) }

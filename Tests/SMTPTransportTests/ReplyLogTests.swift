@@ -1,3 +1,4 @@
+import MIMEMessage
 import Testing
 @testable import SMTPTransport
 
@@ -53,6 +54,10 @@ private func feed(_ log: inout ReplyLog, client: String? = nil, server: String? 
     @Test(arguments: ["evil.example/path", "user@host", "host\r\nRCPT", "", "a b"])
     func hostThatWouldChangeTheURLIsRefused(_ host: String) {
         #expect(throws: SMTPError.self) { try SMTPSubmission.checkServer(SMTPServer(host: host)) }
+    }
+
+    @Test func internationalHostIsCheckedAsItsALabel() {
+        #expect(IDNA.asciiDomain("smtp.bücher.example") == "smtp.xn--bcher-kva.example")
     }
 
     @Test func defaultPortsFollowSecurity() {
