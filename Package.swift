@@ -23,13 +23,14 @@ let package = Package(
         ),
         .target(name: "MailtoCore"),
         .target(name: "DesktopIntegration", dependencies: ["CGIO", "MailtoCore"]),
-        .target(name: "SMTPTransport", dependencies: ["CCurl", "MailtoCore"]),
+        .target(name: "MIMEMessage", dependencies: ["MailtoCore"]),
+        .target(name: "SMTPTransport", dependencies: ["CCurl", "MailtoCore", "MIMEMessage"]),
         // Pure Swift + POSIX, no Foundation: linked into the command line, whose start-up
         // every click pays. Holds the message as bytes; MIMEMessage builds them.
         .target(name: "Outbox", dependencies: ["MailtoCore"]),
         .target(
             name: "MailtoRoute",
-            dependencies: ["MailtoCore", "DesktopIntegration", "SMTPTransport", "Outbox"]
+            dependencies: ["MailtoCore", "MIMEMessage", "DesktopIntegration", "SMTPTransport", "Outbox"]
         ),
         .executableTarget(name: "mailto-route", dependencies: ["MailtoRoute"]),
         .executableTarget(name: "bench", dependencies: ["MailtoCore"]),
@@ -38,8 +39,8 @@ let package = Package(
         .executableTarget(name: "outbox-torture", dependencies: ["Outbox"], path: "Tests/OutboxTorture"),
         // Shared by the test targets: sandboxes (HOME, XDG_*), running the built binary,
         // and the real servers the tests talk to.
-        // The Python servers and drivers under Servers/ are run from the source tree.
-        .target(name: "TestSupport", path: "Tests/TestSupport", exclude: ["Servers"]),
+        // The Python servers and drivers under Servers/ and Resources/ run from the source tree.
+        .target(name: "TestSupport", path: "Tests/TestSupport", exclude: ["Servers", "Resources"]),
         .testTarget(name: "MailtoCoreTests", dependencies: ["MailtoCore"]),
         .testTarget(name: "CLITests", dependencies: ["TestSupport", "mailto-route", "Outbox"]),
         // Hands a message with attachments off in a subprocess, for DesktopIntegrationTests,
@@ -57,5 +58,9 @@ let package = Package(
             dependencies: ["TestSupport", "consent-probe"]
         ),
         .testTarget(name: "OutboxTests", dependencies: ["Outbox", "TestSupport", "outbox-torture"]),
+        .testTarget(name: "MIMEMessageTests", dependencies: ["MIMEMessage", "TestSupport"]),
+        .testTarget(name: "SMTPTransportTests", dependencies: ["SMTPTransport", "MIMEMessage"]),
+        // End-to-end: the built binary against real SMTP servers (Tests/TestSupport/Resources).
+        .testTarget(name: "SendTests", dependencies: ["TestSupport", "mailto-route"]),
     ]
 )

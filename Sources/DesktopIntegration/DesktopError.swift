@@ -21,10 +21,15 @@ public struct DesktopError: ClassifiedError, Equatable, Sendable {
 func takeError(
     _ error: UnsafeMutablePointer<GError>?, _ kind: ErrorKind, _ what: String
 ) -> DesktopError {
-    guard let error else { return DesktopError(kind, what) }
+    guard error != nil else { return DesktopError(kind, what) }
+    return DesktopError(kind, "\(what): \(takeErrorMessage(error))")
+}
+
+/// The message of a `GError` (transfer full: freed here with `g_error_free`).
+func takeErrorMessage(_ error: UnsafeMutablePointer<GError>?) -> String {
+    guard let error else { return "unknown error" }
     defer { g_error_free(error) }
-    let text = error.pointee.message.map { String(cString: $0) } ?? "unknown error"
-    return DesktopError(kind, "\(what): \(text)")
+    return error.pointee.message.map { String(cString: $0) } ?? "unknown error"
 }
 
 /// For a GLib file call that failed: returns (freeing the error) when the file does not

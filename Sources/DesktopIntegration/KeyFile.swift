@@ -37,10 +37,17 @@ public final class KeyFile: @unchecked Sendable {
 
     /// Wraps `g_key_file_get_string_list` (transfer full): a `;`-separated list.
     public func stringList(_ group: String, _ key: String) -> [String] {
-        var count: gsize = 0
-        guard let list = g_key_file_get_string_list(pointer, group, key, &count, nil) else { return [] }
-        defer { g_strfreev(list) }
-        return (0..<Int(count)).compactMap { list[$0].map { String(cString: $0) } }
+        takeStrings(g_key_file_get_string_list(pointer, group, key, nil, nil))
+    }
+
+    /// Wraps `g_key_file_get_groups` (transfer full, freed with `g_strfreev`).
+    public var groups: [String] {
+        takeStrings(g_key_file_get_groups(pointer, nil))
+    }
+
+    /// Wraps `g_key_file_get_keys` (transfer full); empty when the group does not exist.
+    public func keys(in group: String) -> [String] {
+        takeStrings(g_key_file_get_keys(pointer, group, nil, nil))
     }
 
     /// Wraps `g_key_file_has_key`.
@@ -70,4 +77,18 @@ public final class KeyFile: @unchecked Sendable {
             throw takeError(error, .configuration, "cannot write \(path)")
         }
     }
+}
+
+/// A NULL-terminated string vector GLib handed over (transfer full), as Swift strings;
+/// frees it with `g_strfreev`.
+func takeStrings(_ vector: UnsafeMutablePointer<UnsafeMutablePointer<gchar>?>?) -> [String] {
+    guard let vector else { return [] }
+    defer { g_strfreev(vector) }
+    var strings: [String] = []
+    var index = 0
+    while let item = vector[index] {
+        strings.append(String(cString: item))
+        index += 1
+    }
+    return strings
 }

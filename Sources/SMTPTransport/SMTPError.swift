@@ -5,10 +5,13 @@ public struct SMTPError: ClassifiedError, Equatable, Sendable {
     public var kind: ErrorKind
     /// The server's or the library's own text, never a password.
     public var message: String
+    /// The server's last reply line, when it said something before things went wrong.
+    public var reply: String?
 
-    public init(_ kind: ErrorKind, _ message: String) {
+    public init(_ kind: ErrorKind, _ message: String, reply: String? = nil) {
         self.kind = kind
         self.message = message
+        self.reply = reply
     }
 
     public var description: String { message }

@@ -11,6 +11,7 @@ let commands: [any Command.Type] = [
     OutboxCommand.self,
     DraftsCommand.self,
     LogCommand.self,
+    SendCommand.self,
 ]
 
 let output = Output()

@@ -5,6 +5,16 @@ internal import CCurl
 struct CurlLibrary: @unchecked Sendable {
     /// The entry points; immutable after loading, so sharing across threads is safe.
     let api: mr_curl_api
+    /// The same table at a stable address, for the shim's helpers that take a pointer to
+    /// it; allocated once per process and never freed (the library is never unloaded).
+    let apiPointer: UnsafePointer<mr_curl_api>
+
+    init(api: mr_curl_api) {
+        self.api = api
+        let stored = UnsafeMutablePointer<mr_curl_api>.allocate(capacity: 1)
+        stored.initialize(to: api)
+        apiPointer = UnsafePointer(stored)
+    }
 
     /// The process-wide instance, or the reason libcurl could not be loaded. Swift
     /// initialises globals once, thread-safely, which is what `curl_global_init` needs.

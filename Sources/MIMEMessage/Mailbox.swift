@@ -1,0 +1,163 @@
+/// One address with an optional display name: `Jane Doe <jane@example.org>`.
+public struct Mailbox: Equatable, Hashable, Sendable {
+    /// The display name as a person reads it (decoded, unquoted); `nil` when absent.
+    public var displayName: String?
+    /// The addr-spec as given (domain possibly non-ASCII).
+    public var address: String
+
+    /// Checks `address` (see `AddressSyntax.check`) and `displayName` for line breaks.
+    public init(_ address: String, displayName: String? = nil) throws(MIMEError) {
+        try AddressSyntax.check(address)
+        if let displayName { try HeaderValue.checkSafe(displayName, field: "display name") }
+        self.address = address
+        self.displayName = displayName.flatMap { $0.isEmpty ? nil : $0 }
+    }
+
+    /// Reads `Name <addr>`, `"Name" <addr>` or a bare `addr` (a config file's `from=`).
+    public init(parsing text: String) throws(MIMEError) {
+        try HeaderValue.checkSafe(text, field: "address")
+        let trimmed = text.trimmingASCIISpaces()
+        guard trimmed.hasSuffix(">"), let open = trimmed.lastIndex(of: "<") else {
+            try self.init(trimmed)
+            return
+        }
+        let address = String(trimmed[trimmed.index(after: open)..<trimmed.index(before: trimmed.endIndex)])
+        var name = String(trimmed[..<open]).trimmingASCIISpaces()
+        if name.count >= 2, name.hasPrefix("\""), name.hasSuffix("\"") {
+            name = String(name.dropFirst().dropLast())
+            name = name.replacingBackslashEscapes()
+        }
+        try self.init(address.trimmingASCIISpaces(), displayName: name.isEmpty ? nil : name)
+    }
+
+    /// The address as it goes on the wire without SMTPUTF8: the domain as an A-label.
+    public var asciiAddress: String {
+        guard let at = address.lastIndex(of: "@") else { return address }
+        return String(address[...at]) + IDNA.asciiDomain(String(address[address.index(after: at)...]))
+    }
+
+    /// The domain part (after the last `@`).
+    public var domain: String {
+        guard let at = address.lastIndex(of: "@") else { return "" }
+        return String(address[address.index(after: at)...])
+    }
+}
+
+/// RFC 5321 §4.1.2 / RFC 5322 §3.4.1 addr-spec syntax, as strict as a submission server.
+public enum AddressSyntax {
+    /// Throws an input error naming the address when it is not `local@domain` with a
+    /// dot-atom or quoted local part and a dot-atom or literal domain; CR, LF and NUL
+    /// are refused before anything else (DESIGN.md rule 4). A non-ASCII local part is
+    /// refused too: it would need SMTPUTF8, which mailto-route does not use.
+    public static func check(_ address: String) throws(MIMEError) {
+        let bytes = Array(address.utf8)
+        if bytes.contains(where: { $0 == 0x0D || $0 == 0x0A || $0 == 0 }) {
+            throw .input("address contains a line break or NUL: \(visible(address))")
+        }
+        guard !bytes.isEmpty else { throw .input("empty address") }
+        guard bytes.count <= 254 else { throw .input("address longer than 254 octets: \(address)") }
+        guard let at = bytes.lastIndex(of: UInt8(ascii: "@")), at > 0, at < bytes.count - 1 else {
+            throw .input("not an address (no local@domain): \(address)")
+        }
+        let local = bytes[..<at]
+        let domain = bytes[(at + 1)...]
+        guard local.count <= 64 else { throw .input("local part longer than 64 octets: \(address)") }
+        if local.first == UInt8(ascii: "\"") {
+            guard local.count >= 2, local.last == UInt8(ascii: "\"") else {
+                throw .input("unterminated quoted local part: \(address)")
+            }
+            var escaped = false
+            for byte in local.dropFirst().dropLast() {
+                if byte >= 0x80 || byte < 0x20 || byte == 0x7F {
+                    throw .input("non-ASCII or control character in local part: \(address)")
+                }
+                if escaped { escaped = false; continue }
+                if byte == UInt8(ascii: "\\") { escaped = true; continue }
+                if byte == UInt8(ascii: "\"") { throw .input("stray quote in local part: \(address)") }
+            }
+            if escaped { throw .input("unterminated quoted local part: \(address)") }
+        } else {
+            if local.contains(where: { $0 >= 0x80 }) {
+                throw .input("non-ASCII local part needs SMTPUTF8, which is not supported: \(address)")
+            }
+            guard isDotAtom(local) else { throw .input("invalid local part: \(address)") }
+        }
+        if domain.first == UInt8(ascii: "[") {
+            guard domain.last == UInt8(ascii: "]"),
+                  domain.dropFirst().dropLast().allSatisfy({ $0 > 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "[")
+                      && $0 != UInt8(ascii: "]") && $0 != UInt8(ascii: "\\") })
+            else { throw .input("invalid domain literal: \(address)") }
+            return
+        }
+        for label in domain.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false) {
+            guard !label.isEmpty, label.count <= 63 || label.contains(where: { $0 >= 0x80 }) else {
+                throw .input("invalid domain: \(address)")
+            }
+            for byte in label where byte < 0x80 {
+                let ok = isAlphaNumeric(byte) || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_")
+                if !ok { throw .input("invalid character in domain: \(address)") }
+            }
+        }
+    }
+
+    /// RFC 5322 §3.2.3 atext, plus `.` between atoms.
+    static func isDotAtom(_ bytes: some Collection<UInt8>) -> Bool {
+        guard !bytes.isEmpty, bytes.first != UInt8(ascii: "."), bytes.reversed().first != UInt8(ascii: ".") else {
+            return false
+        }
+        var previousDot = false
+        for byte in bytes {
+            if byte == UInt8(ascii: ".") {
+                if previousDot { return false }
+                previousDot = true
+                continue
+            }
+            previousDot = false
+            guard isAtext(byte) else { return false }
+        }
+        return true
+    }
+
+    static func isAtext(_ byte: UInt8) -> Bool {
+        isAlphaNumeric(byte) || Array("!#$%&'*+-/=?^_`{|}~".utf8).contains(byte)
+    }
+
+    static func isAlphaNumeric(_ byte: UInt8) -> Bool {
+        (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z")) || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z"))
+            || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9"))
+    }
+
+    /// `text` with CR, LF and NUL shown as escapes, for an error message on one line.
+    static func visible(_ text: String) -> String {
+        var out = ""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\r": out += "\\r"
+            case "\n": out += "\\n"
+            case "\0": out += "\\0"
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
+    }
+}
+
+extension String {
+    func trimmingASCIISpaces() -> String {
+        var view = Substring(self)
+        while let first = view.first, first == " " || first == "\t" { view = view.dropFirst() }
+        while let last = view.last, last == " " || last == "\t" { view = view.dropLast() }
+        return String(view)
+    }
+
+    func replacingBackslashEscapes() -> String {
+        var out = ""
+        var escaped = false
+        for character in self {
+            if !escaped, character == "\\" { escaped = true; continue }
+            escaped = false
+            out.append(character)
+        }
+        return out
+    }
+}

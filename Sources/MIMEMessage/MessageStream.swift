@@ -1,0 +1,243 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The message as a byte stream, produced in chunks as it is read (libcurl's
+/// `CURLOPT_READFUNCTION` pulls it): an attachment is read from its file and base64-encoded
+/// a chunk at a time, so memory stays bounded whatever the attachment's size.
+///
+/// Not thread-safe; one reader at a time, as libcurl is.
+public final class MessageStream {
+    /// How many octets the whole message has.
+    public let size: Int
+    /// How many have been read so far.
+    public private(set) var produced = 0
+
+    private var segments: [Source]
+    private var current = 0
+
+    private enum Source {
+        case bytes([UInt8], offset: Int)
+        case base64(Base64Lines)
+    }
+
+    init(segments: [OutgoingMessage.Segment], size: Int) throws(MIMEError) {
+        self.size = size
+        var sources: [Source] = []
+        for segment in segments {
+            switch segment {
+            case .bytes(let bytes): sources.append(.bytes(bytes, offset: 0))
+            case .base64Data(let data): sources.append(.base64(Base64Lines(data)))
+            case .base64File(let path, let size): sources.append(.base64(Base64Lines(try FileSource(path: path, size: size))))
+            }
+        }
+        self.segments = sources
+    }
+
+    /// Copies up to `buffer.count` next octets into `buffer`; returns how many, 0 at the end.
+    /// Throws an input error when an attachment file cannot be read or changed size.
+    public func read(into buffer: UnsafeMutableRawBufferPointer) throws(MIMEError) -> Int {
+        var written = 0
+        while written < buffer.count, current < segments.count {
+            let room = UnsafeMutableRawBufferPointer(rebasing: buffer[written...])
+            let count: Int
+            switch segments[current] {
+            case .bytes(let bytes, let offset):
+                count = min(room.count, bytes.count - offset)
+                bytes.withUnsafeBytes { source in
+                    room.copyMemory(from: UnsafeRawBufferPointer(rebasing: source[offset..<(offset + count)]))
+                }
+                if offset + count == bytes.count {
+                    segments[current] = .bytes([], offset: 0)
+                    current += 1
+                } else {
+                    segments[current] = .bytes(bytes, offset: offset + count)
+                }
+            case .base64(let encoder):
+                count = try encoder.read(into: room)
+                if count == 0 { current += 1 }
+            }
+            written += count
+        }
+        produced += written
+        return written
+    }
+
+    /// The whole rest of the stream in memory: for tests and small messages only.
+    public func readAll() throws(MIMEError) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(size - produced)
+        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+        while true {
+            let result = chunk.withUnsafeMutableBytes { buffer in Result { () throws(MIMEError) in try read(into: buffer) } }
+            let count = try result.get()
+            if count == 0 { return out }
+            out += chunk[0..<count]
+        }
+    }
+}
+
+/// Base64 in 76-character lines joined by CRLF (RFC 2045 §6.8), encoded from its source
+/// one chunk of whole lines at a time.
+final class Base64Lines {
+    /// 57 input octets make one 76-character line; 1024 lines per chunk (about 80 KB out).
+    static let lineInput = 57
+    static let chunkInput = 57 * 1024
+
+    static func encodedSize(_ count: Int) -> Int {
+        let characters = (count + 2) / 3 * 4
+        let lines = (characters + 75) / 76
+        return characters + max(lines - 1, 0) * 2
+    }
+
+    private enum Input {
+        case file(FileSource)
+        case data([UInt8], offset: Int)
+    }
+
+    private var input: Input
+    private var pending: [UInt8] = []
+    private var pendingOffset = 0
+    private var raw = [UInt8]()
+    private var firstLine = true
+
+    init(_ data: [UInt8]) { input = .data(data, offset: 0) }
+    init(_ file: FileSource) { input = .file(file) }
+
+    func read(into buffer: UnsafeMutableRawBufferPointer) throws(MIMEError) -> Int {
+        if pendingOffset == pending.count {
+            try refill()
+            if pending.isEmpty { return 0 }
+        }
+        let count = min(buffer.count, pending.count - pendingOffset)
+        pending.withUnsafeBytes { source in
+            buffer.copyMemory(from: UnsafeRawBufferPointer(rebasing: source[pendingOffset..<(pendingOffset + count)]))
+        }
+        pendingOffset += count
+        return count
+    }
+
+    private func refill() throws(MIMEError) {
+        pending.removeAll(keepingCapacity: true)
+        pendingOffset = 0
+        let got: Int
+        switch input {
+        case .file(let file):
+            if raw.count != Self.chunkInput { raw = [UInt8](repeating: 0, count: Self.chunkInput) }
+            got = try file.read(into: &raw)
+        case .data(let data, let offset):
+            got = min(Self.chunkInput, data.count - offset)
+            raw.removeAll(keepingCapacity: true)
+            raw += data[offset..<(offset + got)]
+            input = .data(data, offset: offset + got)
+        }
+        guard got > 0 else { return }
+        // Exact output size: 4 characters per 3 octets (rounded up), CRLF before every line
+        // but the attachment's first.
+        let lines = (got + Self.lineInput - 1) / Self.lineInput
+        let breaks = firstLine ? lines - 1 : lines
+        let size = (got + 2) / 3 * 4 + breaks * 2
+        pending = [UInt8](unsafeUninitializedCapacity: size) { out, count in
+            raw.withUnsafeBufferPointer { source in
+                var written = 0
+                var start = 0
+                while start < got {
+                    let end = min(start + Self.lineInput, got)
+                    if !firstLine {
+                        out[written] = 0x0D
+                        out[written + 1] = 0x0A
+                        written += 2
+                    }
+                    firstLine = false
+                    written += Base64Lines.encode(UnsafeBufferPointer(rebasing: source[start..<end]),
+                                                  into: UnsafeMutableBufferPointer(rebasing: out[written...]))
+                    start = end
+                }
+                count = written
+            }
+        }
+    }
+
+    private static let alphabet: [UInt8] = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
+
+    /// RFC 4648 §4 with padding, into `out` (room for it is the caller's business); returns
+    /// how many characters. The hot loop of a large attachment, so on raw buffers.
+    static func encode(_ bytes: UnsafeBufferPointer<UInt8>, into out: UnsafeMutableBufferPointer<UInt8>) -> Int {
+        alphabet.withUnsafeBufferPointer { table in
+            var index = 0
+            var written = 0
+            while index + 3 <= bytes.count {
+                let group = UInt32(bytes[index]) << 16 | UInt32(bytes[index + 1]) << 8 | UInt32(bytes[index + 2])
+                out[written] = table[Int(group >> 18 & 63)]
+                out[written + 1] = table[Int(group >> 12 & 63)]
+                out[written + 2] = table[Int(group >> 6 & 63)]
+                out[written + 3] = table[Int(group & 63)]
+                index += 3
+                written += 4
+            }
+            let rest = bytes.count - index
+            if rest > 0 {
+                let second = rest > 1 ? UInt32(bytes[index + 1]) : 0
+                let group = UInt32(bytes[index]) << 16 | second << 8
+                out[written] = table[Int(group >> 18 & 63)]
+                out[written + 1] = table[Int(group >> 12 & 63)]
+                out[written + 2] = rest > 1 ? table[Int(group >> 6 & 63)] : UInt8(ascii: "=")
+                out[written + 3] = UInt8(ascii: "=")
+                written += 4
+            }
+            return written
+        }
+    }
+}
+
+/// An attachment file, opened for reading when the stream is made; the one owner of the
+/// descriptor (closed in `deinit`).
+final class FileSource {
+    let path: String
+    private let descriptor: Int32
+    private var remaining: Int
+
+    /// The size of the regular file at `path`, checked when the message is built so that
+    /// a missing attachment is reported before any server is contacted.
+    static func size(of path: String) throws(MIMEError) -> Int {
+        var info = stat()
+        guard stat(path, &info) == 0 else {
+            throw .input("cannot read attachment \(path): \(String(cString: strerror(errno)))")
+        }
+        guard (info.st_mode & S_IFMT) == S_IFREG else { throw .input("attachment is not a regular file: \(path)") }
+        return Int(info.st_size)
+    }
+
+    init(path: String, size: Int) throws(MIMEError) {
+        self.path = path
+        descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            throw .input("cannot open attachment \(path): \(String(cString: strerror(errno)))")
+        }
+        remaining = size
+        // Read once from start to end: tell the kernel, so read-ahead is generous.
+        _ = posix_fadvise(descriptor, 0, 0, POSIX_FADV_SEQUENTIAL)
+    }
+
+    deinit { close(descriptor) }
+
+    /// Fills `buffer` from the file (short only at the end); exactly the size measured when
+    /// the message was built, or an error: a message must not say one thing and send another.
+    func read(into buffer: inout [UInt8]) throws(MIMEError) -> Int {
+        let wanted = min(buffer.count, remaining)
+        var filled = 0
+        while filled < wanted {
+            let got = buffer.withUnsafeMutableBytes { raw in
+                Glibc.read(descriptor, raw.baseAddress.map { $0 + filled }, wanted - filled)
+            }
+            if got < 0 {
+                if errno == EINTR { continue }
+                throw .input("cannot read attachment \(path): \(String(cString: strerror(errno)))")
+            }
+            if got == 0 { throw .input("attachment \(path) became shorter while it was sent") }
+            filled += got
+        }
+        remaining -= filled
+        return filled
+    }
+}

@@ -1,0 +1,119 @@
+internal import CCurl
+
+/// One libcurl easy handle and everything that must live as long as it: the one Swift
+/// owner of the `CURL *` (`curl_easy_cleanup` in `deinit`), of the recipient
+/// `curl_slist` (`curl_slist_free_all`), and of the error buffer libcurl writes into.
+final class CurlEasy {
+    private let curl: CurlLibrary
+    private let handle: UnsafeMutableRawPointer
+    private var lists: [UnsafeMutablePointer<curl_slist>] = []
+    /// CURLOPT_ERRORBUFFER: CURL_ERROR_SIZE bytes that libcurl fills on failure.
+    private let errorBuffer: UnsafeMutablePointer<CChar>
+
+    /// Wraps `curl_easy_init` (the handle is ours until `deinit`).
+    init(_ curl: CurlLibrary) throws(SMTPError) {
+        guard let easyInit = curl.api.easy_init, let handle = easyInit() else {
+            throw SMTPError(.transient, "curl_easy_init failed (out of memory?)")
+        }
+        self.curl = curl
+        self.handle = handle
+        errorBuffer = .allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
+        errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
+        try set(CURLOPT_ERRORBUFFER, pointer: UnsafeMutableRawPointer(errorBuffer))
+    }
+
+    deinit {
+        // The handle first: it may still point at the lists and the buffer.
+        curl.api.easy_cleanup?(handle)
+        for list in lists { curl.api.slist_free_all?(list) }
+        errorBuffer.deallocate()
+    }
+
+    // MARK: - Options (each through a typed helper of CCurl/shim.h)
+
+    func set(_ option: CURLoption, _ value: Int) throws(SMTPError) {
+        try check(mr_curl_setopt_long(apiPointer, handle, option, value), option)
+    }
+
+    /// libcurl copies string options (since 7.17), so `value` need not outlive the call.
+    func set(_ option: CURLoption, _ value: String) throws(SMTPError) {
+        try check(value.withCString { mr_curl_setopt_string(apiPointer, handle, option, $0) }, option)
+    }
+
+    func set(_ option: CURLoption, pointer: UnsafeMutableRawPointer?) throws(SMTPError) {
+        try check(mr_curl_setopt_pointer(apiPointer, handle, option, pointer), option)
+    }
+
+    /// Wraps `curl_slist_append`; the list is freed in `deinit`, after the handle is gone.
+    func set(_ option: CURLoption, list strings: [String]) throws(SMTPError) {
+        var list: UnsafeMutablePointer<curl_slist>?
+        for string in strings {
+            guard let appended = string.withCString({ curl.api.slist_append?(list, $0) }) else {
+                if let list { curl.api.slist_free_all?(list) }
+                throw SMTPError(.transient, "curl_slist_append failed (out of memory?)")
+            }
+            list = appended
+        }
+        if let list { lists.append(list) }
+        try check(mr_curl_setopt_slist(apiPointer, handle, option, list), option)
+    }
+
+    func setReadCallback(_ callback: @convention(c) (UnsafeMutablePointer<CChar>?, Int, Int, UnsafeMutableRawPointer?) -> Int,
+                         data: UnsafeMutableRawPointer) throws(SMTPError) {
+        try check(mr_curl_setopt_read_callback(apiPointer, handle, callback), CURLOPT_READFUNCTION)
+        try set(CURLOPT_READDATA, pointer: data)
+    }
+
+    func setDebugCallback(_ callback: @convention(c) (UnsafeMutableRawPointer?, curl_infotype, UnsafeMutablePointer<CChar>?, Int, UnsafeMutableRawPointer?) -> Int32,
+                          data: UnsafeMutableRawPointer) throws(SMTPError) {
+        try check(mr_curl_setopt_debug_callback(apiPointer, handle, callback), CURLOPT_DEBUGFUNCTION)
+        try set(CURLOPT_DEBUGDATA, pointer: data)
+        try set(CURLOPT_VERBOSE, 1)
+    }
+
+    func setProgressCallback(_ callback: @convention(c) (UnsafeMutableRawPointer?, curl_off_t, curl_off_t, curl_off_t, curl_off_t) -> Int32,
+                             data: UnsafeMutableRawPointer) throws(SMTPError) {
+        try check(mr_curl_setopt_xferinfo_callback(apiPointer, handle, callback), CURLOPT_XFERINFOFUNCTION)
+        try set(CURLOPT_XFERINFODATA, pointer: data)
+        try set(CURLOPT_NOPROGRESS, 0)
+    }
+
+    /// `curl_easy_setopt`'s result for an option this libcurl may not know (too old).
+    func trySet(_ option: CURLoption, _ value: String) -> Bool {
+        value.withCString { mr_curl_setopt_string(apiPointer, handle, option, $0) } == CURLE_OK
+    }
+
+    func trySet(_ option: CURLoption, _ value: Int) -> Bool {
+        mr_curl_setopt_long(apiPointer, handle, option, value) == CURLE_OK
+    }
+
+    // MARK: - Transfer
+
+    /// Wraps `curl_easy_perform`: the whole SMTP session, blocking.
+    func perform() -> CURLcode {
+        curl.api.easy_perform?(handle) ?? CURLE_FAILED_INIT
+    }
+
+    /// Wraps `curl_easy_getinfo(CURLINFO_RESPONSE_CODE)`: the last SMTP reply code, 0 if none.
+    var responseCode: Int {
+        var code = 0
+        _ = mr_curl_getinfo_long(apiPointer, handle, CURLINFO_RESPONSE_CODE, &code)
+        return code
+    }
+
+    /// What libcurl wrote in the error buffer, else `curl_easy_strerror(code)` (static text).
+    func errorText(_ code: CURLcode) -> String {
+        if errorBuffer.pointee != 0 { return String(cString: errorBuffer) }
+        return curl.api.easy_strerror?(code).map { String(cString: $0) } ?? "libcurl error \(code.rawValue)"
+    }
+
+    // MARK: - Private
+
+    private var apiPointer: UnsafePointer<mr_curl_api> { curl.apiPointer }
+
+    private func check(_ code: CURLcode, _ option: CURLoption) throws(SMTPError) {
+        guard code == CURLE_OK else {
+            throw SMTPError(.configuration, "libcurl refused option \(option.rawValue): \(errorText(code))")
+        }
+    }
+}

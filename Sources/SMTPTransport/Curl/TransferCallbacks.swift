@@ -1,0 +1,54 @@
+internal import CCurl
+import MIMEMessage
+
+/// What the C callbacks of one transfer work on; owned by `SMTPSubmission.send` for the
+/// length of `curl_easy_perform`, passed to libcurl unretained.
+final class TransferState {
+    let stream: MessageStream
+    var streamError: MIMEError?
+    var replies = ReplyLog()
+    let progress: (@Sendable (_ sent: Int, _ total: Int) -> Void)?
+
+    init(stream: MessageStream, progress: (@Sendable (Int, Int) -> Void)?) {
+        self.stream = stream
+        self.progress = progress
+    }
+}
+
+/// CURLOPT_READFUNCTION: the next chunk of the message. An unreadable attachment aborts
+/// the transfer (CURL_READFUNC_ABORT) and is reported as the cause.
+func curlReadCallback(_ buffer: UnsafeMutablePointer<CChar>?, _ size: Int, _ count: Int, _ userdata: UnsafeMutableRawPointer?) -> Int {
+    guard let buffer, let userdata else { return mr_curl_readfunc_abort() }
+    let state = Unmanaged<TransferState>.fromOpaque(userdata).takeUnretainedValue()
+    do {
+        return try state.stream.read(into: UnsafeMutableRawBufferPointer(start: buffer, count: size * count))
+    } catch {
+        state.streamError = error
+        return mr_curl_readfunc_abort()
+    }
+}
+
+/// CURLOPT_DEBUGFUNCTION: the SMTP dialogue, for the server's replies (CURLINFO_HEADER_IN)
+/// and which command each answers (CURLINFO_HEADER_OUT). Message data and TLS records are
+/// ignored; nothing is printed.
+func curlDebugCallback(_ handle: UnsafeMutableRawPointer?, _ type: curl_infotype, _ data: UnsafeMutablePointer<CChar>?,
+                       _ size: Int, _ userdata: UnsafeMutableRawPointer?) -> Int32 {
+    guard let data, let userdata else { return 0 }
+    let state = Unmanaged<TransferState>.fromOpaque(userdata).takeUnretainedValue()
+    let bytes = UnsafeBufferPointer(start: UnsafeRawPointer(data).assumingMemoryBound(to: UInt8.self), count: size)
+    switch type {
+    case CURLINFO_HEADER_IN: state.replies.serverData(bytes)
+    case CURLINFO_HEADER_OUT: state.replies.clientLine(bytes)
+    default: break
+    }
+    return 0
+}
+
+/// CURLOPT_XFERINFOFUNCTION: bytes of the message sent so far; never cancels.
+func curlProgressCallback(_ userdata: UnsafeMutableRawPointer?, _ downloadTotal: curl_off_t, _ downloaded: curl_off_t,
+                          _ uploadTotal: curl_off_t, _ uploaded: curl_off_t) -> Int32 {
+    guard let userdata else { return 0 }
+    let state = Unmanaged<TransferState>.fromOpaque(userdata).takeUnretainedValue()
+    state.progress?(Int(uploaded), state.stream.size)
+    return 0
+}

@@ -1,0 +1,60 @@
+/// Where and how to submit: an account's server settings, without the message.
+public struct SMTPServer: Sendable, Equatable {
+    public enum Security: String, Sendable, CaseIterable {
+        /// Implicit TLS (`smtps://`, port 465).
+        case tls
+        /// STARTTLS, required: a server that does not offer it gets nothing (CURLUSESSL_ALL).
+        case starttls
+        /// Plain text: refused unless the host is loopback or `allowPlaintext` is set.
+        case none
+    }
+
+    public var host: String
+    public var port: Int
+    public var security: Security
+    public var allowPlaintext: Bool
+    /// An extra trust anchor (PEM), added to the system's.
+    public var caFile: String?
+    public var user: String?
+    /// Never printed: `description` leaves it out.
+    public var password: String?
+    public var connectTimeout: Int
+    /// No byte moving for this long ends the transfer (a large attachment may take long
+    /// in total, so there is no overall limit).
+    public var stallTimeout: Int
+
+    public init(
+        host: String, port: Int? = nil, security: Security = .starttls, allowPlaintext: Bool = false,
+        caFile: String? = nil, user: String? = nil, password: String? = nil,
+        connectTimeout: Int = 30, stallTimeout: Int = 60
+    ) {
+        self.host = host
+        self.port = port ?? (security == .tls ? 465 : 587)
+        self.security = security
+        self.allowPlaintext = allowPlaintext
+        self.caFile = caFile
+        self.user = user
+        self.password = password
+        self.connectTimeout = connectTimeout
+        self.stallTimeout = stallTimeout
+    }
+
+    /// `host:port`, as the report shows it.
+    public var address: String {
+        host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"
+    }
+
+    /// `localhost`, 127.0.0.0/8 and ::1: plain text there never leaves the machine.
+    public var isLoopback: Bool {
+        let bare = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
+        if bare == "localhost" || bare == "::1" || bare.hasSuffix(".localhost") { return true }
+        let octets = bare.split(separator: ".", omittingEmptySubsequences: false)
+        return octets.count == 4 && octets[0] == "127" && octets.allSatisfy { UInt8($0) != nil }
+    }
+}
+
+extension SMTPServer: CustomStringConvertible {
+    public var description: String {
+        "\(security.rawValue)://\(address)" + (user.map { " as \($0)" } ?? "")
+    }
+}

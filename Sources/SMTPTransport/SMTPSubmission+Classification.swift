@@ -1,0 +1,46 @@
+internal import CCurl
+import MailtoCore
+
+extension SMTPSubmission {
+    /// The one place a libcurl result becomes a classified error (issue 4 §5): the
+    /// server's reply code decides when there is one (4xx transient, 5xx permanent);
+    /// authentication, STARTTLS and certificates are configuration; the network is transient.
+    static func classify(
+        _ code: CURLcode, responseCode: Int, reply: String, refused: [RefusedRecipient], detail: String, server: SMTPServer
+    ) -> SMTPError {
+        let at = server.address
+        switch code {
+        case CURLE_LOGIN_DENIED, CURLE_AUTH_ERROR:
+            return SMTPError(.configuration, "\(at) refused the user name or password" + (reply.isEmpty ? "" : ": \(reply)"))
+        case CURLE_USE_SSL_FAILED:
+            return SMTPError(.configuration, "\(at) does not offer STARTTLS; not sending in plain text")
+        case CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CACERT_BADFILE, CURLE_SSL_CERTPROBLEM, CURLE_SSL_ISSUER_ERROR,
+             CURLE_SSL_PINNEDPUBKEYNOTMATCH, CURLE_SSL_INVALIDCERTSTATUS:
+            return SMTPError(.configuration, "the certificate of \(at) is not trusted: \(detail)")
+        case CURLE_SSL_CONNECT_ERROR:
+            return SMTPError(.configuration, "TLS with \(at) failed: \(detail)")
+        case CURLE_UNSUPPORTED_PROTOCOL, CURLE_URL_MALFORMAT, CURLE_NOT_BUILT_IN, CURLE_UNKNOWN_OPTION:
+            return SMTPError(.configuration, "libcurl cannot send to \(at): \(detail)")
+        default:
+            break
+        }
+        if (400..<600).contains(responseCode) {
+            let kind: ErrorKind = responseCode < 500 ? .transient : .permanent
+            if !refused.isEmpty, reply == refused.last?.reply {
+                let list = refused.map { "\($0.address) (\($0.reply))" }.joined(separator: ", ")
+                return SMTPError(kind, "\(at) refused every recipient: \(list)")
+            }
+            return SMTPError(kind, "\(at) refused the message: \(reply.isEmpty ? String(responseCode) : reply)")
+        }
+        switch code {
+        case CURLE_COULDNT_RESOLVE_HOST:
+            return SMTPError(.transient, "cannot resolve \(server.host): \(detail)")
+        case CURLE_COULDNT_CONNECT:
+            return SMTPError(.transient, "cannot connect to \(at): \(detail)")
+        case CURLE_OPERATION_TIMEDOUT:
+            return SMTPError(.transient, "\(at) timed out: \(detail)")
+        default:
+            return SMTPError(.transient, "sending through \(at) failed: \(detail)")
+        }
+    }
+}

@@ -1,0 +1,67 @@
+import MailtoRoute
+
+/// `mailto-route send [URL] [--to A]... [--subject S] [--body TEXT|--body-file F|--body -]
+/// [--html] [--attach FILE]... [--json]`: the trusted, explicit path for scripts and apps.
+/// Sends directly from the configured account; exits 0 only when a server accepted it.
+enum SendCommand: Command {
+    static let name = "send"
+    static let usage = "send [URL] [--to A]... [--cc A]... [--bcc A]... [--subject S] "
+        + "[--body TEXT | --body-file F | --body -] [--html] [--attach FILE]... [--json]"
+    static let options: [OptionSpec] = [
+        .repeated("--to"), .repeated("--cc"), .repeated("--bcc"), .single("--subject"), .single("--body"),
+        .single("--body-file"), .flag("--html"), .repeated("--attach"), .flag("--json"),
+    ]
+    static let maxPositionals = 1
+
+    static func run(_ arguments: Arguments, output: Output) throws -> ExitStatus {
+        var email = EmailData()
+        if let url = arguments.positionals.first {
+            email = try MailtoURL.parse(url)
+        }
+        email.to += arguments.all("--to")
+        email.cc += arguments.all("--cc")
+        email.bcc += arguments.all("--bcc")
+        if let subject = arguments.value("--subject") { email.subject = subject }
+        if arguments.value("--body") != nil, arguments.value("--body-file") != nil {
+            throw UsageError("give --body or --body-file, not both", usage: fullUsage)
+        }
+        if let body = arguments.value("--body") {
+            email.body = body == "-" ? try readBody("/dev/stdin", what: "standard input") : body
+        } else if let file = arguments.value("--body-file") {
+            email.body = try readBody(file, what: file)
+        }
+        if arguments.has("--html") { email.isBodyHTML = true }
+        email.attachments += arguments.all("--attach").map { Attachment.file($0) }
+        if email.allRecipients.isEmpty {
+            throw UsageError("no recipient: give a URL with an address, or --to, --cc or --bcc", usage: fullUsage)
+        }
+        guard let account = try AccountConfiguration.load() else {
+            throw ConfigurationError(
+                "no account to send from: write an [account] group in \(AccountConfiguration.configPath) (see README), or a default account in ~/.msmtprc")
+        }
+
+        let bar = ProgressBar()
+        let report = DirectSend.send(email, account: account, progress: bar.isEnabled ? bar.update : nil,
+                                     messageSize: { bar.prepare(total: $0) })
+        bar.finish()
+        if arguments.has("--json") {
+            output.print(report.json.serialized)
+        } else if report.result == .sent {
+            output.print(report.readableLines.joined(separator: "\n"))
+        } else {
+            // The failure itself on the first line, then the details as they are.
+            for (index, line) in report.readableLines.enumerated() {
+                output.error(index == 0 ? "mailto-route: \(line)" : line)
+            }
+        }
+        guard let error = report.error else { return .success }
+        return ExitStatus(for: error.kind)
+    }
+
+    private static func readBody(_ path: String, what: String) throws -> String {
+        guard let bytes = readWholeFile(path) else {
+            throw UsageError("cannot read the body from \(what)", usage: fullUsage)
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+}

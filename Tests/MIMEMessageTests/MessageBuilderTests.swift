@@ -1,0 +1,177 @@
+import Foundation
+import MailtoCore
+import Testing
+@testable import MIMEMessage
+
+private let jane = try! Mailbox(parsing: "Jane Doe <jane@example.org>")
+
+private func text(_ email: EmailData, date: Int = 0) throws -> String {
+    let message = try OutgoingMessage(from: jane, email: email, date: date, messageID: "<fixed@example.org>")
+    return String(decoding: try message.makeStream().readAll(), as: UTF8.self)
+}
+
+private func headerBlock(_ message: String) -> String {
+    String(message[..<(message.range(of: "\r\n\r\n")?.lowerBound ?? message.endIndex)])
+}
+
+@Suite struct MessageBuilderTests {
+    @Test func plainMessageHasTheRequiredHeadersWithCRLF() throws {
+        let message = try text(EmailData(to: ["joe@example.com"], subject: "Hello", body: "Hi Joe\r\n"))
+        let headers = headerBlock(message)
+        #expect(headers.hasPrefix("Date: Thu, 01 Jan 1970 00:00:00 +0000\r\n"))
+        #expect(headers.contains("From: Jane Doe <jane@example.org>\r\n"))
+        #expect(headers.contains("To: joe@example.com\r\n"))
+        #expect(headers.contains("Subject: Hello\r\n"))
+        #expect(headers.contains("Message-ID: <fixed@example.org>\r\n"))
+        #expect(headers.contains("MIME-Version: 1.0\r\n"))
+        #expect(message.contains("Content-Type: text/plain; charset=utf-8\r\nContent-Transfer-Encoding: 7bit\r\n\r\nHi Joe\r\n"))
+        #expect(!message.replacingOccurrences(of: "\r\n", with: "").contains("\n"))
+    }
+
+    @Test func bccNeverAppearsInTheMessageButIsARecipient() throws {
+        let email = EmailData(to: ["a@example.com"], bcc: ["secret@example.com"], body: "x")
+        let message = try OutgoingMessage(from: jane, email: email)
+        let bytes = String(decoding: try message.makeStream().readAll(), as: UTF8.self)
+        #expect(!bytes.contains("secret"))
+        #expect(!bytes.lowercased().contains("bcc"))
+        #expect(message.recipients.map(\.address) == ["a@example.com", "secret@example.com"])
+    }
+
+    @Test func recipientsAreDeduplicatedAcrossToCcAndBcc() throws {
+        let email = EmailData(to: ["a@example.com", "a@EXAMPLE.com"], cc: ["b@example.com"], bcc: ["a@example.com", "b@example.com"])
+        let message = try OutgoingMessage(from: jane, email: email)
+        #expect(message.recipients.map(\.address) == ["a@example.com", "b@example.com"])
+    }
+
+    @Test func messageIDIsGeneratedOnceAndUsesTheSenderDomain() throws {
+        let message = try OutgoingMessage(from: jane, email: EmailData(to: ["a@example.com"]))
+        #expect(message.messageID.hasPrefix("<") && message.messageID.hasSuffix("@example.org>"))
+        let first = String(decoding: try message.makeStream().readAll(), as: UTF8.self)
+        let second = String(decoding: try message.makeStream().readAll(), as: UTF8.self)
+        #expect(first == second)
+        #expect(first.contains("Message-ID: \(message.messageID)\r\n"))
+    }
+
+    @Test func nonASCIISubjectIsEncodedAndFolded() throws {
+        let subject = String(repeating: "Grüße aus Köln, ", count: 8)
+        let headers = headerBlock(try text(EmailData(to: ["a@example.com"], subject: subject)))
+        #expect(headers.contains("Subject: =?utf-8?B?"))
+        for line in headers.components(separatedBy: "\r\n") { #expect(line.utf8.count <= 78) }
+        let unfolded = headers.replacingOccurrences(of: "\r\n ", with: " ")
+        let line = unfolded.components(separatedBy: "\r\n").first { $0.hasPrefix("Subject: ") } ?? ""
+        #expect(EncodedWords.decode(String(line.dropFirst(9))) == subject)
+    }
+
+    @Test func longASCIISubjectIsFoldedAtWhitespace() throws {
+        let subject = Array(repeating: "word", count: 60).joined(separator: " ")
+        let headers = headerBlock(try text(EmailData(to: ["a@example.com"], subject: subject)))
+        for line in headers.components(separatedBy: "\r\n") { #expect(line.utf8.count <= 78) }
+        #expect(headers.replacingOccurrences(of: "\r\n ", with: " ").contains("Subject: \(subject)\r\n"))
+    }
+
+    @Test func nonASCIIDisplayNameIsEncoded() throws {
+        let from = try Mailbox(parsing: "\"Jörg Müller\" <jorg@example.org>")
+        #expect(from.displayName == "Jörg Müller")
+        let message = try OutgoingMessage(from: from, email: EmailData(to: ["a@example.com"]), messageID: "<x@y>")
+        let headers = headerBlock(String(decoding: try message.makeStream().readAll(), as: UTF8.self))
+        #expect(headers.contains("From: =?utf-8?B?"))
+        #expect(headers.contains("<jorg@example.org>"))
+    }
+
+    @Test func displayNameWithSpecialsIsQuoted() throws {
+        let from = try Mailbox("jane@example.org", displayName: "Doe, Jane")
+        let message = try OutgoingMessage(from: from, email: EmailData(to: ["a@example.com"]), messageID: "<x@y>")
+        let headers = headerBlock(String(decoding: try message.makeStream().readAll(), as: UTF8.self))
+        #expect(headers.contains("From: \"Doe, Jane\" <jane@example.org>\r\n"))
+    }
+
+    @Test func internationalDomainBecomesPunycode() throws {
+        #expect(IDNA.asciiDomain("bücher.example") == "xn--bcher-kva.example")
+        #expect(IDNA.asciiDomain("例え.テスト") == "xn--r8jz45g.xn--zckzah")
+        let message = try OutgoingMessage(from: jane, email: EmailData(to: ["joe@bücher.example"]))
+        #expect(message.recipients.first?.asciiAddress == "joe@xn--bcher-kva.example")
+        #expect(String(decoding: try message.makeStream().readAll(), as: UTF8.self).contains("To: joe@xn--bcher-kva.example\r\n"))
+    }
+
+    @Test(arguments: ["Hi\r\nBcc: evil@example.com", "Hi\nX: y", "Hi\0"])
+    func lineBreakInSubjectIsRefused(_ subject: String) {
+        #expect(throws: MIMEError.self) { try OutgoingMessage(from: jane, email: EmailData(to: ["a@example.com"], subject: subject)) }
+    }
+
+    @Test(arguments: ["a@example.com\r\nRCPT TO:<b@x>", "no-at-sign", "a@", "@example.com", "a b@example.com", "a@exa mple.com", "jörg@example.com"])
+    func invalidAddressIsRefused(_ address: String) {
+        #expect(throws: MIMEError.self) { try OutgoingMessage(from: jane, email: EmailData(to: [address])) }
+    }
+
+    @Test func nonASCIIBodyIsQuotedPrintable() throws {
+        let message = try text(EmailData(to: ["a@example.com"], body: "Grüße\r\n" + String(repeating: "x", count: 100) + " \r\n"))
+        #expect(message.contains("Content-Transfer-Encoding: quoted-printable\r\n\r\nGr=C3=BC=C3=9Fe\r\n"))
+        #expect(message.contains("=20\r\n"))
+        for line in message.components(separatedBy: "\r\n") { #expect(line.utf8.count <= 78) }
+    }
+
+    @Test func bareLineFeedsInTheBodyBecomeCRLF() throws {
+        let message = try text(EmailData(to: ["a@example.com"], body: "one\ntwo\rthree\r\n"))
+        #expect(message.hasSuffix("\r\n\r\none\r\ntwo\r\nthree\r\n"))
+    }
+
+    @Test func htmlBodyBecomesAlternativeWithADerivedTextPart() throws {
+        let html = "<html><head><style>p{}</style></head><body><p>Hello <b>Joe</b> &amp; co</p><ul><li>one</li></ul></body></html>"
+        let message = try text(EmailData(to: ["a@example.com"], body: html, isBodyHTML: true))
+        #expect(message.contains("Content-Type: multipart/alternative;"))
+        #expect(message.contains("Content-Type: text/plain; charset=utf-8\r\nContent-Transfer-Encoding: 7bit\r\n\r\nHello Joe & co\r\n- one\r\n--"))
+        #expect(message.contains("Content-Type: text/html; charset=utf-8\r\n"))
+    }
+
+    @Test func attachmentIsBase64WithFileNameAndStreamsByteIdentically() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("mime-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let content = (0..<300_000).map { UInt8(truncatingIfNeeded: $0 &* 7919 >> 3) }
+        let path = directory.appendingPathComponent("report 2024.pdf").path
+        try Data(content).write(to: URL(fileURLWithPath: path))
+        let email = EmailData(to: ["a@example.com"], body: "see attached", attachments: [.file(path)])
+        let message = try OutgoingMessage(from: jane, email: email)
+        // Read in odd-sized chunks: the result must not depend on how libcurl asks.
+        let stream = try message.makeStream()
+        var all: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 1237)
+        while true {
+            let count = try buffer.withUnsafeMutableBytes { try stream.read(into: $0) }
+            if count == 0 { break }
+            all += buffer[0..<count]
+        }
+        #expect(all.count == message.size)
+        let text = String(decoding: all, as: UTF8.self)
+        #expect(text.contains("Content-Type: application/pdf\r\nContent-Disposition: attachment; filename=\"report 2024.pdf\"\r\n"))
+        let start = try #require(text.range(of: "Content-Transfer-Encoding: base64\r\n\r\n"))
+        let rest = text[start.upperBound...]
+        let end = try #require(rest.range(of: "\r\n--"))
+        let lines = rest[..<end.lowerBound].components(separatedBy: "\r\n")
+        #expect(lines.dropLast().allSatisfy { $0.count == 76 })
+        #expect(Base64.decode(Array(lines.joined().utf8)) == content)
+    }
+
+    @Test func nonASCIIFileNameUsesRFC2231() throws {
+        let email = EmailData(to: ["a@example.com"], attachments: [Attachment(content: .data([1, 2, 3]), fileName: "Übersicht – März.txt")])
+        let message = try text(email)
+        #expect(message.contains("filename*=utf-8''%C3%9Cbersicht%20%E2%80%93%20M%C3%A4rz.txt"))
+        #expect(message.contains("Content-Type: text/plain\r\n"))
+    }
+
+    @Test func missingAttachmentIsRefusedBeforeSending() {
+        #expect(throws: MIMEError.self) {
+            try OutgoingMessage(from: jane, email: EmailData(to: ["a@example.com"], attachments: [.file("/nonexistent/x.pdf")]))
+        }
+    }
+
+    @Test func sizeMatchesTheStreamForEveryShape() throws {
+        for count in [0, 1, 2, 3, 56, 57, 58, 114, 1000] {
+            let data = [UInt8](repeating: 0x41, count: count)
+            let email = EmailData(to: ["a@example.com"], body: "<p>x</p>", isBodyHTML: true,
+                                  attachments: [Attachment(content: .data(data), fileName: "a.bin")])
+            let message = try OutgoingMessage(from: jane, email: email)
+            #expect(try message.makeStream().readAll().count == message.size)
+        }
+    }
+}

@@ -1,0 +1,74 @@
+import MIMEMessage
+import Testing
+@testable import SMTPTransport
+
+private func feed(_ log: inout ReplyLog, client: String? = nil, server: String? = nil) {
+    if let client { Array(client.utf8).withUnsafeBufferPointer { log.clientLine($0) } }
+    if let server { Array(server.utf8).withUnsafeBufferPointer { log.serverData($0) } }
+}
+
+@Suite struct ReplyLogTests {
+    @Test func eachRecipientGetsTheReplyThatAnsweredItsRCPT() {
+        var log = ReplyLog()
+        feed(&log, server: "220 mx ready\r\n")
+        feed(&log, client: "EHLO host\r\n", server: "250-mx\r\n250-8BITMIME\r\n250 HELP\r\n")
+        feed(&log, client: "MAIL FROM:<jane@example.org>\r\n", server: "250 OK\r\n")
+        feed(&log, client: "RCPT TO:<a@example.com>\r\n", server: "250 2.1.5 Ok\r\n")
+        feed(&log, client: "RCPT TO:<b@example.com>\r\n", server: "550 5.1.1 <b@example.com>: unknown\r\n")
+        feed(&log, client: "DATA\r\n", server: "354 go on\r\n")
+        feed(&log, server: "250 2.0.0 queued as X\r\n")
+        feed(&log, client: "QUIT\r\n", server: "221 Bye\r\n")
+        #expect(log.recipientReplies.map(\.address) == ["a@example.com", "b@example.com"])
+        #expect(log.recipientReplies.map(\.code) == [250, 550])
+        #expect(log.recipientReplies.last?.reply == "550 5.1.1 <b@example.com>: unknown")
+        // The goodbye is not the answer to the message.
+        #expect(log.lastReply == "250 2.0.0 queued as X")
+    }
+
+    @Test func replyLinesSplitAcrossCallbacksAreJoined() {
+        var log = ReplyLog()
+        feed(&log, client: "RCPT TO:<a@example.com>\r\n", server: "451 4.3.0 try ")
+        feed(&log, server: "later\r\n")
+        #expect(log.recipientReplies.first?.reply == "451 4.3.0 try later")
+    }
+
+    @Test func authLinesAreNeverKept() {
+        var log = ReplyLog()
+        feed(&log, client: "AUTH PLAIN AGphbmUAc2VjcmV0\r\n", server: "235 2.7.0 Authentication successful\r\n")
+        #expect(log.recipientReplies.isEmpty)
+        #expect(!String(describing: log).contains("AGphbmUAc2VjcmV0"))
+    }
+}
+
+@Suite struct ServerCheckTests {
+    @Test func plainTextIsRefusedOffLoopbackUnlessAllowed() {
+        #expect(throws: SMTPError.self) { try SMTPSubmission.checkServer(SMTPServer(host: "smtp.example.org", security: .none)) }
+        #expect(throws: Never.self) {
+            try SMTPSubmission.checkServer(SMTPServer(host: "smtp.example.org", security: .none, allowPlaintext: true))
+        }
+        for host in ["127.0.0.1", "localhost", "::1", "127.8.9.10"] {
+            #expect(throws: Never.self) { try SMTPSubmission.checkServer(SMTPServer(host: host, port: 25, security: .none)) }
+        }
+    }
+
+    @Test(arguments: ["evil.example/path", "user@host", "host\r\nRCPT", "", "a b"])
+    func hostThatWouldChangeTheURLIsRefused(_ host: String) {
+        #expect(throws: SMTPError.self) { try SMTPSubmission.checkServer(SMTPServer(host: host)) }
+    }
+
+    @Test func internationalHostIsCheckedAsItsALabel() {
+        #expect(IDNA.asciiDomain("smtp.bücher.example") == "smtp.xn--bcher-kva.example")
+    }
+
+    @Test func defaultPortsFollowSecurity() {
+        #expect(SMTPServer(host: "h", security: .tls).port == 465)
+        #expect(SMTPServer(host: "h", security: .starttls).port == 587)
+        #expect(SMTPServer(host: "::1", port: 25).address == "[::1]:25")
+    }
+
+    @Test func descriptionNeverShowsThePassword() {
+        let server = SMTPServer(host: "h", user: "jane", password: "hunter2")
+        #expect(!server.description.contains("hunter2"))
+        #expect(!String(reflecting: server).contains("hunter2"))
+    }
+}

@@ -1,0 +1,141 @@
+import Foundation
+import Testing
+import TestSupport
+
+@Suite struct AccountTests {
+    @Test func passwordNeverAppearsInOutputOrAnyArgv() throws {
+        let certificates = try certificates()
+        let sandbox = try Sandbox()
+        let password = "pw-\(UUID().uuidString)"
+        // The server waits before accepting, so that the sender is caught mid-send.
+        let server = try SMTPTestServer(.starttls, certificate: certificates.server, auth: ("jane", password), dataDelay: 1.5)
+        try writeAccount(sandbox, port: server.port, security: "starttls", user: "jane", password: password,
+                         caFile: certificates.caFile)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: mailtoRouteBinary)
+        process.arguments = ["send", "--to", "joe@example.com", "--body", "x", "--json"]
+        process.environment = sandbox.environment
+        let out = Pipe()
+        let err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        var sawProcess = false
+        var leaked: [String] = []
+        while process.isRunning {
+            for entry in (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? [] where Int(entry) != nil {
+                guard let cmdline = FileManager.default.contents(atPath: "/proc/\(entry)/cmdline") else { continue }
+                let words = String(decoding: cmdline, as: UTF8.self)
+                if Int32(entry) == process.processIdentifier { sawProcess = true }
+                // The test server's own argv carries it (it is the other side); nothing else may.
+                if words.contains(password), !words.contains("smtp_server.py") { leaked.append(words) }
+            }
+            usleep(50_000)
+        }
+        process.waitUntilExit()
+        let stdout = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(process.terminationStatus == 0, "\(stdout)\(stderr)")
+        #expect(sawProcess)
+        #expect(leaked.isEmpty)
+        #expect(!stdout.contains(password) && !stderr.contains(password))
+        #expect(server.messages.count == 1)
+    }
+
+    @Test func passwordInAFileOthersCanReadIsRefused() throws {
+        let sandbox = try Sandbox()
+        let config = try writeAccount(sandbox, port: 2525, security: "none", user: "jane", password: "pw", mode: 0o644)
+        let result = try mailtoRoute(["send", "--to", "joe@example.com", "--body", "x"], in: sandbox)
+        #expect(result.status == 78, "\(result)")
+        #expect(result.stderr.contains("chmod 600 \(config.path)"))
+        #expect(result.stderr.split(separator: "\n").count == 1)
+    }
+
+    @Test func passwordCommandSuppliesThePassword() throws {
+        let sandbox = try Sandbox()
+        let server = try SMTPTestServer(.plain, auth: ("jane", "from-command"))
+        try sandbox.write("from-command\n", to: "home/secret")
+        try writeAccount(sandbox, port: server.port, security: "none", user: "jane",
+                         passwordCommand: "cat \(sandbox.home.path)/secret", mode: 0o644)
+        let result = try mailtoRoute(["send", "--to", "joe@example.com", "--body", "x"], in: sandbox)
+        #expect(result.status == 0, "\(result)")
+        #expect(server.messages.count == 1)
+    }
+
+    @Test func failingPasswordCommandShowsItsErrorOutput() throws {
+        let sandbox = try Sandbox()
+        try writeAccount(sandbox, port: 2525, security: "none", user: "jane",
+                         passwordCommand: "echo 'no such secret' >&2; exit 3")
+        let result = try mailtoRoute(["send", "--to", "joe@example.com", "--body", "x"], in: sandbox)
+        #expect(result.status == 78, "\(result)")
+        #expect(result.stderr.contains("exited with status 3: no such secret"))
+    }
+
+    @Test func msmtprcDefaultAccountIsUsedWithoutAConfigFile() throws {
+        let sandbox = try Sandbox()
+        let server = try SMTPTestServer(.plain)
+        try sandbox.write("""
+            defaults
+            tls off
+            account work
+            host 127.0.0.1
+            port \(server.port)
+            from jane@example.org
+            account default : work
+            """, to: "home/.msmtprc", mode: 0o600)
+        let result = try mailtoRoute(["send", "--to", "joe@example.com", "--body", "x"], in: sandbox)
+        #expect(result.status == 0, "\(result)")
+        let message = try #require(server.messages.first)
+        #expect(try server.envelope(of: message)["mail_from"] as? String == "jane@example.org")
+    }
+
+    @Test func noAccountIsAConfigurationError() throws {
+        let sandbox = try Sandbox()
+        let result = try mailtoRoute(["send", "--to", "joe@example.com", "--body", "x"], in: sandbox)
+        #expect(result.status == 78, "\(result)")
+        #expect(result.stderr.contains("no account to send from"))
+    }
+
+    @Test func configMistakeIsOneLineNamingTheFile() throws {
+        let sandbox = try Sandbox()
+        let config = try sandbox.write("[account]\nfrom=jane@example.org\nhost=x\nsecurity=maybe\n",
+                                       to: "home/.config/mailto-route/config")
+        let result = try mailtoRoute(["send", "--to", "joe@example.com", "--body", "x"], in: sandbox)
+        #expect(result.status == 78, "\(result)")
+        #expect(result.stderr == "mailto-route: \(config.path): security=maybe: must be tls, starttls or none\n")
+    }
+
+    @Test func passwordIsLookedUpInTheSecretServiceUnderMsmtpsAttributes() throws {
+        let sandbox = try Sandbox()
+        let server = try SMTPTestServer(.plain, auth: ("jane", "from-keyring"))
+        let secrets = try FakeSecretService(items: [
+            (["host": "127.0.0.1", "service": "smtp", "user": "someone-else"], "wrong"),
+            (["host": "127.0.0.1", "service": "smtp", "user": "jane"], "from-keyring"),
+        ])
+        try writeAccount(sandbox, port: server.port, security: "none", user: "jane")
+        let result = try mailtoRoute(["send", "--to", "joe@example.com", "--body", "x"], in: sandbox,
+                                     extraEnvironment: ["DBUS_SESSION_BUS_ADDRESS": secrets.address])
+        #expect(result.status == 0, "\(result)")
+        #expect(server.messages.count == 1)
+    }
+
+    @Test func lockedKeyringIsAConfigurationErrorThatSaysSo() throws {
+        let sandbox = try Sandbox()
+        let secrets = try FakeSecretService(items: [(["host": "127.0.0.1", "service": "smtp", "user": "jane"], "pw")], locked: true)
+        try writeAccount(sandbox, port: 2525, security: "none", user: "jane")
+        let result = try mailtoRoute(["send", "--to", "joe@example.com", "--body", "x"], in: sandbox,
+                                     extraEnvironment: ["DBUS_SESSION_BUS_ADDRESS": secrets.address])
+        #expect(result.status == 78, "\(result)")
+        #expect(result.stderr.contains("locked"))
+    }
+
+    @Test func noPasswordAnywhereNamesTheAttributesToStore() throws {
+        let sandbox = try Sandbox()
+        let secrets = try FakeSecretService(items: [])
+        try writeAccount(sandbox, port: 2525, security: "none", user: "jane")
+        let result = try mailtoRoute(["send", "--to", "joe@example.com", "--body", "x"], in: sandbox,
+                                     extraEnvironment: ["DBUS_SESSION_BUS_ADDRESS": secrets.address])
+        #expect(result.status == 78, "\(result)")
+        #expect(result.stderr.contains("host=127.0.0.1 service=smtp user=jane"))
+    }
+}

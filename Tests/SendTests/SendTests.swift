@@ -1,0 +1,303 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// Writes the sandbox's config file (mode 600) for a server on 127.0.0.1.
+@discardableResult
+func writeAccount(
+    _ sandbox: Sandbox, port: Int, security: String, user: String? = nil, password: String? = nil,
+    passwordCommand: String? = nil, caFile: String? = nil, host: String = "127.0.0.1", mode: Int16 = 0o600
+) throws -> URL {
+    var lines = ["[account]", "from=Jane Doe <jane@example.org>", "host=\(host)", "port=\(port)", "security=\(security)"]
+    if let user { lines.append("user=\(user)") }
+    if let password { lines.append("password=\(password)") }
+    if let passwordCommand { lines.append("password-command=\(passwordCommand)") }
+    if let caFile { lines.append("ca-file=\(caFile)") }
+    return try sandbox.write(lines.joined(separator: "\n") + "\n", to: "home/.config/mailto-route/config", mode: mode)
+}
+
+func jsonObject(_ text: String) throws -> [String: Any] {
+    try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+}
+
+func certificates() throws -> TestCertificates {
+    try TestCertificates.shared.get()
+}
+
+@Suite struct SendTests {
+    @Test func plainMessageArrivesAsAskedAndBccStaysInTheEnvelope() throws {
+        let sandbox = try Sandbox()
+        let server = try SMTPTestServer(.plain)
+        try writeAccount(sandbox, port: server.port, security: "none")
+        let subject = "Grüße aus Köln – " + String(repeating: "long subject words ", count: 6)
+        let result = try mailtoRoute(
+            ["send", "mailto:joe@example.com?In-Reply-To=%3Cparent@example.com%3E", "--cc", "ann@example.net",
+             "--bcc", "hidden@example.org", "--subject", subject, "--body", "Hello Joe,\nsee you.\n", "--json"],
+            in: sandbox)
+        #expect(result.status == 0, "\(result)")
+        let report = try jsonObject(result.stdout)
+        #expect(report["path"] as? String == "direct")
+        #expect(report["result"] as? String == "sent")
+        #expect(report["server"] as? String == "127.0.0.1:\(server.port)")
+        #expect((report["reply"] as? String)?.hasPrefix("250 2.0.0 Ok: queued") == true)
+        #expect(report["accepted"] as? [String] == ["joe@example.com", "ann@example.net", "hidden@example.org"])
+
+        let message = try #require(server.messages.first)
+        let envelope = try server.envelope(of: message)
+        #expect(envelope["mail_from"] as? String == "jane@example.org")
+        #expect(envelope["rcpt_tos"] as? [String] == ["joe@example.com", "ann@example.net", "hidden@example.org"])
+        let view = try pythonView(of: message)
+        let headers = try #require(view["headers"] as? [String: String])
+        #expect(headers["Subject"] == subject)
+        #expect(headers["From"] == "Jane Doe <jane@example.org>")
+        #expect(headers["To"] == "joe@example.com")
+        #expect(headers["Cc"] == "ann@example.net")
+        #expect(headers["Bcc"] == nil)
+        #expect(headers["In-Reply-To"] == "<parent@example.com>")
+        #expect(headers["Message-ID"] == report["messageId"] as? String)
+        #expect(headers["Date"] != nil && headers["MIME-Version"] == "1.0")
+        #expect(!(try String(contentsOf: message, encoding: .utf8)).contains("hidden"))
+        let parts = try #require(view["parts"] as? [[String: Any]])
+        #expect(parts.first?["text"] as? String == "Hello Joe,\r\nsee you.\r\n")
+        #expect(view["defects"] as? [String] == [])
+        #expect((view["longestLine"] as? Int ?? 999) <= 78)
+        #expect(view["bareLF"] as? Bool == false)
+    }
+
+    @Test func htmlAndAttachmentsArriveByteIdenticalOverSTARTTLSWithAuth() throws {
+        let certificates = try certificates()
+        let sandbox = try Sandbox()
+        let server = try SMTPTestServer(.starttls, certificate: certificates.server, auth: ("jane", "s3cret-pw"))
+        try writeAccount(sandbox, port: server.port, security: "starttls", user: "jane", password: "s3cret-pw",
+                         caFile: certificates.caFile)
+        let binary = Data((0..<200_000).map { _ in UInt8.random(in: 0...255) })
+        let binaryURL = try sandbox.write("", to: "files/data.bin")
+        try binary.write(to: binaryURL)
+        let textURL = try sandbox.write("Zeile eins\nZeile zwei\n", to: "files/Übersicht März 2024 – final version.txt")
+        let html = "<html><body><h1>Hi</h1><p>Grüße &amp; <b>more</b></p></body></html>"
+        let result = try mailtoRoute(
+            ["send", "--to", "joe@example.com", "--subject", "Report", "--body", html, "--html",
+             "--attach", binaryURL.path, "--attach", textURL.path], in: sandbox)
+        #expect(result.status == 0, "\(result)")
+        #expect(result.stdout.contains("accepted: joe@example.com"))
+        let message = try #require(server.messages.first)
+        let envelope = try server.envelope(of: message)
+        #expect(envelope["tls"] as? Bool == true)
+        #expect(envelope["auth"] != nil && !(envelope["auth"] is NSNull))
+        let view = try pythonView(of: message)
+        let parts = try #require(view["parts"] as? [[String: Any]])
+        #expect(parts.map { $0["type"] as? String } == [
+            "multipart/mixed", "multipart/alternative", "text/plain", "text/html", "application/octet-stream", "text/plain",
+        ])
+        #expect(parts[2]["text"] as? String == "Hi\r\nGrüße & more")
+        #expect(parts[3]["text"] as? String == html)
+        #expect(parts[4]["filename"] as? String == "data.bin")
+        #expect(parts[4]["sha256"] as? String == sha256(binary))
+        #expect(parts[5]["filename"] as? String == "Übersicht März 2024 – final version.txt")
+        #expect(parts[5]["sha256"] as? String == sha256(try Data(contentsOf: textURL)))
+        #expect(view["defects"] as? [String] == [])
+        #expect((view["longestLine"] as? Int ?? 999) <= 78)
+    }
+
+    @Test func implicitTLSWithAuthDelivers() throws {
+        let certificates = try certificates()
+        let sandbox = try Sandbox()
+        let server = try SMTPTestServer(.tls, certificate: certificates.server, auth: ("jane", "pw"))
+        try writeAccount(sandbox, port: server.port, security: "tls", user: "jane", password: "pw", caFile: certificates.caFile)
+        let result = try mailtoRoute(["send", "--to", "joe@example.com", "--subject", "Hi", "--body", "x"], in: sandbox)
+        #expect(result.status == 0, "\(result)")
+        let message = try #require(server.messages.first)
+        #expect(try server.envelope(of: message)["tls"] as? Bool == true)
+    }
+
+    @Test func refusedRecipientIsNamedWhileTheOthersGetTheMessage() throws {
+        let sandbox = try Sandbox()
+        let server = try SMTPTestServer(.plain, refuse: ["nobody@example.com"])
+        try writeAccount(sandbox, port: server.port, security: "none")
+        let result = try mailtoRoute(
+            ["send", "--to", "joe@example.com", "--to", "nobody@example.com", "--body", "x", "--json"], in: sandbox)
+        #expect(result.status == 0, "\(result)")
+        let report = try jsonObject(result.stdout)
+        #expect(report["accepted"] as? [String] == ["joe@example.com"])
+        let refused = try #require(report["refused"] as? [[String: String]])
+        #expect(refused.count == 1)
+        #expect(refused.first?["address"] == "nobody@example.com")
+        #expect(refused.first?["reply"]?.hasPrefix("550 5.1.1") == true)
+        let message = try #require(server.messages.first)
+        #expect(try server.envelope(of: message)["rcpt_tos"] as? [String] == ["joe@example.com"])
+    }
+
+    @Test func everyRecipientRefusedIsAPermanentFailure() throws {
+        let sandbox = try Sandbox()
+        let server = try SMTPTestServer(.plain, refuse: ["nobody@example.com"])
+        try writeAccount(sandbox, port: server.port, security: "none")
+        let result = try mailtoRoute(["send", "--to", "nobody@example.com", "--body", "x", "--json"], in: sandbox)
+        #expect(result.status == 1, "\(result)")
+        let report = try jsonObject(result.stdout)
+        #expect(report["result"] as? String == "failed")
+        let error = try #require(report["error"] as? [String: String])
+        #expect(error["kind"] == "permanent")
+        #expect(error["message"]?.contains("550 5.1.1") == true)
+        #expect(server.messages.isEmpty)
+    }
+
+    @Test(arguments: [("451 4.3.0 Try again later", "transient", Int32(1)), ("552 5.3.4 Message too big", "permanent", Int32(1))])
+    func replyToTheMessageDecidesTransientOrPermanent(_ reply: String, _ kind: String, _ status: Int32) throws {
+        let sandbox = try Sandbox()
+        let server = try SMTPTestServer(.plain, dataReply: reply)
+        try writeAccount(sandbox, port: server.port, security: "none")
+        let result = try mailtoRoute(["send", "--to", "joe@example.com", "--body", "x", "--json"], in: sandbox)
+        #expect(result.status == status, "\(result)")
+        let report = try jsonObject(result.stdout)
+        let error = try #require(report["error"] as? [String: String])
+        #expect(error["kind"] == kind)
+        #expect(error["message"]?.contains(reply) == true)
+        #expect(report["reply"] as? String == reply)
+    }
+
+    @Test func serverWithoutSTARTTLSIsRefusedWhenStarttlsIsRequired() throws {
+        let sandbox = try Sandbox()
+        let server = try SMTPTestServer(.plain, auth: ("jane", "pw"))
+        try writeAccount(sandbox, port: server.port, security: "starttls", user: "jane", password: "pw")
+        let result = try mailtoRoute(["send", "--to", "joe@example.com", "--body", "x"], in: sandbox)
+        #expect(result.status == 78, "\(result)")
+        #expect(result.stderr.contains("does not offer STARTTLS"))
+        #expect(server.messages.isEmpty)
+    }
+
+    @Test func wrongPasswordIsAConfigurationError() throws {
+        let certificates = try certificates()
+        let sandbox = try Sandbox()
+        let server = try SMTPTestServer(.tls, certificate: certificates.server, auth: ("jane", "right"))
+        try writeAccount(sandbox, port: server.port, security: "tls", user: "jane", password: "wrong-pw-123",
+                         caFile: certificates.caFile)
+        let result = try mailtoRoute(["send", "--to", "joe@example.com", "--body", "x", "--json"], in: sandbox)
+        #expect(result.status == 78, "\(result)")
+        let error = try #require(try jsonObject(result.stdout)["error"] as? [String: String])
+        #expect(error["kind"] == "configuration")
+        #expect(error["message"]?.contains("refused the user name or password") == true)
+        #expect(!result.stdout.contains("wrong-pw-123") && !result.stderr.contains("wrong-pw-123"))
+        #expect(server.messages.isEmpty)
+    }
+
+    @Test func certificateFromAnUnknownCAIsRefused() throws {
+        let certificates = try certificates()
+        let sandbox = try Sandbox()
+        let server = try SMTPTestServer(.tls, certificate: certificates.server)
+        try writeAccount(sandbox, port: server.port, security: "tls")
+        let result = try mailtoRoute(["send", "--to", "joe@example.com", "--body", "x"], in: sandbox)
+        #expect(result.status == 78, "\(result)")
+        #expect(result.stderr.contains("not trusted"))
+        #expect(server.messages.isEmpty)
+    }
+
+    @Test func expiredCertificateIsRefused() throws {
+        let certificates = try certificates()
+        let sandbox = try Sandbox()
+        let server = try SMTPTestServer(.starttls, certificate: certificates.expired)
+        try writeAccount(sandbox, port: server.port, security: "starttls", caFile: certificates.caFile)
+        let result = try mailtoRoute(["send", "--to", "joe@example.com", "--body", "x"], in: sandbox)
+        #expect(result.status == 78, "\(result)")
+        #expect(result.stderr.contains("expired"))
+        #expect(server.messages.isEmpty)
+    }
+
+    @Test func plainTextToARemoteHostIsRefusedBeforeConnecting() throws {
+        let sandbox = try Sandbox()
+        try writeAccount(sandbox, port: 25, security: "none", host: "smtp.example.invalid")
+        let result = try mailtoRoute(["send", "--to", "joe@example.com", "--body", "x"], in: sandbox)
+        #expect(result.status == 78, "\(result)")
+        #expect(result.stderr.contains("plain text"))
+    }
+
+    @Test func closedPortIsATransientFailure() throws {
+        let sandbox = try Sandbox()
+        let (port, descriptor) = try unlistenedPort()
+        defer { close(descriptor) }
+        try writeAccount(sandbox, port: port, security: "none")
+        let result = try mailtoRoute(["send", "--to", "joe@example.com", "--body", "x", "--json"], in: sandbox)
+        #expect(result.status == 1, "\(result)")
+        let error = try #require(try jsonObject(result.stdout)["error"] as? [String: String])
+        #expect(error["kind"] == "transient")
+    }
+
+    @Test func serverThatNeverAnswersTimesOutAsTransient() throws {
+        let sandbox = try Sandbox()
+        let server = try SMTPTestServer(.silent)
+        let config = try writeAccount(sandbox, port: server.port, security: "none")
+        try (String(contentsOf: config, encoding: .utf8) + "timeout=1\n").write(to: config, atomically: false, encoding: .utf8)
+        let started = Date()
+        let result = try mailtoRoute(["send", "--to", "joe@example.com", "--body", "x", "--json"], in: sandbox)
+        #expect(Date().timeIntervalSince(started) < 10)
+        #expect(result.status == 1, "\(result)")
+        let error = try #require(try jsonObject(result.stdout)["error"] as? [String: String])
+        #expect(error["kind"] == "transient")
+        #expect(error["message"]?.contains("timed out") == true)
+    }
+
+    @Test func lineBreakInSubjectIsRefusedAsBadInput() throws {
+        let sandbox = try Sandbox()
+        let server = try SMTPTestServer(.plain)
+        try writeAccount(sandbox, port: server.port, security: "none")
+        let result = try mailtoRoute(
+            ["send", "--to", "joe@example.com", "--subject", "Hi\r\nBcc: evil@example.com", "--body", "x"], in: sandbox)
+        #expect(result.status == 65, "\(result)")
+        #expect(server.messages.isEmpty)
+    }
+
+    @Test func largeMessageShowsAProgressBarOnATerminalOnly() throws {
+        let sandbox = try Sandbox()
+        let server = try SMTPTestServer(.plain)
+        try writeAccount(sandbox, port: server.port, security: "none")
+        let big = try sandbox.write("", to: "files/big.bin")
+        try Data(repeating: 0x5A, count: 3_000_000).write(to: big)
+        let command = [mailtoRouteBinary, "send", "--to", "joe@example.com", "--body", "x", "--attach", big.path]
+        // script(1) gives the command a terminal; its transcript is what a person would see.
+        let quoted = command.map { "'\($0)'" }.joined(separator: " ")
+        let onTerminal = try run("/usr/bin/script", ["-qec", quoted, "/dev/null"], environment: sandbox.environment)
+        #expect(onTerminal.status == 0, "\(onTerminal)")
+        #expect(onTerminal.stdout.contains("sending ["))
+        #expect(onTerminal.stdout.contains("4.1 of 4.1 MB"))
+        let piped = try mailtoRoute(Array(command.dropFirst()), in: sandbox)
+        #expect(piped.status == 0, "\(piped)")
+        #expect(!piped.stderr.contains("sending ["))
+        #expect(server.messages.count == 2)
+    }
+
+    @Test func bodyFromStandardInput() throws {
+        let sandbox = try Sandbox()
+        let server = try SMTPTestServer(.plain)
+        try writeAccount(sandbox, port: server.port, security: "none")
+        let result = try mailtoRoute(["send", "--to", "joe@example.com", "--body", "-"], in: sandbox,
+                                     stdin: Data("from a pipe: ünïcode\n".utf8))
+        #expect(result.status == 0, "\(result)")
+        let message = try #require(server.messages.first)
+        let parts = try #require(try pythonView(of: message)["parts"] as? [[String: Any]])
+        #expect(parts.first?["text"] as? String == "from a pipe: ünïcode\r\n")
+    }
+}
+
+func sha256(_ data: Data) -> String {
+    let result = try? run("/usr/bin/sha256sum", ["-"], stdin: data)
+    return String(result?.stdout.prefix(64) ?? "")
+}
+
+/// A loopback port nobody listens on: bound (port 0, the kernel picks) but not listening,
+/// so a connection is refused and no other test's server can take the port meanwhile.
+func unlistenedPort() throws -> (Int, Int32) {
+    let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+    let bound = withUnsafeMutablePointer(to: &address) { pointer in
+        pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { raw in
+            bind(descriptor, raw, length) == 0 && getsockname(descriptor, raw, &length) == 0
+        }
+    }
+    guard bound else {
+        close(descriptor)
+        throw TestServerError(message: "cannot bind a loopback port")
+    }
+    return (Int(UInt16(bigEndian: address.sin_port)), descriptor)
+}

@@ -1,0 +1,38 @@
+#!/usr/bin/python3
+"""Reads one received message with Python's own parser (email, policy=default) and prints
+what the tests check, as JSON: decoded headers, every part's type, file name, text or
+SHA-256, and the longest line."""
+import email
+import hashlib
+import json
+import sys
+from email import policy
+
+raw = open(sys.argv[1], "rb").read()
+message = email.message_from_bytes(raw, policy=policy.default)
+headers = {}
+for name in ["From", "To", "Cc", "Bcc", "Subject", "Date", "Message-ID", "MIME-Version", "In-Reply-To", "References", "Keywords"]:
+    value = message.get(name)
+    if value is not None:
+        headers[name] = str(value)
+parts = []
+for part in message.walk():
+    if part.is_multipart():
+        parts.append({"type": part.get_content_type()})
+        continue
+    entry = {"type": part.get_content_type(), "filename": part.get_filename(),
+             "disposition": part.get_content_disposition()}
+    payload = part.get_payload(decode=True)
+    entry["sha256"] = hashlib.sha256(payload).hexdigest()
+    entry["size"] = len(payload)
+    if part.get_content_maintype() == "text" and entry["disposition"] != "attachment":
+        entry["text"] = part.get_content()
+    parts.append(entry)
+lines = raw.split(b"\r\n")
+print(json.dumps({
+    "headers": headers,
+    "parts": parts,
+    "defects": [str(d) for d in message.defects] + [str(d) for p in message.walk() for d in p.defects],
+    "longestLine": max(len(l) for l in lines),
+    "bareLF": b"\n" in raw.replace(b"\r\n", b""),
+}))

@@ -1,0 +1,122 @@
+import Foundation
+
+/// A real SMTP server on 127.0.0.1 (Resources/smtp_server.py, Debian's aiosmtpd), started on
+/// a free port for one test and killed when released. Received messages are files in
+/// `directory`: `N.eml` as received, `N.json` with the envelope.
+public final class SMTPTestServer: @unchecked Sendable {
+    public enum Mode: String, Sendable { case plain, starttls, tls, silent }
+
+    public let port: Int
+    public let directory: URL
+    /// The detached server (not our child: the launcher has exited).
+    private let pid: pid_t
+
+    public init(
+        _ mode: Mode = .plain, certificate: TestCertificates.Pair? = nil, auth: (user: String, password: String)? = nil,
+        refuse: [String] = [], dataDelay: Double = 0, dataReply: String? = nil
+    ) throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("smtp-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        var arguments = [resourcePath("smtp_server.py"), "--mode", mode.rawValue, "--outdir", directory.path]
+        if let certificate { arguments += ["--cert", certificate.cert, "--key", certificate.key] }
+        if let auth { arguments += ["--auth", "\(auth.user):\(auth.password)"] }
+        for address in refuse { arguments += ["--refuse", address] }
+        if dataDelay > 0 { arguments += ["--data-delay", String(dataDelay)] }
+        if let dataReply { arguments += ["--data-reply", dataReply] }
+        let words = try launchDetached(arguments)
+        guard words.count == 2, let port = Int(words[0]), let pid = pid_t(words[1]) else {
+            throw TestServerError(message: "smtp_server.py did not start (is python3-aiosmtpd installed?)")
+        }
+        self.port = port
+        self.pid = pid
+    }
+
+    deinit {
+        kill(pid, SIGTERM)
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    /// The messages received so far, in order.
+    public var messages: [URL] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+        return names.filter { $0.hasSuffix(".eml") }
+            .sorted { Int($0.dropLast(4)) ?? 0 < Int($1.dropLast(4)) ?? 0 }
+            .map { directory.appendingPathComponent($0) }
+    }
+
+    /// `mail_from`, `rcpt_tos`, `auth`, `tls` of message `message` (an `.eml` URL).
+    public func envelope(of message: URL) throws -> [String: Any] {
+        let url = message.deletingPathExtension().appendingPathExtension("json")
+        return try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [String: Any] ?? [:]
+    }
+}
+
+public struct TestServerError: Error, CustomStringConvertible {
+    public var message: String
+    public init(message: String) { self.message = message }
+    public var description: String { message }
+}
+
+/// Certificates made once per test process with openssl (Resources/make_certs.sh): a private
+/// CA, a server certificate it signed, and an expired one it signed.
+public final class TestCertificates: Sendable {
+    public struct Pair: Sendable {
+        public var cert: String
+        public var key: String
+    }
+
+    public let caFile: String
+    public let server: Pair
+    public let expired: Pair
+
+    public static let shared: Result<TestCertificates, TestServerError> = {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("certs-\(UUID().uuidString)")
+        do {
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            let result = try run("/bin/sh", [resourcePath("make_certs.sh"), directory.path])
+            guard result.status == 0 else { return .failure(TestServerError(message: "make_certs.sh failed: \(result)")) }
+        } catch {
+            return .failure(TestServerError(message: "make_certs.sh: \(error)"))
+        }
+        let path = { (name: String) in directory.appendingPathComponent(name).path }
+        return .success(TestCertificates(
+            caFile: path("ca.pem"), server: Pair(cert: path("server.pem"), key: path("server-key.pem")),
+            expired: Pair(cert: path("expired.pem"), key: path("expired-key.pem"))))
+    }()
+
+    private init(caFile: String, server: Pair, expired: Pair) {
+        self.caFile = caFile
+        self.server = server
+        self.expired = expired
+    }
+}
+
+/// What Python's `email` package (policy=default) reads in a received message
+/// (Resources/check_message.py): an independent judge of what mailto-route wrote.
+public func pythonView(of message: URL) throws -> [String: Any] {
+    let result = try run("/usr/bin/python3", [resourcePath("check_message.py"), message.path])
+    guard result.status == 0,
+          let object = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
+    else { throw TestServerError(message: "check_message.py failed: \(result)") }
+    return object
+}
+
+/// A file in Tests/TestSupport/Resources.
+public func resourcePath(_ name: String) -> String {
+    packageRoot.appendingPathComponent("Tests/TestSupport/Resources").appendingPathComponent(name).path
+}
+
+/// Runs one of the Resources scripts that start a server detached (so that it holds none of
+/// this process's descriptors) and print what the test needs on one line; returns its words.
+func launchDetached(_ arguments: [String]) throws -> [String] {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+    process.arguments = arguments
+    let out = Pipe()
+    process.standardOutput = out
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+    let line = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    process.waitUntilExit()
+    return line.split(whereSeparator: \.isWhitespace).map(String.init)
+}
