@@ -34,13 +34,20 @@ public struct OutgoingMessage: Sendable {
     /// Throws an input error for any header value with CR, LF or NUL, any address that is
     /// not one, a message with no recipient, and an attachment file that cannot be read.
     public init(from: Mailbox, email: EmailData, date: Int? = nil, messageID: String? = nil) throws(MIMEError) {
-        self.from = from
+        try self.init(sender: from, email: email, date: date, messageID: messageID, isDraft: false)
+    }
+
+    /// A submission (`isDraft` false) needs a sender and a recipient and never has a Bcc
+    /// field; a draft may lack both, and keeps Bcc so that sending it later reaches
+    /// everybody the user meant (RFC 5322 §3.6.3 allows Bcc in a message not yet sent).
+    init(sender: Mailbox?, email: EmailData, date: Int?, messageID: String?, isDraft: Bool) throws(MIMEError) {
+        self.from = sender ?? Self.draftSender
         let to = try email.to.map { (address) throws(MIMEError) in try Mailbox(address) }
         let cc = try email.cc.map { (address) throws(MIMEError) in try Mailbox(address) }
         let bcc = try email.bcc.map { (address) throws(MIMEError) in try Mailbox(address) }
         var seen = Set<String>()
         recipients = (to + cc + bcc).filter { seen.insert($0.envelopeKey).inserted }
-        guard !recipients.isEmpty else { throw .input("no recipient (give --to, --cc or --bcc)") }
+        guard !recipients.isEmpty || isDraft else { throw .input("no recipient (give --to, --cc or --bcc)") }
         if let messageID {
             try HeaderValue.checkSafe(messageID, field: "Message-ID")
             self.messageID = messageID
@@ -50,9 +57,10 @@ public struct OutgoingMessage: Sendable {
 
         var head: [UInt8] = []
         head += try HeaderValue.field("Date", [rfc5322Date(date ?? currentTime())])
-        head += try HeaderValue.field("From", HeaderValue.mailboxWords(from))
+        if let sender { head += try HeaderValue.field("From", HeaderValue.mailboxWords(sender)) }
         if !to.isEmpty { head += try HeaderValue.field("To", Self.listWords(to)) }
         if !cc.isEmpty { head += try HeaderValue.field("Cc", Self.listWords(cc)) }
+        if isDraft, !bcc.isEmpty { head += try HeaderValue.field("Bcc", Self.listWords(bcc)) }
         // RFC 5322 §3.6.3: Bcc recipients are only in the envelope, never in the message.
         if let subject = email.subject {
             try HeaderValue.checkSafe(subject, field: "subject")

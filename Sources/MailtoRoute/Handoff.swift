@@ -45,6 +45,16 @@ public enum Handoff {
         }
     }
 
+    /// Where `handOff` would go right now (desktop id or `webmail:SERVICE`, and a name),
+    /// without starting anything. Throws why there is nowhere to go.
+    public static func target(handler: String? = nil) throws -> (id: String, name: String) {
+        var warnings: [String] = []
+        switch try HandlerChoice.choose(configured: handler ?? configuredHandler(), warnings: &warnings) {
+        case .webmail(let service): return ("webmail:\(service.rawValue)", service.name)
+        case .application(let app): return (app.id ?? app.executable, app.name)
+        }
+    }
+
     /// `handler=` in the `[route]` section of `$XDG_CONFIG_HOME/mailto-route/config`.
     static func configuredHandler() throws -> String? {
         let path = XDGDirectories.configHome + "/mailto-route/config"

@@ -37,8 +37,10 @@ import TestSupport
         try sandbox.installHandler("fakebird.desktop", name: "Fake Bird", program: "fakebird")
         let now = String(Int(Date().timeIntervalSince1970))
         let result = try route(["open", "mailto:a@example.org"], in: sandbox, ["MAILTO_ROUTE_HANDOFF": now])
-        #expect(result.status == 1)
+        // Not handed off, and not lost: saved as a draft, and the reason is said.
+        #expect(result.status == 3, "\(result)")
         #expect(result.stderr.contains("loop"))
+        #expect(sandbox.drafts.count == 1)
         #expect(sandbox.recordedArgv("fakebird", timeout: 0.5) == nil)
     }
 
@@ -49,11 +51,15 @@ import TestSupport
         #expect(result.status == 0, "\(result)")
     }
 
-    @Test func noMailProgramExitsOneAndSaysSo() throws {
+    @Test func noMailProgramSavesADraftAndSaysSo() throws {
         let sandbox = try Sandbox()
-        let result = try route(["open", "mailto:a@example.org"], in: sandbox)
-        #expect(result.status == 1)
+        let result = try route(["open", "mailto:a@example.org?subject=Hi"], in: sandbox)
+        #expect(result.status == 3, "\(result)")
         #expect(result.stderr.contains("no mail program is set up"))
+        let draft = try #require(sandbox.drafts.first)
+        #expect(result.stdout == "saved as a draft: \(draft.path)\n")
+        #expect(try sandbox.header("To", of: draft) == "a@example.org")
+        #expect(try sandbox.header("Subject", of: draft) == "Hi")
     }
 
     @Test func malformedURLIsBadInput() throws {
@@ -97,8 +103,9 @@ import TestSupport
         let sandbox = try Sandbox()
         #expect(try route(["register"], in: sandbox).status == 0)
         let result = try route(["open", "mailto:a@example.org"], in: sandbox)
-        #expect(result.status == 1)
+        #expect(result.status == 3, "\(result)")
         #expect(result.stderr.contains("no mail program is set up"))
+        #expect(sandbox.drafts.count == 1)
     }
 
     @Test func configuredHandlerComesBeforeTheDefault() throws {
@@ -193,12 +200,13 @@ import TestSupport
         #expect(sandbox.recordedArgv("browser") == [expected])
     }
 
-    @Test func unknownWebmailIsAConfigurationError() throws {
+    @Test func unknownWebmailIsNamedAndTheMessageKept() throws {
         let sandbox = try Sandbox()
         try sandbox.write("[route]\nhandler=webmail:nope\n", to: "home/.config/mailto-route/config")
         let result = try route(["open", "mailto:a@example.org"], in: sandbox)
-        #expect(result.status == 78)
+        #expect(result.status == 3, "\(result)")
         #expect(result.stderr.contains("unknown webmail service 'nope'"))
+        #expect(sandbox.drafts.count == 1)
     }
 
     @Test func handlersAreListedWithIdNameExecutableAndPackaging() throws {

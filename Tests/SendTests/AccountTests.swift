@@ -47,8 +47,11 @@ import TestSupport
         let config = try writeAccount(sandbox, port: 2525, security: "none", user: "jane", password: "pw", mode: 0o644)
         let result = try mailtoRoute(["send", "--to", "joe@example.com", "--body", "x"], in: sandbox)
         #expect(result.status == 78, "\(result)")
-        #expect(result.stderr.contains("chmod 600 \(config.path)"))
-        #expect(result.stderr.split(separator: "\n").count == 1)
+        let lines = result.stderr.split(separator: "\n")
+        #expect(lines.first?.contains("chmod 600 \(config.path)") == true)
+        // One line for the mistake, one for where the message was kept.
+        #expect(lines.count == 2)
+        #expect(lines.last == "saved as a draft: \(sandbox.drafts.first?.path ?? "-")")
     }
 
     @Test func passwordCommandSuppliesThePassword() throws {
@@ -89,11 +92,14 @@ import TestSupport
         #expect(try server.envelope(of: message)["mail_from"] as? String == "jane@example.org")
     }
 
-    @Test func noAccountIsAConfigurationError() throws {
+    /// No account and no mail program: nothing can take the message, so it is saved.
+    @Test func noAccountAndNoMailProgramSavesADraft() throws {
         let sandbox = try Sandbox()
         let result = try mailtoRoute(["send", "--to", "joe@example.com", "--body", "x"], in: sandbox)
-        #expect(result.status == 78, "\(result)")
-        #expect(result.stderr.contains("no account to send from"))
+        #expect(result.status == 3, "\(result)")
+        #expect(result.stderr.contains("no account to send from: no account is configured"))
+        let draft = try #require(sandbox.drafts.first)
+        #expect(try sandbox.header("To", of: draft) == "joe@example.com")
     }
 
     @Test func configMistakeIsOneLineNamingTheFile() throws {
@@ -102,7 +108,11 @@ import TestSupport
                                        to: "home/.config/mailto-route/config")
         let result = try mailtoRoute(["send", "--to", "joe@example.com", "--body", "x"], in: sandbox)
         #expect(result.status == 78, "\(result)")
-        #expect(result.stderr == "mailto-route: \(config.path): security=maybe: must be tls, starttls or none\n")
+        #expect(result.stderr == """
+            mailto-route: not sent: \(config.path): security=maybe: must be tls, starttls or none
+            saved as a draft: \(sandbox.drafts.first?.path ?? "-")
+
+            """)
     }
 
     @Test func passwordIsLookedUpInTheSecretServiceUnderMsmtpsAttributes() throws {

@@ -141,7 +141,8 @@ func certificates() throws -> TestCertificates {
         #expect(server.messages.isEmpty)
     }
 
-    @Test(arguments: [("451 4.3.0 Try again later", "transient", Int32(1)), ("552 5.3.4 Message too big", "permanent", Int32(1))])
+    /// A 4xx reply leaves the message in the outbox (75); a 5xx fails it (1), kept as a draft.
+    @Test(arguments: [("451 4.3.0 Try again later", "transient", Int32(75)), ("552 5.3.4 Message too big", "permanent", Int32(1))])
     func replyToTheMessageDecidesTransientOrPermanent(_ reply: String, _ kind: String, _ status: Int32) throws {
         let sandbox = try Sandbox()
         let server = try SMTPTestServer(.plain, dataReply: reply)
@@ -216,9 +217,13 @@ func certificates() throws -> TestCertificates {
         defer { close(descriptor) }
         try writeAccount(sandbox, port: port, security: "none")
         let result = try mailtoRoute(["send", "--to", "joe@example.com", "--body", "x", "--json"], in: sandbox)
-        #expect(result.status == 1, "\(result)")
-        let error = try #require(try jsonObject(result.stdout)["error"] as? [String: String])
+        #expect(result.status == 75, "\(result)")
+        let report = try jsonObject(result.stdout)
+        let error = try #require(report["error"] as? [String: String])
         #expect(error["kind"] == "transient")
+        #expect(report["result"] as? String == "queued")
+        let listing = try mailtoRoute(["outbox", "list", "--json"], in: sandbox)
+        #expect(listing.stdout.contains(try #require(report["outboxId"] as? String)))
     }
 
     @Test func serverThatNeverAnswersTimesOutAsTransient() throws {
@@ -229,7 +234,7 @@ func certificates() throws -> TestCertificates {
         let started = Date()
         let result = try mailtoRoute(["send", "--to", "joe@example.com", "--body", "x", "--json"], in: sandbox)
         #expect(Date().timeIntervalSince(started) < 10)
-        #expect(result.status == 1, "\(result)")
+        #expect(result.status == 75, "\(result)")
         let error = try #require(try jsonObject(result.stdout)["error"] as? [String: String])
         #expect(error["kind"] == "transient")
         #expect(error["message"]?.contains("timed out") == true)

@@ -57,3 +57,27 @@ public final class Sandbox: @unchecked Sendable {
         return url
     }
 }
+
+extension Sandbox {
+    /// The drafts mailto-route saved here (`$XDG_DATA_HOME/mailto-route/drafts/*.eml`).
+    public var drafts: [URL] {
+        let directory = dataHome.appendingPathComponent("mailto-route/drafts")
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+        return names.filter { $0.hasSuffix(".eml") }.sorted().map { directory.appendingPathComponent($0) }
+    }
+
+    /// A header of a saved message as Python's `email` package reads it (an independent
+    /// parser, not ours); `nil` when absent.
+    public func header(_ name: String, of message: URL) throws -> String? {
+        let result = try run("/usr/bin/python3", ["-c", """
+            import sys
+            from email import policy
+            from email.parser import BytesParser
+            with open(sys.argv[1], 'rb') as f:
+                message = BytesParser(policy=policy.default).parse(f)
+            value = message[sys.argv[2]]
+            print('' if value is None else 'value:' + str(value), end='')
+            """, message.path, name])
+        return result.stdout.hasPrefix("value:") ? String(result.stdout.dropFirst(6)) : nil
+    }
+}

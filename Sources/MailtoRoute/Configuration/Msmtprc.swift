@@ -95,11 +95,13 @@ enum Msmtprc {
 
 /// A whole small text file (a config file), read with open/read; `nil` with errno set.
 func readText(_ path: String) -> String? {
-    readBytes(path).map { String(decoding: $0, as: UTF8.self) }
+    readWholeFile(path).map { String(decoding: $0, as: UTF8.self) }
 }
 
-/// At most 64 MB: a config file or a message body, never an attachment (those stream).
-func readBytes(_ path: String) -> [UInt8]? {
+/// A whole file of at most 64 MB (a config file, a message body from `--body-file` or
+/// standard input as `/dev/stdin`; attachments stream instead), read with open/read;
+/// `nil` with errno set.
+public func readWholeFile(_ path: String) -> [UInt8]? {
     let descriptor = open(path, O_RDONLY | O_CLOEXEC)
     guard descriptor >= 0 else { return nil }
     defer { close(descriptor) }

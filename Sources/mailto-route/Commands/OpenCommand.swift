@@ -1,11 +1,12 @@
 import MailtoRoute
 
 /// `mailto-route open URL` (also a bare `mailto:` URL, as `Exec=… open %u` and links run
-/// it): parse, hand off to the mail program, say to which and what did not go with it.
+/// it): a link from outside, routed by the Router: sent only with the user's consent
+/// (or `policy=direct`), else handed to the mail program, else saved as a draft.
 enum OpenCommand: Command {
     static let name = "open"
-    static let usage = "[open] URL"
-    static let options: [OptionSpec] = []
+    static let usage = "[open] URL [--json]"
+    static let options: [OptionSpec] = [.flag("--json")]
     static let maxPositionals = 1
 
     static func run(_ arguments: Arguments, output: Output) throws -> ExitStatus {
@@ -13,11 +14,9 @@ enum OpenCommand: Command {
             throw UsageError("missing URL", usage: fullUsage)
         }
         let email = try MailtoURL.parse(url)
-        let result = try handOff(email)
-        output.print("handed off to \(result.handlerName) (\(result.handlerID))")
-        for warning in result.warnings {
-            output.error("warning: \(warning)")
-        }
-        return .success
+        let report = Router.route(RouteRequest(email: email, source: .link))
+        let status = output.present(report, json: arguments.has("--json"), source: .link)
+        Router.flushDueAfter(report)
+        return status
     }
 }

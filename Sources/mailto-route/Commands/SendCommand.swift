@@ -2,14 +2,16 @@ import MailtoRoute
 
 /// `mailto-route send [URL] [--to A]... [--subject S] [--body TEXT|--body-file F|--body -]
 /// [--html] [--attach FILE]... [--json]`: the trusted, explicit path for scripts and apps.
-/// Sends directly from the configured account; exits 0 only when a server accepted it.
+/// Trusted: sent directly when an account is usable, else handed off, else saved; exits 0
+/// only when a server accepted it or the mail program has it.
 enum SendCommand: Command {
     static let name = "send"
     static let usage = "send [URL] [--to A]... [--cc A]... [--bcc A]... [--subject S] "
-        + "[--body TEXT | --body-file F | --body -] [--html] [--attach FILE]... [--json]"
+        + "[--body TEXT | --body-file F | --body -] [--html] [--attach FILE]... [--direct | --handoff] [--json]"
     static let options: [OptionSpec] = [
         .repeated("--to"), .repeated("--cc"), .repeated("--bcc"), .single("--subject"), .single("--body"),
-        .single("--body-file"), .flag("--html"), .repeated("--attach"), .flag("--json"),
+        .single("--body-file"), .flag("--html"), .repeated("--attach"), .flag("--direct"),
+        .flag("--handoff"), .flag("--json"),
     ]
     static let maxPositionals = 1
 
@@ -35,27 +37,22 @@ enum SendCommand: Command {
         if email.allRecipients.isEmpty {
             throw UsageError("no recipient: give a URL with an address, or --to, --cc or --bcc", usage: fullUsage)
         }
-        guard let account = try AccountConfiguration.load() else {
-            throw ConfigurationError(
-                "no account to send from: write an [account] group in \(AccountConfiguration.configPath) (see README), or a default account in ~/.msmtprc")
+        let forced: RouteRequest.ForcedPath?
+        switch (arguments.has("--direct"), arguments.has("--handoff")) {
+        case (true, true): throw UsageError("give --direct or --handoff, not both", usage: fullUsage)
+        case (true, false): forced = .direct
+        case (false, true): forced = .handoff
+        case (false, false): forced = nil
         }
 
         let bar = ProgressBar()
-        let report = DirectSend.send(email, account: account, progress: bar.isEnabled ? bar.update : nil,
-                                     messageSize: { bar.prepare(total: $0) })
+        let report = Router.route(RouteRequest(
+            email: email, source: .trusted, forcedPath: forced,
+            progress: bar.isEnabled ? bar.update : nil, messageSize: { bar.prepare(total: $0) }))
         bar.finish()
-        if arguments.has("--json") {
-            output.print(report.json.serialized)
-        } else if report.result == .sent {
-            output.print(report.readableLines.joined(separator: "\n"))
-        } else {
-            // The failure itself on the first line, then the details as they are.
-            for (index, line) in report.readableLines.enumerated() {
-                output.error(index == 0 ? "mailto-route: \(line)" : line)
-            }
-        }
-        guard let error = report.error else { return .success }
-        return ExitStatus(for: error.kind)
+        let status = output.present(report, json: arguments.has("--json"), source: .trusted)
+        Router.flushDueAfter(report)
+        return status
     }
 
     private static func readBody(_ path: String, what: String) throws -> String {

@@ -1,0 +1,65 @@
+public import MailtoCore
+
+extension OutgoingMessage {
+    /// The Message-ID domain of a draft with no account behind it.
+    static let draftSender: Mailbox = {
+        // "localhost" is always a valid domain; a literal address needs no syntax check.
+        guard let mailbox = try? Mailbox("draft@localhost") else { preconditionFailure("draft@localhost is an address") }
+        return mailbox
+    }()
+
+    /// A draft of `email` that can always be written, so that a message that cannot be
+    /// sent is still kept (DESIGN.md rule 3, "nothing lost"). What a draft cannot hold as
+    /// it is (an address that is not one, a line break in a header field, an unreadable
+    /// attachment) is mended or left out, and each such change is in `warnings`.
+    public static func draft(of email: EmailData, from sender: Mailbox?) -> (message: OutgoingMessage, warnings: [String]) {
+        var warnings: [String] = []
+        var kept = email
+        func validAddresses(_ addresses: [String], _ field: String) -> [String] {
+            addresses.filter { address in
+                do throws(MIMEError) {
+                    try AddressSyntax.check(address)
+                    return true
+                } catch {
+                    warnings.append("\(field) '\(address.visible)' left out of the draft: \(error.message)")
+                    return false
+                }
+            }
+        }
+        kept.to = validAddresses(email.to, "To")
+        kept.cc = validAddresses(email.cc, "Cc")
+        kept.bcc = validAddresses(email.bcc, "Bcc")
+        if let subject = email.subject, subject.unicodeScalars.contains(where: \.isLineBreakOrNUL) {
+            kept.subject = String(String.UnicodeScalarView(subject.unicodeScalars.map { $0.isLineBreakOrNUL ? " " : $0 }))
+            warnings.append("line breaks and NUL in the subject became spaces in the draft")
+        }
+        for attempt in 0..<3 {
+            do throws(MIMEError) {
+                let message = try OutgoingMessage(sender: sender, email: kept, date: nil, messageID: nil, isDraft: true)
+                return (message, warnings)
+            } catch {
+                // Give up what the builder refused, in order of least loss: the extra
+                // header fields, then the attachments.
+                if attempt == 0, !kept.headers.isEmpty {
+                    warnings.append("header fields \(kept.headers.keys.sorted().joined(separator: ", ")) left out of the draft: \(error.message)")
+                    kept.headers = [:]
+                } else if !kept.attachments.isEmpty {
+                    warnings.append("attachments \(kept.attachments.map(\.fileName).joined(separator: ", ")) left out of the draft: \(error.message)")
+                    kept.attachments = []
+                } else {
+                    break
+                }
+            }
+        }
+        // Subject, body and valid addresses are always writable; this is not reached.
+        let bare = EmailData(to: kept.to, cc: kept.cc, bcc: kept.bcc, subject: kept.subject, body: kept.body)
+        guard let message = try? OutgoingMessage(sender: sender, email: bare, date: nil, messageID: nil, isDraft: true) else {
+            preconditionFailure("a draft of addresses, subject and body could not be built")
+        }
+        return (message, warnings)
+    }
+}
+
+extension Unicode.Scalar {
+    fileprivate var isLineBreakOrNUL: Bool { value == 0x0D || value == 0x0A || value == 0 }
+}

@@ -1,0 +1,115 @@
+/// What every run produces (DESIGN.md "Data model"): which path, what came of it, and the
+/// details that apply. Printed as one human line, or as JSON with `--json`.
+public struct RouteReport: Sendable, Equatable {
+    public enum Path: String, Sendable { case direct, compose, handoff, outbox, draft }
+    public enum Result: String, Sendable { case sent, queued, handedOff, saved, cancelled, failed }
+
+    public struct Failure: Sendable, Equatable {
+        public var kind: ErrorKind
+        public var message: String
+
+        public init(kind: ErrorKind, message: String) {
+            self.kind = kind
+            self.message = message
+        }
+
+        public init(_ error: any Error) {
+            if let error = error as? any ClassifiedError {
+                self.init(kind: error.kind, message: error.description)
+            } else {
+                self.init(kind: .permanent, message: "\(error)")
+            }
+        }
+    }
+
+    public struct Refusal: Sendable, Equatable {
+        public var address: String
+        public var reply: String
+    }
+
+    public struct Handler: Sendable, Equatable {
+        /// A desktop id or `webmail:SERVICE`.
+        public var id: String
+        public var name: String
+    }
+
+    public var path: Path
+    public var result: Result
+    /// The mail program that has the message, or would have.
+    public var handler: Handler?
+    /// `host:port`.
+    public var server: String?
+    /// The server's last reply line.
+    public var reply: String?
+    public var messageId: String?
+    public var outboxId: String?
+    /// The `.eml` the message was saved to.
+    public var draft: String?
+    /// Direct path: the recipients the server accepted, and those it refused with its reply.
+    public var accepted: [String] = []
+    public var refused: [Refusal] = []
+    public var warnings: [String] = []
+    public var error: Failure?
+
+    public init(path: Path, result: Result) {
+        self.path = path
+        self.result = result
+    }
+
+    /// Only `sent` means that a server accepted the message.
+    public var wasAcceptedByServer: Bool { result == .sent }
+
+    /// The keys of DESIGN.md in their order, each where it applies; `accepted`/`refused`
+    /// on the direct path.
+    public var json: JSON {
+        var members: [(String, JSON)] = [("path", .string(path.rawValue)), ("result", .string(result.rawValue))]
+        if let handler { members.append(("handler", .object([("id", .string(handler.id)), ("name", .string(handler.name))]))) }
+        if let server { members.append(("server", .string(server))) }
+        if let reply { members.append(("reply", .string(reply))) }
+        if let messageId { members.append(("messageId", .string(messageId))) }
+        if let outboxId { members.append(("outboxId", .string(outboxId))) }
+        if let draft { members.append(("draft", .string(draft))) }
+        if path == .direct {
+            members.append(("accepted", .strings(accepted)))
+            members.append(("refused", .array(refused.map {
+                .object([("address", .string($0.address)), ("reply", .string($0.reply))])
+            })))
+        }
+        members.append(("warnings", .strings(warnings)))
+        if let error {
+            members.append(("error", .object([("kind", .string(error.kind.rawValue)), ("message", .string(error.message))])))
+        }
+        return .object(members)
+    }
+
+    /// For a person: what happened, then the details, one per line.
+    public var readableLines: [String] {
+        var lines = [summary]
+        if result == .queued, let error { lines.append("reason: \(error.message)") }
+        if let messageId { lines.append("Message-ID: \(messageId)") }
+        if !accepted.isEmpty { lines.append("accepted: \(accepted.joined(separator: ", "))") }
+        for refusal in refused { lines.append("refused: \(refusal.address): \(refusal.reply)") }
+        if let draft, result != .saved { lines.append("saved as a draft: \(draft)") }
+        for warning in warnings { lines.append("warning: \(warning)") }
+        return lines.map(\.visible)
+    }
+
+    /// The one line that says which path was taken and what came of it.
+    public var summary: String {
+        switch result {
+        case .sent:
+            return "sent via \(server ?? "?")" + (reply.map { ": \($0)" } ?? "")
+        case .queued:
+            return "queued in the outbox" + (outboxId.map { " as \($0)" } ?? "")
+                + (server.map { ": \($0) could not take it now; it will be retried" } ?? "; it will be retried")
+        case .handedOff:
+            return "handed off to " + (handler.map { "\($0.name) (\($0.id))" } ?? "the mail program")
+        case .saved:
+            return "saved as a draft" + (draft.map { ": \($0)" } ?? "")
+        case .cancelled:
+            return "cancelled: not sent"
+        case .failed:
+            return "not sent" + (server.map { " via \($0)" } ?? "") + (error.map { ": \($0.message)" } ?? "")
+        }
+    }
+}

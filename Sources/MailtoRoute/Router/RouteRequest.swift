@@ -1,0 +1,44 @@
+/// One message to route, and what the router must know about where it came from.
+public struct RouteRequest: Sendable {
+    /// Who handed the message over (DESIGN.md rule 1).
+    public enum Source: String, Sendable {
+        /// A clicked link or another program opening a URL (`open`): never sent without
+        /// the user's consent.
+        case link
+        /// A script or app that asked to send (`send`, the Swift API): trusted.
+        case trusted
+    }
+
+    /// A path the caller insists on; impossible is an error, never a silent switch.
+    public enum ForcedPath: Sendable {
+        case direct
+        case handoff
+    }
+
+    public var email: EmailData
+    public var source: Source
+    public var forcedPath: ForcedPath?
+    /// How consent is asked for a link under `policy=ask`.
+    public var consentChannel: ConsentChannel
+    /// Seconds the user has to answer.
+    public var consentTimeout: Double
+    /// Bytes sent of the total, from the sending thread (for a progress bar).
+    public var progress: (@Sendable (_ sent: Int, _ total: Int) -> Void)?
+    /// The total size of the message, once it is built.
+    public var messageSize: (@Sendable (Int) -> Void)?
+
+    public init(
+        email: EmailData, source: Source, forcedPath: ForcedPath? = nil,
+        consentChannel: ConsentChannel = .automatic, consentTimeout: Double = 120,
+        progress: (@Sendable (_ sent: Int, _ total: Int) -> Void)? = nil,
+        messageSize: (@Sendable (Int) -> Void)? = nil
+    ) {
+        self.email = email
+        self.source = source
+        self.forcedPath = forcedPath
+        self.consentChannel = consentChannel
+        self.consentTimeout = consentTimeout
+        self.progress = progress
+        self.messageSize = messageSize
+    }
+}

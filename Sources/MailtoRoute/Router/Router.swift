@@ -1,0 +1,327 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import MIMEMessage
+import SMTPTransport
+
+/// The heart of mailto-route: every message takes a path, and the report says which and
+/// what came of it (DESIGN.md, The flow). Everything it decides on is read at the moment
+/// of routing, never cached: the account, its password, the policy, the mail program.
+public enum Router {
+    /// What a message would be done with, before anything is done: the decision alone,
+    /// from the facts of the moment (also what `--check` describes).
+    public enum Decision: Equatable, Sendable {
+        /// Send over the account now.
+        case direct
+        /// Ask the user (a link under `policy=ask`), then send, hand off, save or cancel.
+        case askThenDirect
+        /// Give it to the mail program.
+        case handoff
+        /// Save it as a draft: no path is available.
+        case draft
+        /// The forced path cannot be taken (its reason); the message is saved instead.
+        case impossible(ErrorKind, String)
+    }
+
+    /// The decision for a message from `source`, given the facts of the moment.
+    ///
+    /// `accountProblem` is why the account cannot send now (`nil`: it can);
+    /// `accountConfigured` whether there is one at all, usable or not.
+    public static func decide(
+        source: RouteRequest.Source, forcedPath: RouteRequest.ForcedPath?, policy: LinkPolicy,
+        accountConfigured: Bool, accountProblem: String?, hasHandler: Bool
+    ) -> Decision {
+        let accountUsable = accountConfigured && accountProblem == nil
+        switch forcedPath {
+        case .direct:
+            guard accountUsable else { return .impossible(.configuration, "cannot send directly: \(accountProblem ?? "")") }
+            // A forced direct send of a link is still a link: consent first, unless the
+            // user's own policy is standing consent (rule 1).
+            return source == .link && policy != .direct ? .askThenDirect : .direct
+        case .handoff:
+            return hasHandler ? .handoff : .impossible(.permanent, "cannot hand off")
+        case nil:
+            break
+        }
+        if source == .trusted {
+            // A script that asked to send learns that its account is broken, rather than
+            // finding its message handed to a mail program; the message is kept.
+            if accountConfigured, let accountProblem { return .impossible(.configuration, accountProblem) }
+            return accountUsable ? .direct : hasHandler ? .handoff : .draft
+        }
+        guard accountUsable, policy != .handoff else { return hasHandler ? .handoff : .draft }
+        return policy == .direct ? .direct : .askThenDirect
+    }
+
+    /// Routes one message to its end: sent, queued, handed off, saved, cancelled or
+    /// failed, and never lost: whatever could not be sent or handed off is in the outbox
+    /// or saved as a draft, and the report says where (rule 3).
+    public static func route(_ request: RouteRequest) -> RouteReport {
+        var context = Context(request: request)
+        var report = context.run()
+        report.warnings = context.warnings + report.warnings
+        context.log(report)
+        return report
+    }
+}
+
+/// One routing: the facts read at its start, the warnings gathered on the way.
+private struct Context {
+    let request: RouteRequest
+    var email: EmailData { request.email }
+    var warnings: [String] = []
+    var account: Account?
+    /// An account is set up, whether or not it works now.
+    var accountConfigured = false
+    var server: SMTPServer?
+    var accountProblem: String?
+    var policy: LinkPolicy = .ask
+
+    init(request: RouteRequest) {
+        self.request = request
+        // Rule 2: each hfield not taken is named.
+        warnings = request.email.dropped.map { "not taken from the URL: '\($0.name)' (\($0.reason))" }
+    }
+
+    mutating func run() -> RouteReport {
+        readAccount()
+        do {
+            policy = try LinkPolicy.configured()
+        } catch {
+            // Unknown words never send a link: the safe reading of a broken policy.
+            warnings.append("\(error.message); links are handed off until it is fixed")
+            policy = .handoff
+        }
+        var handler: (id: String, name: String)?
+        var handlerProblem = "no mail program is set up"
+        do {
+            handler = try Handoff.target()
+        } catch {
+            handlerProblem = RouteReport.Failure(error).message
+        }
+        let decision = Router.decide(
+            source: request.source, forcedPath: request.forcedPath, policy: policy,
+            accountConfigured: accountConfigured, accountProblem: accountProblem, hasHandler: handler != nil)
+        switch decision {
+        case .direct:
+            return sendDirect()
+        case .askThenDirect:
+            return askThenSend(handler: handler, handlerProblem: handlerProblem)
+        case .handoff:
+            return handOff()
+        case .draft:
+            var reason = handlerProblem
+            if let accountProblem { reason += "; and no account to send from: \(accountProblem)" }
+            return saveDraft(because: reason, path: .draft)
+        case .impossible(let kind, let message):
+            let path: RouteReport.Path = request.forcedPath == .handoff ? .handoff : .direct
+            let detail = request.forcedPath == .handoff ? "\(message): \(handlerProblem)" : message
+            return failed(path: path, RouteReport.Failure(kind: kind, message: detail), server: server?.address)
+        }
+    }
+
+    /// The account and its password, now: a usable account is one whose password can
+    /// be had without a terminal.
+    mutating func readAccount() {
+        do {
+            guard let account = try AccountConfiguration.load() else {
+                accountProblem = "no account is configured"
+                return
+            }
+            accountConfigured = true
+            self.account = account
+            server = try account.serverWithPassword()
+        } catch {
+            accountConfigured = true
+            accountProblem = error.message
+            // A broken account is worth saying even when another path is taken; a script
+            // that asked to send gets it as the error itself.
+            if request.source == .link || request.forcedPath == .handoff {
+                warnings.append("account not usable: \(error.message)")
+            }
+        }
+    }
+
+    // MARK: Consent
+
+    mutating func askThenSend(handler: (id: String, name: String)?, handlerProblem: String) -> RouteReport {
+        guard let account, let server else { return handOff() }
+        let decision = askConsent(
+            for: email, sendingAs: account.from.readable, via: server.address, handlerName: handler?.name,
+            channel: request.consentChannel, timeout: request.consentTimeout)
+        switch decision {
+        case .send:
+            return sendDirect()
+        case .handOff:
+            return handOff()
+        case .save:
+            return saveDraft(because: nil, path: .draft)
+        case .cancel:
+            var report = RouteReport(path: .direct, result: .cancelled)
+            report.server = server.address
+            return report
+        case .notConsented(let reason):
+            // Rule 1: where consent cannot be asked, the message is never sent.
+            warnings.append("not sent directly: the link needs your consent, which could not be asked (\(reason))")
+            return handler == nil ? saveDraft(because: handlerProblem, path: .draft) : handOff()
+        }
+    }
+
+    // MARK: Paths
+
+    mutating func sendDirect() -> RouteReport {
+        guard let account, let server else {
+            return failed(path: .direct, RouteReport.Failure(kind: .configuration, message: accountProblem ?? "no account"))
+        }
+        var report = RouteReport(path: .direct, result: .failed)
+        report.server = server.address
+        let message: OutgoingMessage
+        do throws(MIMEError) {
+            message = try OutgoingMessage(from: account.from, email: email)
+        } catch {
+            return failed(path: .direct, RouteReport.Failure(error), server: server.address)
+        }
+        report.messageId = message.messageID
+        request.messageSize?(message.size)
+        do throws(SMTPError) {
+            let receipt = try SMTPSubmission.send(message, via: server, progress: request.progress)
+            report.result = .sent
+            report.reply = receipt.reply
+            report.accepted = receipt.accepted
+            report.refused = receipt.refused.map { RouteReport.Refusal(address: $0.address, reply: $0.reply) }
+            for refusal in receipt.refused {
+                report.warnings.append("the server refused \(refusal.address): \(refusal.reply)")
+            }
+            return report
+        } catch {
+            report.reply = error.reply
+            report.error = RouteReport.Failure(error)
+            if error.kind == .transient {
+                return queue(message, account: account, report: report)
+            }
+            return keepAsDraft(report)
+        }
+    }
+
+    /// A transient failure: into the outbox, to be retried (the same Message-ID).
+    mutating func queue(_ message: OutgoingMessage, account: Account, report: RouteReport) -> RouteReport {
+        var report = report
+        do {
+            let bytes = try message.makeStream().readAll()
+            let entry = try StorageLocations.current().outbox.enqueue(
+                OutboxMessage(bytes: bytes, envelopeFrom: account.from.asciiAddress,
+                              recipients: message.recipients.map(\.asciiAddress), messageId: message.messageID,
+                              server: report.server, subject: email.subject),
+                failedAttempt: report.error.map { AttemptError(kind: $0.kind, message: $0.message) })
+            report.path = .direct
+            report.result = .queued
+            report.outboxId = entry.id
+            return report
+        } catch {
+            report.warnings.append("could not put the message in the outbox: \(RouteReport.Failure(error).message)")
+            return keepAsDraft(report)
+        }
+    }
+
+    mutating func handOff() -> RouteReport {
+        do {
+            let result = try Handoff.handOff(email)
+            var report = RouteReport(path: .handoff, result: .handedOff)
+            report.handler = RouteReport.Handler(id: result.handlerID, name: result.handlerName)
+            // Dropped hfields are already named once, by the router.
+            report.warnings = result.warnings.filter { !$0.hasPrefix("not taken from the URL:") }
+            if !result.notCarried.isEmpty {
+                // Rule 2: what the mail program did not get is kept whole as well.
+                let draft = writeDraft()
+                report.draft = draft.path
+                report.warnings += draft.warnings
+                if let path = draft.path {
+                    report.warnings.append("the whole message, with what \(result.handlerName) did not get, is saved as \(path)")
+                }
+            }
+            return report
+        } catch {
+            let failure = RouteReport.Failure(error)
+            if request.forcedPath == .handoff { return failed(path: .handoff, failure) }
+            return saveDraft(because: "not handed off: \(failure.message)", path: .draft)
+        }
+    }
+
+    mutating func saveDraft(because reason: String?, path: RouteReport.Path) -> RouteReport {
+        var report = RouteReport(path: path, result: .saved)
+        if let reason { report.warnings.append(reason) }
+        let draft = writeDraft()
+        report.warnings += draft.warnings
+        guard let saved = draft.path else {
+            report.result = .failed
+            report.error = draft.error
+            return report
+        }
+        report.draft = saved
+        return report
+    }
+
+    /// A report of a failure, with the message kept as a draft (rule 3).
+    mutating func failed(path: RouteReport.Path, _ failure: RouteReport.Failure, server: String? = nil) -> RouteReport {
+        var report = RouteReport(path: path, result: .failed)
+        report.server = server
+        report.error = failure
+        return keepAsDraft(report)
+    }
+
+    mutating func keepAsDraft(_ report: RouteReport) -> RouteReport {
+        var report = report
+        report.result = .failed
+        let draft = writeDraft()
+        report.draft = draft.path
+        report.warnings += draft.warnings
+        if let error = draft.error {
+            report.warnings.append("the message could not be saved as a draft either: \(error.message)")
+        }
+        return report
+    }
+
+    /// Writes the message as a draft `.eml`; the path, or why it could not be written.
+    func writeDraft() -> (path: String?, warnings: [String], error: RouteReport.Failure?) {
+        let (message, warnings) = OutgoingMessage.draft(of: email, from: account?.from)
+        do {
+            let bytes = try message.makeStream().readAll()
+            let draft = try StorageLocations.current().drafts.save(bytes)
+            return (draft.path, warnings, nil)
+        } catch {
+            let failure = RouteReport.Failure(error)
+            return (nil, warnings, RouteReport.Failure(kind: failure.kind, message: "cannot save a draft: \(failure.message)"))
+        }
+    }
+
+    // MARK: Log
+
+    /// One line in the outcome log; never a body, a subject or a password.
+    func log(_ report: RouteReport) {
+        let outcome = Outcome(
+            source: request.source.rawValue, path: report.path.rawValue, result: report.result.rawValue,
+            handler: report.handler?.id, server: report.server, errorKind: report.error?.kind)
+        // The log is for looking back; failing to write it changes nothing that happened.
+        try? StorageLocations.current().outcomeLog.append(outcome)
+    }
+}
+
+extension Mailbox {
+    /// `Name <address>`, or the address alone, as a person reads it.
+    var readable: String {
+        displayName.map { "\($0) <\(address)>" } ?? address
+    }
+}
+
+extension Router {
+    /// The quick flush every run makes after its own message (issue 5): at most `limit`
+    /// due outbox messages, over the account as it is now. Skipped when this run's own
+    /// message has just been queued: its server is not taking mail.
+    public static func flushDueAfter(_ report: RouteReport, limit: Int = 20) {
+        guard report.result != .queued, let outbox = try? StorageLocations.current().outbox,
+              let due = try? outbox.due(now: .now()), !due.isEmpty,
+              let send = OutboxDelivery.configuredSender()
+        else { return }
+        _ = try? outbox.flush(limit: limit, send: send)
+    }
+}
