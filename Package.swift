@@ -62,5 +62,7 @@ let package = Package(
         .testTarget(name: "SMTPTransportTests", dependencies: ["SMTPTransport", "MIMEMessage"]),
         // End-to-end: the built binary against real SMTP servers (Tests/TestSupport/Resources).
         .testTarget(name: "SendTests", dependencies: ["TestSupport", "mailto-route"]),
+        // End-to-end: the Router's choices, with real servers, a real bus, a real terminal.
+        .testTarget(name: "RouterTests", dependencies: ["TestSupport", "mailto-route"]),
     ]
 )

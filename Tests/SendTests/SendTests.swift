@@ -4,21 +4,6 @@ import TestSupport
 
 /// Writes the sandbox's config file (mode 600) for a server on 127.0.0.1.
 @discardableResult
-func writeAccount(
-    _ sandbox: Sandbox, port: Int, security: String, user: String? = nil, password: String? = nil,
-    passwordCommand: String? = nil, caFile: String? = nil, host: String = "127.0.0.1", mode: Int16 = 0o600
-) throws -> URL {
-    var lines = ["[account]", "from=Jane Doe <jane@example.org>", "host=\(host)", "port=\(port)", "security=\(security)"]
-    if let user { lines.append("user=\(user)") }
-    if let password { lines.append("password=\(password)") }
-    if let passwordCommand { lines.append("password-command=\(passwordCommand)") }
-    if let caFile { lines.append("ca-file=\(caFile)") }
-    return try sandbox.write(lines.joined(separator: "\n") + "\n", to: "home/.config/mailto-route/config", mode: mode)
-}
-
-func jsonObject(_ text: String) throws -> [String: Any] {
-    try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
-}
 
 func certificates() throws -> TestCertificates {
     try TestCertificates.shared.get()

@@ -10,17 +10,38 @@ public enum LinkPolicy: String, Sendable, CaseIterable {
     /// Never send a link; always hand it to the mail program.
     case handoff
 
-    /// The configured policy, read now. A value that is not one of the three is a
+}
+
+/// The `[route]` group of the config file, read at the moment of routing.
+public struct RouteSettings: Equatable, Sendable {
+    public var policy: LinkPolicy = .ask
+    /// How long a consent question waits for an answer (`consent-timeout=`, seconds).
+    public var consentTimeout: Double = 120
+
+    public init() {}
+
+    /// Reads `policy=` and `consent-timeout=`. A value that is not one of the allowed is a
     /// configuration error: guessing could send what the user meant to be asked about.
-    public static func configured() throws(ConfigurationError) -> LinkPolicy {
+    public static func configured() throws(ConfigurationError) -> RouteSettings {
         let path = AccountConfiguration.configPath
         let loaded: KeyFile?
         do { loaded = try KeyFile.load(path) } catch { throw ConfigurationError(error.message) }
-        guard let file = loaded, let text = file.string("route", "policy") else { return .ask }
-        let value = text.trimmingSpaces()
-        guard let policy = LinkPolicy(rawValue: value) else {
-            throw ConfigurationError("\(path): policy=\(value.visible) in [route] is not ask, direct or handoff")
+        var settings = RouteSettings()
+        guard let file = loaded else { return settings }
+        if let text = file.string("route", "policy") {
+            let value = text.trimmingSpaces()
+            guard let policy = LinkPolicy(rawValue: value) else {
+                throw ConfigurationError("\(path): policy=\(value.visible) in [route] is not ask, direct or handoff")
+            }
+            settings.policy = policy
         }
-        return policy
+        if let text = file.string("route", "consent-timeout") {
+            let value = text.trimmingSpaces()
+            guard let seconds = Int(value), seconds > 0, seconds <= 3600 else {
+                throw ConfigurationError("\(path): consent-timeout=\(value.visible) in [route] is not a number of seconds from 1 to 3600")
+            }
+            settings.consentTimeout = Double(seconds)
+        }
+        return settings
     }
 }

@@ -20,8 +20,8 @@ public struct RouteRequest: Sendable {
     public var forcedPath: ForcedPath?
     /// How consent is asked for a link under `policy=ask`.
     public var consentChannel: ConsentChannel
-    /// Seconds the user has to answer.
-    public var consentTimeout: Double
+    /// Seconds the user has to answer; `nil`: `consent-timeout=` of the config file.
+    public var consentTimeout: Double?
     /// Bytes sent of the total, from the sending thread (for a progress bar).
     public var progress: (@Sendable (_ sent: Int, _ total: Int) -> Void)?
     /// The total size of the message, once it is built.
@@ -29,7 +29,7 @@ public struct RouteRequest: Sendable {
 
     public init(
         email: EmailData, source: Source, forcedPath: ForcedPath? = nil,
-        consentChannel: ConsentChannel = .automatic, consentTimeout: Double = 120,
+        consentChannel: ConsentChannel = .automatic, consentTimeout: Double? = nil,
         progress: (@Sendable (_ sent: Int, _ total: Int) -> Void)? = nil,
         messageSize: (@Sendable (Int) -> Void)? = nil
     ) {

@@ -75,7 +75,8 @@ private struct Context {
     var accountConfigured = false
     var server: SMTPServer?
     var accountProblem: String?
-    var policy: LinkPolicy = .ask
+    var settings = RouteSettings()
+    var policy: LinkPolicy { settings.policy }
 
     init(request: RouteRequest) {
         self.request = request
@@ -86,11 +87,11 @@ private struct Context {
     mutating func run() -> RouteReport {
         readAccount()
         do {
-            policy = try LinkPolicy.configured()
+            settings = try RouteSettings.configured()
         } catch {
-            // Unknown words never send a link: the safe reading of a broken policy.
+            // Unknown words never send a link: the safe reading of a broken [route] group.
             warnings.append("\(error.message); links are handed off until it is fixed")
-            policy = .handoff
+            settings.policy = .handoff
         }
         var handler: (id: String, name: String)?
         var handlerProblem = "no mail program is set up"
@@ -148,7 +149,7 @@ private struct Context {
         guard let account, let server else { return handOff() }
         let decision = askConsent(
             for: email, sendingAs: account.from.readable, via: server.address, handlerName: handler?.name,
-            channel: request.consentChannel, timeout: request.consentTimeout)
+            channel: request.consentChannel, timeout: request.consentTimeout ?? settings.consentTimeout)
         switch decision {
         case .send:
             return sendDirect()

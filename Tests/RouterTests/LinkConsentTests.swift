@@ -1,0 +1,176 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// DESIGN.md rule 1: a clicked link is never sent without the user's consent. Each test
+/// runs `mailto-route open` in a sandbox with a real SMTP server that counts what it
+/// receives, a recording mail program, and (where it says so) a notification server on a
+/// private bus.
+@Suite struct LinkConsentTests {
+    static let url = "mailto:joe@example.com?subject=Hello&body=Hi%20Joe"
+
+    /// An account on a loopback server, a mail program, and `policy=` when given.
+    func setUp(policy: String? = nil, mailProgram: Bool = true) throws -> (Sandbox, SMTPTestServer) {
+        let sandbox = try Sandbox()
+        let server = try SMTPTestServer(.plain)
+        let config = try writeAccount(sandbox, port: server.port, security: "none")
+        if let policy {
+            try (String(contentsOf: config, encoding: .utf8) + "[route]\npolicy=\(policy)\n")
+                .write(to: config, atomically: false, encoding: .utf8)
+        }
+        if mailProgram { try sandbox.installHandler("fakebird.desktop", name: "Fake Bird", program: "fakebird") }
+        return (sandbox, server)
+    }
+
+    /// Runs `mailto-route open URL` in a session of its own, so that it has no controlling
+    /// terminal to ask on, as when a link is clicked.
+    func click(_ sandbox: Sandbox, bus: PrivateSessionBus? = nil, json: Bool = true) throws -> RunResult {
+        var extra: [String: String] = [:]
+        if let bus { extra["DBUS_SESSION_BUS_ADDRESS"] = bus.address }
+        return try run("/usr/bin/setsid", ["-w", mailtoRouteBinary, "open", Self.url] + (json ? ["--json"] : []),
+                       environment: sandbox.environment(extra), timeout: 60)
+    }
+
+    @Test func withNoWayToAskTheLinkIsHandedOffAndNeverSent() throws {
+        let (sandbox, server) = try setUp()
+        let result = try click(sandbox)
+        #expect(result.status == 0, "\(result)")
+        let report = try jsonObject(result.stdout)
+        #expect(report["result"] as? String == "handedOff")
+        let warnings = try #require(report["warnings"] as? [String])
+        #expect(warnings.contains { $0.contains("needs your consent, which could not be asked") })
+        #expect(sandbox.recordedArgv("fakebird") == [Self.url])
+        #expect(server.messages.isEmpty)
+    }
+
+    @Test func withNoWayToAskAndNoMailProgramTheLinkIsSavedAndNeverSent() throws {
+        let (sandbox, server) = try setUp(mailProgram: false)
+        let result = try click(sandbox)
+        #expect(result.status == 3, "\(result)")
+        let draft = try #require(sandbox.drafts.first)
+        #expect(try sandbox.header("Subject", of: draft) == "Hello")
+        #expect(try sandbox.header("From", of: draft) == "Jane Doe <jane@example.org>")
+        #expect(server.messages.isEmpty)
+    }
+
+    @Test func sendButtonSendsItOnce() throws {
+        let (sandbox, server) = try setUp()
+        let bus = try PrivateSessionBus()
+        let notifications = try ScriptedNotificationServer(on: bus, answers: ["action:send"])
+        let result = try click(sandbox, bus: bus)
+        #expect(result.status == 0, "\(result)")
+        #expect(try jsonObject(result.stdout)["result"] as? String == "sent")
+        #expect(server.messages.count == 1)
+        let question = try #require(notifications.notifications.first)
+        #expect(question.actions.contains("send"))
+        #expect(question.body.contains("joe@example.com"))
+        #expect(sandbox.recordedArgv("fakebird", timeout: 0.3) == nil)
+    }
+
+    @Test func cancelButtonSendsNothingAndExitsFour() throws {
+        let (sandbox, server) = try setUp()
+        let bus = try PrivateSessionBus()
+        let notifications = try ScriptedNotificationServer(on: bus, answers: ["action:cancel"])
+        let result = try click(sandbox, bus: bus)
+        #expect(notifications.notifications.first?.actions.contains("cancel") == true)
+        #expect(result.status == 4, "\(result)")
+        #expect(try jsonObject(result.stdout)["result"] as? String == "cancelled")
+        #expect(server.messages.isEmpty)
+        #expect(sandbox.recordedArgv("fakebird", timeout: 0.3) == nil)
+    }
+
+    @Test func openInMailProgramButtonHandsItOff() throws {
+        let (sandbox, server) = try setUp()
+        let bus = try PrivateSessionBus()
+        let notifications = try ScriptedNotificationServer(on: bus, answers: ["action:handoff"])
+        let result = try click(sandbox, bus: bus)
+        #expect(notifications.notifications.first?.actions.contains("handoff") == true)
+        #expect(result.status == 0, "\(result)")
+        #expect(try jsonObject(result.stdout)["result"] as? String == "handedOff")
+        #expect(sandbox.recordedArgv("fakebird") == [Self.url])
+        #expect(server.messages.isEmpty)
+    }
+
+    @Test(arguments: [["close:2"], ["close:1"], []])
+    func closedOrUnansweredQuestionIsNeverSent(answers: [String]) throws {
+        // A short wait for the unanswered case (the default is two minutes).
+        let (sandbox, server) = try setUp(policy: "ask\nconsent-timeout=2")
+        let bus = try PrivateSessionBus()
+        let notifications = try ScriptedNotificationServer(on: bus, answers: answers)
+        let result = try click(sandbox, bus: bus)
+        #expect(notifications.notifications.first?.actions.contains("send") == true)
+        #expect(result.status == 0, "\(result)")
+        #expect(try jsonObject(result.stdout)["result"] as? String == "handedOff")
+        #expect(server.messages.isEmpty)
+    }
+
+    @Test func notificationServerWithoutButtonsIsNeverAskedAndNeverSends() throws {
+        let (sandbox, server) = try setUp()
+        let bus = try PrivateSessionBus()
+        let notifications = try ScriptedNotificationServer(on: bus, capabilities: ["body"], answers: ["action:send"])
+        let result = try click(sandbox, bus: bus)
+        #expect(result.status == 0, "\(result)")
+        #expect(server.messages.isEmpty)
+        // The only notification is the report of what happened, without buttons.
+        #expect(notifications.notifications.allSatisfy { $0.actions.isEmpty })
+    }
+
+    @Test func policyDirectIsStandingConsent() throws {
+        let (sandbox, server) = try setUp(policy: "direct")
+        let bus = try PrivateSessionBus()
+        let notifications = try ScriptedNotificationServer(on: bus, answers: ["action:cancel"])
+        let result = try click(sandbox, bus: bus)
+        #expect(result.status == 0, "\(result)")
+        #expect(server.messages.count == 1)
+        #expect(notifications.notifications.allSatisfy { $0.actions.isEmpty })
+    }
+
+    @Test func policyHandoffNeverSendsALink() throws {
+        let (sandbox, server) = try setUp(policy: "handoff")
+        let bus = try PrivateSessionBus()
+        let notifications = try ScriptedNotificationServer(on: bus, answers: ["action:send"])
+        let result = try click(sandbox, bus: bus)
+        #expect(result.status == 0, "\(result)")
+        #expect(sandbox.recordedArgv("fakebird") == [Self.url])
+        #expect(server.messages.isEmpty)
+        #expect(notifications.notifications.allSatisfy { $0.actions.isEmpty })
+    }
+
+    @Test func unknownPolicyNeverSendsALink() throws {
+        let (sandbox, server) = try setUp(policy: "always")
+        let result = try click(sandbox)
+        #expect(result.status == 0, "\(result)")
+        #expect((try jsonObject(result.stdout)["warnings"] as? [String])?.contains { $0.contains("policy=always") } == true)
+        #expect(server.messages.isEmpty)
+    }
+
+    @Test func terminalAnswerSendSendsIt() throws {
+        let (sandbox, server) = try setUp()
+        let result = try runOnTerminal([mailtoRouteBinary, "open", Self.url], answers: ["s"],
+                                       environment: sandbox.environment())
+        #expect(result.status == 0, "\(result)")
+        #expect(result.stdout.contains("joe@example.com"))
+        #expect(result.stdout.contains("sent via 127.0.0.1:\(server.port)"))
+        #expect(server.messages.count == 1)
+    }
+
+    @Test func terminalAnswerCancelSendsNothing() throws {
+        let (sandbox, server) = try setUp()
+        let result = try runOnTerminal([mailtoRouteBinary, "open", Self.url], answers: ["c"],
+                                       environment: sandbox.environment())
+        #expect(result.status == 4, "\(result)")
+        #expect(result.stdout.contains("cancelled"))
+        #expect(server.messages.isEmpty)
+    }
+
+    /// A clicked link with nobody at a terminal is told what happened.
+    @Test func reportIsShownAsANotificationWhenThereIsNoTerminal() throws {
+        let (sandbox, _) = try setUp(policy: "handoff")
+        let bus = try PrivateSessionBus()
+        let notifications = try ScriptedNotificationServer(on: bus)
+        let result = try click(sandbox, bus: bus, json: false)
+        #expect(result.status == 0, "\(result)")
+        let shown = try #require(notifications.notifications.last)
+        #expect(shown.summary.contains("handed off to Fake Bird"))
+    }
+}

@@ -1,0 +1,112 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// `mailto-route send`: a script or app asked, so no consent is needed; a forced path that
+/// cannot be taken is an error, never a silent switch; nothing is ever lost.
+@Suite struct TrustedSendTests {
+    @Test func sendWithAWorkingAccountGoesDirectWithoutAsking() throws {
+        let sandbox = try Sandbox()
+        let server = try SMTPTestServer(.plain)
+        try writeAccount(sandbox, port: server.port, security: "none")
+        try sandbox.installHandler("fakebird.desktop", name: "Fake Bird", program: "fakebird")
+        let result = try route(["send", "--to", "joe@example.com", "--subject", "S", "--body", "b", "--json"], in: sandbox)
+        #expect(result.status == 0, "\(result)")
+        let report = try jsonObject(result.stdout)
+        #expect(report["path"] as? String == "direct")
+        #expect(report["result"] as? String == "sent")
+        #expect(server.messages.count == 1)
+        #expect(sandbox.recordedArgv("fakebird", timeout: 0.3) == nil)
+    }
+
+    @Test func forcedHandoffIsHonouredEvenWithAnAccount() throws {
+        let sandbox = try Sandbox()
+        let server = try SMTPTestServer(.plain)
+        try writeAccount(sandbox, port: server.port, security: "none")
+        try sandbox.installHandler("fakebird.desktop", name: "Fake Bird", program: "fakebird")
+        let result = try route(["send", "--handoff", "--to", "joe@example.com", "--subject", "S", "--json"], in: sandbox)
+        #expect(result.status == 0, "\(result)")
+        let report = try jsonObject(result.stdout)
+        #expect(report["result"] as? String == "handedOff")
+        #expect((report["handler"] as? [String: String])?["id"] == "fakebird.desktop")
+        #expect(sandbox.recordedArgv("fakebird") == ["mailto:joe@example.com?subject=S"])
+        #expect(server.messages.isEmpty)
+    }
+
+    @Test func forcedDirectWithoutAnAccountIsAConfigurationErrorAndTheMessageIsKept() throws {
+        let sandbox = try Sandbox()
+        try sandbox.installHandler("fakebird.desktop", name: "Fake Bird", program: "fakebird")
+        let result = try route(["send", "--direct", "--to", "joe@example.com", "--subject", "S", "--json"], in: sandbox)
+        #expect(result.status == 78, "\(result)")
+        let report = try jsonObject(result.stdout)
+        #expect(report["result"] as? String == "failed")
+        #expect((report["error"] as? [String: String])?["kind"] == "configuration")
+        let draft = try #require(sandbox.drafts.first)
+        #expect(report["draft"] as? String == draft.path)
+        #expect(try sandbox.header("To", of: draft) == "joe@example.com")
+        // Not handed off behind the caller's back.
+        #expect(sandbox.recordedArgv("fakebird", timeout: 0.3) == nil)
+    }
+
+    @Test func forcedHandoffWithoutAMailProgramFailsAndKeepsTheMessage() throws {
+        let sandbox = try Sandbox()
+        let result = try route(["send", "--handoff", "--to", "joe@example.com", "--json"], in: sandbox)
+        #expect(result.status == 1, "\(result)")
+        let report = try jsonObject(result.stdout)
+        #expect(report["result"] as? String == "failed")
+        #expect(report["draft"] as? String == sandbox.drafts.first?.path)
+    }
+
+    @Test func directAndHandoffTogetherIsAUsageError() throws {
+        let sandbox = try Sandbox()
+        let result = try route(["send", "--direct", "--handoff", "--to", "joe@example.com"], in: sandbox)
+        #expect(result.status == 64, "\(result)")
+        #expect(sandbox.drafts.isEmpty)
+    }
+
+    @Test func noAccountHandsOffToTheMailProgram() throws {
+        let sandbox = try Sandbox()
+        try sandbox.installHandler("fakebird.desktop", name: "Fake Bird", program: "fakebird")
+        let result = try route(["send", "--to", "joe@example.com", "--json"], in: sandbox)
+        #expect(result.status == 0, "\(result)")
+        #expect(try jsonObject(result.stdout)["result"] as? String == "handedOff")
+    }
+
+    /// Rule 2: an attachment the mail program cannot take is named, and the whole message
+    /// is kept as a draft, attachment included (checked by Python's email parser).
+    @Test func attachmentTheMailProgramCannotTakeIsNamedAndKeptInADraft() throws {
+        let sandbox = try Sandbox()
+        try sandbox.installHandler("fakebird.desktop", name: "Fake Bird", program: "fakebird")
+        let file = try sandbox.write("attached bytes\n", to: "report.txt")
+        let result = try route(["send", "--to", "joe@example.com", "--attach", file.path, "--json"], in: sandbox)
+        #expect(result.status == 0, "\(result)")
+        let report = try jsonObject(result.stdout)
+        let warnings = try #require(report["warnings"] as? [String])
+        #expect(warnings.contains { $0.contains("report.txt") })
+        let draft = try #require(sandbox.drafts.first)
+        #expect(report["draft"] as? String == draft.path)
+        let check = try run("/usr/bin/python3", ["-c", """
+            import sys
+            from email import policy
+            from email.parser import BytesParser
+            message = BytesParser(policy=policy.default).parse(open(sys.argv[1], 'rb'))
+            parts = [p for p in message.iter_attachments()]
+            print(parts[0].get_filename(), parts[0].get_content().decode() if isinstance(parts[0].get_content(), bytes) else parts[0].get_content(), end='')
+            """, draft.path])
+        #expect(check.stdout == "report.txt attached bytes\n", "\(check)")
+    }
+
+    /// Every run leaves one line in the outcome log, and never the subject or body.
+    @Test func everyRunIsLoggedWithoutItsContent() throws {
+        let sandbox = try Sandbox()
+        try sandbox.installHandler("fakebird.desktop", name: "Fake Bird", program: "fakebird")
+        _ = try route(["send", "--to", "joe@example.com", "--subject", "SECRET-SUBJECT", "--body", "SECRET-BODY"], in: sandbox)
+        _ = try route(["open", "mailto:?subject=SECRET-SUBJECT"], in: sandbox)
+        let log = try String(contentsOf: sandbox.stateHome.appendingPathComponent("mailto-route/outcomes.log"), encoding: .utf8)
+        let lines = log.split(separator: "\n")
+        #expect(lines.count == 2)
+        #expect(!log.contains("SECRET"))
+        let stats = try route(["log", "--stats", "--json"], in: sandbox)
+        #expect(stats.stdout.contains("handedOff"), "\(stats)")
+    }
+}

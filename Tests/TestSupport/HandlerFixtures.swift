@@ -1,0 +1,92 @@
+import Foundation
+
+/// Mail programs, browsers and terminals for the tests: each is a desktop file whose
+/// `Exec=` runs a small shell script that records its argv (NUL-separated) and the loop
+/// guard it was given, so that every launch is a real one through GIO.
+extension Sandbox {
+    public var binDirectory: URL { root.appendingPathComponent("bin") }
+    public var recordsDirectory: URL { root.appendingPathComponent("records") }
+    /// Where a package would install desktop files (XDG_DATA_DIRS).
+    public var systemApplications: URL { systemDataDir.appendingPathComponent("applications") }
+    public var userApplications: URL { dataHome.appendingPathComponent("applications") }
+    public var mimeappsList: URL { configHome.appendingPathComponent("mimeapps.list") }
+
+    /// A recording script named `program` in the sandbox's `bin` (first in `PATH`).
+    @discardableResult
+    public func installRecorder(_ program: String) throws -> String {
+        try FileManager.default.createDirectory(at: recordsDirectory, withIntermediateDirectories: true)
+        let record = recordsDirectory.appendingPathComponent(program).path
+        let script = """
+            #!/bin/sh
+            printf '%s\\0' "$@" > '\(record).tmp'
+            printf '%s' "${MAILTO_ROUTE_HANDOFF-}" > '\(record).guard'
+            mv '\(record).tmp' '\(record).argv'
+
+            """
+        let url = try write(script, to: "bin/\(program)", mode: 0o755)
+        return url.path
+    }
+
+    /// Installs `id` as a package would (system applications directory, then
+    /// `update-desktop-database`, which writes the `mimeinfo.cache` GIO reads), running the
+    /// recording script `program`. `exec` is the rest of `Exec=` after the program.
+    public func installHandler(
+        _ id: String, name: String, program: String, exec: String = "%u",
+        mimeTypes: String = "x-scheme-handler/mailto;", extraLines: [String] = [],
+        absoluteExec: Bool = true
+    ) throws {
+        let path = try installRecorder(program)
+        let lines = [
+            "[Desktop Entry]", "Type=Application", "Name=\(name)",
+            "Exec=\(absoluteExec ? path : program) \(exec)", "MimeType=\(mimeTypes)",
+        ] + extraLines
+        try FileManager.default.createDirectory(at: systemApplications, withIntermediateDirectories: true)
+        try (lines.joined(separator: "\n") + "\n").write(
+            to: systemApplications.appendingPathComponent(id), atomically: false, encoding: .utf8)
+        let result = try run("/usr/bin/update-desktop-database", [systemApplications.path])
+        precondition(result.status == 0, "update-desktop-database failed: \(result)")
+    }
+
+    /// Writes `~/.config/mimeapps.list` naming `id` the default `mailto:` handler.
+    public func setDefaultMailHandler(_ id: String) throws {
+        try write("[Default Applications]\nx-scheme-handler/mailto=\(id)\n", to: "home/.config/mimeapps.list")
+    }
+
+    /// The argv `program` was started with (without `$0`), waiting up to 5 s for the
+    /// launch: GIO and GLib start programs without waiting for them.
+    public func recordedArgv(_ program: String, timeout: TimeInterval = 5) -> [String]? {
+        let path = recordsDirectory.appendingPathComponent("\(program).argv").path
+        let deadline = Date().addingTimeInterval(timeout)
+        repeat {
+            if let data = FileManager.default.contents(atPath: path) {
+                return String(decoding: data, as: UTF8.self).split(separator: "\0", omittingEmptySubsequences: false)
+                    .dropLast().map(String.init)
+            }
+            usleep(10_000)
+        } while Date() < deadline
+        return nil
+    }
+
+    /// The value of MAILTO_ROUTE_HANDOFF `program` saw ("" when unset).
+    public func recordedGuard(_ program: String) -> String? {
+        let path = recordsDirectory.appendingPathComponent("\(program).guard").path
+        return FileManager.default.contents(atPath: path).map { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// The sandbox's environment with its `bin` first in PATH, and `extra` on top.
+    public func environment(_ extra: [String: String] = [:]) -> [String: String] {
+        var environment = self.environment
+        environment["PATH"] = binDirectory.path + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
+        environment.merge(extra) { $1 }
+        return environment
+    }
+
+    public func contents(_ url: URL) -> String? {
+        FileManager.default.contents(atPath: url.path).map { String(decoding: $0, as: UTF8.self) }
+    }
+}
+
+/// Runs the built `mailto-route` in `sandbox`, its `bin` first in `PATH`.
+public func route(_ arguments: [String], in sandbox: Sandbox, _ extra: [String: String] = [:]) throws -> RunResult {
+    try run(mailtoRouteBinary, arguments, environment: sandbox.environment(extra), timeout: 30)
+}
