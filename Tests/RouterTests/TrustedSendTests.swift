@@ -110,3 +110,27 @@ import TestSupport
         #expect(stats.stdout.contains("handedOff"), "\(stats)")
     }
 }
+
+/// Rule 3 when the outbox itself fails: the message is kept as a draft instead, and the
+/// report says both.
+@Suite struct OutboxFailureTests {
+    @Test func transientFailureWithAnUnwritableOutboxKeepsADraft() throws {
+        let sandbox = try Sandbox()
+        let (port, descriptor) = try unlistenedPort()
+        defer { close(descriptor) }
+        try writeAccount(sandbox, port: port, security: "none")
+        // A file where the outbox directory should be: every write to it fails (ENOTDIR),
+        // as on a read-only or broken file system, also for root.
+        try sandbox.write("not a directory", to: "home/.local/state/mailto-route/outbox")
+        let result = try route(["send", "--to", "joe@example.com", "--subject", "kept", "--json"], in: sandbox)
+        #expect(result.status == 1, "\(result)")
+        let report = try jsonObject(result.stdout)
+        #expect(report["result"] as? String == "failed")
+        #expect((report["error"] as? [String: String])?["kind"] == "transient")
+        let warnings = try #require(report["warnings"] as? [String])
+        #expect(warnings.contains { $0.contains("could not put the message in the outbox") })
+        let draft = try #require(sandbox.drafts.first)
+        #expect(report["draft"] as? String == draft.path)
+        #expect(try sandbox.header("Subject", of: draft) == "kept")
+    }
+}
