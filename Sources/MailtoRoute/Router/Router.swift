@@ -233,10 +233,7 @@ private struct Context {
             report.warnings = result.warnings.filter { !$0.hasPrefix("not taken from the URL:") }
             if !result.notCarried.isEmpty {
                 // Rule 2: what the mail program did not get is kept whole as well.
-                let draft = writeDraft()
-                report.draft = draft.path
-                report.warnings += draft.warnings
-                if let path = draft.path {
+                if attachDraft(to: &report) == nil, let path = report.draft {
                     report.warnings.append("the whole message, with what \(result.handlerName) did not get, is saved as \(path)")
                 }
             }
@@ -251,14 +248,10 @@ private struct Context {
     mutating func saveDraft(because reason: String?, path: RouteReport.Path) -> RouteReport {
         var report = RouteReport(path: path, result: .saved)
         if let reason { report.warnings.append(reason) }
-        let draft = writeDraft()
-        report.warnings += draft.warnings
-        guard let saved = draft.path else {
+        if let error = attachDraft(to: &report) {
             report.result = .failed
-            report.error = draft.error
-            return report
+            report.error = error
         }
-        report.draft = saved
         return report
     }
 
@@ -273,25 +266,24 @@ private struct Context {
     mutating func keepAsDraft(_ report: RouteReport) -> RouteReport {
         var report = report
         report.result = .failed
-        let draft = writeDraft()
-        report.draft = draft.path
-        report.warnings += draft.warnings
-        if let error = draft.error {
+        if let error = attachDraft(to: &report) {
             report.warnings.append("the message could not be saved as a draft either: \(error.message)")
         }
         return report
     }
 
-    /// Writes the message as a draft `.eml`; the path, or why it could not be written.
-    func writeDraft() -> (path: String?, warnings: [String], error: RouteReport.Failure?) {
+    /// Writes the message as a draft `.eml` and puts its path (and what the draft had to
+    /// leave out) in `report`; returns why it could not be written.
+    func attachDraft(to report: inout RouteReport) -> RouteReport.Failure? {
         let (message, warnings) = OutgoingMessage.draft(of: email, from: account?.from)
+        report.warnings += warnings
         do {
             let bytes = try message.makeStream().readAll()
-            let draft = try StorageLocations.current().drafts.save(bytes)
-            return (draft.path, warnings, nil)
+            report.draft = try StorageLocations.current().drafts.save(bytes).path
+            return nil
         } catch {
             let failure = RouteReport.Failure(error)
-            return (nil, warnings, RouteReport.Failure(kind: failure.kind, message: "cannot save a draft: \(failure.message)"))
+            return RouteReport.Failure(kind: failure.kind, message: "cannot save a draft: \(failure.message)")
         }
     }
 
