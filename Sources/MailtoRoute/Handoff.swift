@@ -29,15 +29,37 @@ public enum Handoff {
     /// (Linux limits one to 128 KiB) once percent-encoded.
     public static let maximumURLBodyBytes = 64 * 1024
 
-    /// Hands `email` off: to `handler` when given (a desktop id or `webmail:SERVICE`), else
-    /// to the `handler=` of the `[route]` section of the config file, else to the default
-    /// `mailto:` program unless it is mailto-route, else to the default remembered by
-    /// `register`, else to the best other candidate. Never to mailto-route itself.
-    public static func handOff(_ email: EmailData, handler: String? = nil) throws -> HandoffResult {
-        try checkLoopGuard()
-        var warnings = email.dropped.map { "not taken from the URL: '\($0.name)' (\($0.reason))" }
+    /// Where a handoff goes, chosen once: the program (or webmail service), and what its
+    /// choice had to say (a configured handler missing, say).
+    public struct Destination: Sendable {
+        let target: HandoffTarget
+        /// A desktop id or `webmail:SERVICE`.
+        public let id: String
+        public let name: String
+        let warnings: [String]
+    }
+
+    /// Chooses where a handoff goes now, without starting anything: `handler` when given (a
+    /// desktop id or `webmail:SERVICE`), else the `handler=` of the `[route]` section of the
+    /// config file, else the default `mailto:` program unless it is mailto-route, else the
+    /// default remembered by `register`, else the best other candidate. Never mailto-route
+    /// itself. Throws why there is nowhere to go.
+    public static func destination(handler: String? = nil) throws -> Destination {
+        var warnings: [String] = []
         let target = try HandlerChoice.choose(configured: handler ?? configuredHandler(), warnings: &warnings)
         switch target {
+        case .webmail(let service):
+            return Destination(target: target, id: "webmail:\(service.rawValue)", name: service.name, warnings: warnings)
+        case .application(let app):
+            return Destination(target: target, id: app.id ?? app.executable, name: app.name, warnings: warnings)
+        }
+    }
+
+    /// Hands `email` off to `destination`.
+    public static func handOff(_ email: EmailData, to destination: Destination) throws -> HandoffResult {
+        try checkLoopGuard()
+        let warnings = email.dropped.map { "not taken from the URL: '\($0.name)' (\($0.reason))" } + destination.warnings
+        switch destination.target {
         case .webmail(let service):
             return try Webmail.open(email, in: service, warnings: warnings)
         case .application(let app):
@@ -45,14 +67,9 @@ public enum Handoff {
         }
     }
 
-    /// Where `handOff` would go right now (desktop id or `webmail:SERVICE`, and a name),
-    /// without starting anything. Throws why there is nowhere to go.
-    public static func target(handler: String? = nil) throws -> (id: String, name: String) {
-        var warnings: [String] = []
-        switch try HandlerChoice.choose(configured: handler ?? configuredHandler(), warnings: &warnings) {
-        case .webmail(let service): return ("webmail:\(service.rawValue)", service.name)
-        case .application(let app): return (app.id ?? app.executable, app.name)
-        }
+    /// Hands `email` off to the destination `destination(handler:)` chooses.
+    public static func handOff(_ email: EmailData, handler: String? = nil) throws -> HandoffResult {
+        try handOff(email, to: destination(handler: handler))
     }
 
     /// `handler=` in the `[route]` section of `$XDG_CONFIG_HOME/mailto-route/config`.

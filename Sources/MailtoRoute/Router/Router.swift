@@ -76,6 +76,9 @@ private struct Context {
     var server: SMTPServer?
     var accountProblem: String?
     var settings = RouteSettings()
+    /// Where a handoff would go, chosen once per routing; `nil` with `handlerProblem`.
+    var destination: Handoff.Destination?
+    var handlerProblem = "no mail program is set up"
     var policy: LinkPolicy { settings.policy }
 
     init(request: RouteRequest) {
@@ -93,21 +96,19 @@ private struct Context {
             warnings.append("\(error.message); links are handed off until it is fixed")
             settings.policy = .handoff
         }
-        var handler: (id: String, name: String)?
-        var handlerProblem = "no mail program is set up"
         do {
-            handler = try Handoff.target()
+            destination = try Handoff.destination()
         } catch {
             handlerProblem = RouteReport.Failure(error).message
         }
         let decision = Router.decide(
             source: request.source, forcedPath: request.forcedPath, policy: policy,
-            accountConfigured: accountConfigured, accountProblem: accountProblem, hasHandler: handler != nil)
+            accountConfigured: accountConfigured, accountProblem: accountProblem, hasHandler: destination != nil)
         switch decision {
         case .direct:
             return sendDirect()
         case .askThenDirect:
-            return askThenSend(handler: handler, handlerProblem: handlerProblem)
+            return askThenSend()
         case .handoff:
             return handOff()
         case .draft:
@@ -145,10 +146,10 @@ private struct Context {
 
     // MARK: Consent
 
-    mutating func askThenSend(handler: (id: String, name: String)?, handlerProblem: String) -> RouteReport {
+    mutating func askThenSend() -> RouteReport {
         guard let account, let server else { return handOff() }
         let decision = askConsent(
-            for: email, sendingAs: account.from.readable, via: server.address, handlerName: handler?.name,
+            for: email, sendingAs: account.from.readable, via: server.address, handlerName: destination?.name,
             channel: request.consentChannel, timeout: request.consentTimeout ?? settings.consentTimeout)
         switch decision {
         case .send:
@@ -164,7 +165,7 @@ private struct Context {
         case .notConsented(let reason):
             // Rule 1: where consent cannot be asked, the message is never sent.
             warnings.append("not sent directly: the link needs your consent, which could not be asked (\(reason))")
-            return handler == nil ? saveDraft(because: handlerProblem, path: .draft) : handOff()
+            return destination == nil ? saveDraft(because: handlerProblem, path: .draft) : handOff()
         }
     }
 
@@ -225,8 +226,11 @@ private struct Context {
     }
 
     mutating func handOff() -> RouteReport {
+        guard let destination else {
+            return notHandedOff(RouteReport.Failure(kind: .permanent, message: handlerProblem))
+        }
         do {
-            let result = try Handoff.handOff(email)
+            let result = try Handoff.handOff(email, to: destination)
             var report = RouteReport(path: .handoff, result: .handedOff)
             report.handler = RouteReport.Handler(id: result.handlerID, name: result.handlerName)
             // Dropped hfields are already named once, by the router.
@@ -239,10 +243,14 @@ private struct Context {
             }
             return report
         } catch {
-            let failure = RouteReport.Failure(error)
-            if request.forcedPath == .handoff { return failed(path: .handoff, failure) }
-            return saveDraft(because: "not handed off: \(failure.message)", path: .draft)
+            return notHandedOff(RouteReport.Failure(error))
         }
+    }
+
+    /// The mail program could not take it: a forced handoff fails, any other is saved.
+    mutating func notHandedOff(_ failure: RouteReport.Failure) -> RouteReport {
+        if request.forcedPath == .handoff { return failed(path: .handoff, failure) }
+        return saveDraft(because: "not handed off: \(failure.message)", path: .draft)
     }
 
     mutating func saveDraft(because reason: String?, path: RouteReport.Path) -> RouteReport {
