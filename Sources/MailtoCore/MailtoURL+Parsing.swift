@@ -56,6 +56,11 @@ private struct Parser {
     }
 
     /// What a decoded piece needs besides percent-decoding.
+    /// Bytes below 64 that make an address list more than one plain address: controls,
+    /// space, `"`, `,` and `>` (a display name's end).
+    static let specialInAddress: UInt64 = (1 << 33 - 1) | 1 << UInt64(UInt8(ascii: "\""))
+        | 1 << UInt64(UInt8(ascii: ",")) | 1 << UInt64(UInt8(ascii: ">"))
+
     enum LineBreaks {
         /// Kept as they are (names, addresses: these refuse them anyway).
         case kept
@@ -194,8 +199,7 @@ private struct Parser {
         // Most lists are one plain address: no quotes, no display name, nothing to trim,
         // nothing to refuse. Take it as it is.
         var isPlain = true
-        for byte in decoded where byte <= UInt8(ascii: " ") || byte >= 0x7F || byte == UInt8(ascii: ",")
-            || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: ">") {
+        for byte in decoded where byte >= 0x7F || (byte < 64 && (Self.specialInAddress >> UInt64(byte)) & 1 != 0) {
             isPlain = false
             break
         }
@@ -283,26 +287,27 @@ private struct Parser {
     /// The decoded bytes of `range`: the URL's own bytes when decoding changes nothing
     /// (the common case), else decoded exactly once into the scratch buffer.
     private func piece(_ range: Range<Int>, lineBreaks: LineBreaks = .kept) throws(MailtoURLError) -> UnsafeBufferPointer<UInt8> {
-        var next = url.firstIndex(of: percent, in: range)
         var decoded = UnsafeBufferPointer(rebasing: url[range])
-        if next < range.upperBound {
-            // Runs between escapes are copied whole; each escape is one byte.
+        if url.firstIndex(of: percent, in: range) < range.upperBound {
+            // Byte by byte: the runs between escapes are short (a word, mostly), and a
+            // plain loop beats a memchr and a copy call per run.
             var written = 0
             var index = range.lowerBound
-            while true {
-                let run = UnsafeBufferPointer(rebasing: url[index..<next])
-                _ = UnsafeMutableBufferPointer(rebasing: scratch[written..<(written + run.count)]).initialize(from: run)
-                written += run.count
-                guard next < range.upperBound else { break }
-                guard let high = hexValue(url, next + 1, before: range.upperBound),
-                      let low = hexValue(url, next + 2, before: range.upperBound)
-                else {
-                    throw invalidEscape(at: next, before: range.upperBound)
+            while index < range.upperBound {
+                let byte = url[index]
+                if byte == percent {
+                    guard let high = hexValue(url, index + 1, before: range.upperBound),
+                          let low = hexValue(url, index + 2, before: range.upperBound)
+                    else {
+                        throw invalidEscape(at: index, before: range.upperBound)
+                    }
+                    scratch[written] = high << 4 | low
+                    index += 3
+                } else {
+                    scratch[written] = byte
+                    index += 1
                 }
-                scratch[written] = high << 4 | low
                 written += 1
-                index = next + 3
-                next = url.firstIndex(of: percent, in: index..<range.upperBound)
             }
             decoded = UnsafeBufferPointer(rebasing: scratch[0..<written])
         }
