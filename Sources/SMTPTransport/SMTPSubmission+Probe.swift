@@ -33,11 +33,12 @@ extension SMTPSubmission {
     /// EHLO, AUTH when there is a user, then `NOOP` and `QUIT`. libcurl with no recipients
     /// and no upload runs a custom command instead of a mail transaction; the EHLO lines
     /// and the replies come from the same debug callback as a send's. Answers within
-    /// `seconds` (the connection, every reply and the whole session are bounded), also
-    /// when the server cannot be reached or never says a word.
-    public static func probe(_ server: SMTPServer, within seconds: Int = 4) -> SMTPProbe {
+    /// `milliseconds` (the connection, every reply and the whole session are bounded),
+    /// also when the server cannot be reached or never says a word.
+    public static func probe(_ server: SMTPServer, within milliseconds: Int = 4000) -> SMTPProbe {
         var server = server
         server.host = IDNA.asciiDomain(server.host)
+        let seconds = max(1, (milliseconds + 999) / 1000)
         server.connectTimeout = min(server.connectTimeout, seconds)
         server.stallTimeout = min(server.stallTimeout, seconds)
         var probe = SMTPProbe(server: server.address, connected: false, encrypted: false, capabilities: [],
@@ -56,7 +57,7 @@ extension SMTPSubmission {
             try checkServer(server)
             easy = try CurlEasy(try CurlLibrary.load())
             try configureSession(easy, server: server)
-            try easy.set(CURLOPT_TIMEOUT, seconds)
+            try easy.set(CURLOPT_TIMEOUT_MS, max(1, milliseconds))
             // Every server must take NOOP (RFC 5321 §4.5.1); HELP, libcurl's default, is optional.
             try easy.set(CURLOPT_CUSTOMREQUEST, "NOOP")
             try easy.setWriteCallback(curlDiscardCallback)

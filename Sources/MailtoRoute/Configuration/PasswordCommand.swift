@@ -6,20 +6,20 @@ import Glibc
 /// with standard input from /dev/null, so it cannot read from or prompt on the terminal
 /// mailto-route runs in. Its standard output, without the final line break, is the
 /// password; on failure, its standard error is shown (the password never is).
-enum PasswordCommand {
-    static let timeoutSeconds: Int32 = 120
+public enum PasswordCommand {
+    public static let timeoutSeconds: Double = 120
 
-    static func run(_ command: String, source: String) throws(ConfigurationError) -> String {
+    static func run(_ command: String, source: String, timeout: Double = timeoutSeconds) throws(ConfigurationError) -> String {
         let process: Subprocess
         do {
             process = try Subprocess(["/bin/sh", "-c", command])
         } catch {
             throw ConfigurationError("\(source): cannot run password-command: \(error.message)")
         }
-        let finished = process.finish(within: Int(timeoutSeconds) * 1000)
+        let finished = process.finish(within: Int(timeout * 1000))
         if finished.status != 0 {
             var reason = finished.timedOut
-                ? "took more than \(timeoutSeconds) s"
+                ? "gave no answer within \(timeout == timeout.rounded() ? String(Int(timeout)) : String(timeout)) s; it may be waiting for input"
                 : finished.status.map { "exited with status \($0)" } ?? "was killed"
             let shown = finished.errorText
             if !shown.isEmpty { reason += ": " + shown }
