@@ -14,15 +14,13 @@ enum CheckCommand: Command {
         if arguments.has("--json") {
             output.print(report.json.serialized)
         } else {
-            let sections = report.sections
-            let width = sections.flatMap(\.rows).map(\.label.count).max() ?? 0
-            for (index, section) in sections.enumerated() {
+            for (index, section) in report.sections.enumerated() {
                 if index > 0 { output.print("") }
                 output.print(section.title)
-                for row in section.rows {
-                    let label = row.label + String(repeating: " ", count: width - row.label.count)
-                    output.print("  \(label)  \(row.value)".visible)
-                }
+                // Aligned within a section: one long path must not push every value aside.
+                var table = Table(header: [])
+                for row in section.rows { table.add(["", row.label, row.value]) }
+                for line in table.lines.dropFirst() { output.print(line) }
             }
         }
         return ExitStatus(rawValue: report.exitStatus) ?? .failure
