@@ -43,13 +43,15 @@ extension SMTPSubmission {
         server.stallTimeout = min(server.stallTimeout, seconds)
         var probe = SMTPProbe(server: server.address, connected: false, encrypted: false, capabilities: [],
                               authenticated: nil, error: nil, milliseconds: 0)
-        var start = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &start)
-        defer {
-            var end = timespec()
-            clock_gettime(CLOCK_MONOTONIC, &end)
-            probe.milliseconds = (end.tv_sec - start.tv_sec) * 1000 + (end.tv_nsec - start.tv_nsec) / 1_000_000
-        }
+        let started = monotonicMilliseconds()
+        probe = session(server, milliseconds: milliseconds, probe: probe)
+        probe.milliseconds = monotonicMilliseconds() - started
+        return probe
+    }
+
+    /// The session of `probe`, filling in what it found.
+    private static func session(_ server: SMTPServer, milliseconds: Int, probe: SMTPProbe) -> SMTPProbe {
+        var probe = probe
         let state = DialogueState()
         let easy: CurlEasy
         let code: CURLcode
@@ -86,5 +88,11 @@ extension SMTPSubmission {
             probe.error = SMTPError(.configuration, "\(server.address) offers no AUTH; the account's user cannot log in")
         }
         return probe
+    }
+
+    private static func monotonicMilliseconds() -> Int {
+        var time = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &time)
+        return time.tv_sec * 1000 + time.tv_nsec / 1_000_000
     }
 }

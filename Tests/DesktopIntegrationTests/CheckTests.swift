@@ -53,23 +53,6 @@ private func account(port: Int, security: String = "starttls", caFile: String? =
     return lines
 }
 
-/// A loopback port that nothing listens on.
-private func closedPort() -> Int {
-    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    defer { close(fd) }
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_addr.s_addr = inet_addr("127.0.0.1")
-    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-    _ = withUnsafeMutablePointer(to: &address) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) }
-    }
-    _ = withUnsafeMutablePointer(to: &address) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
-    }
-    return Int(UInt16(bigEndian: address.sin_port))
-}
-
 @Suite struct CheckTests {
     // MARK: - Mail programs
 
@@ -269,7 +252,9 @@ private func closedPort() -> Int {
     @Test(arguments: ["closed", "silent"])
     func aServerThatIsDownIsReportedWithinFiveSeconds(_ kind: String) throws {
         let silent = kind == "silent" ? try SMTPTestServer(.silent) : nil
-        let port = silent?.port ?? closedPort()
+        let closed = silent == nil ? try unlistenedPort() : nil
+        defer { if let closed { close(closed.1) } }
+        let port = silent?.port ?? closed?.0 ?? 0
         let sandbox = try Sandbox()
         _ = try writeConfig(sandbox, account(port: port, security: "none", user: nil) + ["timeout=30"])
         let started = Date()
