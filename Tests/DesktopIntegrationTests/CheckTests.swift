@@ -53,6 +53,22 @@ private func account(port: Int, security: String = "starttls", caFile: String? =
     return lines
 }
 
+/// `Servers/email-portal.py` on `bus`, answering `version`; stopped when released.
+private func emailPortal(on bus: PrivateSessionBus, version: Int) throws -> ServerProcess {
+    let ready = FileManager.default.temporaryDirectory.appendingPathComponent("portal-ready-\(UUID().uuidString)")
+    defer { try? FileManager.default.removeItem(at: ready) }
+    let process = try ServerProcess(
+        ["/usr/bin/python3", packageRoot.appendingPathComponent("Tests/TestSupport/Servers/email-portal.py").path,
+         "--ready", ready.path, "--version", String(version)],
+        environment: ["DBUS_SESSION_BUS_ADDRESS": bus.address])
+    let deadline = Date().addingTimeInterval(10)
+    while !FileManager.default.fileExists(atPath: ready.path) {
+        guard Date() < deadline else { throw TestSupportError("email-portal.py did not start") }
+        usleep(10_000)
+    }
+    return process
+}
+
 @Suite struct CheckTests {
     // MARK: - Mail programs
 
@@ -268,6 +284,28 @@ private func account(port: Int, security: String = "starttls", caFile: String? =
         #expect(problems(object).contains { $0.fix.hasPrefix("check host= and port=") })
         let table = try route(["check"], in: sandbox)
         #expect(row(table, "live test")?.hasPrefix("127.0.0.1:\(port): not connected (") == true, "\(table)")
+    }
+
+    // MARK: - Sandbox
+
+    @Test func theSandboxAndTheEmailPortalAreReported() throws {
+        let sandbox = try Sandbox()
+        let bus = try PrivateSessionBus()
+        let portal = try emailPortal(on: bus, version: 4)
+        let environment = ["DBUS_SESSION_BUS_ADDRESS": bus.address, "SNAP": "/snap/fakebird/12", "SNAP_NAME": "fakebird"]
+        var (table, _, object) = try check(sandbox, environment)
+        #expect(row(table, "email portal") == "present, version 4", "\(table)")
+        #expect(row(table, "Snap") == "yes (fakebird)")
+        #expect(member(object, "sandbox", "emailPortal") as? String == "present")
+        #expect(member(object, "sandbox", "emailPortalVersion") as? Int == 4)
+        #expect(member(object, "sandbox", "snap") as? String == "fakebird")
+        portal.stop()
+        // No bus at all: nobody can tell.
+        (table, _, object) = try check(sandbox)
+        #expect(row(table, "email portal")?.hasPrefix("unknown (") == true)
+        #expect(row(table, "Snap") == "no")
+        #expect(member(object, "sandbox", "emailPortal") as? String == "unknown")
+        #expect(member(object, "sandbox", "snap") is NSNull)
     }
 
     // MARK: - Policy, outbox
