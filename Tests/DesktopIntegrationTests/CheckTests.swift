@@ -160,6 +160,10 @@ private func emailPortal(on bus: PrivateSessionBus, version: Int) throws -> Serv
         #expect(stale["program"] as? String == "/opt/gone/bin/gonemail")
         #expect(problems(object).contains { $0.problem.contains("its program /opt/gone/bin/gonemail does not exist") && $0.fix.hasPrefix("reinstall the program") })
         #expect(member(object, "handler", "default") is NSNull)
+        // xdg-mime reads the list without asking whether the program is there: the two disagree.
+        #expect(row(table, "xdg-mime") == "gonemail.desktop (disagrees with GIO)")
+        #expect(member(object, "handler", "xdgMime") as? String == "gonemail.desktop")
+        #expect(member(object, "handler", "disagree") as? Bool == true)
     }
 
     @Test func aDesktopSpecificListThatOverridesTheUsersChoiceIsNamed() throws {
@@ -319,6 +323,9 @@ private func emailPortal(on bus: PrivateSessionBus, version: Int) throws -> Serv
         #expect(row(table, "a click") == "would send through 127.0.0.1:2525 as jane@example.org without asking (policy=direct)")
         #expect(row(table, "warning")?.hasPrefix("policy=direct lets any clicked link send mail without asking") == true)
         #expect(member(object, "policy", "value") as? String == "direct")
+        // --offline: the server is not contacted.
+        #expect(row(table, "live test") == "not run (--offline)")
+        #expect(member(object, "live") is NSNull)
         #expect((object["warnings"] as? [String])?.count == 1)
     }
 
