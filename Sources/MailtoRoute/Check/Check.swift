@@ -42,7 +42,7 @@ public enum Check {
         } catch {
             report.policy = .init(value: .handoff, error: error.message)
         }
-        var server = gatherAccount(into: &report)
+        let server = gatherAccount(into: &report)
         report.consent = consentReach(callTimeout: busSeconds, includingTerminal: false)
         do {
             report.sandbox.portalVersion = try EmailPortal.version(callTimeout: busSeconds)
@@ -52,7 +52,6 @@ public enum Check {
         if !offline, let usable = server {
             let left = budgetMilliseconds - (monotonicMilliseconds() - started)
             report.live = SMTPSubmission.probe(usable, within: max(1000, left))
-            server = nil
         }
         if let xdgMime {
             let finished = xdgMime.finish(within: xdgMimeMilliseconds)
