@@ -48,7 +48,7 @@ let package = Package(
         .executableTarget(name: "handoff-probe", dependencies: ["MailtoRoute"], path: "Tests/HandoffProbe"),
         .testTarget(
             name: "DesktopIntegrationTests",
-            dependencies: ["TestSupport", "mailto-route", "handoff-probe"]
+            dependencies: ["TestSupport", "mailto-route", "handoff-probe", "Outbox"]
         ),
         // Asks for consent and shows report notifications in a subprocess, for
         // NotificationTests (a pseudo-terminal, a private bus); never installed.

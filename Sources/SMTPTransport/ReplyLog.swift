@@ -3,11 +3,21 @@
 /// `MAIL FROM`, `RCPT TO` and `DATA` are never kept: they include AUTH, whose argument
 /// carries the password.
 struct ReplyLog {
-    private enum Command { case rcpt(String), quit, other }
+    private enum Command { case rcpt(String), quit, ehlo, starttls, auth, other }
     private var pending: Command = .other
     private var partial: [UInt8] = []
     private(set) var lastReply = ""
     private(set) var recipientReplies: [(address: String, code: Int, reply: String)] = []
+    /// The server's first line (`220 mx.example.org ESMTP`).
+    private(set) var greeting: String?
+    /// The extensions of the last EHLO reply (after STARTTLS, those offered over TLS),
+    /// without the first line, which names the server.
+    private(set) var capabilities: [String] = []
+    private var ehloLines = 0
+    /// The server answered STARTTLS with 220: the rest of the session is encrypted.
+    private(set) var startedTLS = false
+    /// The reply code to AUTH (the last step of it), `nil` when none was sent.
+    private(set) var authCode: Int?
 
     mutating func clientLine(_ bytes: UnsafeBufferPointer<UInt8>) {
         // Only the command verb is looked at; never copy more of an unknown line.
@@ -16,8 +26,20 @@ struct ReplyLog {
             let rest = bytes[prefix.count...]
             let end = rest.firstIndex(of: UInt8(ascii: ">")) ?? rest.endIndex
             pending = .rcpt(String(decoding: rest[..<end], as: UTF8.self))
-        } else if bytes.count >= 4, zip(bytes, "QUIT".utf8).allSatisfy({ ($0 & 0xDF) == $1 }) {
+        } else if Self.verb(bytes, is: "QUIT") {
             pending = .quit
+        } else if Self.verb(bytes, is: "EHLO") {
+            pending = .ehlo
+            capabilities = []
+            ehloLines = 0
+        } else if Self.verb(bytes, is: "STARTTLS") {
+            pending = .starttls
+        } else if Self.verb(bytes, is: "AUTH") {
+            // Only the verb: the rest of the line may carry the password.
+            pending = .auth
+        } else if case .auth = pending, authCode == 334 {
+            // An answer to the server's AUTH challenge (334): base64 user or password,
+            // never looked at.
         } else {
             pending = .other
         }
@@ -34,11 +56,32 @@ struct ReplyLog {
         }
     }
 
+    private static func verb(_ bytes: UnsafeBufferPointer<UInt8>, is name: String) -> Bool {
+        let word = name.utf8
+        guard bytes.count >= word.count, zip(bytes, word).allSatisfy({ ($0 & 0xDF) == $1 }) else { return false }
+        return bytes.count == word.count || [0x20, 0x0D, 0x0A].contains(bytes[word.count])
+    }
+
     /// A final reply line is `NNN text` (RFC 5321 §4.2); `NNN-text` continues.
     private mutating func serverLine(_ line: String) {
         let bytes = Array(line.utf8)
         guard bytes.count >= 3, let code = Int(String(decoding: bytes[0..<3], as: UTF8.self)) else { return }
-        if bytes.count > 3, bytes[3] == UInt8(ascii: "-") { return }
+        let continues = bytes.count > 3 && bytes[3] == UInt8(ascii: "-")
+        switch pending {
+        case .ehlo where code == 250:
+            // RFC 5321 §4.1.1.1: the first line names the server, each other one an extension.
+            if ehloLines > 0 { capabilities.append(String(decoding: bytes.dropFirst(4), as: UTF8.self)) }
+            ehloLines += 1
+        case .starttls where !continues:
+            startedTLS = code == 220
+        case .auth where !continues:
+            authCode = code
+        case .other where greeting == nil && code == 220 && !continues:
+            greeting = line
+        default:
+            break
+        }
+        if continues { return }
         // The goodbye says nothing about the message; the reply before it does.
         if case .quit = pending { return }
         lastReply = line

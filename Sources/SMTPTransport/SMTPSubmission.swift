@@ -68,6 +68,17 @@ public enum SMTPSubmission {
     }
 
     private static func configure(_ easy: CurlEasy, server: SMTPServer, message: OutgoingMessage) throws(SMTPError) {
+        try configureSession(easy, server: server)
+        try easy.set(CURLOPT_MAIL_FROM, "<\(message.from.asciiAddress)>")
+        try easy.set(CURLOPT_MAIL_RCPT, list: message.recipients.map { "<\($0.asciiAddress)>" })
+        // 7.69+: go on when some recipients are refused; each is named in the receipt.
+        _ = easy.trySet(mr_curlopt_mail_rcpt_allowfails(), 1)
+        try easy.set(CURLOPT_UPLOAD, 1)
+    }
+
+    /// What every SMTP session sets, sending or probing: the server, TLS as configured
+    /// (verified), the login, the time limits.
+    static func configureSession(_ easy: CurlEasy, server: SMTPServer) throws(SMTPError) {
         let scheme = server.security == .tls ? "smtps" : "smtp"
         let host = server.host.contains(":") && !server.host.hasPrefix("[") ? "[\(server.host)]" : server.host
         try easy.set(CURLOPT_URL, "\(scheme)://\(host):\(server.port)")
@@ -94,10 +105,5 @@ public enum SMTPSubmission {
         try easy.set(CURLOPT_SERVER_RESPONSE_TIMEOUT, server.stallTimeout)
         try easy.set(CURLOPT_LOW_SPEED_LIMIT, 1)
         try easy.set(CURLOPT_LOW_SPEED_TIME, server.stallTimeout)
-        try easy.set(CURLOPT_MAIL_FROM, "<\(message.from.asciiAddress)>")
-        try easy.set(CURLOPT_MAIL_RCPT, list: message.recipients.map { "<\($0.asciiAddress)>" })
-        // 7.69+: go on when some recipients are refused; each is named in the receipt.
-        _ = easy.trySet(mr_curlopt_mail_rcpt_allowfails(), 1)
-        try easy.set(CURLOPT_UPLOAD, 1)
     }
 }

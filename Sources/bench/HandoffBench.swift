@@ -7,40 +7,10 @@ import Foundation
 /// the median of the per-round ratios.
 func benchHandoff() {
     let fm = FileManager.default
-    let root = fm.temporaryDirectory.appendingPathComponent("mailto-route-bench-\(getpid())").path
-    defer { try? fm.removeItem(atPath: root) }
-    for directory in ["home/.config", "home/.local/share/applications", "home/.local/state", "home/.cache",
-                      "usr/share/applications", "etc/xdg", "bin", "run"] {
-        try? fm.createDirectory(atPath: "\(root)/\(directory)", withIntermediateDirectories: true)
-    }
-    let record = "\(root)/argv"
-    _ = fm.createFile(atPath: "\(root)/bin/recorder", contents: Data("#!/bin/sh\nprintf '%s\\n' \"$@\" > '\(record)'\n".utf8),
-                  attributes: [.posixPermissions: 0o755])
-    _ = fm.createFile(atPath: "\(root)/usr/share/applications/recorder.desktop", contents: Data("""
-        [Desktop Entry]
-        Type=Application
-        Name=Recorder
-        Exec=\(root)/bin/recorder %u
-        MimeType=x-scheme-handler/mailto;
-
-        """.utf8))
-    _ = fm.createFile(atPath: "\(root)/home/.config/mimeapps.list",
-                  contents: Data("[Default Applications]\nx-scheme-handler/mailto=recorder.desktop\n".utf8))
-    var environment = ProcessInfo.processInfo.environment
-    for key in environment.keys where key.hasPrefix("XDG_") { environment[key] = nil }
-    environment["DISPLAY"] = nil
-    environment["WAYLAND_DISPLAY"] = nil
-    environment["MAILTO_ROUTE_HANDOFF"] = nil
-    environment["HOME"] = "\(root)/home"
-    environment["XDG_CONFIG_HOME"] = "\(root)/home/.config"
-    environment["XDG_DATA_HOME"] = "\(root)/home/.local/share"
-    environment["XDG_STATE_HOME"] = "\(root)/home/.local/state"
-    environment["XDG_CACHE_HOME"] = "\(root)/home/.cache"
-    environment["XDG_RUNTIME_DIR"] = "\(root)/run"
-    environment["XDG_DATA_DIRS"] = "\(root)/usr/share"
-    environment["XDG_CONFIG_DIRS"] = "\(root)/etc/xdg"
-    environment["DBUS_SESSION_BUS_ADDRESS"] = "disabled:"
-    _ = measure(["update-desktop-database", "\(root)/usr/share/applications"], environment: environment)
+    let sandbox = BenchSandbox(name: "handoff")
+    defer { sandbox.remove() }
+    let record = sandbox.record
+    let environment = sandbox.environment
     // xdg-email has no method at all without a desktop or an X display (it fails where
     // mailto-route and gio work); a display name is enough for its generic path.
     var xdgEnvironment = environment
@@ -89,4 +59,54 @@ func benchHandoff() {
     let xdgText = xdgTimes.isEmpty ? "failed" : String(format: "%.1f ms", median(xdgTimes))
     print(String(format: "handoff: mailto-route open %.1f ms; gio open %.1f ms; ratio %.2f; xdg-email %@",
                  median(oursTimes), median(gioTimes), median(ratios), xdgText))
+}
+
+/// A HOME and XDG_* directories of the bench's own, with one recording mail program as
+/// the default `mailto:` handler, as a package and the user would have set it up.
+struct BenchSandbox {
+    let root: String
+    /// Where the recording program writes the argv it was started with.
+    var record: String { "\(root)/argv" }
+    let environment: [String: String]
+
+    init(name: String) {
+        let fm = FileManager.default
+        root = fm.temporaryDirectory.appendingPathComponent("mailto-route-bench-\(name)-\(getpid())").path
+        for directory in ["home/.config", "home/.local/share/applications", "home/.local/state", "home/.cache",
+                          "usr/share/applications", "etc/xdg", "bin", "run"] {
+            try? fm.createDirectory(atPath: "\(root)/\(directory)", withIntermediateDirectories: true)
+        }
+        _ = fm.createFile(atPath: "\(root)/bin/recorder", contents: Data("#!/bin/sh\nprintf '%s\\n' \"$@\" > '\(root)/argv'\n".utf8),
+                      attributes: [.posixPermissions: 0o755])
+        _ = fm.createFile(atPath: "\(root)/usr/share/applications/recorder.desktop", contents: Data("""
+            [Desktop Entry]
+            Type=Application
+            Name=Recorder
+            Exec=\(root)/bin/recorder %u
+            MimeType=x-scheme-handler/mailto;
+
+            """.utf8))
+        _ = fm.createFile(atPath: "\(root)/home/.config/mimeapps.list",
+                      contents: Data("[Default Applications]\nx-scheme-handler/mailto=recorder.desktop\n".utf8))
+        var environment = ProcessInfo.processInfo.environment
+        for key in environment.keys where key.hasPrefix("XDG_") { environment[key] = nil }
+        environment["DISPLAY"] = nil
+        environment["WAYLAND_DISPLAY"] = nil
+        environment["MAILTO_ROUTE_HANDOFF"] = nil
+        environment["HOME"] = "\(root)/home"
+        environment["XDG_CONFIG_HOME"] = "\(root)/home/.config"
+        environment["XDG_DATA_HOME"] = "\(root)/home/.local/share"
+        environment["XDG_STATE_HOME"] = "\(root)/home/.local/state"
+        environment["XDG_CACHE_HOME"] = "\(root)/home/.cache"
+        environment["XDG_RUNTIME_DIR"] = "\(root)/run"
+        environment["XDG_DATA_DIRS"] = "\(root)/usr/share"
+        environment["XDG_CONFIG_DIRS"] = "\(root)/etc/xdg"
+        environment["DBUS_SESSION_BUS_ADDRESS"] = "disabled:"
+        self.environment = environment
+        _ = measure(["update-desktop-database", "\(root)/usr/share/applications"], environment: environment)
+    }
+
+    func remove() {
+        try? FileManager.default.removeItem(atPath: root)
+    }
 }

@@ -12,6 +12,7 @@ let commands: [any Command.Type] = [
     DraftsCommand.self,
     LogCommand.self,
     SendCommand.self,
+    CheckCommand.self,
 ]
 
 let output = Output()

@@ -271,4 +271,3 @@ func sha256(_ data: Data) -> String {
     let result = try? run("/usr/bin/sha256sum", ["-"], stdin: data)
     return String(result?.stdout.prefix(64) ?? "")
 }
-

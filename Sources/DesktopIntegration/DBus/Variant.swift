@@ -91,3 +91,10 @@ enum VariantBuilder {
         return withExtendedLifetime(VariantType("{sv}")) { g_variant_new_array($0.pointer, &items, gsize(items.count)) }
     }
 }
+
+extension Variant {
+    /// Wraps `g_variant_get_variant` (transfer full), for a `v`: the value inside.
+    var unboxed: Variant? {
+        isOfType("v") ? Variant(adopting: g_variant_get_variant(pointer)) : nil
+    }
+}

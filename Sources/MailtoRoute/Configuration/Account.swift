@@ -24,8 +24,9 @@ public struct Account: Sendable {
         case inline(String)
     }
 
-    /// The server with its password, from the account's password source.
-    public func serverWithPassword() throws(ConfigurationError) -> SMTPServer {
+    /// The server with its password, from the account's password source; a
+    /// password-command gets `commandTimeout` seconds.
+    public func serverWithPassword(commandTimeout: Double = PasswordCommand.timeoutSeconds) throws(ConfigurationError) -> SMTPServer {
         var server = server
         switch password {
         case .none:
@@ -48,7 +49,7 @@ public struct Account: Sendable {
         case .inline(let password):
             server.password = password
         case .command(let command):
-            server.password = try PasswordCommand.run(command, source: source)
+            server.password = try PasswordCommand.run(command, source: source, timeout: commandTimeout)
         }
         return server
     }

@@ -67,9 +67,10 @@ public enum ConsentReach: Equatable, Sendable {
 }
 
 /// How `askConsent(channel: .automatic)` would ask right now: the same checks, with no
-/// question shown.
-public func consentReach(callTimeout: Double = 2) -> ConsentReach {
-    if Terminal.open() != nil { return .terminal }
+/// question shown. `includingTerminal: false` answers for a clicked link, which has no
+/// terminal even when the one asking has.
+public func consentReach(callTimeout: Double = 2, includingTerminal: Bool = true) -> ConsentReach {
+    if includingTerminal, Terminal.open() != nil { return .terminal }
     do {
         let server = try Notifications.server(callTimeout: callTimeout)
         guard server.showsButtons else {

@@ -64,6 +64,10 @@ final class CurlEasy {
         try set(CURLOPT_READDATA, pointer: data)
     }
 
+    func setWriteCallback(_ callback: @convention(c) (UnsafeMutablePointer<CChar>?, Int, Int, UnsafeMutableRawPointer?) -> Int) throws(SMTPError) {
+        try check(mr_curl_setopt_write_callback(apiPointer, handle, callback), CURLOPT_WRITEFUNCTION)
+    }
+
     func setDebugCallback(_ callback: @convention(c) (UnsafeMutableRawPointer?, curl_infotype, UnsafeMutablePointer<CChar>?, Int, UnsafeMutableRawPointer?) -> Int32,
                           data: UnsafeMutableRawPointer) throws(SMTPError) {
         try check(mr_curl_setopt_debug_callback(apiPointer, handle, callback), CURLOPT_DEBUGFUNCTION)

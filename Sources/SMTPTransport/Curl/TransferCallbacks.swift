@@ -1,12 +1,18 @@
 internal import CCurl
 import MIMEMessage
 
+/// What the debug callback of one SMTP session works on: the dialogue, as far as a report
+/// needs it. Owned by the caller of `curl_easy_perform` for its length, passed to libcurl
+/// unretained.
+class DialogueState {
+    var replies = ReplyLog()
+}
+
 /// What the C callbacks of one transfer work on; owned by `SMTPSubmission.send` for the
 /// length of `curl_easy_perform`, passed to libcurl unretained.
-final class TransferState {
+final class TransferState: DialogueState {
     let stream: MessageStream
     var streamError: MIMEError?
-    var replies = ReplyLog()
     let progress: (@Sendable (_ sent: Int, _ total: Int) -> Void)?
 
     init(stream: MessageStream, progress: (@Sendable (Int, Int) -> Void)?) {
@@ -34,7 +40,7 @@ func curlReadCallback(_ buffer: UnsafeMutablePointer<CChar>?, _ size: Int, _ cou
 func curlDebugCallback(_ handle: UnsafeMutableRawPointer?, _ type: curl_infotype, _ data: UnsafeMutablePointer<CChar>?,
                        _ size: Int, _ userdata: UnsafeMutableRawPointer?) -> Int32 {
     guard let data, let userdata else { return 0 }
-    let state = Unmanaged<TransferState>.fromOpaque(userdata).takeUnretainedValue()
+    let state = Unmanaged<DialogueState>.fromOpaque(userdata).takeUnretainedValue()
     let bytes = UnsafeBufferPointer(start: UnsafeRawPointer(data).assumingMemoryBound(to: UInt8.self), count: size)
     switch type {
     case CURLINFO_HEADER_IN: state.replies.serverData(bytes)
@@ -51,4 +57,10 @@ func curlProgressCallback(_ userdata: UnsafeMutableRawPointer?, _ downloadTotal:
     let state = Unmanaged<TransferState>.fromOpaque(userdata).takeUnretainedValue()
     state.progress?(Int(uploaded), state.stream.size)
     return 0
+}
+
+/// CURLOPT_WRITEFUNCTION of a probe: the answer to its NOOP is not wanted (libcurl would
+/// otherwise print it on standard output); taking every byte keeps the transfer going.
+func curlDiscardCallback(_ buffer: UnsafeMutablePointer<CChar>?, _ size: Int, _ count: Int, _ userdata: UnsafeMutableRawPointer?) -> Int {
+    size * count
 }

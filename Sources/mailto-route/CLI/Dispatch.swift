@@ -11,6 +11,8 @@ func dispatch(_ words: [String], commands: [any Command.Type], output: Output) t
     case "--version", "-V":
         output.print(VersionCommand.text)
         return .success
+    case "--check":
+        return try CheckCommand.main(Array(words.dropFirst()), output: output)
     default:
         break
     }

@@ -1,0 +1,203 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import DesktopIntegration
+import SMTPTransport
+
+/// `mailto-route --check`: what a click on a `mailto:` link would do right now, read from
+/// the same facts and decided by the same `Router.decide` as a real click, so that the
+/// check and the click never disagree.
+public enum Check {
+    /// The whole time a check may take, live test included (issue 6: within 5 s also when
+    /// the server cannot be reached).
+    static let budgetMilliseconds = 4000
+    /// A password-command gets this long here: one that waits for a person (a prompt)
+    /// would make every click wait too, and is reported as such.
+    static let passwordCommandSeconds = 1.5
+    /// Each D-Bus step (connect, one call) of the consent and portal questions.
+    static let busSeconds = 0.5
+    /// `xdg-mime` runs alongside everything else; it is waited for at most this long.
+    static let xdgMimeMilliseconds = 2000
+
+    /// Gathers every fact, then the verdict. `offline`: no live test of the server.
+    public static func run(offline: Bool) -> CheckReport {
+        let started = monotonicMilliseconds()
+        // A shell script of some 50 ms: started first, collected last.
+        let xdgMime = DesktopEntries.findProgram("xdg-mime").flatMap {
+            try? Subprocess([$0, "query", "default", Handlers.mailtoType])
+        }
+
+        var report = CheckReport(
+            handler: .init(gioDefault: nil, setBy: nil, xdgMime: nil, xdgMimeProblem: nil, disagree: false),
+            mimeapps: .init(lists: [], winner: nil, overrides: [], stale: []),
+            registration: .init(registered: false, isDefault: false, desktopFile: Registration.desktopFilePath, remembered: nil),
+            handoff: nil, handoffProblem: nil, candidates: [], sandbox: sandboxFacts(),
+            account: .init(), live: nil, policy: .init(value: .ask, error: nil),
+            consent: .unreachable("not asked"), hasTerminal: hasTerminal(), outbox: outboxFacts(),
+            decision: .draft, verdict: "", throughMailtoRoute: nil, works: false, problems: [], warnings: [])
+
+        gatherHandlers(into: &report)
+        do {
+            report.policy.value = try RouteSettings.configured().policy
+        } catch {
+            report.policy = .init(value: .handoff, error: error.message)
+        }
+        let server = gatherAccount(into: &report)
+        report.consent = consentReach(callTimeout: busSeconds, includingTerminal: false)
+        do {
+            report.sandbox.portalVersion = try EmailPortal.version(callTimeout: busSeconds)
+        } catch {
+            report.sandbox.portalUnknown = error.message
+        }
+        if !offline, let usable = server {
+            let left = budgetMilliseconds - (monotonicMilliseconds() - started)
+            report.live = SMTPSubmission.probe(usable, within: max(1000, left))
+        }
+        if let xdgMime {
+            let finished = xdgMime.finish(within: xdgMimeMilliseconds)
+            let answer = String(decoding: finished.output, as: UTF8.self).split(whereSeparator: \.isNewline).first.map(String.init)
+            if finished.status == 0, let answer, !answer.isEmpty {
+                report.handler.xdgMime = answer
+            } else {
+                report.handler.xdgMimeProblem = finished.timedOut ? "no answer within \(xdgMimeMilliseconds) ms"
+                    : finished.status == 0 ? "no default" : "failed: \(finished.errorText)"
+            }
+        } else {
+            report.handler.xdgMimeProblem = "xdg-mime is not installed"
+        }
+        if let xdg = report.handler.xdgMime {
+            report.handler.disagree = xdg != (report.handler.gioDefault?.id ?? "")
+        }
+        Verdict.decide(&report)
+        return report
+    }
+
+    // MARK: - Handlers
+
+    static func gatherHandlers(into report: inout CheckReport) {
+        let type = Handlers.mailtoType
+        if let app = Handlers.defaultForScheme("mailto") {
+            report.handler.gioDefault = program(app)
+            report.registration.isDefault = app.isMailtoRoute
+        }
+        let lists = Mimeapps.lists(for: type)
+        report.mimeapps.lists = lists
+        // The mime-apps spec: the first list that names an installed program sets the default.
+        report.mimeapps.winner = lists.first { $0.defaults.contains { AppInfo.named($0) != nil } }?.path
+        if let gioDefault = report.handler.gioDefault {
+            report.handler.setBy = lists.first { $0.defaults.contains(gioDefault.id) }?.path
+        }
+        var seen = Set<String>()
+        for list in lists {
+            for id in list.defaults where AppInfo.named(id) == nil && seen.insert(id).inserted {
+                guard let file = DesktopEntries.locate(id) else { continue }
+                report.mimeapps.stale.append(.init(id: id, file: file, program: DesktopEntries.program(ofFile: file) ?? "?"))
+            }
+        }
+        let userList = lists.first { $0.path == Mimeapps.userListPath }
+        if let choice = userList?.defaults.first {
+            report.mimeapps.overrides = Mimeapps.overrides(for: type, expected: choice)
+        }
+        report.registration.registered = access(Registration.desktopFilePath, F_OK) == 0
+        report.registration.remembered = Registration.previousDefault
+        do {
+            let target = try Handoff.destination()
+            if target.id.hasPrefix("webmail:") {
+                report.handoff = .init(id: target.id, name: target.name, executable: "", executableExists: true)
+            } else if let app = AppInfo.named(target.id) {
+                report.handoff = program(app)
+            } else {
+                report.handoff = .init(id: target.id, name: target.name, executable: "", executableExists: false)
+            }
+        } catch {
+            report.handoffProblem = RouteReport.Failure(error).message
+        }
+        report.candidates = Handlers.candidates(forType: type)
+            .filter { !$0.isMailtoRoute && ($0.id ?? $0.executable) != report.handoff?.id }
+            .map(program)
+    }
+
+    static func program(_ app: AppInfo) -> CheckReport.Program {
+        let executable = app.executable
+        return .init(id: app.id ?? executable, name: app.name, executable: executable,
+                     executableExists: DesktopEntries.findProgram(executable) != nil)
+    }
+
+    // MARK: - Account
+
+    /// Fills in the account; returns its server with the password when it is usable,
+    /// for the live test (the password goes no further).
+    static func gatherAccount(into report: inout CheckReport) -> SMTPServer? {
+        let configPath = AccountConfiguration.configPath
+        let file = access(configPath, F_OK) == 0 ? configPath : Msmtprc.paths.first { access($0, F_OK) == 0 }
+        if let file {
+            var info = stat()
+            if stat(file, &info) == 0 { report.account.mode = String(info.st_mode & 0o777, radix: 8) }
+        }
+        let account: Account
+        do {
+            guard let loaded = try AccountConfiguration.load() else { return nil }
+            account = loaded
+        } catch {
+            report.account.error = error.message
+            report.account.source = file
+            return nil
+        }
+        report.account.source = account.source
+        report.account.from = account.from.readable
+        report.account.fromAddress = account.from.address
+        report.account.server = account.server.address
+        report.account.security = account.server.security.rawValue
+        report.account.user = account.server.user
+        switch account.password {
+        case .command: report.account.passwordSource = "password-command"
+        case .inline: report.account.passwordSource = "password="
+        case .none: report.account.passwordSource = account.server.user == nil ? "none" : "secret-service"
+        }
+        do {
+            let server = try account.serverWithPassword(commandTimeout: passwordCommandSeconds)
+            if account.server.user != nil { report.account.passwordAvailable = true }
+            return server
+        } catch {
+            report.account.passwordAvailable = false
+            report.account.passwordError = error.message
+            return nil
+        }
+    }
+
+    // MARK: - Sandbox, outbox
+
+    static func sandboxFacts() -> CheckReport.Sandbox {
+        var facts = CheckReport.Sandbox()
+        if access("/.flatpak-info", F_OK) == 0 {
+            let name = (try? KeyFile.load("/.flatpak-info"))??.string("Application", "name")
+            facts.flatpak = name ?? "unknown application"
+        }
+        if let snap = getenv("SNAP").map({ String(cString: $0) }) {
+            facts.snap = getenv("SNAP_NAME").map { String(cString: $0) } ?? snap
+        }
+        return facts
+    }
+
+    static func outboxFacts() -> CheckReport.OutboxFacts {
+        var facts = CheckReport.OutboxFacts()
+        do {
+            let storage = try StorageLocations.current()
+            let pending = try storage.outbox.list()
+            facts.pending = pending.count
+            facts.oldest = pending.map(\.created).min()
+            let tried = pending.filter { $0.lastError != nil }
+            if let last = tried.max(by: { ($0.lastAttempt ?? $0.created) < ($1.lastAttempt ?? $1.created) }),
+               let error = last.lastError {
+                facts.lastError = "\(error.kind.rawValue): \(error.message)"
+            }
+            facts.failed = try storage.outbox.failed().count
+            facts.damaged = try storage.outbox.damaged().count
+            facts.drafts = try storage.drafts.list().count
+        } catch {
+            facts.error = RouteReport.Failure(error).message
+        }
+        return facts
+    }
+}
+

@@ -1,0 +1,236 @@
+import DesktopIntegration
+import SMTPTransport
+
+extension CheckReport {
+    /// One titled part of the readable report: label and value pairs.
+    public struct Section: Sendable {
+        public var title: String
+        public var rows: [(label: String, value: String)]
+    }
+
+    /// The readable report, section by section; the command line aligns it.
+    public var sections: [Section] {
+        var result: [Section] = []
+        var verdictRows = [("a click", verdict)]
+        if let throughMailtoRoute { verdictRows.append(("mailto-route open", throughMailtoRoute)) }
+        result.append(Section(title: "Verdict", rows: verdictRows))
+
+        var handlerRows: [(String, String)] = []
+        handlerRows.append(("GIO default", handler.gioDefault.map(describe) ?? "none"))
+        if handler.gioDefault != nil { handlerRows.append(("set by", handler.setBy ?? "no mimeapps.list (GIO's first candidate)")) }
+        let xdg = handler.xdgMime ?? "unknown (\(handler.xdgMimeProblem ?? "no answer"))"
+        handlerRows.append(("xdg-mime", xdg + (handler.xdgMime == nil ? "" : handler.disagree ? " (disagrees with GIO)" : " (agrees)")))
+        handlerRows.append(("mailto-route", (registration.registered ? "registered" : "not registered")
+                            + (registration.isDefault ? ", the default" : ", not the default")))
+        if let remembered = registration.remembered { handlerRows.append(("remembered", "\(remembered) (the default before register)")) }
+        if let handoff {
+            handlerRows.append(("hands off to", describe(handoff)))
+        } else {
+            handlerRows.append(("hands off to", "nothing: \(handoffProblem ?? "no mail program")"))
+        }
+        handlerRows.append(("other candidates", candidates.isEmpty ? "none" : candidates.map { "\($0.name) (\($0.id))" }.joined(separator: ", ")))
+        result.append(Section(title: "Mail program", rows: handlerRows))
+
+        var listRows: [(String, String)] = []
+        for list in mimeapps.lists {
+            var value = list.defaults.isEmpty ? "no mailto: default" : list.defaults.joined(separator: ";")
+            if let desktop = list.desktop { value += " (\(desktop) only)" }
+            if list.path == mimeapps.winner { value += " <- wins" }
+            listRows.append((list.path, value))
+        }
+        if listRows.isEmpty { listRows.append(("none", "no mimeapps.list names a mailto: handler")) }
+        for stale in mimeapps.stale { listRows.append(("stale", "\(stale.id): \(stale.program) does not exist (\(stale.file))")) }
+        result.append(Section(title: "mimeapps.list files, in the order GIO reads them", rows: listRows))
+
+        var sandboxRows = [
+            ("Flatpak", sandbox.flatpak.map { "yes (\($0))" } ?? "no"),
+            ("Snap", sandbox.snap.map { "yes (\($0))" } ?? "no"),
+        ]
+        sandboxRows.append(("email portal", portalText))
+        result.append(Section(title: "Sandbox", rows: sandboxRows))
+
+        var accountRows: [(String, String)] = []
+        if let source = account.source {
+            accountRows.append(("config", source + (account.error == nil ? " (valid)" : " (not usable)")))
+            if let mode = account.mode { accountRows.append(("permissions", mode)) }
+        } else {
+            accountRows.append(("config", "none (\(AccountConfiguration.configPath) or ~/.msmtprc)"))
+        }
+        if let error = account.error { accountRows.append(("error", error)) }
+        if let from = account.from { accountRows.append(("from", from)) }
+        if let server = account.server {
+            accountRows.append(("server", "\(server), \(account.security ?? "?")" + (account.user.map { ", user \($0)" } ?? "")))
+        }
+        if let source = account.passwordSource {
+            var text = source
+            switch account.passwordAvailable {
+            case true?: text += ": yields a password without a terminal"
+            case false?: text += ": no password (\(account.passwordError ?? "?"))"
+            case nil: text += source == "none" ? " (no login)" : ""
+            }
+            accountRows.append(("password", text))
+        }
+        accountRows.append(("live test", liveText))
+        if let live, !live.capabilities.isEmpty { accountRows.append(("capabilities", live.capabilities.joined(separator: ", "))) }
+        result.append(Section(title: "Account", rows: accountRows))
+
+        var routeRows = [("policy", policy.error.map { "unreadable (\($0)); links are handed off" } ?? policy.value.rawValue)]
+        routeRows.append(("consent", consentText))
+        result.append(Section(title: "Links", rows: routeRows))
+
+        var outboxRows = [("pending", String(outbox.pending) + (outbox.oldest.map { ", oldest queued \($0.iso8601)" } ?? ""))]
+        if let last = outbox.lastError { outboxRows.append(("last error", last)) }
+        outboxRows.append(("failed", String(outbox.failed)))
+        if outbox.damaged > 0 { outboxRows.append(("damaged", String(outbox.damaged))) }
+        outboxRows.append(("drafts", String(outbox.drafts)))
+        if let error = outbox.error { outboxRows.append(("error", error)) }
+        result.append(Section(title: "Outbox", rows: outboxRows))
+
+        if !problems.isEmpty || !warnings.isEmpty {
+            var rows: [(String, String)] = []
+            for warning in warnings { rows.append(("warning", warning)) }
+            for problem in problems {
+                rows.append(("problem", problem.problem))
+                rows.append(("fix", problem.fix))
+            }
+            result.append(Section(title: "To do", rows: rows))
+        }
+        return result
+    }
+
+    private func describe(_ program: Program) -> String {
+        var text = "\(program.name) (\(program.id))"
+        if !program.executable.isEmpty {
+            text += program.executableExists ? ", runs \(program.executable)" : ", \(program.executable) does not exist"
+        }
+        return text
+    }
+
+    private var portalText: String {
+        if let version = sandbox.portalVersion { return "present, version \(version)" }
+        if let unknown = sandbox.portalUnknown { return "unknown (\(unknown))" }
+        return "absent"
+    }
+
+    private var consentText: String {
+        switch consent {
+        case .terminal: return "on the terminal"
+        case .notification(let server): return "with a notification from \(server)"
+        case .unreachable(let reason): return "cannot be asked for a clicked link (\(reason))"
+        }
+    }
+
+    private var liveText: String {
+        guard let live else {
+            return account.usable ? "not run (--offline)" : "not run (no usable account)"
+        }
+        var steps = [live.connected ? "connected" : "not connected"]
+        if live.connected {
+            steps.append(live.encrypted ? (account.security == "tls" ? "TLS" : "STARTTLS") : "no TLS")
+            switch live.authenticated {
+            case true?: steps.append("AUTH accepted")
+            case false?: steps.append("AUTH refused")
+            case nil: break
+            }
+        }
+        var text = "\(live.server): " + steps.joined(separator: ", ") + " (\(live.milliseconds) ms)"
+        if let error = live.error { text += ": \(error.message)" }
+        return text
+    }
+
+    // MARK: - JSON
+
+    /// The whole report as one object (`--json`).
+    public var json: JSON {
+        func program(_ value: Program?) -> JSON {
+            guard let value else { return .null }
+            return .object([("id", .string(value.id)), ("name", .string(value.name)),
+                            ("executable", .string(value.executable)), ("executableExists", .bool(value.executableExists))])
+        }
+        func optionalBool(_ value: Bool?) -> JSON { value.map(JSON.bool) ?? .null }
+        var consentMembers: [(String, JSON)]
+        switch consent {
+        case .terminal: consentMembers = [("click", .string("terminal"))]
+        case .notification(let server): consentMembers = [("click", .string("notification")), ("server", .string(server))]
+        case .unreachable(let reason): consentMembers = [("click", .string("unreachable")), ("reason", .string(reason))]
+        }
+        consentMembers.append(("terminal", .bool(hasTerminal)))
+        var liveJSON = JSON.null
+        if let live {
+            liveJSON = .object([
+                ("server", .string(live.server)), ("connected", .bool(live.connected)), ("tls", .bool(live.encrypted)),
+                ("capabilities", .strings(live.capabilities)), ("authenticated", optionalBool(live.authenticated)),
+                ("error", live.error.map { .object([("kind", .string($0.kind.rawValue)), ("message", .string($0.message))]) } ?? .null),
+                ("milliseconds", .int(live.milliseconds)),
+            ])
+        }
+        return .object([
+            ("verdict", .object([
+                ("sentence", .string(verdict)), ("throughMailtoRoute", .string(throughMailtoRoute)),
+                ("decision", .string(decisionName)), ("works", .bool(works)), ("exitStatus", .int(Int(exitStatus))),
+            ])),
+            ("handler", .object([
+                ("default", handler.gioDefault.map { program($0) } ?? .null), ("setBy", .string(handler.setBy)),
+                ("xdgMime", .string(handler.xdgMime)), ("xdgMimeProblem", .string(handler.xdgMimeProblem)),
+                ("disagree", .bool(handler.disagree)),
+            ])),
+            ("mimeapps", .object([
+                ("lists", .array(mimeapps.lists.map { list in
+                    .object([("path", .string(list.path)), ("desktop", .string(list.desktop)),
+                             ("defaults", .strings(list.defaults)), ("wins", .bool(list.path == mimeapps.winner))])
+                })),
+                ("winner", .string(mimeapps.winner)),
+                ("overrides", .array(mimeapps.overrides.map {
+                    .object([("path", .string($0.path)), ("handlers", .strings($0.handlers))])
+                })),
+                ("stale", .array(mimeapps.stale.map {
+                    .object([("id", .string($0.id)), ("file", .string($0.file)), ("program", .string($0.program))])
+                })),
+            ])),
+            ("registration", .object([
+                ("registered", .bool(registration.registered)), ("isDefault", .bool(registration.isDefault)),
+                ("desktopFile", .string(registration.desktopFile)), ("remembered", .string(registration.remembered)),
+            ])),
+            ("handoff", handoff.map { program($0) } ?? .object([("error", .string(handoffProblem))])),
+            ("candidates", .array(candidates.map { program($0) })),
+            ("sandbox", .object([
+                ("flatpak", .string(sandbox.flatpak)), ("snap", .string(sandbox.snap)),
+                ("emailPortal", .string(sandbox.portalVersion != nil ? "present" : sandbox.portalUnknown != nil ? "unknown" : "absent")),
+                ("emailPortalVersion", sandbox.portalVersion.map { .int(Int($0)) } ?? .null),
+            ])),
+            ("account", .object([
+                ("configured", .bool(account.configured)), ("source", .string(account.source)),
+                ("valid", .bool(account.configured && account.error == nil)), ("error", .string(account.error)),
+                ("mode", .string(account.mode)), ("from", .string(account.from)), ("server", .string(account.server)),
+                ("security", .string(account.security)), ("user", .string(account.user)),
+                ("password", .object([
+                    ("source", .string(account.passwordSource)), ("available", optionalBool(account.passwordAvailable)),
+                    ("error", .string(account.passwordError)),
+                ])),
+            ])),
+            ("live", liveJSON),
+            ("policy", .object([("value", .string(policy.value.rawValue)), ("error", .string(policy.error))])),
+            ("consent", .object(consentMembers)),
+            ("outbox", .object([
+                ("pending", .int(outbox.pending)), ("oldest", .string(outbox.oldest?.iso8601)),
+                ("lastError", .string(outbox.lastError)), ("failed", .int(outbox.failed)), ("damaged", .int(outbox.damaged)),
+                ("error", .string(outbox.error)),
+            ])),
+            ("drafts", .int(outbox.drafts)),
+            ("warnings", .strings(warnings)),
+            ("problems", .array(problems.map {
+                .object([("problem", .string($0.problem)), ("fix", .string($0.fix)), ("configuration", .bool($0.isConfiguration))])
+            })),
+        ])
+    }
+
+    private var decisionName: String {
+        switch decision {
+        case .direct: "direct"
+        case .askThenDirect: "askThenDirect"
+        case .handoff: "handoff"
+        case .draft: "draft"
+        case .impossible: "impossible"
+        }
+    }
+}

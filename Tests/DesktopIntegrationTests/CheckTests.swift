@@ -1,0 +1,353 @@
+import Foundation
+import Outbox
+import Testing
+import TestSupport
+
+/// `mailto-route check` in a sandbox of its own: each situation of issue 6, on the table
+/// and on the JSON, and the password in neither.
+private func check(_ sandbox: Sandbox, _ extra: [String: String] = [:], offline: Bool = true) throws -> (table: RunResult, json: RunResult, object: [String: Any]) {
+    let flags = offline ? ["--offline"] : []
+    let table = try route(["--check"] + flags, in: sandbox, extra)
+    let json = try route(["check", "--json"] + flags, in: sandbox, extra)
+    let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any], "\(json)")
+    return (table, json, object)
+}
+
+private func member(_ object: [String: Any], _ path: String...) -> Any? {
+    var current: Any? = object
+    for key in path { current = (current as? [String: Any])?[key] }
+    return current
+}
+
+/// The value of a row of the table (`  label  value`), the first with that label.
+private func row(_ table: RunResult, _ label: String) -> String? {
+    for line in table.stdout.split(separator: "\n") {
+        let trimmed = line.drop { $0 == " " }
+        guard line.hasPrefix("  "), trimmed.hasPrefix(label + " ") else { continue }
+        return String(trimmed.dropFirst(label.count).drop { $0 == " " })
+    }
+    return nil
+}
+
+/// Every value of rows with that label.
+private func rows(_ table: RunResult, _ label: String) -> [String] {
+    table.stdout.split(separator: "\n").compactMap { line in
+        let trimmed = line.drop { $0 == " " }
+        guard line.hasPrefix("  "), trimmed.hasPrefix(label + " ") else { return nil }
+        return String(trimmed.dropFirst(label.count).drop { $0 == " " })
+    }
+}
+
+private func problems(_ object: [String: Any]) -> [(problem: String, fix: String)] {
+    (object["problems"] as? [[String: Any]] ?? []).map { ($0["problem"] as? String ?? "", $0["fix"] as? String ?? "") }
+}
+
+private func writeConfig(_ sandbox: Sandbox, _ lines: [String], mode: Int16 = 0o600) throws -> URL {
+    try sandbox.write(lines.joined(separator: "\n") + "\n", to: "home/.config/mailto-route/config", mode: mode)
+}
+
+private func account(port: Int, security: String = "starttls", caFile: String? = nil, user: String? = "jane") -> [String] {
+    var lines = ["[account]", "from=Jane Doe <jane@example.org>", "host=127.0.0.1", "port=\(port)", "security=\(security)"]
+    if let user { lines.append("user=\(user)") }
+    if let caFile { lines.append("ca-file=\(caFile)") }
+    return lines
+}
+
+/// `Servers/email-portal.py` on `bus`, answering `version`; stopped when released.
+private func emailPortal(on bus: PrivateSessionBus, version: Int) throws -> ServerProcess {
+    let ready = FileManager.default.temporaryDirectory.appendingPathComponent("portal-ready-\(UUID().uuidString)")
+    defer { try? FileManager.default.removeItem(at: ready) }
+    let process = try ServerProcess(
+        ["/usr/bin/python3", packageRoot.appendingPathComponent("Tests/TestSupport/Servers/email-portal.py").path,
+         "--ready", ready.path, "--version", String(version)],
+        environment: ["DBUS_SESSION_BUS_ADDRESS": bus.address])
+    let deadline = Date().addingTimeInterval(10)
+    while !FileManager.default.fileExists(atPath: ready.path) {
+        guard Date() < deadline else { throw TestSupportError("email-portal.py did not start") }
+        usleep(10_000)
+    }
+    return process
+}
+
+@Suite struct CheckTests {
+    // MARK: - Mail programs
+
+    @Test func noHandlerAndNoAccountOnlySavesADraft() throws {
+        let sandbox = try Sandbox()
+        let (table, json, object) = try check(sandbox)
+        #expect(table.status == 1, "\(table)")
+        #expect(json.status == 1)
+        #expect(row(table, "a click") == "nothing would open: no program handles mailto: links")
+        #expect(row(table, "mailto-route open") == "would save a draft: no mail program and no account")
+        #expect(row(table, "GIO default") == "none")
+        #expect(rows(table, "fix").contains("mailto-route register"))
+        #expect(member(object, "verdict", "decision") as? String == "draft")
+        #expect(member(object, "verdict", "throughMailtoRoute") as? String == "would save a draft: no mail program and no account")
+        #expect(member(object, "verdict", "works") as? Bool == false)
+        #expect(member(object, "handler", "default") is NSNull)
+        #expect(member(object, "handoff", "error") is String)
+        #expect(member(object, "account", "configured") as? Bool == false)
+        #expect(member(object, "live") is NSNull)
+        #expect(problems(object).contains { $0.fix.hasPrefix("install a mail program") })
+    }
+
+    @Test func registeredWithoutARememberedHandlerSavesADraftUntilAMailProgramAppears() throws {
+        let sandbox = try Sandbox()
+        #expect(try route(["register"], in: sandbox).status == 0)
+        var (table, _, object) = try check(sandbox)
+        #expect(table.status == 1, "\(table)")
+        #expect(row(table, "a click") == "would save a draft: no mail program and no account")
+        #expect(row(table, "mailto-route") == "registered, the default")
+        #expect(row(table, "remembered") == nil)
+        #expect(member(object, "registration", "isDefault") as? Bool == true)
+        #expect(member(object, "registration", "remembered") is NSNull)
+        #expect(member(object, "handler", "default", "id") as? String == "mailto-route.desktop")
+
+        // A mail program installed later is a candidate: the handoff finds it.
+        try sandbox.installHandler("fakebird.desktop", name: "Fake Bird", program: "fakebird")
+        (table, _, object) = try check(sandbox)
+        #expect(table.status == 0, "\(table)")
+        #expect(row(table, "a click") == "would open Fake Bird")
+        #expect(row(table, "hands off to")?.hasPrefix("Fake Bird (fakebird.desktop), runs /") == true)
+        #expect(member(object, "handoff", "id") as? String == "fakebird.desktop")
+        #expect(member(object, "handoff", "executableExists") as? Bool == true)
+        #expect(member(object, "verdict", "decision") as? String == "handoff")
+    }
+
+    @Test func registeredWithARememberedHandlerHandsOffToIt() throws {
+        let sandbox = try Sandbox()
+        try sandbox.installHandler("fakebird.desktop", name: "Fake Bird", program: "fakebird")
+        try sandbox.installHandler("other.desktop", name: "Other Mail", program: "othermail")
+        try sandbox.setDefaultMailHandler("fakebird.desktop")
+        // Before register: a click goes straight to the program.
+        var (table, _, object) = try check(sandbox)
+        #expect(table.status == 0, "\(table)")
+        #expect(row(table, "a click") == "would open Fake Bird directly: mailto-route is not the default mailto: handler")
+        #expect(row(table, "set by") == sandbox.mimeappsList.path)
+        #expect(member(object, "handler", "setBy") as? String == sandbox.mimeappsList.path)
+        #expect(member(object, "mimeapps", "winner") as? String == sandbox.mimeappsList.path)
+
+        #expect(try route(["register"], in: sandbox).status == 0)
+        (table, _, object) = try check(sandbox)
+        #expect(table.status == 0, "\(table)")
+        #expect(row(table, "a click") == "would open Fake Bird")
+        #expect(row(table, "remembered") == "fakebird.desktop (the default before register)")
+        #expect(row(table, "other candidates") == "Other Mail (other.desktop)")
+        #expect(row(table, "mailto-route") == "registered, the default")
+        #expect(member(object, "registration", "remembered") as? String == "fakebird.desktop")
+        #expect(member(object, "handoff", "name") as? String == "Fake Bird")
+        #expect((object["candidates"] as? [[String: Any]])?.map { $0["id"] as? String } == ["other.desktop"])
+        #expect(problems(object).isEmpty, "\(problems(object))")
+    }
+
+    @Test func aHandlerWhoseProgramIsGoneIsNamedWithTheFix() throws {
+        let sandbox = try Sandbox()
+        try sandbox.write("""
+            [Desktop Entry]
+            Type=Application
+            Name=Gone Mail
+            Exec=/opt/gone/bin/gonemail %u
+            MimeType=x-scheme-handler/mailto;
+
+            """, to: "usr/share/applications/gonemail.desktop")
+        _ = try run("/usr/bin/update-desktop-database", [sandbox.systemApplications.path])
+        try sandbox.setDefaultMailHandler("gonemail.desktop")
+        let (table, _, object) = try check(sandbox)
+        #expect(table.status == 1, "\(table)")
+        #expect(row(table, "stale") == "gonemail.desktop: /opt/gone/bin/gonemail does not exist (\(sandbox.systemApplications.path)/gonemail.desktop)")
+        let stale = try #require((member(object, "mimeapps", "stale") as? [[String: Any]])?.first)
+        #expect(stale["id"] as? String == "gonemail.desktop")
+        #expect(stale["program"] as? String == "/opt/gone/bin/gonemail")
+        #expect(problems(object).contains { $0.problem.contains("its program /opt/gone/bin/gonemail does not exist") && $0.fix.hasPrefix("reinstall the program") })
+        #expect(member(object, "handler", "default") is NSNull)
+        // xdg-mime reads the list without asking whether the program is there: the two disagree.
+        #expect(row(table, "xdg-mime") == "gonemail.desktop (disagrees with GIO)")
+        #expect(member(object, "handler", "xdgMime") as? String == "gonemail.desktop")
+        #expect(member(object, "handler", "disagree") as? Bool == true)
+    }
+
+    @Test func aDesktopSpecificListThatOverridesTheUsersChoiceIsNamed() throws {
+        let sandbox = try Sandbox()
+        try sandbox.installHandler("fakebird.desktop", name: "Fake Bird", program: "fakebird")
+        let desktop = ["XDG_CURRENT_DESKTOP": "KDE"]
+        #expect(try route(["register"], in: sandbox, desktop).status == 0)
+        let kdeList = try sandbox.write("[Default Applications]\nx-scheme-handler/mailto=fakebird.desktop\n",
+                                        to: "home/.config/kde-mimeapps.list")
+        let (table, _, object) = try check(sandbox, desktop)
+        #expect(row(table, "a click") == "would open Fake Bird directly: mailto-route is not the default mailto: handler")
+        #expect(row(table, kdeList.path) == "fakebird.desktop (kde only) <- wins")
+        #expect(row(table, sandbox.mimeappsList.path) == "mailto-route.desktop")
+        #expect(rows(table, "fix").contains("remove the x-scheme-handler/mailto line from \(kdeList.path)"))
+        let overrides = try #require(member(object, "mimeapps", "overrides") as? [[String: Any]])
+        #expect(overrides.first?["path"] as? String == kdeList.path)
+        #expect(member(object, "handler", "setBy") as? String == kdeList.path)
+        #expect((member(object, "mimeapps", "lists") as? [[String: Any]])?.first?["desktop"] as? String == "kde")
+    }
+
+    // MARK: - Account
+
+    @Test func aWorldReadablePasswordIsAConfigurationError() throws {
+        let sandbox = try Sandbox()
+        let password = "pw-\(UUID().uuidString)"
+        let config = try writeConfig(sandbox, account(port: 2525, security: "none") + ["password=\(password)"], mode: 0o644)
+        let (table, json, object) = try check(sandbox)
+        #expect(table.status == 78, "\(table)")
+        #expect(json.status == 78)
+        #expect(row(table, "permissions") == "644")
+        #expect(rows(table, "fix").contains("chmod 600 \(config.path)"))
+        #expect(member(object, "account", "valid") as? Bool == false)
+        #expect(member(object, "account", "mode") as? String == "644")
+        #expect(problems(object).contains { $0.fix == "chmod 600 \(config.path)" })
+        for text in [table.stdout, table.stderr, json.stdout, json.stderr] { #expect(!text.contains(password)) }
+    }
+
+    @Test func aPasswordCommandThatFailsOrNeedsATerminalIsNamed() throws {
+        let sandbox = try Sandbox()
+        try sandbox.installHandler("fakebird.desktop", name: "Fake Bird", program: "fakebird")
+        _ = try writeConfig(sandbox, account(port: 2525) + ["password-command=echo no keyring >&2; exit 3"])
+        var (table, _, object) = try check(sandbox)
+        #expect(table.status == 78, "\(table)")
+        #expect(row(table, "password")?.hasPrefix("password-command: no password (") == true)
+        #expect(table.stdout.contains("exited with status 3: no keyring"))
+        #expect(member(object, "account", "password", "available") as? Bool == false)
+        #expect(member(object, "account", "password", "source") as? String == "password-command")
+        // A link is still handed off: the broken account is a problem, not a dead end.
+        #expect(member(object, "verdict", "decision") as? String == "handoff")
+        #expect(problems(object).contains { $0.fix.hasPrefix("make password-command in") })
+
+        // One that reads the terminal finds none: the check runs it without one, as a click does.
+        _ = try writeConfig(sandbox, account(port: 2525) + ["password-command=read -r p < /dev/tty && echo \"$p\""])
+        (table, _, object) = try check(sandbox)
+        #expect(table.status == 78, "\(table)")
+        #expect((member(object, "account", "password", "error") as? String)?.contains("password-command failed") == true)
+    }
+
+    @Test func aLiveServerThatAcceptsIsAskedThenSentThrough() throws {
+        let certificates = try TestCertificates.shared.get()
+        let password = "pw-\(UUID().uuidString)"
+        let server = try SMTPTestServer(.starttls, certificate: certificates.server, auth: ("jane", password))
+        let sandbox = try Sandbox()
+        #expect(try route(["register"], in: sandbox).status == 0)
+        try sandbox.write(password + "\n", to: "home/secret", mode: 0o600)
+        _ = try writeConfig(sandbox, account(port: server.port, caFile: certificates.caFile)
+                            + ["password-command=cat \(sandbox.home.path)/secret"])
+        // A notification server that shows buttons: consent can be asked for a click.
+        let bus = try PrivateSessionBus()
+        let notifications = try ScriptedNotificationServer(on: bus)
+        let environment = ["DBUS_SESSION_BUS_ADDRESS": bus.address]
+        let (table, json, object) = try check(sandbox, environment, offline: false)
+        #expect(table.status == 0, "\(table)")
+        #expect(row(table, "a click") == "would ask, then send through 127.0.0.1:\(server.port) as jane@example.org")
+        #expect(row(table, "live test")?.hasPrefix("127.0.0.1:\(server.port): connected, STARTTLS, AUTH accepted (") == true)
+        #expect(row(table, "password") == "password-command: yields a password without a terminal")
+        #expect(row(table, "email portal") == "absent")
+        #expect(member(object, "verdict", "decision") as? String == "askThenDirect")
+        #expect(member(object, "live", "connected") as? Bool == true)
+        #expect(member(object, "live", "tls") as? Bool == true)
+        #expect(member(object, "live", "authenticated") as? Bool == true)
+        #expect((member(object, "live", "capabilities") as? [String])?.contains { $0.hasPrefix("AUTH") } == true)
+        #expect(member(object, "consent", "click") as? String == "notification")
+        #expect(member(object, "sandbox", "emailPortal") as? String == "absent")
+        // Nothing was sent, and nobody was asked.
+        #expect(server.messages.isEmpty)
+        #expect(notifications.notifications.isEmpty)
+        for text in [table.stdout, table.stderr, json.stdout, json.stderr] { #expect(!text.contains(password)) }
+    }
+
+    @Test func aServerThatRefusesTheLoginIsAConfigurationError() throws {
+        let certificates = try TestCertificates.shared.get()
+        let server = try SMTPTestServer(.starttls, certificate: certificates.server, auth: ("jane", "the-right-one"))
+        let sandbox = try Sandbox()
+        let password = "wrong-\(UUID().uuidString)"
+        _ = try writeConfig(sandbox, account(port: server.port, caFile: certificates.caFile) + ["password=\(password)"])
+        let (table, json, object) = try check(sandbox, offline: false)
+        #expect(table.status == 78, "\(table)")
+        #expect(row(table, "live test")?.contains("connected, STARTTLS, AUTH refused") == true)
+        #expect(member(object, "live", "authenticated") as? Bool == false)
+        #expect(member(object, "live", "error", "kind") as? String == "configuration")
+        #expect(problems(object).contains { $0.fix.hasPrefix("check user= and the password of") })
+        for text in [table.stdout, table.stderr, json.stdout, json.stderr] { #expect(!text.contains(password)) }
+    }
+
+    @Test(arguments: ["closed", "silent"])
+    func aServerThatIsDownIsReportedWithinFiveSeconds(_ kind: String) throws {
+        let silent = kind == "silent" ? try SMTPTestServer(.silent) : nil
+        let closed = silent == nil ? try unlistenedPort() : nil
+        defer { if let closed { close(closed.1) } }
+        let port = silent?.port ?? closed?.0 ?? 0
+        let sandbox = try Sandbox()
+        _ = try writeConfig(sandbox, account(port: port, security: "none", user: nil) + ["timeout=30"])
+        let started = Date()
+        let result = try route(["check", "--json"], in: sandbox)
+        let seconds = Date().timeIntervalSince(started)
+        #expect(seconds < 5, "took \(seconds) s")
+        #expect(result.status == 1, "\(result)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        #expect(member(object, "live", "connected") as? Bool == false)
+        #expect(member(object, "live", "error", "kind") as? String == "transient")
+        #expect(problems(object).contains { $0.fix.hasPrefix("check host= and port=") })
+        let table = try route(["check"], in: sandbox)
+        #expect(row(table, "live test")?.hasPrefix("127.0.0.1:\(port): not connected (") == true, "\(table)")
+    }
+
+    // MARK: - Sandbox
+
+    @Test func theSandboxAndTheEmailPortalAreReported() throws {
+        let sandbox = try Sandbox()
+        let bus = try PrivateSessionBus()
+        let portal = try emailPortal(on: bus, version: 4)
+        let environment = ["DBUS_SESSION_BUS_ADDRESS": bus.address, "SNAP": "/snap/fakebird/12", "SNAP_NAME": "fakebird"]
+        var (table, _, object) = try check(sandbox, environment)
+        #expect(row(table, "email portal") == "present, version 4", "\(table)")
+        #expect(row(table, "Snap") == "yes (fakebird)")
+        #expect(member(object, "sandbox", "emailPortal") as? String == "present")
+        #expect(member(object, "sandbox", "emailPortalVersion") as? Int == 4)
+        #expect(member(object, "sandbox", "snap") as? String == "fakebird")
+        portal.stop()
+        // No bus at all: nobody can tell.
+        (table, _, object) = try check(sandbox)
+        #expect(row(table, "email portal")?.hasPrefix("unknown (") == true)
+        #expect(row(table, "Snap") == "no")
+        #expect(member(object, "sandbox", "emailPortal") as? String == "unknown")
+        #expect(member(object, "sandbox", "snap") is NSNull)
+    }
+
+    // MARK: - Policy, outbox
+
+    @Test func policyDirectIsWarnedAbout() throws {
+        let sandbox = try Sandbox()
+        _ = try writeConfig(sandbox, account(port: 2525, security: "none", user: nil) + ["[route]", "policy=direct"])
+        #expect(try route(["register"], in: sandbox).status == 0)
+        let (table, _, object) = try check(sandbox)
+        #expect(table.status == 0, "\(table)")
+        #expect(row(table, "a click") == "would send through 127.0.0.1:2525 as jane@example.org without asking (policy=direct)")
+        #expect(row(table, "warning")?.hasPrefix("policy=direct lets any clicked link send mail without asking") == true)
+        #expect(member(object, "policy", "value") as? String == "direct")
+        // --offline: the server is not contacted.
+        #expect(row(table, "live test") == "not run (--offline)")
+        #expect(member(object, "live") is NSNull)
+        #expect((object["warnings"] as? [String])?.count == 1)
+    }
+
+    @Test func aFullOutboxIsCountedWithTheFlushThatEmptiesIt() throws {
+        let sandbox = try Sandbox()
+        let box = Outbox(directory: sandbox.stateHome.appendingPathComponent("mailto-route/outbox").path)
+        for index in 0..<3 {
+            let text = "From: jane@example.org\r\nTo: joe@example.org\r\nSubject: \(index)\r\n\r\nHi\r\n"
+            _ = try box.enqueue(OutboxMessage(bytes: Array(text.utf8), envelopeFrom: "jane@example.org", recipients: ["joe@example.org"]),
+                                failedAttempt: AttemptError(kind: .transient, message: "connection refused"))
+        }
+        let failed = try box.enqueue(OutboxMessage(bytes: Array("Subject: x\r\n\r\nx\r\n".utf8), envelopeFrom: "jane@example.org",
+                                                   recipients: ["nobody@example.org"]))
+        try box.markAttempt(failed.id, error: AttemptError(kind: .permanent, message: "550 no such user"))
+        let (table, _, object) = try check(sandbox)
+        #expect(row(table, "pending")?.hasPrefix("3, oldest queued ") == true, "\(table)")
+        #expect(row(table, "last error") == "transient: connection refused")
+        #expect(row(table, "failed") == "1")
+        #expect(rows(table, "fix").contains("mailto-route outbox flush"))
+        #expect(member(object, "outbox", "pending") as? Int == 3)
+        #expect(member(object, "outbox", "failed") as? Int == 1)
+        #expect(member(object, "outbox", "lastError") as? String == "transient: connection refused")
+        #expect(problems(object).contains { $0.fix == "mailto-route outbox flush" })
+    }
+}
