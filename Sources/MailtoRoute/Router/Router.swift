@@ -29,7 +29,7 @@ public enum Router {
     /// `accountConfigured` whether there is one at all, usable or not.
     public static func decide(
         source: RouteRequest.Source, forcedPath: RouteRequest.ForcedPath?, policy: LinkPolicy,
-        accountConfigured: Bool, accountProblem: String?, hasHandler: Bool
+        accountConfigured: Bool, accountProblem: String?, hasHandler: @autoclosure () -> Bool
     ) -> Decision {
         let accountUsable = accountConfigured && accountProblem == nil
         switch forcedPath {
@@ -39,7 +39,7 @@ public enum Router {
             // user's own policy is standing consent (rule 1).
             return source == .link && policy != .direct ? .askThenDirect : .direct
         case .handoff:
-            return hasHandler ? .handoff : .impossible(.permanent, "cannot hand off")
+            return hasHandler() ? .handoff : .impossible(.permanent, "cannot hand off")
         case nil:
             break
         }
@@ -47,9 +47,9 @@ public enum Router {
             // A script that asked to send learns that its account is broken, rather than
             // finding its message handed to a mail program; the message is kept.
             if accountConfigured, let accountProblem { return .impossible(.configuration, accountProblem) }
-            return accountUsable ? .direct : hasHandler ? .handoff : .draft
+            return accountUsable ? .direct : hasHandler() ? .handoff : .draft
         }
-        guard accountUsable, policy != .handoff else { return hasHandler ? .handoff : .draft }
+        guard accountUsable, policy != .handoff else { return hasHandler() ? .handoff : .draft }
         return policy == .direct ? .direct : .askThenDirect
     }
 
@@ -79,6 +79,7 @@ private struct Context {
     /// Where a handoff would go, chosen once per routing; `nil` with `handlerProblem`.
     var destination: Handoff.Destination?
     var handlerProblem = "no mail program is set up"
+    var destinationLookedUp = false
     var policy: LinkPolicy { settings.policy }
 
     init(request: RouteRequest) {
@@ -96,14 +97,9 @@ private struct Context {
             warnings.append("\(error.message); links are handed off until it is fixed")
             settings.policy = .handoff
         }
-        do {
-            destination = try Handoff.destination()
-        } catch {
-            handlerProblem = RouteReport.Failure(error).message
-        }
         let decision = Router.decide(
             source: request.source, forcedPath: request.forcedPath, policy: policy,
-            accountConfigured: accountConfigured, accountProblem: accountProblem, hasHandler: destination != nil)
+            accountConfigured: accountConfigured, accountProblem: accountProblem, hasHandler: findDestination())
         switch decision {
         case .direct:
             return sendDirect()
@@ -144,10 +140,25 @@ private struct Context {
         }
     }
 
+    /// Looks the handoff destination up once, and only when a path needs it: GIO reads the
+    /// desktop's files for it, which a script's direct send need not pay for.
+    mutating func findDestination() -> Bool {
+        if destination == nil, !destinationLookedUp {
+            destinationLookedUp = true
+            do {
+                destination = try Handoff.destination()
+            } catch {
+                handlerProblem = RouteReport.Failure(error).message
+            }
+        }
+        return destination != nil
+    }
+
     // MARK: Consent
 
     mutating func askThenSend() -> RouteReport {
         guard let account, let server else { return handOff() }
+        _ = findDestination()
         let decision = askConsent(
             for: email, sendingAs: account.from.readable, via: server.address, handlerName: destination?.name,
             channel: request.consentChannel, timeout: request.consentTimeout ?? settings.consentTimeout)
@@ -226,6 +237,7 @@ private struct Context {
     }
 
     mutating func handOff() -> RouteReport {
+        _ = findDestination()
         guard let destination else {
             return notHandedOff(RouteReport.Failure(kind: .permanent, message: handlerProblem))
         }
