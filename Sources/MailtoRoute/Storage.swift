@@ -55,9 +55,10 @@ public struct StorageLocations: Equatable, Sendable {
 /// How the outbox sends: the seam where the SMTP path plugs in.
 public enum OutboxDelivery {
     /// A sender for `Outbox.flush` over the configured account, or `nil` when there is
-    /// none. The SMTP path (issue 4) is not on this branch yet, so there is never one
-    /// here: `outbox flush` says so instead of pretending.
+    /// none or it cannot be used now (`OutboxSender.configured()` says why). The account
+    /// and its password are read at this moment; call it again for the next flush.
     public static func configuredSender() -> ((OutboxClaim) throws -> Void)? {
-        nil
+        guard let sender = try? OutboxSender.configured() else { return nil }
+        return sender.send
     }
 }

@@ -38,13 +38,18 @@ extension Outbox {
     /// happened yet). The removals are synced once, at the end, rather than once per
     /// message (1,000 directory syncs cost more than the sending): a power cut during a
     /// flush may bring back messages already sent, as duplicates, and never loses one.
+    ///
+    /// `selecting`: which queued entries to send instead of those due at `now` (one the
+    /// user asked to retry; all of them when the network came back).
     public func flush(
-        now: Timestamp = .now(), limit: Int = .max, send: (OutboxClaim) throws -> Void
+        now: Timestamp = .now(), limit: Int = .max, selecting: ((OutboxEntry) -> Bool)? = nil,
+        send: (OutboxClaim) throws -> Void
     ) throws -> [FlushReport] {
+        let wanted = selecting ?? { $0.nextAttempt <= now }
         var reports: [FlushReport] = []
         /// Sent and taken out, not yet synced: (report index, directory to delete).
         var removed: [(Int, String)] = []
-        for candidate in try due(now: now) {
+        for candidate in try list() where wanted(candidate) {
             guard reports.count < limit else { break }
             let claimed: OutboxClaim?
             do {
@@ -56,7 +61,7 @@ extension Outbox {
             }
             guard let claim = claimed else { continue }
             // Another flusher may have tried it (and rescheduled it) since the listing.
-            guard claim.entry.nextAttempt <= now else {
+            guard wanted(claim.entry) else {
                 claim.release()
                 continue
             }
