@@ -61,6 +61,6 @@ let package = Package(
         .testTarget(name: "MIMEMessageTests", dependencies: ["MIMEMessage", "TestSupport"]),
         .testTarget(name: "SMTPTransportTests", dependencies: ["SMTPTransport", "MIMEMessage"]),
         // End-to-end: the built binary against real SMTP servers (Tests/TestSupport/Resources).
-        .testTarget(name: "SendTests", dependencies: ["TestSupport", "mailto-route"]),
+        .testTarget(name: "SendTests", dependencies: ["TestSupport", "mailto-route", "Outbox"]),
     ]
 )

@@ -13,7 +13,7 @@ public final class SMTPTestServer: @unchecked Sendable {
 
     public init(
         _ mode: Mode = .plain, certificate: TestCertificates.Pair? = nil, auth: (user: String, password: String)? = nil,
-        refuse: [String] = [], dataDelay: Double = 0, dataReply: String? = nil
+        refuse: [String] = [], dataDelay: Double = 0, dataReply: String? = nil, port: Int? = nil
     ) throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("smtp-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -23,6 +23,7 @@ public final class SMTPTestServer: @unchecked Sendable {
         for address in refuse { arguments += ["--refuse", address] }
         if dataDelay > 0 { arguments += ["--data-delay", String(dataDelay)] }
         if let dataReply { arguments += ["--data-reply", dataReply] }
+        if let port { arguments += ["--port", String(port)] }
         let words = try launchDetached(arguments)
         guard words.count == 2, let port = Int(words[0]), let pid = pid_t(words[1]) else {
             throw TestServerError(message: "smtp_server.py did not start (is python3-aiosmtpd installed?)")
@@ -34,6 +35,39 @@ public final class SMTPTestServer: @unchecked Sendable {
     deinit {
         kill(pid, SIGTERM)
         try? FileManager.default.removeItem(at: directory)
+    }
+
+    /// Takes the server down now (its port stays free for one brought up with `port:`);
+    /// returns when it no longer accepts connections.
+    public func stop() {
+        kill(pid, SIGKILL)
+        for _ in 0..<500 where portAccepts(port) { usleep(10_000) }
+    }
+
+    /// How many SMTP connections the server accepted so far (connections.log).
+    public var connections: Int {
+        let text = (try? String(contentsOf: directory.appendingPathComponent("connections.log"), encoding: .utf8)) ?? ""
+        return text.split(separator: "\n").count
+    }
+
+    /// The Message-ID of each received message, in order, as Python's `email` package
+    /// (policy=default) reads it: an independent count of what arrived.
+    public func receivedMessageIDs() throws -> [String] {
+        let script = """
+            import email, email.policy, json, os, sys
+            d = sys.argv[1]
+            names = sorted((n for n in os.listdir(d) if n.endswith(".eml")), key=lambda n: int(n[:-4]))
+            ids = []
+            for n in names:
+                with open(os.path.join(d, n), "rb") as f:
+                    ids.append(str(email.message_from_binary_file(f, policy=email.policy.default)["Message-ID"]))
+            print(json.dumps(ids))
+            """
+        let result = try run("/usr/bin/python3", ["-c", script, directory.path])
+        guard result.status == 0, let ids = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String] else {
+            throw TestServerError(message: "reading Message-IDs failed: \(result)")
+        }
+        return ids
     }
 
     /// The messages received so far, in order.
@@ -48,6 +82,21 @@ public final class SMTPTestServer: @unchecked Sendable {
     public func envelope(of message: URL) throws -> [String: Any] {
         let url = message.deletingPathExtension().appendingPathExtension("json")
         return try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [String: Any] ?? [:]
+    }
+}
+
+/// Whether something accepts TCP connections on 127.0.0.1:`port`.
+public func portAccepts(_ port: Int) -> Bool {
+    let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    defer { close(descriptor) }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_port = UInt16(port).bigEndian
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    return withUnsafePointer(to: &address) { pointer in
+        pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+            connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
+        }
     }
 }
 
