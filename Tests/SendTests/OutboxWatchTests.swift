@@ -78,3 +78,24 @@ import TestSupport
         _ = ids
     }
 }
+
+@Suite struct OutboxServiceUnitTests {
+    /// data/mailto-route-outbox.service, with `@EXEC@` replaced as the README says,
+    /// passes `systemd-analyze verify --user`.
+    @Test func theSystemdUserUnitVerifies() throws {
+        let analyze = "/usr/bin/systemd-analyze"
+        guard FileManager.default.isExecutableFile(atPath: analyze) else {
+            print("skipped: systemd-analyze is not installed")
+            return
+        }
+        let sandbox = try Sandbox()
+        let template = try String(contentsOf: packageRoot.appendingPathComponent("data/mailto-route-outbox.service"), encoding: .utf8)
+        #expect(template.contains("ExecStart=@EXEC@ outbox watch"))
+        #expect(template.contains("Restart=on-failure"))
+        let unit = try sandbox.write(template.replacingOccurrences(of: "@EXEC@", with: mailtoRouteBinary),
+                                     to: "units/mailto-route-outbox.service")
+        let result = try run(analyze, ["verify", "--user", unit.path], environment: sandbox.environment)
+        #expect(result.status == 0, "\(result)")
+        #expect(result.stderr.isEmpty, "\(result)")
+    }
+}
