@@ -33,7 +33,8 @@ let package = Package(
             dependencies: ["MailtoCore", "MIMEMessage", "DesktopIntegration", "SMTPTransport", "Outbox"]
         ),
         .executableTarget(name: "mailto-route", dependencies: ["MailtoRoute"]),
-        .executableTarget(name: "bench", dependencies: ["MailtoCore"]),
+        // Outbox: the flush benchmark queues its 1,000 messages directly.
+        .executableTarget(name: "bench", dependencies: ["MailtoCore", "Outbox"]),
         // Test helper: flushes an outbox with a sender that records deliveries to a file,
         // so that the tests can kill it with SIGKILL half-way and count what was lost.
         .executableTarget(name: "outbox-torture", dependencies: ["Outbox"], path: "Tests/OutboxTorture"),
