@@ -46,6 +46,8 @@ extension Outbox {
         send: (OutboxClaim) throws -> Void
     ) throws -> [FlushReport] {
         let wanted = selecting ?? { $0.nextAttempt <= now }
+        let remover = TrashRemover()
+        defer { remover.finish() }
         var reports: [FlushReport] = []
         /// Sent and taken out, not yet synced: (report index, directory to delete).
         var removed: [(Int, String)] = []
@@ -69,11 +71,11 @@ extension Outbox {
             reports.append(report)
             if let trash { removed.append((reports.count - 1, trash)) }
             if removed.count >= Outbox.removalsPerSync {
-                finishRemovals(removed, reports: &reports)
+                finishRemovals(removed, reports: &reports, remover: remover)
                 removed = []
             }
         }
-        finishRemovals(removed, reports: &reports)
+        finishRemovals(removed, reports: &reports, remover: remover)
         return reports
     }
 
@@ -81,15 +83,15 @@ extension Outbox {
     /// their disk space long.
     static let removalsPerSync = 64
 
-    /// Makes removals durable with one sync, then deletes what they left.
-    private func finishRemovals(_ removed: [(Int, String)], reports: inout [FlushReport]) {
+    /// Makes removals durable with one sync, then has what they left deleted.
+    private func finishRemovals(_ removed: [(Int, String)], reports: inout [FlushReport], remover: TrashRemover) {
         guard !removed.isEmpty else { return }
         do {
             try syncDirectory(directory)
         } catch {
             for (index, _) in removed { reports[index].storeError = OutboxError(error) }
         }
-        for (_, trash) in removed { try? removeTree(trash) }
+        remover.add(removed.map(\.1))
     }
 
     /// One message under its claim: send, then record what came of it. Returns the

@@ -49,20 +49,17 @@ public enum OutboxFlushing {
             }
             sender = configured
         } catch {
-            for entry in selected {
-                try? log.append(Outcome(source: "outbox", path: "outbox", result: "queued", server: entry.server, errorKind: .configuration))
-            }
+            try? log.append(contentsOf: selected.map {
+                Outcome(source: "outbox", path: "outbox", result: "queued", server: $0.server, errorKind: .configuration)
+            })
             if let error = error as? OutboxError { throw error }
             let text = (error as? any ClassifiedError)?.description ?? "\(error)"
             throw OutboxError(.configuration, "\(text); \(selected.count) message(s) stay queued")
         }
         let reports = try outbox.flush(now: now, selecting: wanted, send: sender.send)
-        for report in reports {
-            try? log.append(Outcome(
-                source: "outbox", path: "outbox", result: report.outcome.result, server: sender.serverAddress,
-                errorKind: report.error?.kind
-            ))
-        }
+        try? log.append(contentsOf: reports.map {
+            Outcome(source: "outbox", path: "outbox", result: $0.outcome.result, server: sender.serverAddress, errorKind: $0.error?.kind)
+        })
         return OutboxFlushResult(server: sender.serverAddress, reports: reports, replies: sender.replies)
     }
 }

@@ -178,6 +178,7 @@ enum OutboxCommand: Command {
             ]).serialized)
             return
         }
+        var lines: [String] = []
         for report in result.reports {
             var line = "\(report.id): "
             switch report.outcome {
@@ -192,8 +193,10 @@ enum OutboxCommand: Command {
                 line += ": \(reply)"
             }
             if let problem = report.storeError { line += "; outbox: \(problem.description)" }
-            output.print(line.visible)
+            lines.append(line.visible)
         }
+        // One write for the whole report, however many messages.
+        output.print(lines.joined(separator: "\n"))
     }
 
     private static func describe(_ entry: OutboxEntry) -> String {
