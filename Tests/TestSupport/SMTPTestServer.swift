@@ -38,10 +38,18 @@ public final class SMTPTestServer: @unchecked Sendable {
     }
 
     /// Takes the server down now (its port stays free for one brought up with `port:`);
-    /// returns when it no longer accepts connections.
+    /// returns when it has exited (its sockets closed), reaped or not: it is not our child.
     public func stop() {
         kill(pid, SIGKILL)
-        for _ in 0..<500 where portAccepts(port) { usleep(10_000) }
+        for _ in 0..<500 {
+            guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+                  let close = stat.lastIndex(of: ")")
+            else { return }
+            // The state after "(comm) ": Z or X once the process is gone but not reaped.
+            let state = stat[stat.index(after: close)...].dropFirst().first
+            if state == "Z" || state == "X" { return }
+            usleep(10_000)
+        }
     }
 
     /// How many SMTP connections the server accepted so far (connections.log).
@@ -82,21 +90,6 @@ public final class SMTPTestServer: @unchecked Sendable {
     public func envelope(of message: URL) throws -> [String: Any] {
         let url = message.deletingPathExtension().appendingPathExtension("json")
         return try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [String: Any] ?? [:]
-    }
-}
-
-/// Whether something accepts TCP connections on 127.0.0.1:`port`.
-public func portAccepts(_ port: Int) -> Bool {
-    let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    defer { close(descriptor) }
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_port = UInt16(port).bigEndian
-    address.sin_addr.s_addr = inet_addr("127.0.0.1")
-    return withUnsafePointer(to: &address) { pointer in
-        pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-            connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
-        }
     }
 }
 
