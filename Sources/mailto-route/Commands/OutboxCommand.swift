@@ -195,6 +195,10 @@ enum OutboxCommand: Command {
             if let problem = report.storeError { line += "; outbox: \(problem.description)" }
             lines.append(line.visible)
         }
+        guard !lines.isEmpty else {
+            output.print("Nothing was sent: what is due is being sent by another mailto-route right now.")
+            return
+        }
         // One write for the whole report, however many messages.
         output.print(lines.joined(separator: "\n"))
     }
