@@ -71,6 +71,26 @@ func startMailtoRoute(_ arguments: [String], in sandbox: Sandbox) throws -> Serv
         #expect(results == Array(repeating: "outbox queued", count: 3) + Array(repeating: "outbox sent", count: 3))
     }
 
+    /// A server that accepts connections and never answers costs one timeout, not one per
+    /// message.
+    @Test func aSilentServerCostsOneTimeoutForTheWholeFlush() throws {
+        let sandbox = try Sandbox()
+        let server = try SMTPTestServer(.silent)
+        let config = try writeAccount(sandbox, port: server.port, security: "none")
+        try (try String(contentsOf: config, encoding: .utf8) + "timeout=2\n").write(to: config, atomically: false, encoding: .utf8)
+        try enqueueMessages(sandboxOutbox(sandbox), 3)
+        let started = Date()
+        let result = try mailtoRoute(["outbox", "flush", "--json"], in: sandbox, timeout: 30)
+        let seconds = Date().timeIntervalSince(started)
+        #expect(result.status == 75, "\(result)")
+        #expect(seconds < 5, "took \(seconds) s")
+        let flushed = try #require(try jsonObject(result.stdout)["flushed"] as? [[String: Any]])
+        let errors = flushed.compactMap { ($0["error"] as? [String: Any])?["message"] as? String }
+        #expect(errors.count == 3)
+        #expect(errors.first?.contains("timed out") == true, "\(errors)")
+        #expect(errors.dropFirst().allSatisfy { $0.hasPrefix("not tried: ") }, "\(errors)")
+    }
+
     @Test func twentyQueuedMessagesGoOutOverOneConnection() throws {
         let sandbox = try Sandbox()
         let server = try SMTPTestServer(.plain)
