@@ -171,8 +171,8 @@ func startMailtoRoute(_ arguments: [String], in sandbox: Sandbox) throws -> Serv
         #expect(received.count == 100)
         #expect(Set(received) == Set(ids))
         #expect(try sandboxOutbox(sandbox).list().isEmpty)
-        // Both really sent: two connections.
-        #expect(server.connections == 2)
+        // One connection per flusher that found something left to send.
+        #expect((1...2).contains(server.connections))
     }
 
     /// Issue 5 §8: `kill -9` of `mailto-route outbox flush` at random moments during a
