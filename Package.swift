@@ -33,7 +33,8 @@ let package = Package(
             dependencies: ["MailtoCore", "MIMEMessage", "DesktopIntegration", "SMTPTransport", "Outbox"]
         ),
         .executableTarget(name: "mailto-route", dependencies: ["MailtoRoute"]),
-        .executableTarget(name: "bench", dependencies: ["MailtoCore"]),
+        // Outbox: the flush benchmark queues its 1,000 messages directly.
+        .executableTarget(name: "bench", dependencies: ["MailtoCore", "Outbox"]),
         // Test helper: flushes an outbox with a sender that records deliveries to a file,
         // so that the tests can kill it with SIGKILL half-way and count what was lost.
         .executableTarget(name: "outbox-torture", dependencies: ["Outbox"], path: "Tests/OutboxTorture"),
@@ -61,7 +62,7 @@ let package = Package(
         .testTarget(name: "MIMEMessageTests", dependencies: ["MIMEMessage", "TestSupport"]),
         .testTarget(name: "SMTPTransportTests", dependencies: ["SMTPTransport", "MIMEMessage"]),
         // End-to-end: the built binary against real SMTP servers (Tests/TestSupport/Resources).
-        .testTarget(name: "SendTests", dependencies: ["TestSupport", "mailto-route"]),
+        .testTarget(name: "SendTests", dependencies: ["TestSupport", "mailto-route", "Outbox"]),
         // End-to-end: the Router's choices, with real servers, a real bus, a real terminal.
         .testTarget(name: "RouterTests", dependencies: ["TestSupport", "mailto-route"]),
     ]

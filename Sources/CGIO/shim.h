@@ -3,6 +3,7 @@
 
 #include <gio/gio.h>
 #include <gio/gdesktopappinfo.h>
+#include <glib-unix.h>
 
 /* GLib's version macros and type-check macros do not import into Swift; these
  * static inline helpers give them a typed, non-macro form. */

@@ -19,6 +19,8 @@ public final class MessageStream {
     private enum Source {
         case bytes([UInt8], offset: Int)
         case base64(Base64Lines)
+        /// A whole file as it is (a message already built, queued in the outbox).
+        case file(FileSource)
     }
 
     init(segments: [OutgoingMessage.Segment], size: Int) throws(MIMEError) {
@@ -32,6 +34,20 @@ public final class MessageStream {
             }
         }
         self.segments = sources
+    }
+
+    /// A message already built, as it is: for submitting queued or saved messages.
+    public init(bytes: [UInt8]) {
+        size = bytes.count
+        segments = [.bytes(bytes, offset: 0)]
+    }
+
+    /// The message in the regular file at `path`, as it is, read as the stream is read
+    /// (a queued message with a 100 MB attachment is never held in memory).
+    public init(messageFile path: String) throws(MIMEError) {
+        let size = try FileSource.size(of: path, what: "message")
+        self.size = size
+        segments = [.file(try FileSource(path: path, size: size, what: "message"))]
     }
 
     /// Copies up to `buffer.count` next octets into `buffer`; returns how many, 0 at the end.
@@ -55,6 +71,9 @@ public final class MessageStream {
                 }
             case .base64(let encoder):
                 count = try encoder.read(into: room)
+                if count == 0 { current += 1 }
+            case .file(let file):
+                count = try file.read(into: room)
                 if count == 0 { current += 1 }
             }
             written += count
@@ -190,29 +209,32 @@ final class Base64Lines {
     }
 }
 
-/// An attachment file, opened for reading when the stream is made; the one owner of the
-/// descriptor (closed in `deinit`).
+/// An attachment file (or a whole message file), opened for reading when the stream is
+/// made; the one owner of the descriptor (closed in `deinit`).
 final class FileSource {
     let path: String
+    /// "attachment" or "message": what errors call the file.
+    let what: String
     private let descriptor: Int32
     private var remaining: Int
 
     /// The size of the regular file at `path`, checked when the message is built so that
     /// a missing attachment is reported before any server is contacted.
-    static func size(of path: String) throws(MIMEError) -> Int {
+    static func size(of path: String, what: String = "attachment") throws(MIMEError) -> Int {
         var info = stat()
         guard stat(path, &info) == 0 else {
-            throw .input("cannot read attachment \(path): \(String(cString: strerror(errno)))")
+            throw .input("cannot read \(what) \(path): \(String(cString: strerror(errno)))")
         }
-        guard (info.st_mode & S_IFMT) == S_IFREG else { throw .input("attachment is not a regular file: \(path)") }
+        guard (info.st_mode & S_IFMT) == S_IFREG else { throw .input("\(what) is not a regular file: \(path)") }
         return Int(info.st_size)
     }
 
-    init(path: String, size: Int) throws(MIMEError) {
+    init(path: String, size: Int, what: String = "attachment") throws(MIMEError) {
         self.path = path
+        self.what = what
         descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else {
-            throw .input("cannot open attachment \(path): \(String(cString: strerror(errno)))")
+            throw .input("cannot open \(what) \(path): \(String(cString: strerror(errno)))")
         }
         remaining = size
         // Read once from start to end: tell the kernel, so read-ahead is generous.
@@ -224,17 +246,21 @@ final class FileSource {
     /// Fills `buffer` from the file (short only at the end); exactly the size measured when
     /// the message was built, or an error: a message must not say one thing and send another.
     func read(into buffer: inout [UInt8]) throws(MIMEError) -> Int {
+        let result = buffer.withUnsafeMutableBytes { raw in Result { () throws(MIMEError) in try read(into: raw) } }
+        return try result.get()
+    }
+
+    /// The same into raw memory; 0 at the end.
+    func read(into buffer: UnsafeMutableRawBufferPointer) throws(MIMEError) -> Int {
         let wanted = min(buffer.count, remaining)
         var filled = 0
         while filled < wanted {
-            let got = buffer.withUnsafeMutableBytes { raw in
-                Glibc.read(descriptor, raw.baseAddress.map { $0 + filled }, wanted - filled)
-            }
+            let got = Glibc.read(descriptor, buffer.baseAddress.map { $0 + filled }, wanted - filled)
             if got < 0 {
                 if errno == EINTR { continue }
-                throw .input("cannot read attachment \(path): \(String(cString: strerror(errno)))")
+                throw .input("cannot read \(what) \(path): \(String(cString: strerror(errno)))")
             }
-            if got == 0 { throw .input("attachment \(path) became shorter while it was sent") }
+            if got == 0 { throw .input("\(what) \(path) became shorter while it was sent") }
             filled += got
         }
         remaining -= filled

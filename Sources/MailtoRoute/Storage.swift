@@ -55,9 +55,18 @@ public struct StorageLocations: Equatable, Sendable {
 /// How the outbox sends: the seam where the SMTP path plugs in.
 public enum OutboxDelivery {
     /// A sender for `Outbox.flush` over the configured account, or `nil` when there is
-    /// none. The SMTP path (issue 4) is not on this branch yet, so there is never one
-    /// here: `outbox flush` says so instead of pretending.
+    /// none (or its file cannot be read). The account is read at this moment; its password
+    /// is obtained, and the connection made, only when a first message is due, so a run
+    /// with nothing to flush never runs a password command. Call it again for the next
+    /// flush: nothing is cached across flushes.
     public static func configuredSender() -> ((OutboxClaim) throws -> Void)? {
-        nil
+        guard let account = try? AccountConfiguration.load() else { return nil }
+        var sender: Result<OutboxSender, any Error>?
+        return { claim in
+            let made = sender ?? Result { try OutboxSender(account: account) }
+            sender = made
+            // A password that cannot be had fails every message the same way, at once.
+            try made.get().send(claim)
+        }
     }
 }

@@ -38,13 +38,20 @@ extension Outbox {
     /// happened yet). The removals are synced once, at the end, rather than once per
     /// message (1,000 directory syncs cost more than the sending): a power cut during a
     /// flush may bring back messages already sent, as duplicates, and never loses one.
+    ///
+    /// `selecting`: which queued entries to send instead of those due at `now` (one the
+    /// user asked to retry; all of them when the network came back).
     public func flush(
-        now: Timestamp = .now(), limit: Int = .max, send: (OutboxClaim) throws -> Void
+        now: Timestamp = .now(), limit: Int = .max, selecting: ((OutboxEntry) -> Bool)? = nil,
+        send: (OutboxClaim) throws -> Void
     ) throws -> [FlushReport] {
+        let wanted = selecting ?? { $0.nextAttempt <= now }
+        let remover = TrashRemover()
+        defer { remover.finish() }
         var reports: [FlushReport] = []
         /// Sent and taken out, not yet synced: (report index, directory to delete).
         var removed: [(Int, String)] = []
-        for candidate in try due(now: now) {
+        for candidate in try list() where wanted(candidate) {
             guard reports.count < limit else { break }
             let claimed: OutboxClaim?
             do {
@@ -56,7 +63,7 @@ extension Outbox {
             }
             guard let claim = claimed else { continue }
             // Another flusher may have tried it (and rescheduled it) since the listing.
-            guard claim.entry.nextAttempt <= now else {
+            guard wanted(claim.entry) else {
                 claim.release()
                 continue
             }
@@ -64,11 +71,11 @@ extension Outbox {
             reports.append(report)
             if let trash { removed.append((reports.count - 1, trash)) }
             if removed.count >= Outbox.removalsPerSync {
-                finishRemovals(removed, reports: &reports)
+                finishRemovals(removed, reports: &reports, remover: remover)
                 removed = []
             }
         }
-        finishRemovals(removed, reports: &reports)
+        finishRemovals(removed, reports: &reports, remover: remover)
         return reports
     }
 
@@ -76,15 +83,15 @@ extension Outbox {
     /// their disk space long.
     static let removalsPerSync = 64
 
-    /// Makes removals durable with one sync, then deletes what they left.
-    private func finishRemovals(_ removed: [(Int, String)], reports: inout [FlushReport]) {
+    /// Makes removals durable with one sync, then has what they left deleted.
+    private func finishRemovals(_ removed: [(Int, String)], reports: inout [FlushReport], remover: TrashRemover) {
         guard !removed.isEmpty else { return }
         do {
             try syncDirectory(directory)
         } catch {
             for (index, _) in removed { reports[index].storeError = OutboxError(error) }
         }
-        for (_, trash) in removed { try? removeTree(trash) }
+        remover.add(removed.map(\.1))
     }
 
     /// One message under its claim: send, then record what came of it. Returns the

@@ -105,18 +105,27 @@ public struct OutcomeLog: Sendable {
 
     /// Appends one line.
     public func append(_ outcome: Outcome) throws {
+        try append(contentsOf: [outcome])
+    }
+
+    /// Appends one line per outcome with one `write(2)` (a flush of 1,000 messages logs
+    /// them together, and no other run's line lands between them).
+    public func append(contentsOf outcomes: [Outcome]) throws {
+        guard !outcomes.isEmpty else { return }
         try makeDirectories(parentDirectory(of: path))
-        var cut = outcome
-        cut.source = String(cut.source.prefix(OutcomeLog.maximumFieldLength))
-        cut.path = String(cut.path.prefix(OutcomeLog.maximumFieldLength))
-        cut.result = String(cut.result.prefix(OutcomeLog.maximumFieldLength))
-        cut.handler = cut.handler.map { String($0.prefix(OutcomeLog.maximumFieldLength)) }
-        cut.server = cut.server.map { String($0.prefix(OutcomeLog.maximumFieldLength)) }
-        var line: [UInt8] = []
-        cut.json.write(to: &line)
-        line.append(0x0A)
+        var lines: [UInt8] = []
+        for outcome in outcomes {
+            var cut = outcome
+            cut.source = String(cut.source.prefix(OutcomeLog.maximumFieldLength))
+            cut.path = String(cut.path.prefix(OutcomeLog.maximumFieldLength))
+            cut.result = String(cut.result.prefix(OutcomeLog.maximumFieldLength))
+            cut.handler = cut.handler.map { String($0.prefix(OutcomeLog.maximumFieldLength)) }
+            cut.server = cut.server.map { String($0.prefix(OutcomeLog.maximumFieldLength)) }
+            cut.json.write(to: &lines)
+            lines.append(0x0A)
+        }
         let file = try openFile(path, O_WRONLY | O_APPEND | O_CREAT, mode: 0o600)
-        try file.writeOnce(line)
+        try file.writeOnce(lines)
         try file.close()
     }
 

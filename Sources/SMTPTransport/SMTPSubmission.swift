@@ -11,41 +11,11 @@ public enum SMTPSubmission {
         _ message: OutgoingMessage, via server: SMTPServer,
         progress: (@Sendable (_ sent: Int, _ total: Int) -> Void)? = nil
     ) throws(SMTPError) -> SMTPReceipt {
-        var server = server
-        // An international host name goes to the resolver as its A-label.
-        server.host = IDNA.asciiDomain(server.host)
-        try checkServer(server)
+        let session = try SMTPSession(server)
         let stream: MessageStream
         do { stream = try message.makeStream() } catch { throw SMTPError(.input, error.message) }
-        let curl = try CurlLibrary.load()
-        let easy = try CurlEasy(curl)
-        let state = TransferState(stream: stream, progress: progress)
-        // `state` outlives the transfer: it is a local of this function, and perform()
-        // returns before the function does.
-        let opaque = Unmanaged.passUnretained(state).toOpaque()
-        try configure(easy, server: server, message: message)
-        try easy.setReadCallback(curlReadCallback, data: opaque)
-        try easy.setDebugCallback(curlDebugCallback, data: opaque)
-        if progress != nil { try easy.setProgressCallback(curlProgressCallback, data: opaque) }
-
-        let code = withExtendedLifetime(state) { easy.perform() }
-        let replies = state.replies
-        let refused = replies.recipientReplies.filter { $0.code >= 400 }.map {
-            RefusedRecipient(address: $0.address, reply: $0.reply)
-        }
-        guard code == CURLE_OK else {
-            if let streamError = state.streamError { throw SMTPError(.input, streamError.message) }
-            var error = classify(code, responseCode: easy.responseCode, reply: replies.lastReply,
-                                 refused: refused, detail: easy.errorText(code), server: server)
-            if !replies.lastReply.isEmpty { error.reply = replies.lastReply }
-            throw error
-        }
-        let refusedAddresses = Set(refused.map(\.address))
-        return SMTPReceipt(
-            server: server.address, reply: replies.lastReply,
-            accepted: message.recipients.map(\.asciiAddress).filter { !refusedAddresses.contains($0) },
-            refused: refused
-        )
+        return try session.transfer(stream, from: message.from.asciiAddress, to: message.recipients.map(\.asciiAddress),
+                                    progress: progress)
     }
 
     /// What is refused before any connection: plain text off loopback, a host that would
@@ -67,10 +37,10 @@ public enum SMTPSubmission {
         }
     }
 
-    private static func configure(_ easy: CurlEasy, server: SMTPServer, message: OutgoingMessage) throws(SMTPError) {
+    /// What stays the same for every message sent through `server`; the envelope is set
+    /// per transfer (`SMTPSession.transfer`).
+    static func configure(_ easy: CurlEasy, server: SMTPServer) throws(SMTPError) {
         try configureSession(easy, server: server)
-        try easy.set(CURLOPT_MAIL_FROM, "<\(message.from.asciiAddress)>")
-        try easy.set(CURLOPT_MAIL_RCPT, list: message.recipients.map { "<\($0.asciiAddress)>" })
         // 7.69+: go on when some recipients are refused; each is named in the receipt.
         _ = easy.trySet(mr_curlopt_mail_rcpt_allowfails(), 1)
         try easy.set(CURLOPT_UPLOAD, 1)

@@ -4,9 +4,10 @@ import Foundation
 // (absolute times on shared machines are noise; ratios in one run are not).
 
 let sections: [String: () -> Void] = [
-    "parse": benchParse, "handoff": benchHandoff, "check": benchCheck, "send": benchSend, "memory": benchMemory,
+    "parse": benchParse, "handoff": benchHandoff, "check": benchCheck, "send": benchSend, "flush": benchFlush,
+    "memory": benchMemory,
 ]
-let order = ["parse", "handoff", "check", "send", "memory"]
+let order = ["parse", "handoff", "check", "send", "flush", "memory"]
 let wanted = CommandLine.arguments.count > 1 ? Array(CommandLine.arguments.dropFirst()) : order
 for name in wanted {
     guard let section = sections[name] else {

@@ -13,7 +13,7 @@ public final class SMTPTestServer: @unchecked Sendable {
 
     public init(
         _ mode: Mode = .plain, certificate: TestCertificates.Pair? = nil, auth: (user: String, password: String)? = nil,
-        refuse: [String] = [], dataDelay: Double = 0, dataReply: String? = nil
+        refuse: [String] = [], dataDelay: Double = 0, dataReply: String? = nil, port: Int? = nil
     ) throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("smtp-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -23,6 +23,7 @@ public final class SMTPTestServer: @unchecked Sendable {
         for address in refuse { arguments += ["--refuse", address] }
         if dataDelay > 0 { arguments += ["--data-delay", String(dataDelay)] }
         if let dataReply { arguments += ["--data-reply", dataReply] }
+        if let port { arguments += ["--port", String(port)] }
         let words = try launchDetached(arguments)
         guard words.count == 2, let port = Int(words[0]), let pid = pid_t(words[1]) else {
             throw TestServerError(message: "smtp_server.py did not start (is python3-aiosmtpd installed?)")
@@ -34,6 +35,47 @@ public final class SMTPTestServer: @unchecked Sendable {
     deinit {
         kill(pid, SIGTERM)
         try? FileManager.default.removeItem(at: directory)
+    }
+
+    /// Takes the server down now (its port stays free for one brought up with `port:`);
+    /// returns when it has exited (its sockets closed), reaped or not: it is not our child.
+    public func stop() {
+        kill(pid, SIGKILL)
+        for _ in 0..<500 {
+            guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+                  let close = stat.lastIndex(of: ")")
+            else { return }
+            // The state after "(comm) ": Z or X once the process is gone but not reaped.
+            let state = stat[stat.index(after: close)...].dropFirst().first
+            if state == "Z" || state == "X" { return }
+            usleep(10_000)
+        }
+    }
+
+    /// How many SMTP connections the server accepted so far (connections.log).
+    public var connections: Int {
+        let text = (try? String(contentsOf: directory.appendingPathComponent("connections.log"), encoding: .utf8)) ?? ""
+        return text.split(separator: "\n").count
+    }
+
+    /// The Message-ID of each received message, in order, as Python's `email` package
+    /// (policy=default) reads it: an independent count of what arrived.
+    public func receivedMessageIDs() throws -> [String] {
+        let script = """
+            import email, email.policy, json, os, sys
+            d = sys.argv[1]
+            names = sorted((n for n in os.listdir(d) if n.endswith(".eml")), key=lambda n: int(n[:-4]))
+            ids = []
+            for n in names:
+                with open(os.path.join(d, n), "rb") as f:
+                    ids.append(str(email.message_from_binary_file(f, policy=email.policy.default)["Message-ID"]))
+            print(json.dumps(ids))
+            """
+        let result = try run("/usr/bin/python3", ["-c", script, directory.path])
+        guard result.status == 0, let ids = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String] else {
+            throw TestServerError(message: "reading Message-IDs failed: \(result)")
+        }
+        return ids
     }
 
     /// The messages received so far, in order.

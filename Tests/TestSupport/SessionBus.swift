@@ -151,7 +151,8 @@ public final class ServerProcess: @unchecked Sendable {
     public let pid: pid_t
     private var stopped = false
 
-    public init(_ argv: [String], environment extra: [String: String] = [:]) throws {
+    /// `output`: a file that gets standard output and standard error (else /dev/null).
+    public init(_ argv: [String], environment extra: [String: String] = [:], output: String? = nil) throws {
         let wrapper = [
             "/usr/bin/python3", "-c",
             "import os, signal, sys; signal.pthread_sigmask(signal.SIG_SETMASK, []); "
@@ -168,11 +169,48 @@ public final class ServerProcess: @unchecked Sendable {
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, output ?? "/dev/null", O_WRONLY | O_CREAT | O_APPEND, 0o600)
+        if output != nil { posix_spawn_file_actions_adddup2(&actions, 1, 2) }
         var child: pid_t = 0
         let status = posix_spawn(&child, wrapper[0], &actions, nil, cArgv, cEnvironment)
         guard status == 0 else { throw TestSupportError("cannot start \(argv[0]): error \(status)") }
         pid = child
+    }
+
+    /// Waits up to `timeout` seconds for the exit: its exit status (128 + the signal that
+    /// ended it, as a shell says), or `nil` when it is still running.
+    public func wait(timeout: Double) -> Int32? {
+        guard !stopped else { return nil }
+        var status: Int32 = 0
+        for _ in 0..<max(1, Int(timeout * 200)) {
+            if waitpid(pid, &status, WNOHANG) == pid {
+                stopped = true
+                return status & 0x7F == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
+            }
+            usleep(5_000)
+        }
+        return nil
+    }
+
+    /// Sends SIGTERM and waits up to `timeout` seconds: the exit status, or `nil` (then it
+    /// is killed) when it did not end.
+    public func terminate(timeout: Double = 10) -> Int32? {
+        guard !stopped else { return nil }
+        kill(pid, SIGTERM)
+        if let status = wait(timeout: timeout) { return status }
+        stop()
+        return nil
+    }
+
+    /// Whether it is still running (not reaped).
+    public var isRunning: Bool {
+        guard !stopped else { return false }
+        var status: Int32 = 0
+        if waitpid(pid, &status, WNOHANG) == pid {
+            stopped = true
+            return false
+        }
+        return true
     }
 
     public func stop() {

@@ -3,10 +3,12 @@ internal import CCurl
 /// One libcurl easy handle and everything that must live as long as it: the one Swift
 /// owner of the `CURL *` (`curl_easy_cleanup` in `deinit`), of the recipient
 /// `curl_slist` (`curl_slist_free_all`), and of the error buffer libcurl writes into.
+/// A handle kept for many transfers keeps its connection (`SMTPSession`).
 final class CurlEasy {
     private let curl: CurlLibrary
     private let handle: UnsafeMutableRawPointer
-    private var lists: [UnsafeMutablePointer<curl_slist>] = []
+    /// The list each slist option points at now, by option.
+    private var lists: [UInt32: UnsafeMutablePointer<curl_slist>] = [:]
     /// CURLOPT_ERRORBUFFER: CURL_ERROR_SIZE bytes that libcurl fills on failure.
     private let errorBuffer: UnsafeMutablePointer<CChar>
 
@@ -25,7 +27,7 @@ final class CurlEasy {
     deinit {
         // The handle first: it may still point at the lists and the buffer.
         curl.api.easy_cleanup?(handle)
-        for list in lists { curl.api.slist_free_all?(list) }
+        for list in lists.values { curl.api.slist_free_all?(list) }
         errorBuffer.deallocate()
     }
 
@@ -44,7 +46,8 @@ final class CurlEasy {
         try check(mr_curl_setopt_pointer(apiPointer, handle, option, pointer), option)
     }
 
-    /// Wraps `curl_slist_append`; the list is freed in `deinit`, after the handle is gone.
+    /// Wraps `curl_slist_append`; the list is freed when the option is set again (the
+    /// handle then points at the new one) or in `deinit`, after the handle is gone.
     func set(_ option: CURLoption, list strings: [String]) throws(SMTPError) {
         var list: UnsafeMutablePointer<curl_slist>?
         for string in strings {
@@ -54,8 +57,24 @@ final class CurlEasy {
             }
             list = appended
         }
-        if let list { lists.append(list) }
-        try check(mr_curl_setopt_slist(apiPointer, handle, option, list), option)
+        let code = mr_curl_setopt_slist(apiPointer, handle, option, list)
+        guard code == CURLE_OK else {
+            if let list { curl.api.slist_free_all?(list) }
+            try check(code, option)
+            return
+        }
+        if let previous = lists.removeValue(forKey: option.rawValue) { curl.api.slist_free_all?(previous) }
+        if let list { lists[option.rawValue] = list }
+    }
+
+    /// Forgets the pointers one transfer gave its callbacks: libcurl may still call the
+    /// debug callback outside a transfer (the QUIT it sends when the handle is cleaned
+    /// up), and each callback does nothing without its data.
+    func clearTransferData() {
+        for option in [CURLOPT_READDATA, CURLOPT_DEBUGDATA, CURLOPT_XFERINFODATA] {
+            _ = mr_curl_setopt_pointer(apiPointer, handle, option, nil)
+        }
+        _ = mr_curl_setopt_long(apiPointer, handle, CURLOPT_NOPROGRESS, 1)
     }
 
     func setReadCallback(_ callback: @convention(c) (UnsafeMutablePointer<CChar>?, Int, Int, UnsafeMutableRawPointer?) -> Int,

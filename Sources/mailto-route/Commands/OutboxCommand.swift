@@ -1,16 +1,17 @@
 import MailtoRoute
 
-/// `mailto-route outbox list | show ID | flush | retry ID | drop ID [--json]`: what is
-/// waiting to be sent, and the user's say over it.
+/// `mailto-route outbox list | show ID | flush | watch | retry ID | drop ID [--json]`: what
+/// is waiting to be sent, sending it, and the user's say over it.
 enum OutboxCommand: Command {
     static let name = "outbox"
-    static let usage = "outbox list | show ID | flush | retry ID | drop ID [--json]"
+    static let usage = "outbox list | show ID | flush | watch | retry ID | drop ID [--json]"
     static let options: [OptionSpec] = [.flag("--json")]
     static let maxPositionals = 2
 
     static func run(_ arguments: Arguments, output: Output) throws -> ExitStatus {
         let json = arguments.has("--json")
-        let outbox = try StorageLocations.current().outbox
+        let locations = try StorageLocations.current()
+        let outbox = locations.outbox
         let action = arguments.positionals.first ?? "list"
         let id = arguments.positionals.dropFirst().first
         let needsID = ["show", "retry", "drop"].contains(action)
@@ -24,14 +25,7 @@ enum OutboxCommand: Command {
         case ("list", _): return try list(outbox, json: json, output: output)
         case ("show", let id?): return try show(outbox, id, json: json, output: output)
         case ("retry", let id?):
-            let wasFailed = try outbox.entry(id).state == .failed
-            let entry = try outbox.retry(id)
-            if json {
-                output.print(entry.json(state: "queued").serialized)
-            } else {
-                output.print("\(id): \(wasFailed ? "back in the queue, " : "")due now; it is sent at the next flush.")
-            }
-            return .success
+            return try retry(id, locations: locations, json: json, output: output)
         case ("drop", let id?):
             let (entry, _) = try outbox.entry(id)
             try outbox.drop(id)
@@ -41,10 +35,31 @@ enum OutboxCommand: Command {
                 output.print("\(id): dropped, not sent (\(describe(entry).visible)).")
             }
             return .success
-        case ("flush", _): return try flush(outbox, json: json, output: output)
+        case ("flush", _): return try flush(locations, json: json, output: output)
+        case ("watch", _): return try OutboxWatchCommand.run(locations, json: json, output: output)
         default:
             throw UsageError("unknown outbox action '\(action)'", usage: fullUsage)
         }
+    }
+
+    // MARK: - retry
+
+    /// Makes the entry due now, then sends it at once when an account can: the user asked
+    /// for it. Without one it stays due, for the next flush.
+    private static func retry(_ id: String, locations: StorageLocations, json: Bool, output: Output) throws -> ExitStatus {
+        let outbox = locations.outbox
+        let wasFailed = try outbox.entry(id).state == .failed
+        let entry = try outbox.retry(id)
+        let usable = (try? AccountConfiguration.load()) != nil
+        guard usable else {
+            if json {
+                output.print(entry.json(state: "queued").serialized)
+            } else {
+                output.print("\(id): \(wasFailed ? "back in the queue, " : "")due now; it is sent at the next flush.")
+            }
+            return .success
+        }
+        return try flush(locations, json: json, output: output, selecting: { $0.id == id })
     }
 
     // MARK: - list, show
@@ -124,49 +139,68 @@ enum OutboxCommand: Command {
 
     // MARK: - flush
 
-    private static func flush(_ outbox: Outbox, json: Bool, output: Output) throws -> ExitStatus {
-        let due = try outbox.due()
-        if due.isEmpty {
+    /// Sends what `selecting` picks (by default what is due) and reports per message.
+    /// Exit 0 when everything tried was sent, 1 when something moved to failed/, 75 when
+    /// something is still queued, 78 (thrown) when no account can send.
+    static func flush(
+        _ locations: StorageLocations, json: Bool, output: Output, selecting: ((OutboxEntry) -> Bool)? = nil
+    ) throws -> ExitStatus {
+        guard let result = try OutboxFlushing.run(locations, selecting: selecting) else {
             output.print(json ? JSON.object([("flushed", .array([]))]).serialized : "Nothing in the outbox is due.")
             return .success
         }
-        guard let send = OutboxDelivery.configuredSender() else {
-            throw OutboxError(
-                .configuration,
-                "outbox flush needs a configured account ([account] in $XDG_CONFIG_HOME/mailto-route/config); \(due.count) message(s) stay queued"
-            )
-        }
-        let reports = try outbox.flush(send: send)
-        let log = try StorageLocations.current().outcomeLog
-        for report in reports {
-            try? log.append(Outcome(
-                source: "outbox", path: "outbox", result: report.outcome == .sent ? "sent" : report.outcome == .failed ? "failed" : "queued",
-                server: report.entry.server, errorKind: report.error?.kind
-            ))
-        }
-        if json {
-            output.print(JSON.object([("flushed", .array(reports.map { report in
-                .object([
-                    ("id", .string(report.id)),
-                    ("result", .string(report.outcome.rawValue)),
-                    ("nextAttempt", report.outcome == .rescheduled ? .string(report.entry.nextAttempt.iso8601) : .null),
-                    ("error", report.error?.json ?? .null),
-                    ("storeError", .string(report.storeError?.description)),
-                ])
-            }))]).serialized)
-        } else {
-            for report in reports {
-                var line = "\(report.id): \(report.outcome.rawValue)"
-                if report.outcome == .rescheduled { line += ", next attempt \(report.entry.nextAttempt.shortText) UTC" }
-                if report.outcome == .skipped { line += " (could not be claimed)" }
-                if let error = report.error { line += " (\(error.kind.rawValue): \(error.message))" }
-                if let problem = report.storeError { line += "; outbox: \(problem.description)" }
-                output.print(line.visible)
-            }
-        }
+        print(result, json: json, output: output)
+        return status(of: result.reports)
+    }
+
+    static func status(of reports: [FlushReport]) -> ExitStatus {
         if reports.contains(where: { $0.outcome == .failed }) { return .failure }
-        if reports.contains(where: { $0.outcome == .rescheduled }) { return .queued }
+        if reports.contains(where: { $0.outcome == .rescheduled || $0.outcome == .skipped }) { return .queued }
         return .success
+    }
+
+    static func print(_ result: OutboxFlushResult, json: Bool, output: Output) {
+        if json {
+            output.print(JSON.object([
+                ("server", .string(result.server)),
+                ("flushed", .array(result.reports.map { report in
+                    .object([
+                        ("id", .string(report.id)),
+                        ("recipients", .strings(report.entry.recipients)),
+                        ("messageId", .string(report.entry.messageId)),
+                        ("result", .string(report.outcome.result)),
+                        ("reply", .string(result.replies[report.id])),
+                        ("nextAttempt", report.outcome == .rescheduled ? .string(report.entry.nextAttempt.iso8601) : .null),
+                        ("error", report.error?.json ?? .null),
+                        ("storeError", .string(report.storeError?.description)),
+                    ])
+                })),
+            ]).serialized)
+            return
+        }
+        var lines: [String] = []
+        for report in result.reports {
+            var line = "\(report.id): "
+            switch report.outcome {
+            case .sent: line += "sent to \(report.entry.recipients.joined(separator: ", ")) via \(result.server)"
+            case .rescheduled: line += "still queued, next attempt \(report.entry.nextAttempt.shortText) UTC"
+            case .failed: line += "failed, moved to failed/ ('outbox retry ID' queues it again)"
+            case .skipped: line += "still queued (could not be claimed)"
+            }
+            if let error = report.error {
+                line += ": \(error.kind.rawValue): \(error.message)"
+            } else if let reply = result.replies[report.id], !reply.isEmpty {
+                line += ": \(reply)"
+            }
+            if let problem = report.storeError { line += "; outbox: \(problem.description)" }
+            lines.append(line.visible)
+        }
+        guard !lines.isEmpty else {
+            output.print("Nothing was sent: what is due is being sent by another mailto-route right now.")
+            return
+        }
+        // One write for the whole report, however many messages.
+        output.print(lines.joined(separator: "\n"))
     }
 
     private static func describe(_ entry: OutboxEntry) -> String {

@@ -14,6 +14,9 @@ and N.json (envelope) in --outdir.
   --refuse ADDR               answer RCPT TO:<ADDR> with 550 (repeatable)
   --data-delay SECONDS        wait before answering the end of DATA (slow server)
   --data-reply REPLY          answer the end of DATA with REPLY (and keep nothing)
+  --port PORT                 listen on PORT instead of a free one (a server brought back up)
+
+Each connection accepted appends one line to connections.log in --outdir.
 """
 import argparse
 import asyncio
@@ -80,6 +83,7 @@ def main():
     parser.add_argument("--data-reply")
     parser.add_argument("--outdir", required=True)
     parser.add_argument("--lifetime", type=float, default=600)
+    parser.add_argument("--port", type=int, default=0)
     args = parser.parse_args()
 
     # Tests start servers in parallel with other subprocesses. A descriptor inherited from
@@ -88,7 +92,8 @@ def main():
     # So: drop them all, then serve from a detached child, and let the launcher exit.
     os.closerange(3, os.sysconf("SC_OPEN_MAX"))
     listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    listener.bind(("127.0.0.1", 0))
+    listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    listener.bind(("127.0.0.1", args.port))
     listener.listen(64)
     pid = os.fork()
     if pid:
@@ -113,8 +118,16 @@ def main():
         authenticator = Authenticator(user, password)
     handler = Handler(args.outdir, args.refuse, args.data_delay, args.data_reply)
 
+    connections = os.path.join(args.outdir, "connections.log")
+
+    class CountingSMTP(SMTP):
+        def connection_made(self, transport):
+            with open(connections, "a") as log:
+                log.write("connection\n")
+            super().connection_made(transport)
+
     def factory():
-        return SMTP(
+        return CountingSMTP(
             handler,
             hostname="mx.test",
             data_size_limit=None,

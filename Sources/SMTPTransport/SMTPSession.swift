@@ -1,0 +1,135 @@
+internal import CCurl
+import MIMEMessage
+
+/// A message already built (RFC 5322 bytes, as queued in the outbox or saved as a draft)
+/// and the envelope to submit it with.
+public struct RawMessage: Sendable {
+    public enum Content: Sendable {
+        case bytes([UInt8])
+        /// A file read as it is sent, never whole into memory.
+        case file(String)
+    }
+
+    public var content: Content
+    /// MAIL FROM, a bare address.
+    public var envelopeFrom: String
+    /// RCPT TO, bare addresses, in order.
+    public var recipients: [String]
+
+    public init(_ content: Content, envelopeFrom: String, recipients: [String]) {
+        self.content = content
+        self.envelopeFrom = envelopeFrom
+        self.recipients = recipients
+    }
+}
+
+/// One SMTP connection for many messages: one libcurl easy handle kept across transfers,
+/// so that libcurl reuses its connection (no new TCP, TLS, EHLO and AUTH per message); only
+/// the envelope and the message change between transfers. libcurl opens a new connection
+/// by itself when the server closed the old one.
+///
+/// When the server cannot be reached (no connection, no greeting, `421`, a refused login
+/// or certificate), every later `send` fails at once with the same error instead of
+/// waiting for its own timeout: a flush of many messages to a server that is down takes
+/// one connection attempt.
+///
+/// Not thread-safe: one transfer at a time, as the easy handle allows.
+public final class SMTPSession {
+    /// The server, its host as libcurl is given it (an A-label).
+    public let server: SMTPServer
+    private let easy: CurlEasy
+    /// Set when the server proved unreachable; every later message fails with it.
+    private var unreachable: SMTPError?
+
+    /// Checks and configures; connects only with the first message.
+    public init(_ server: SMTPServer) throws(SMTPError) {
+        var server = server
+        // An international host name goes to the resolver as its A-label.
+        server.host = IDNA.asciiDomain(server.host)
+        try SMTPSubmission.checkServer(server)
+        self.server = server
+        easy = try CurlEasy(try CurlLibrary.load())
+        try SMTPSubmission.configure(easy, server: server)
+    }
+
+    /// Submits `message` as it is, Message-ID and all. Returns when the server accepted it
+    /// for at least one recipient; throws an `SMTPError` whose kind says whether a retry
+    /// can help.
+    public func send(_ message: RawMessage) throws(SMTPError) -> SMTPReceipt {
+        for address in [message.envelopeFrom] + message.recipients {
+            try Self.checkEnvelopeAddress(address)
+        }
+        guard !message.recipients.isEmpty else { throw SMTPError(.input, "no recipient in the envelope") }
+        let stream: MessageStream
+        switch message.content {
+        case .bytes(let bytes): stream = MessageStream(bytes: bytes)
+        case .file(let path):
+            do { stream = try MessageStream(messageFile: path) } catch { throw SMTPError(.input, error.message) }
+        }
+        return try transfer(stream, from: message.envelopeFrom, to: message.recipients, progress: nil)
+    }
+
+    /// One transfer over the kept handle: the shared core of `send` and
+    /// `SMTPSubmission.send`.
+    func transfer(
+        _ stream: MessageStream, from: String, to recipients: [String],
+        progress: (@Sendable (_ sent: Int, _ total: Int) -> Void)?
+    ) throws(SMTPError) -> SMTPReceipt {
+        if let unreachable {
+            throw SMTPError(unreachable.kind, "not tried: \(unreachable.message)", reply: unreachable.reply)
+        }
+        let state = TransferState(stream: stream, progress: progress)
+        // `state` outlives the transfer: perform() returns before this function does, and
+        // the handle's pointers to it are cleared below, before anything else can run.
+        let opaque = Unmanaged.passUnretained(state).toOpaque()
+        defer { easy.clearTransferData() }
+        try easy.set(CURLOPT_MAIL_FROM, "<\(from)>")
+        try easy.set(CURLOPT_MAIL_RCPT, list: recipients.map { "<\($0)>" })
+        try easy.setReadCallback(curlReadCallback, data: opaque)
+        try easy.setDebugCallback(curlDebugCallback, data: opaque)
+        if progress != nil { try easy.setProgressCallback(curlProgressCallback, data: opaque) }
+
+        let code = withExtendedLifetime(state) { easy.perform() }
+        let replies = state.replies
+        let refused = replies.recipientReplies.filter { $0.code >= 400 }.map {
+            RefusedRecipient(address: $0.address, reply: $0.reply)
+        }
+        guard code == CURLE_OK else {
+            if let streamError = state.streamError { throw SMTPError(.input, streamError.message) }
+            // The handle's last reply code may be the previous message's: only a reply
+            // heard in this transfer counts.
+            let responseCode = replies.lastReply.isEmpty ? 0 : easy.responseCode
+            var error = SMTPSubmission.classify(code, responseCode: responseCode, reply: replies.lastReply,
+                                                refused: refused, detail: easy.errorText(code), server: server)
+            if !replies.lastReply.isEmpty { error.reply = replies.lastReply }
+            if Self.meansUnreachable(code, error: error, reply: replies.lastReply) { unreachable = error }
+            throw error
+        }
+        let refusedAddresses = Set(refused.map(\.address))
+        return SMTPReceipt(
+            server: server.address, reply: replies.lastReply,
+            accepted: recipients.filter { !refusedAddresses.contains($0) }, refused: refused
+        )
+    }
+
+    /// Whether the next message would meet the same failure before it is even looked at:
+    /// no connection, a server that never spoke or closes the session (RFC 5321 §3.8:
+    /// 421), or an account the server will not take. A reply about this message (a refused
+    /// recipient, a 4xx or 5xx to its DATA) says nothing about the next.
+    static func meansUnreachable(_ code: CURLcode, error: SMTPError, reply: String) -> Bool {
+        if error.kind == .configuration || reply.hasPrefix("421") { return true }
+        guard reply.isEmpty else { return false }
+        return [CURLE_COULDNT_CONNECT, CURLE_COULDNT_RESOLVE_HOST, CURLE_COULDNT_RESOLVE_PROXY, CURLE_OPERATION_TIMEDOUT]
+            .contains(code)
+    }
+
+    /// An envelope address from a stored message: never a byte that would end or change
+    /// the SMTP command (DESIGN.md rule 4).
+    static func checkEnvelopeAddress(_ address: String) throws(SMTPError) {
+        let bytes = address.utf8
+        if bytes.isEmpty || bytes.contains(where: { $0 <= 0x20 || $0 == 0x7F || $0 == UInt8(ascii: "<") || $0 == UInt8(ascii: ">") }) {
+            let shown = String(address.unicodeScalars.map { $0.value < 0x20 ? "?" : Character($0) })
+            throw SMTPError(.input, "invalid envelope address '\(shown)'")
+        }
+    }
+}

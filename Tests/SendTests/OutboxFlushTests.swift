@@ -1,0 +1,240 @@
+import Foundation
+import Outbox
+import Testing
+import TestSupport
+
+/// The outbox where the binary running in `sandbox` keeps it.
+func sandboxOutbox(_ sandbox: Sandbox) -> Outbox {
+    Outbox(directory: sandbox.stateHome.appendingPathComponent("mailto-route/outbox").path)
+}
+
+/// Queues `count` small messages, each with its own Message-ID; returns the Message-IDs.
+@discardableResult
+func enqueueMessages(_ outbox: Outbox, _ count: Int, to recipient: (Int) -> String = { _ in "joe@example.com" }) throws -> [String] {
+    try (0..<count).map { index in
+        let messageId = "<queued-\(index)-\(UUID().uuidString)@example.org>"
+        let text = "From: Jane Doe <jane@example.org>\r\nTo: \(recipient(index))\r\nSubject: queued \(index)\r\n"
+            + "Message-ID: \(messageId)\r\n\r\nHello \(index)\r\n.leading dot\r\n"
+        try outbox.enqueue(OutboxMessage(bytes: Array(text.utf8), envelopeFrom: "jane@example.org", recipients: [recipient(index)]))
+        return messageId
+    }
+}
+
+/// `mailto-route ARGS` started in `sandbox` without waiting (output in a file).
+func startMailtoRoute(_ arguments: [String], in sandbox: Sandbox) throws -> ServerProcess {
+    let log = sandbox.root.appendingPathComponent("run-\(UUID().uuidString).log").path
+    return try ServerProcess([mailtoRouteBinary] + arguments, environment: sandbox.environment, output: log)
+}
+
+@Suite struct OutboxFlushTests {
+    /// Issue 5 §8: server down → queued (75) → server up → flush → delivered once, with
+    /// the Message-ID it was queued with.
+    @Test func aMessageWaitsWhileTheServerIsDownAndIsDeliveredOnceWhenItIsBack() throws {
+        let sandbox = try Sandbox()
+        let box = sandboxOutbox(sandbox)
+        let first = try SMTPTestServer(.plain)
+        let port = first.port
+        first.stop()
+        try writeAccount(sandbox, port: port, security: "none")
+        let ids = try enqueueMessages(box, 3)
+
+        let down = try mailtoRoute(["outbox", "flush", "--json"], in: sandbox)
+        #expect(down.status == 75, "\(down)")
+        let flushed = try #require(try jsonObject(down.stdout)["flushed"] as? [[String: Any]])
+        #expect(flushed.map { $0["result"] as? String } == ["queued", "queued", "queued"])
+        // One connection attempt, not three: the others are not tried.
+        let errors = flushed.compactMap { ($0["error"] as? [String: Any])?["message"] as? String }
+        #expect(errors.count == 3 && errors.dropFirst().allSatisfy { $0.hasPrefix("not tried: cannot connect") }, "\(errors)")
+        #expect(try box.list().count == 3)
+        #expect(try box.list().allSatisfy { $0.attempts == 1 && $0.lastError?.kind == .transient })
+
+        // Not due yet: nothing is sent before the back-off is over.
+        let early = try mailtoRoute(["outbox", "flush"], in: sandbox)
+        #expect(early.status == 0 && early.stdout == "Nothing in the outbox is due.\n", "\(early)")
+
+        let server = try SMTPTestServer(.plain, port: port)
+        for entry in try box.list() { try box.retry(entry.id) }
+        let up = try mailtoRoute(["outbox", "flush"], in: sandbox)
+        #expect(up.status == 0, "\(up)")
+        #expect(up.stdout.split(separator: "\n").count == 3)
+        #expect(up.stdout.contains("sent to joe@example.com via 127.0.0.1:\(port): 250 2.0.0 Ok: queued as TEST1"))
+        #expect(try server.receivedMessageIDs() == ids)
+        #expect(try box.list().isEmpty)
+        let again = try mailtoRoute(["outbox", "flush"], in: sandbox)
+        #expect(again.status == 0)
+        #expect(try server.receivedMessageIDs() == ids, "delivered twice")
+        let view = try pythonView(of: try #require(server.messages.first))
+        #expect((view["parts"] as? [[String: Any]])?.first?["text"] as? String == "Hello 0\r\n.leading dot\r\n")
+
+        let log = try String(contentsOf: sandbox.stateHome.appendingPathComponent("mailto-route/outcomes.log"), encoding: .utf8)
+        let results = log.split(separator: "\n").compactMap { try? jsonObject(String($0)) }.map { "\($0["path"] ?? "") \($0["result"] ?? "")" }
+        #expect(results == Array(repeating: "outbox queued", count: 3) + Array(repeating: "outbox sent", count: 3))
+    }
+
+    /// A server that accepts connections and never answers costs one timeout, not one per
+    /// message.
+    @Test func aSilentServerCostsOneTimeoutForTheWholeFlush() throws {
+        let sandbox = try Sandbox()
+        let server = try SMTPTestServer(.silent)
+        let config = try writeAccount(sandbox, port: server.port, security: "none")
+        try (try String(contentsOf: config, encoding: .utf8) + "timeout=2\n").write(to: config, atomically: false, encoding: .utf8)
+        try enqueueMessages(sandboxOutbox(sandbox), 3)
+        let started = Date()
+        let result = try mailtoRoute(["outbox", "flush", "--json"], in: sandbox, timeout: 30)
+        let seconds = Date().timeIntervalSince(started)
+        #expect(result.status == 75, "\(result)")
+        #expect(seconds < 5, "took \(seconds) s")
+        let flushed = try #require(try jsonObject(result.stdout)["flushed"] as? [[String: Any]])
+        let errors = flushed.compactMap { ($0["error"] as? [String: Any])?["message"] as? String }
+        #expect(errors.count == 3)
+        #expect(errors.first?.contains("timed out") == true, "\(errors)")
+        #expect(errors.dropFirst().allSatisfy { $0.hasPrefix("not tried: ") }, "\(errors)")
+    }
+
+    @Test func twentyQueuedMessagesGoOutOverOneConnection() throws {
+        let sandbox = try Sandbox()
+        let server = try SMTPTestServer(.plain)
+        try writeAccount(sandbox, port: server.port, security: "none")
+        let ids = try enqueueMessages(sandboxOutbox(sandbox), 20)
+        let result = try mailtoRoute(["outbox", "flush", "--json"], in: sandbox)
+        #expect(result.status == 0, "\(result)")
+        let flushed = try #require(try jsonObject(result.stdout)["flushed"] as? [[String: Any]])
+        #expect(flushed.count == 20 && flushed.allSatisfy { $0["result"] as? String == "sent" })
+        #expect(flushed.last?["reply"] as? String == "250 2.0.0 Ok: queued as TEST20")
+        #expect(try server.receivedMessageIDs() == ids)
+        #expect(server.connections == 1)
+        for message in server.messages {
+            let envelope = try server.envelope(of: message)
+            #expect(envelope["mail_from"] as? String == "jane@example.org")
+            #expect(envelope["rcpt_tos"] as? [String] == ["joe@example.com"])
+        }
+    }
+
+    @Test func aRefusedRecipientMovesItsMessageToFailedAndTheOthersGoOut() throws {
+        let sandbox = try Sandbox()
+        let server = try SMTPTestServer(.plain, refuse: ["nobody@example.com"])
+        try writeAccount(sandbox, port: server.port, security: "none")
+        let box = sandboxOutbox(sandbox)
+        let ids = try enqueueMessages(box, 3, to: { $0 == 1 ? "nobody@example.com" : "joe@example.com" })
+        let result = try mailtoRoute(["outbox", "flush"], in: sandbox)
+        #expect(result.status == 1, "\(result)")
+        #expect(result.stdout.contains("failed, moved to failed/"))
+        #expect(result.stdout.contains("permanent: 127.0.0.1:\(server.port) refused every recipient: nobody@example.com (550 5.1.1"))
+        #expect(try server.receivedMessageIDs() == [ids[0], ids[2]])
+        // libcurl closes the connection after a failed transfer (smtp.c, smtp_done: "SMTP
+        // done with bad status"), so the message after a refusal connects again.
+        #expect(server.connections == 2)
+        #expect(try box.list().isEmpty)
+        let failed = try box.failed()
+        #expect(failed.map(\.recipients) == [["nobody@example.com"]])
+        #expect(failed.first?.lastError?.kind == .permanent)
+    }
+
+    @Test func withoutAnAccountEverythingStaysQueuedWith78() throws {
+        let sandbox = try Sandbox()
+        let box = sandboxOutbox(sandbox)
+        try enqueueMessages(box, 2)
+        let result = try mailtoRoute(["outbox", "flush"], in: sandbox)
+        #expect(result.status == 78, "\(result)")
+        #expect(result.stderr.contains("2 message(s) stay queued"))
+        #expect(try box.list().count == 2 && box.list().allSatisfy { $0.attempts == 0 })
+    }
+
+    @Test func retrySendsTheMessageRightAwayWhenThereIsAnAccount() throws {
+        let sandbox = try Sandbox()
+        let server = try SMTPTestServer(.plain)
+        try writeAccount(sandbox, port: server.port, security: "none")
+        let box = sandboxOutbox(sandbox)
+        let ids = try enqueueMessages(box, 2)
+        let entry = try #require(try box.list().last)
+        try box.markAttempt(entry.id, error: AttemptError(kind: .permanent, message: "550 earlier"))
+        #expect(try box.failed().count == 1)
+        let result = try mailtoRoute(["outbox", "retry", entry.id], in: sandbox)
+        #expect(result.status == 0, "\(result)")
+        #expect(result.stdout.hasPrefix("\(entry.id): sent to joe@example.com"))
+        // Only the one asked for.
+        #expect(try server.receivedMessageIDs() == [ids[1]])
+        #expect(try box.failed().isEmpty && box.list().count == 1)
+    }
+
+    /// Issue 5 §8: two flushers at once, real processes and a real server: no message is
+    /// delivered twice.
+    @Test func twoFlushProcessesAtOnceNeverDeliverAMessageTwice() throws {
+        let sandbox = try Sandbox()
+        let server = try SMTPTestServer(.plain)
+        try writeAccount(sandbox, port: server.port, security: "none")
+        let ids = try enqueueMessages(sandboxOutbox(sandbox), 100)
+        let flushers = try (0..<2).map { _ in try startMailtoRoute(["outbox", "flush"], in: sandbox) }
+        let statuses = flushers.map { $0.wait(timeout: 60) }
+        #expect(statuses == [0, 0])
+        let received = try server.receivedMessageIDs()
+        #expect(received.count == 100)
+        #expect(Set(received) == Set(ids))
+        #expect(try sandboxOutbox(sandbox).list().isEmpty)
+        // One connection per flusher that found something left to send.
+        #expect((1...2).contains(server.connections))
+    }
+
+    /// Issue 5 §8: `kill -9` of `mailto-route outbox flush` at random moments during a
+    /// flush of 200 messages, 20 times, against a real server. Every message is delivered
+    /// or still queued; a message arrives twice only when it was in flight at a kill (the
+    /// server had it, the outbox had not removed it), and then its repeat is the next
+    /// message the server gets (the restarted flush starts with it, the oldest).
+    @Test func killedFlushesLoseNothingAndRepeatOnlyTheMessageInFlight() throws {
+        let sandbox = try Sandbox()
+        let server = try SMTPTestServer(.plain)
+        try writeAccount(sandbox, port: server.port, security: "none")
+        let box = sandboxOutbox(sandbox)
+        let queued = Set(try enqueueMessages(box, 200))
+        var kills = 0
+        var messageIdOf: [String: String] = [:]
+        for _ in 0..<20 {
+            let before = server.messages.count
+            let flusher = try startMailtoRoute(["outbox", "flush"], in: sandbox)
+            let deadline = Date().addingTimeInterval(10)
+            while server.messages.count == before, flusher.isRunning, Date() < deadline { usleep(300) }
+            usleep(UInt32.random(in: 0...15_000))
+            if flusher.isRunning {
+                kill(flusher.pid, SIGKILL)
+                kills += 1
+            }
+            _ = flusher.wait(timeout: 10)
+
+            // At every moment: each message delivered or still queued.
+            var delivered = Set<String>()
+            for message in server.messages {
+                if messageIdOf[message.path] == nil { messageIdOf[message.path] = messageID(in: message) }
+                delivered.insert(messageIdOf[message.path] ?? "")
+            }
+            let stillQueued = Set(try box.list().compactMap(\.messageId))
+            #expect(queued.isSubset(of: delivered.union(stillQueued)), "a message was lost")
+        }
+        let last = try mailtoRoute(["outbox", "flush"], in: sandbox)
+        #expect(last.status == 0, "\(last)")
+
+        let received = try server.receivedMessageIDs()
+        let counts = Dictionary(received.map { ($0, 1) }, uniquingKeysWith: +)
+        let duplicates = counts.values.reduce(0) { $0 + $1 - 1 }
+        let lost = queued.subtracting(received).count
+        #expect(lost == 0)
+        #expect(Set(received) == queued)
+        #expect(try box.list().isEmpty)
+        #expect(kills >= 15, "only \(kills) kills hit a running flush")
+        #expect(duplicates <= kills)
+        var seen = Set<String>()
+        for (index, id) in received.enumerated() where !seen.insert(id).inserted {
+            #expect(received[index - 1] == id, "\(id) was delivered again, but not as the one in flight")
+        }
+        print("kill -9 of mailto-route outbox flush: messages=200 kills=\(kills) lost=\(lost) duplicates=\(duplicates) connections=\(server.connections)")
+    }
+}
+
+/// The Message-ID field of a received message, read plainly (the final count uses
+/// Python's parser).
+func messageID(in message: URL) -> String? {
+    guard let text = try? String(contentsOf: message, encoding: .utf8) else { return nil }
+    for line in text.split(separator: "\r\n") where line.lowercased().hasPrefix("message-id:") {
+        return line.dropFirst("message-id:".count).trimmingCharacters(in: .whitespaces)
+    }
+    return nil
+}
