@@ -43,7 +43,8 @@ let package = Package(
         // The Python servers and drivers under Servers/ and Resources/ run from the source tree.
         .target(name: "TestSupport", path: "Tests/TestSupport", exclude: ["Servers", "Resources"]),
         .testTarget(name: "MailtoCoreTests", dependencies: ["MailtoCore"]),
-        .testTarget(name: "CLITests", dependencies: ["TestSupport", "mailto-route", "Outbox"]),
+        // Snapshots/ holds expected outputs, read from the source tree.
+        .testTarget(name: "CLITests", dependencies: ["TestSupport", "mailto-route", "Outbox"], exclude: ["Snapshots"]),
         // Hands a message with attachments off in a subprocess, for DesktopIntegrationTests,
         // until `send --attach` can do it; never installed.
         .executableTarget(name: "handoff-probe", dependencies: ["MailtoRoute"], path: "Tests/HandoffProbe"),

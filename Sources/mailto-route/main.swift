@@ -5,14 +5,14 @@ import Glibc
 /// Every subcommand, each in its own file under `Commands/`.
 let commands: [any Command.Type] = [
     OpenCommand.self,
+    SendCommand.self,
+    CheckCommand.self,
     ParseCommand.self,
     RegisterCommand.self,
     UnregisterCommand.self,
     OutboxCommand.self,
     DraftsCommand.self,
     LogCommand.self,
-    SendCommand.self,
-    CheckCommand.self,
 ]
 
 let output = Output()

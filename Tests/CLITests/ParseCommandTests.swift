@@ -122,3 +122,34 @@ import TestSupport
         #expect(result.stdout.contains("libgio-2.0"))
     }
 }
+
+/// `--help` compared as a whole with its snapshot: a change to what users read is a
+/// change someone made on purpose (update Tests/CLITests/Snapshots/help.txt with it).
+@Suite struct HelpSnapshotTests {
+    @Test func helpMatchesItsSnapshot() throws {
+        let sandbox = try Sandbox()
+        let snapshot = try String(
+            contentsOf: packageRoot.appendingPathComponent("Tests/CLITests/Snapshots/help.txt"), encoding: .utf8)
+        let result = try mailtoRoute(["--help"], in: sandbox)
+        #expect(result.status == 0)
+        #expect(result.stdout == snapshot)
+    }
+
+    /// Every command the help lists runs (its own usage error without arguments is fine;
+    /// "unknown command" is not).
+    @Test func everyListedCommandExists() throws {
+        let sandbox = try Sandbox()
+        let help = try mailtoRoute(["--help"], in: sandbox).stdout
+        let names = help.split(separator: "\n").compactMap { line -> String? in
+            let words = line.split(separator: " ")
+            guard words.count >= 2, words[0] == "mailto-route", !words[1].hasPrefix("["), !words[1].hasPrefix("-") else { return nil }
+            return String(words[1])
+        }
+        #expect(Set(names) == ["send", "check", "parse", "register", "unregister", "outbox", "drafts", "log"])
+        for name in names {
+            let result = try mailtoRoute([name, "--no-such-option"], in: sandbox)
+            #expect(result.status == 64)
+            #expect(!result.stderr.contains("unknown command"), "\(name)")
+        }
+    }
+}

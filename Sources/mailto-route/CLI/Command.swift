@@ -2,6 +2,8 @@
 protocol Command {
     /// The word after `mailto-route`.
     static var name: String { get }
+    /// What it does, in one line of `--help`.
+    static var summary: String { get }
     /// The usage line, without the leading `mailto-route `.
     static var usage: String { get }
     static var options: [OptionSpec] { get }

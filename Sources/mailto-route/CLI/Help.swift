@@ -11,9 +11,16 @@ enum Help {
             "",
             "Commands:",
         ]
-        lines += commands.map { "  mailto-route \($0.usage)" }
+        for command in commands {
+            lines.append("  " + wrapped("mailto-route \(command.usage)", indent: 6, width: 88))
+            lines.append("      \(command.summary)")
+        }
         lines += [
             "  mailto-route --help | --version",
+            "",
+            "Files: $XDG_CONFIG_HOME/mailto-route/config (the account and [route]),",
+            "$XDG_STATE_HOME/mailto-route/ (outbox, outcome log),",
+            "$XDG_DATA_HOME/mailto-route/drafts/.",
             "",
             "Exit status:",
             "  0   sent, or handed off to the mail program",
@@ -26,5 +33,21 @@ enum Help {
             "  78  configuration error",
         ]
         return lines.joined(separator: "\n")
+    }
+
+    /// `text` broken at spaces before `width` columns, continued with `indent` spaces.
+    static func wrapped(_ text: String, indent: Int, width: Int) -> String {
+        var lines: [String] = []
+        var line = ""
+        for word in text.split(separator: " ", omittingEmptySubsequences: false) {
+            if !line.isEmpty, line.count + 1 + word.count > width - (lines.isEmpty ? 2 : indent) {
+                lines.append(line)
+                line = String(word)
+            } else {
+                line += line.isEmpty ? String(word) : " " + word
+            }
+        }
+        lines.append(line)
+        return lines.joined(separator: "\n" + String(repeating: " ", count: indent))
     }
 }

@@ -5,6 +5,7 @@ import MailtoRoute
 /// reaches a working path, 1 when it would not (only a draft), 78 on a configuration error.
 enum CheckCommand: Command {
     static let name = "check"
+    static let summary = "Tell what a click would do right now, and what is wrong."
     static let usage = "check | --check [--json] [--offline]"
     static let options: [OptionSpec] = [.flag("--json"), .flag("--offline")]
     static let maxPositionals = 0

@@ -4,6 +4,7 @@ import MailtoRoute
 /// sent.
 enum DraftsCommand: Command {
     static let name = "drafts"
+    static let summary = "List, send or drop saved drafts."
     static let usage = "drafts list | send ID | drop ID [--json]"
     static let options: [OptionSpec] = [.flag("--json")]
     static let maxPositionals = 2

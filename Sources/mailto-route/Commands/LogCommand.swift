@@ -4,6 +4,7 @@ import MailtoRoute
 /// each path and result happened.
 enum LogCommand: Command {
     static let name = "log"
+    static let summary = "Show what recent runs did, or count them (--stats)."
     static let usage = "log [--stats] [--count N] [--json]"
     static let options: [OptionSpec] = [.flag("--stats"), .flag("--json"), .single("--count")]
     static let maxPositionals = 0

@@ -5,6 +5,7 @@ import MailtoRoute
 /// (or `policy=direct`), else handed to the mail program, else saved as a draft.
 enum OpenCommand: Command {
     static let name = "open"
+    static let summary = "Route a clicked link: ask, then send; or hand off; or save a draft."
     static let usage = "[open] URL [--json]"
     static let options: [OptionSpec] = [.flag("--json")]
     static let maxPositionals = 1

@@ -4,6 +4,7 @@ import MailtoRoute
 /// is waiting to be sent, sending it, and the user's say over it.
 enum OutboxCommand: Command {
     static let name = "outbox"
+    static let summary = "List, send, retry or drop messages waiting to be retried."
     static let usage = "outbox list | show ID | flush | watch | retry ID | drop ID [--json]"
     static let options: [OptionSpec] = [.flag("--json")]
     static let maxPositionals = 2

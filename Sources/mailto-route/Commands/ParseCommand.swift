@@ -3,6 +3,7 @@ import MailtoRoute
 /// `mailto-route parse URL [--json]`: print the EmailData a URL yields, and nothing else.
 enum ParseCommand: Command {
     static let name = "parse"
+    static let summary = "Print what a mailto: URL says, as mailto-route reads it."
     static let usage = "parse URL [--json]"
     static let options: [OptionSpec] = [.flag("--json")]
     static let maxPositionals = 1

@@ -3,6 +3,7 @@ import MailtoRoute
 /// `mailto-route register`: become the desktop's `mailto:` handler.
 enum RegisterCommand: Command {
     static let name = "register"
+    static let summary = "Make mailto-route the desktop's mailto: handler."
     static let usage = "register"
     static let options: [OptionSpec] = []
     static let maxPositionals = 0

@@ -6,6 +6,7 @@ import MailtoRoute
 /// only when a server accepted it or the mail program has it.
 enum SendCommand: Command {
     static let name = "send"
+    static let summary = "Send a message from a script or program (no consent asked)."
     static let usage = "send [URL] [--to A]... [--cc A]... [--bcc A]... [--subject S] "
         + "[--body TEXT | --body-file F | --body -] [--html] [--attach FILE]... [--direct | --handoff] [--json]"
     static let options: [OptionSpec] = [

@@ -3,6 +3,7 @@ import MailtoRoute
 /// `mailto-route unregister`: give the `mailto:` default back.
 enum UnregisterCommand: Command {
     static let name = "unregister"
+    static let summary = "Give the mailto: links back to the handler before mailto-route."
     static let usage = "unregister"
     static let options: [OptionSpec] = []
     static let maxPositionals = 0
