@@ -134,3 +134,34 @@ import TestSupport
         #expect(try sandbox.header("Subject", of: draft) == "kept")
     }
 }
+
+/// Every run also sends what is due in the outbox, after its own message.
+@Suite struct QuickFlushTests {
+    @Test func aLaterRunSendsWhatIsDueAfterItsOwnMessage() throws {
+        let sandbox = try Sandbox()
+        let busy = try SMTPTestServer(.plain, dataReply: "451 4.3.0 Try again later")
+        try writeAccount(sandbox, port: busy.port, security: "none")
+        let first = try route(["send", "--to", "joe@example.com", "--subject", "first", "--json"], in: sandbox)
+        #expect(first.status == 75, "\(first)")
+        let queuedId = try #require(try jsonObject(first.stdout)["messageId"] as? String)
+
+        // Make the queued message due now, as if its back-off had passed.
+        let outbox = sandbox.stateHome.appendingPathComponent("mailto-route/outbox")
+        let entry = try #require(try FileManager.default.contentsOfDirectory(atPath: outbox.path).first { $0.hasPrefix("2") })
+        let meta = outbox.appendingPathComponent(entry).appendingPathComponent("meta.json")
+        var object = try jsonObject(String(contentsOf: meta, encoding: .utf8))
+        object["nextAttempt"] = "2000-01-01T00:00:00Z"
+        try JSONSerialization.data(withJSONObject: object).write(to: meta)
+
+        let server = try SMTPTestServer(.plain)
+        try writeAccount(sandbox, port: server.port, security: "none")
+        let second = try route(["send", "--to", "ann@example.com", "--subject", "second"], in: sandbox)
+        #expect(second.status == 0, "\(second)")
+        #expect(server.messages.count == 2)
+        let ids = try server.messages.compactMap { try sandbox.header("Message-ID", of: $0) }
+        #expect(ids.contains(queuedId))
+        #expect(try route(["outbox", "list"], in: sandbox).stdout.contains("empty"))
+        let log = try route(["log", "--json"], in: sandbox).stdout
+        #expect(log.contains("\"source\": \"outbox\""), "\(log)")
+    }
+}

@@ -331,10 +331,14 @@ extension Router {
     /// due outbox messages, over the account as it is now. Skipped when this run's own
     /// message has just been queued: its server is not taking mail.
     public static func flushDueAfter(_ report: RouteReport, limit: Int = 20) {
-        guard report.result != .queued, let outbox = try? StorageLocations.current().outbox,
-              let due = try? outbox.due(now: .now()), !due.isEmpty,
-              let send = OutboxDelivery.configuredSender()
+        guard report.result != .queued, let locations = try? StorageLocations.current(),
+              let due = try? locations.outbox.due(now: .now()), !due.isEmpty,
+              let send = OutboxDelivery.configuredSender(),
+              let reports = try? locations.outbox.flush(limit: limit, send: send)
         else { return }
-        _ = try? outbox.flush(limit: limit, send: send)
+        try? locations.outcomeLog.append(contentsOf: reports.map {
+            Outcome(source: "outbox", path: "outbox", result: $0.outcome.result, server: $0.entry.server,
+                    errorKind: $0.error?.kind)
+        })
     }
 }
