@@ -27,6 +27,12 @@ struct Arguments: Sendable {
     func value(_ option: String) -> String? { values[option]?.last }
     func all(_ option: String) -> [String] { values[option] ?? [] }
 
+    /// The first positional argument, which the command cannot do without (`what` names it).
+    func required(_ what: String, usage: String) throws(UsageError) -> String {
+        guard let first = positionals.first else { throw UsageError("missing \(what)", usage: usage) }
+        return first
+    }
+
     /// Parses `words` (without the command name): `--name`, `--name value`,
     /// `--name=value`, `--` to end options, and `-` as a word (standard input).
     /// A word that is not an option is positional; at most `maxPositionals` of them.

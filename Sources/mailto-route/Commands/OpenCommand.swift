@@ -11,10 +11,7 @@ enum OpenCommand: Command {
     static let maxPositionals = 1
 
     static func run(_ arguments: Arguments, output: Output) throws -> ExitStatus {
-        guard let url = arguments.positionals.first else {
-            throw UsageError("missing URL", usage: fullUsage)
-        }
-        let email = try MailtoURL.parse(url)
+        let email = try MailtoURL.parse(arguments.required("URL", usage: fullUsage))
         let report = Router.route(RouteRequest(email: email, source: .link))
         let status = output.present(report, json: arguments.has("--json"), source: .link)
         Router.flushDueAfter(report)

@@ -9,10 +9,7 @@ enum ParseCommand: Command {
     static let maxPositionals = 1
 
     static func run(_ arguments: Arguments, output: Output) throws -> ExitStatus {
-        guard let url = arguments.positionals.first else {
-            throw UsageError("missing URL", usage: fullUsage)
-        }
-        let email = try MailtoURL.parse(url)
+        let email = try MailtoURL.parse(arguments.required("URL", usage: fullUsage))
         if arguments.has("--json") {
             output.print(email.json.serialized)
         } else {
