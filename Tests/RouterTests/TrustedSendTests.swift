@@ -137,24 +137,28 @@ import TestSupport
 
 /// Every run also sends what is due in the outbox, after its own message.
 @Suite struct QuickFlushTests {
-    @Test func aLaterRunSendsWhatIsDueAfterItsOwnMessage() throws {
-        let sandbox = try Sandbox()
+    /// A message queued by a 4xx reply, made due now as if its back-off had passed; the
+    /// account then points at `server`. Returns the queued Message-ID.
+    func queueDueMessage(in sandbox: Sandbox, thenUse server: SMTPTestServer) throws -> String {
         let busy = try SMTPTestServer(.plain, dataReply: "451 4.3.0 Try again later")
         try writeAccount(sandbox, port: busy.port, security: "none")
         let first = try route(["send", "--to", "joe@example.com", "--subject", "first", "--json"], in: sandbox)
         #expect(first.status == 75, "\(first)")
         let queuedId = try #require(try jsonObject(first.stdout)["messageId"] as? String)
-
-        // Make the queued message due now, as if its back-off had passed.
         let outbox = sandbox.stateHome.appendingPathComponent("mailto-route/outbox")
         let entry = try #require(try FileManager.default.contentsOfDirectory(atPath: outbox.path).first { $0.hasPrefix("2") })
         let meta = outbox.appendingPathComponent(entry).appendingPathComponent("meta.json")
         var object = try jsonObject(String(contentsOf: meta, encoding: .utf8))
         object["nextAttempt"] = "2000-01-01T00:00:00Z"
         try JSONSerialization.data(withJSONObject: object).write(to: meta)
-
-        let server = try SMTPTestServer(.plain)
         try writeAccount(sandbox, port: server.port, security: "none")
+        return queuedId
+    }
+
+    @Test func aLaterRunSendsWhatIsDueAfterItsOwnMessage() throws {
+        let sandbox = try Sandbox()
+        let server = try SMTPTestServer(.plain)
+        let queuedId = try queueDueMessage(in: sandbox, thenUse: server)
         let second = try route(["send", "--to", "ann@example.com", "--subject", "second"], in: sandbox)
         #expect(second.status == 0, "\(second)")
         #expect(server.messages.count == 2)
@@ -163,5 +167,22 @@ import TestSupport
         #expect(try route(["outbox", "list"], in: sandbox).stdout.contains("empty"))
         let log = try route(["log", "--json"], in: sandbox).stdout
         #expect(log.contains("\"source\": \"outbox\""), "\(log)")
+    }
+
+    /// A queued message the server now refuses for good is moved to failed/, and the user
+    /// is told with a notification, since nobody else would tell them.
+    @Test func aMessageGivenUpOnIsToldAsANotification() throws {
+        let sandbox = try Sandbox()
+        let server = try SMTPTestServer(.plain, refuse: ["joe@example.com"])
+        _ = try queueDueMessage(in: sandbox, thenUse: server)
+        let bus = try PrivateSessionBus()
+        let notifications = try ScriptedNotificationServer(on: bus)
+        let second = try route(["send", "--to", "ann@example.com", "--subject", "second"], in: sandbox,
+                               ["DBUS_SESSION_BUS_ADDRESS": bus.address])
+        #expect(second.status == 0, "\(second)")
+        let told = try #require(notifications.notifications.first { $0.summary.contains("could not be sent") })
+        #expect(told.body.contains("first to joe@example.com"))
+        #expect(told.urgency == 2)
+        #expect(try route(["outbox", "list"], in: sandbox).stdout.contains("joe@example.com"))
     }
 }

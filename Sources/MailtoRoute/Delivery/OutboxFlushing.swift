@@ -63,3 +63,23 @@ public enum OutboxFlushing {
         return OutboxFlushResult(server: sender.serverAddress, reports: reports, replies: sender.replies)
     }
 }
+
+extension OutboxFlushing {
+    /// Tells the user, as a desktop notification, about each message a flush gave up on
+    /// (refused for good, or still failing after five days: moved to `failed/`): a flush
+    /// in the background (`outbox watch`, the quick flush of a click) has nobody else to
+    /// tell, and the user would otherwise learn it only from `outbox list`.
+    public static func notifyGivenUp(_ reports: [FlushReport]) {
+        let failed = reports.filter { $0.outcome == .failed }
+        guard !failed.isEmpty else { return }
+        let details = failed.map { report in
+            let entry = report.entry
+            return "\(entry.subject ?? "(no subject)") to \(entry.recipients.joined(separator: ", ")): "
+                + (report.error?.message ?? entry.lastError?.message ?? "not sent")
+        } + ["The messages are kept: mailto-route outbox list"]
+        // No notification server: the outcome log and `outbox list` still say it.
+        try? showReportNotification(
+            summary: "\(failed.count) message\(failed.count == 1 ? "" : "s") could not be sent and moved to the outbox's failed/",
+            details: details, urgent: true)
+    }
+}

@@ -340,5 +340,6 @@ extension Router {
             Outcome(source: "outbox", path: "outbox", result: $0.outcome.result, server: $0.entry.server,
                     errorKind: $0.error?.kind)
         })
+        OutboxFlushing.notifyGivenUp(reports)
     }
 }

@@ -39,7 +39,10 @@ enum OutboxWatchCommand {
     private static func flushOnce(_ locations: StorageLocations, everything: Bool, json: Bool, output: Output) {
         do {
             let result = try OutboxFlushing.run(locations, selecting: everything ? { _ in true } : nil)
-            if let result { OutboxCommand.print(result, json: json, output: output) }
+            if let result {
+                OutboxCommand.print(result, json: json, output: output)
+                OutboxFlushing.notifyGivenUp(result.reports)
+            }
         } catch {
             _ = report(error, to: output)
         }
