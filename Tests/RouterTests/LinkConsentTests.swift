@@ -136,6 +136,25 @@ import TestSupport
         #expect(notifications.notifications.allSatisfy { $0.actions.isEmpty })
     }
 
+    /// Under policy=handoff a link is never sent, so its password is never asked for: a
+    /// password command may pop up a keyring prompt for nothing.
+    @Test func policyHandoffDoesNotRunThePasswordCommand() throws {
+        let sandbox = try Sandbox()
+        let server = try SMTPTestServer(.plain)
+        let marker = sandbox.root.appendingPathComponent("password-asked")
+        let config = try writeAccount(sandbox, port: server.port, security: "none", user: "jane",
+                                      passwordCommand: "/bin/sh -c 'touch \(marker.path); echo secret'")
+        try (String(contentsOf: config, encoding: .utf8) + "[route]\npolicy=handoff\n")
+            .write(to: config, atomically: false, encoding: .utf8)
+        try sandbox.installHandler("fakebird.desktop", name: "Fake Bird", program: "fakebird")
+        let result = try click(sandbox)
+        #expect(result.status == 0, "\(result)")
+        #expect(!FileManager.default.fileExists(atPath: marker.path))
+        // The same account does run it for a script's send, which needs it.
+        _ = try route(["send", "--to", "joe@example.com", "--body", "x"], in: sandbox)
+        #expect(FileManager.default.fileExists(atPath: marker.path))
+    }
+
     @Test func unknownPolicyNeverSendsALink() throws {
         let (sandbox, server) = try setUp(policy: "always")
         let result = try click(sandbox)

@@ -89,7 +89,6 @@ private struct Context {
     }
 
     mutating func run() -> RouteReport {
-        readAccount()
         do {
             settings = try RouteSettings.configured()
         } catch {
@@ -97,6 +96,9 @@ private struct Context {
             warnings.append("\(error.message); links are handed off until it is fixed")
             settings.policy = .handoff
         }
+        // A link under policy=handoff is never sent: its password is not asked for (a
+        // password command may pop up a keyring prompt).
+        readAccount(withPassword: !(request.source == .link && policy == .handoff && request.forcedPath == nil))
         let decision = Router.decide(
             source: request.source, forcedPath: request.forcedPath, policy: policy,
             accountConfigured: accountConfigured, accountProblem: accountProblem, hasHandler: findDestination())
@@ -120,7 +122,7 @@ private struct Context {
 
     /// The account and its password, now: a usable account is one whose password can
     /// be had without a terminal.
-    mutating func readAccount() {
+    mutating func readAccount(withPassword: Bool) {
         do {
             guard let account = try AccountConfiguration.load() else {
                 accountProblem = "no account is configured"
@@ -128,7 +130,7 @@ private struct Context {
             }
             accountConfigured = true
             self.account = account
-            server = try account.serverWithPassword()
+            if withPassword { server = try account.serverWithPassword() }
         } catch {
             accountConfigured = true
             accountProblem = error.message
