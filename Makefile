@@ -9,7 +9,13 @@ SECONDS ?= 600
 
 export PATH := /opt/swift/usr/bin:$(PATH)
 
-.PHONY: all deps build run test fuzz bench clean
+PREFIX ?= /usr/local
+DESTDIR ?=
+BINDIR := $(PREFIX)/bin
+MANDIR := $(PREFIX)/share/man/man1
+UNITDIR := $(PREFIX)/lib/systemd/user
+
+.PHONY: all deps build run test fuzz bench install uninstall clean
 
 all: build
 
@@ -33,6 +39,19 @@ fuzz:
 
 bench:
 	scripts/bench
+
+# The binary, its man page and the outbox's systemd user unit (pointing at the installed
+# binary). `mailto-route register` then makes the installed binary the mailto: handler.
+install: build
+	install -D -m 755 .build/release/mailto-route $(DESTDIR)$(BINDIR)/mailto-route
+	install -D -m 644 data/mailto-route.1 $(DESTDIR)$(MANDIR)/mailto-route.1
+	mkdir -p $(DESTDIR)$(UNITDIR)
+	sed 's|@EXEC@|$(BINDIR)/mailto-route|' data/mailto-route-outbox.service > $(DESTDIR)$(UNITDIR)/mailto-route-outbox.service
+	chmod 644 $(DESTDIR)$(UNITDIR)/mailto-route-outbox.service
+
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/mailto-route $(DESTDIR)$(MANDIR)/mailto-route.1 \
+		$(DESTDIR)$(UNITDIR)/mailto-route-outbox.service
 
 clean:
 	rm -rf .build
