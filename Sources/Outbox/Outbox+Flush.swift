@@ -101,7 +101,7 @@ extension Outbox {
         do {
             try send(claim)
         } catch {
-            let attemptError = AttemptError(error)
+            let attemptError = AttemptError(attempt: error)
             do {
                 switch try claim.recordFailedAttempt(attemptError, now: now) {
                 case .rescheduled(let entry):

@@ -30,29 +30,14 @@ public struct OutboxMessage: Sendable {
     }
 }
 
-/// Why an attempt failed: the kind the router and the retry schedule go by, and the
-/// server's or library's own text (never a password).
-public struct AttemptError: Equatable, Sendable {
-    public var kind: ErrorKind
-    public var message: String
+/// Why an attempt failed: the kind the retry schedule goes by, and the server's or
+/// library's own text (never a password).
+public typealias AttemptError = Failure
 
-    public init(kind: ErrorKind, message: String) {
-        self.kind = kind
-        self.message = message
-    }
-
-    /// `{"kind": "transient", "message": "..."}`, as DESIGN.md's `error` member.
-    public var json: JSON {
-        .object([("kind", .string(kind.rawValue)), ("message", .string(message))])
-    }
-
+extension Failure {
     /// A sender's error: its own kind when it has one, else transient (worth a retry).
-    public init(_ error: any Error) {
-        if let classified = error as? any ClassifiedError {
-            self.init(kind: classified.kind, message: classified.description)
-        } else {
-            self.init(kind: .transient, message: "\(error)")
-        }
+    public init(attempt error: any Error) {
+        self.init(error, otherwise: .transient)
     }
 }
 

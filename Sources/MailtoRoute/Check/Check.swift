@@ -110,7 +110,7 @@ public enum Check {
                 report.handoff = .init(id: target.id, name: target.name, executable: "", executableExists: false)
             }
         } catch {
-            report.handoffProblem = RouteReport.Failure(error).message
+            report.handoffProblem = RouteReport.Failure(error, otherwise: .permanent).message
         }
         report.candidates = Handlers.candidates(forType: type)
             .filter { !$0.isMailtoRoute && ($0.id ?? $0.executable) != report.handoff?.id }
@@ -195,7 +195,7 @@ public enum Check {
             facts.damaged = try storage.outbox.damaged().count
             facts.drafts = try storage.drafts.list().count
         } catch {
-            facts.error = RouteReport.Failure(error).message
+            facts.error = RouteReport.Failure(error, otherwise: .permanent).message
         }
         return facts
     }

@@ -52,7 +52,7 @@ public enum DraftSending {
             try send(submission, account: account, outbox: locations.outbox, into: &result)
             if result.result != "failed" { remove(id, from: drafts, into: &result) }
         } catch {
-            result.error = AttemptError(error)
+            result.error = AttemptError(attempt: error)
         }
         try? locations.outcomeLog.append(Outcome(
             source: "drafts", path: result.result == "queued" ? "outbox" : "direct", result: result.result,
@@ -74,12 +74,12 @@ public enum DraftSending {
             result.refused = receipt.refused.map { ($0.address, $0.reply) }
         } catch {
             result.reply = error.reply
-            result.error = AttemptError(error)
+            result.error = AttemptError(attempt: error)
             guard error.kind == .transient else { return }
             let entry = try outbox.enqueue(
                 OutboxMessage(bytes: submission.bytes, envelopeFrom: submission.envelopeFrom, recipients: submission.recipients,
                               messageId: submission.messageId, server: result.server),
-                failedAttempt: AttemptError(error))
+                failedAttempt: AttemptError(attempt: error))
             result.result = "queued"
             result.outboxId = entry.id
         }

@@ -4,23 +4,8 @@ public struct RouteReport: Sendable, Equatable {
     public enum Path: String, Sendable { case direct, compose, handoff, outbox, draft }
     public enum Result: String, Sendable { case sent, queued, handedOff, saved, cancelled, failed }
 
-    public struct Failure: Sendable, Equatable {
-        public var kind: ErrorKind
-        public var message: String
-
-        public init(kind: ErrorKind, message: String) {
-            self.kind = kind
-            self.message = message
-        }
-
-        public init(_ error: any Error) {
-            if let error = error as? any ClassifiedError {
-                self.init(kind: error.kind, message: error.description)
-            } else {
-                self.init(kind: .permanent, message: "\(error)")
-            }
-        }
-    }
+    /// The `error` member: a failure's kind and text.
+    public typealias Failure = MailtoCore.Failure
 
     public struct Refusal: Sendable, Equatable {
         public var address: String
@@ -76,9 +61,7 @@ public struct RouteReport: Sendable, Equatable {
             })))
         }
         members.append(("warnings", .strings(warnings)))
-        if let error {
-            members.append(("error", .object([("kind", .string(error.kind.rawValue)), ("message", .string(error.message))])))
-        }
+        if let error { members.append(("error", error.json)) }
         return .object(members)
     }
 

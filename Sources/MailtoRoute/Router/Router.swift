@@ -150,7 +150,7 @@ private struct Context {
             do {
                 destination = try Handoff.destination()
             } catch {
-                handlerProblem = RouteReport.Failure(error).message
+                handlerProblem = RouteReport.Failure(error, otherwise: .permanent).message
             }
         }
         return destination != nil
@@ -194,7 +194,7 @@ private struct Context {
         do throws(MIMEError) {
             message = try OutgoingMessage(from: account.from, email: email)
         } catch {
-            return failed(path: .direct, RouteReport.Failure(error), server: server.address)
+            return failed(path: .direct, RouteReport.Failure(error, otherwise: .permanent), server: server.address)
         }
         report.messageId = message.messageID
         request.messageSize?(message.size)
@@ -210,7 +210,7 @@ private struct Context {
             return report
         } catch {
             report.reply = error.reply
-            report.error = RouteReport.Failure(error)
+            report.error = RouteReport.Failure(error, otherwise: .permanent)
             if error.kind == .transient {
                 return queue(message, account: account, report: report)
             }
@@ -233,7 +233,7 @@ private struct Context {
             report.outboxId = entry.id
             return report
         } catch {
-            report.warnings.append("could not put the message in the outbox: \(RouteReport.Failure(error).message)")
+            report.warnings.append("could not put the message in the outbox: \(RouteReport.Failure(error, otherwise: .permanent).message)")
             return keepAsDraft(report)
         }
     }
@@ -257,7 +257,7 @@ private struct Context {
             }
             return report
         } catch {
-            return notHandedOff(RouteReport.Failure(error))
+            return notHandedOff(RouteReport.Failure(error, otherwise: .permanent))
         }
     }
 
@@ -304,7 +304,7 @@ private struct Context {
             report.draft = try StorageLocations.current().drafts.save(bytes).path
             return nil
         } catch {
-            let failure = RouteReport.Failure(error)
+            let failure = RouteReport.Failure(error, otherwise: .permanent)
             return RouteReport.Failure(kind: failure.kind, message: "cannot save a draft: \(failure.message)")
         }
     }
