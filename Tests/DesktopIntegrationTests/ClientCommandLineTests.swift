@@ -170,6 +170,24 @@ import TestSupport
         #expect(composeFields(argv.last ?? "")["body"] == nil)
     }
 
+    /// Files handed to a mail program stay while it may read them; a week-old handoff
+    /// directory goes at the next handoff that writes files, a fresh one stays.
+    @Test func weekOldHandoffFilesAreRemovedAtTheNextHandoff() throws {
+        let (sandbox, _) = try sandbox("thunderbird.desktop", program: "thunderbird")
+        let handoff = sandbox.stateHome.appendingPathComponent("mailto-route/handoff")
+        let old = try sandbox.write("old body", to: "home/.local/state/mailto-route/handoff/oldrun/body.txt")
+        let recent = try sandbox.write("recent body", to: "home/.local/state/mailto-route/handoff/recentrun/body.txt")
+        let eightDaysAgo = Date().addingTimeInterval(-8 * 24 * 3600)
+        try FileManager.default.setAttributes([.modificationDate: eightDaysAgo], ofItemAtPath: old.deletingLastPathComponent().path)
+        let bodyFile = try sandbox.write(Self.longBody, to: "files/body.txt").path
+        let result = try probe("mailto:a@example.org", attaching: [], in: sandbox, ["--body-file", bodyFile])
+        #expect(result.status == 0, "\(result)")
+        #expect(!FileManager.default.fileExists(atPath: old.deletingLastPathComponent().path))
+        #expect(FileManager.default.fileExists(atPath: recent.path))
+        let remaining = try FileManager.default.contentsOfDirectory(atPath: handoff.path)
+        #expect(remaining.count == 2, "\(remaining)")
+    }
+
     @Test func longBodyToOtherProgramIsCutAtALineAndReported() throws {
         let (sandbox, result) = try probeLongBody("fakebird.desktop", program: "fakebird")
         let body = Self.longBody
