@@ -56,23 +56,28 @@ public enum MailClient: String, CaseIterable, Sendable {
         let fileURIs = attachments.map(URIs.file)
         switch self {
         case .thunderbird:
-            // -compose "to='…',cc='…',…": Thunderbird percent-decodes each value, so every
-            // value is percent-encoded, and none can hold a quote or a comma.
+            // -compose "to=…,subject=…,attachment='…'": Thunderbird (GetArgs in
+            // MsgComposeCommands.js) splits the fields on commas outside quotes, takes a
+            // quoted value as it is and percent-decodes (decodeURIComponent) an unquoted one.
+            // So every value is percent-encoded and unquoted: it then holds no comma, quote
+            // or `=` that could start another field. Only the attachment list is quoted:
+            // its commas separate file URIs, which have their own commas and quotes escaped.
             var fields: [String] = []
             func field(_ name: String, _ value: String) {
-                fields.append("\(name)='\(URIs.component(value))'")
+                fields.append("\(name)=\(URIs.component(value))")
             }
             if !email.to.isEmpty { field("to", email.to.joined(separator: ",")) }
             if !email.cc.isEmpty { field("cc", email.cc.joined(separator: ",")) }
             if !email.bcc.isEmpty { field("bcc", email.bcc.joined(separator: ",")) }
             if let subject = email.subject { field("subject", subject) }
             if let bodyFile {
-                field("message", URIs.file(bodyFile))
+                // A path, not a URI: Thunderbird opens it with nsIFile.initWithPath.
+                field("message", bodyFile)
             } else if let body = email.body {
                 field("body", body)
             }
-            if email.isBodyHTML { fields.append("format='html'") }
-            if !fileURIs.isEmpty { field("attachment", fileURIs.joined(separator: ",")) }
+            if email.isBodyHTML { fields.append("format=html") }
+            if !fileURIs.isEmpty { fields.append("attachment='\(fileURIs.joined(separator: ","))'") }
             return ["-compose", fields.joined(separator: ",")]
         case .evolution:
             // Evolution reads attach= in the mailto: URL it is given.

@@ -1,12 +1,14 @@
 internal import CGIO
+import MailtoCore
 
-/// URI pieces built by GLib's own escaping.
+/// URI pieces for the command lines and pages a handoff opens.
 public enum URIs {
-    /// Wraps `g_uri_escape_string(text, NULL, FALSE)` (transfer full): every byte outside
-    /// RFC 3986's unreserved set is percent-encoded, so the result cannot end a value,
-    /// start another field or close a quote in any of the syntaxes it is put into.
+    /// Every byte outside RFC 3986's unreserved set percent-encoded, so the result cannot
+    /// end a value, start another field or close a quote in any of the syntaxes it is put
+    /// into. Not `g_uri_escape_string`: it takes a C string, and would end the value at a
+    /// NUL without a word.
     public static func component(_ text: String) -> String {
-        takeString(g_uri_escape_string(text, nil, 0)) ?? ""
+        PercentEncoding.unreservedOnly(text)
     }
 
     /// `file://` and the absolute `path` with every byte escaped but unreserved ones and

@@ -40,15 +40,7 @@ extension MailtoURL {
 
     /// Percent-encodes every byte that is not a `qchar` (RFC 6068 §2).
     static func percentEncode(_ bytes: some Sequence<UInt8>, into out: inout [UInt8]) {
-        for byte in bytes {
-            if isQChar(byte) {
-                out.append(byte)
-            } else {
-                out.append(UInt8(ascii: "%"))
-                out.append(Hex.upperDigits[Int(byte >> 4)])
-                out.append(Hex.upperDigits[Int(byte & 0x0F)])
-            }
-        }
+        PercentEncoding.encode(bytes, into: &out, keeping: isQChar)
     }
 
     /// RFC 6068 §2: `qchar = unreserved / pct-encoded / some-delims`, where

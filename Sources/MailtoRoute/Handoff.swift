@@ -119,6 +119,8 @@ public enum Handoff {
             if client != .thunderbird {
                 report.htmlNotCarried(email, by: "\(app.name)'s command line")
             }
+            // Rule 4: a NUL never reaches an argv (it would silently end the value there).
+            sent = report.replacingNUL(in: sent, for: app.name)
             let arguments = try client.arguments(for: sent, attachments: files, bodyFile: bodyFile)
             try Launcher.spawn(MailClient.command(for: app, arguments: arguments),
                                inTerminal: app.needsTerminal, environment: guardEnvironment)
@@ -180,6 +182,25 @@ struct Leftovers {
             \(kept.utf8.count) bytes, the last \(left) bytes were not carried
             """)
         return kept
+    }
+
+    /// `email` with each NUL in its subject, body and header fields replaced by U+FFFD,
+    /// and a warning naming the fields that had one.
+    mutating func replacingNUL(in email: EmailData, for name: String) -> EmailData {
+        var email = email
+        var fields: [String] = []
+        func mended(_ text: String?, _ field: String) -> String? {
+            guard let text, text.utf8.contains(0) else { return text }
+            fields.append(field)
+            return String(String.UnicodeScalarView(text.unicodeScalars.map { $0 == "\u{0}" ? "\u{FFFD}" : $0 }))
+        }
+        email.subject = mended(email.subject, "subject")
+        email.body = mended(email.body, "body")
+        for (key, value) in email.headers { email.headers[key] = mended(value, key) }
+        if !fields.isEmpty {
+            warnings.append("NUL in \(fields.joined(separator: ", ")) shown as U+FFFD: \(name)'s command line cannot carry it")
+        }
+        return email
     }
 
     func result(id: String, name: String) -> HandoffResult {

@@ -23,22 +23,42 @@ import TestSupport
         try handoffProbe([url] + files.flatMap { ["--attach", $0] } + extra, in: sandbox)
     }
 
-    /// Thunderbird's `-compose` value as fields: split on commas outside single quotes,
-    /// each `name='value'` percent-decoded, as Thunderbird reads it.
+    /// Thunderbird's `-compose` value as fields, read the way Thunderbird's own `GetArgs`
+    /// (MsgComposeCommands.js) reads it: a quote right after `=` opens a quoted value, which
+    /// ends at the same quote followed by a comma or the end; commas outside quotes split
+    /// the fields; a quoted value is taken as it is, an unquoted one is percent-decoded
+    /// (decodeURIComponent).
     func composeFields(_ spec: String) -> [String: String] {
-        var fields: [String: String] = [:]
+        let characters = Array(spec)
+        var pieces: [String] = []
         var current = ""
-        var quoted = false
-        for character in spec + "," {
-            if character == "'" { quoted.toggle() }
-            if character == ",", !quoted {
-                if let equals = current.firstIndex(of: "=") {
-                    let value = current[current.index(after: equals)...].dropFirst().dropLast()
-                    fields[String(current[..<equals])] = String(value).removingPercentEncoding
-                }
+        var quote: Character?
+        for (index, character) in characters.enumerated() {
+            let previous = index > 0 ? characters[index - 1] : nil
+            let next = index + 1 < characters.count ? characters[index + 1] : nil
+            if let open = quote, character == open, next == "," || next == nil {
+                quote = nil
+                current.append(character)
+            } else if quote == nil, character == "'" || character == "\"", previous == "=" {
+                quote = character
+                current.append(character)
+            } else if character == ",", quote == nil {
+                pieces.append(current)
                 current = ""
             } else {
                 current.append(character)
+            }
+        }
+        pieces.append(current)
+        var fields: [String: String] = [:]
+        for piece in pieces {
+            guard let equals = piece.firstIndex(of: "=") else { continue }
+            let name = String(piece[..<equals])
+            let value = String(piece[piece.index(after: equals)...])
+            if value.count >= 2, value.hasPrefix("'"), value.hasSuffix("'") {
+                fields[name] = String(value.dropFirst().dropLast())
+            } else {
+                fields[name] = value.removingPercentEncoding ?? value
             }
         }
         return fields
@@ -111,6 +131,16 @@ import TestSupport
         ])
     }
 
+    /// Rule 4: a NUL from a link never reaches an argv, where it would silently cut the
+    /// value short; it is shown as U+FFFD and said.
+    @Test func nulInALinkNeverCutsACommandLineValue() throws {
+        let (sandbox, files) = try sandbox("org.kde.kmail2.desktop", program: "kmail")
+        let result = try probe("mailto:a@example.org?subject=Hello%00TAIL", attaching: [files[0]], in: sandbox)
+        #expect(result.status == 0, "\(result)")
+        #expect(sandbox.recordedArgv("kmail")?.contains("Hello\u{FFFD}TAIL") == true)
+        #expect(result.stdout.contains("NUL in subject"))
+    }
+
     @Test(arguments: [("claws-mail.desktop", "claws-mail"), ("sylpheed.desktop", "sylpheed")])
     func clawsMailAndSylpheedGetComposeAndAttach(id: String, program: String) throws {
         let (sandbox, files) = try sandbox(id, program: program)
@@ -163,9 +193,9 @@ import TestSupport
         #expect(result.status == 0, "\(result)")
         #expect(!result.stdout.contains("not carried"))
         let argv = try #require(sandbox.recordedArgv("thunderbird"))
-        let message = try #require(composeFields(argv.last ?? "")["message"])
-        #expect(message.hasPrefix("file:///"))
-        let path = String(message.dropFirst("file://".count))
+        // A plain path: Thunderbird opens it with nsIFile.initWithPath.
+        let path = try #require(composeFields(argv.last ?? "")["message"])
+        #expect(path.hasPrefix("/"))
         #expect(FileManager.default.contents(atPath: path) == Data(body.utf8))
         #expect(composeFields(argv.last ?? "")["body"] == nil)
     }
