@@ -186,3 +186,35 @@ import TestSupport
         #expect(try route(["outbox", "list"], in: sandbox).stdout.contains("joe@example.com"))
     }
 }
+
+/// Rule 3 for a recipient a server puts off (4xx) while it takes the message for others:
+/// the message is queued for that recipient alone, and the others never get it twice.
+@Suite struct DeferredRecipientTests {
+    @Test func aDeferredRecipientIsQueuedAloneAndGetsItLater() throws {
+        let sandbox = try Sandbox()
+        let first = try SMTPTestServer(.plain, deferred: ["later@example.org"])
+        try writeAccount(sandbox, port: first.port, security: "none")
+        let result = try route(["send", "--to", "now@example.org", "--to", "later@example.org", "--subject", "t", "--json"],
+                               in: sandbox)
+        #expect(result.status == 0, "\(result)")
+        let report = try jsonObject(result.stdout)
+        #expect(report["result"] as? String == "sent")
+        #expect(report["outboxId"] is String)
+        #expect(first.messages.count == 1)
+        let messageId = try #require(report["messageId"] as? String)
+
+        // The same server takes the deferred recipient on a later flush.
+        let second = try SMTPTestServer(.plain)
+        try writeAccount(sandbox, port: second.port, security: "none")
+        let outbox = try route(["outbox", "list", "--json"], in: sandbox)
+        #expect(outbox.stdout.contains("later@example.org"))
+        #expect(!outbox.stdout.contains("now@example.org"), "\(outbox.stdout)")
+        let id = try #require(report["outboxId"] as? String)
+        let retry = try route(["outbox", "retry", id], in: sandbox)
+        #expect(retry.status == 0, "\(retry)")
+        let delivered = try #require(second.messages.first)
+        #expect(try second.envelope(of: delivered)["rcpt_tos"] as? [String] == ["later@example.org"])
+        #expect(try sandbox.header("Message-ID", of: delivered) == messageId)
+        #expect(second.messages.count == 1)
+    }
+}

@@ -13,7 +13,8 @@ public final class SMTPTestServer: @unchecked Sendable {
 
     public init(
         _ mode: Mode = .plain, certificate: TestCertificates.Pair? = nil, auth: (user: String, password: String)? = nil,
-        refuse: [String] = [], dataDelay: Double = 0, dataReply: String? = nil, port: Int? = nil
+        refuse: [String] = [], deferred: [String] = [], dataDelay: Double = 0, dataReply: String? = nil,
+        port: Int? = nil
     ) throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("smtp-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -21,6 +22,7 @@ public final class SMTPTestServer: @unchecked Sendable {
         if let certificate { arguments += ["--cert", certificate.cert, "--key", certificate.key] }
         if let auth { arguments += ["--auth", "\(auth.user):\(auth.password)"] }
         for address in refuse { arguments += ["--refuse", address] }
+        for address in deferred { arguments += ["--defer", address] }
         if dataDelay > 0 { arguments += ["--data-delay", String(dataDelay)] }
         if let dataReply { arguments += ["--data-reply", dataReply] }
         if let port { arguments += ["--port", String(port)] }

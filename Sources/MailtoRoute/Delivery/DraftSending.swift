@@ -65,13 +65,10 @@ public enum DraftSending {
     private static func send(_ submission: DraftSubmission, account: Account, outbox: Outbox, into result: inout DraftSendResult) throws {
         let sender = try OutboxSender(account: account)
         result.server = sender.serverAddress
+        let receipt: SMTPReceipt
         do {
-            let receipt = try sender.send(RawMessage(.bytes(submission.bytes), envelopeFrom: submission.envelopeFrom,
-                                                      recipients: submission.recipients))
-            result.result = "sent"
-            result.reply = receipt.reply
-            result.accepted = receipt.accepted
-            result.refused = receipt.refused.map { ($0.address, $0.reply) }
+            receipt = try sender.send(RawMessage(.bytes(submission.bytes), envelopeFrom: submission.envelopeFrom,
+                                                 recipients: submission.recipients))
         } catch {
             result.reply = error.reply
             result.error = AttemptError(attempt: error)
@@ -82,6 +79,19 @@ public enum DraftSending {
                 failedAttempt: AttemptError(attempt: error))
             result.result = "queued"
             result.outboxId = entry.id
+            return
+        }
+        result.result = "sent"
+        result.reply = receipt.reply
+        result.accepted = receipt.accepted
+        result.refused = receipt.refused.map { ($0.address, $0.reply) }
+        let deferred = DeferredRecipients.of(receipt)
+        if !deferred.isEmpty {
+            let (entry, warning) = try DeferredRecipients.queue(
+                submission.bytes, envelopeFrom: submission.envelopeFrom, deferred: deferred,
+                messageId: submission.messageId, server: result.server, subject: nil, outbox: outbox)
+            result.outboxId = entry.id
+            result.warnings.append(warning)
         }
     }
 

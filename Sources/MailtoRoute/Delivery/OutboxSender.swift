@@ -31,12 +31,21 @@ public final class OutboxSender {
     /// Message-ID unchanged, under its stored envelope. The `flush` sender.
     public func send(_ claim: OutboxClaim) throws {
         let entry = claim.entry
+        let receipt: SMTPReceipt
         do {
-            let receipt = try send(RawMessage(.file(claim.messagePath), envelopeFrom: entry.envelopeFrom, recipients: entry.recipients))
-            replies[entry.id] = receipt.reply
+            receipt = try send(RawMessage(.file(claim.messagePath), envelopeFrom: entry.envelopeFrom, recipients: entry.recipients))
         } catch {
             replies[entry.id] = error.reply
             throw error
+        }
+        replies[entry.id] = receipt.reply
+        let deferred = DeferredRecipients.of(receipt)
+        if !deferred.isEmpty {
+            // Queued again for them before this entry goes as sent; if that fails, the
+            // entry stays (the others may get it twice: a duplicate, never a loss).
+            _ = try DeferredRecipients.queue(
+                try claim.readMessage(), envelopeFrom: entry.envelopeFrom, deferred: deferred,
+                messageId: entry.messageId, server: entry.server, subject: entry.subject, outbox: claim.outbox)
         }
     }
 

@@ -207,6 +207,22 @@ private struct Context {
             for refusal in receipt.refused {
                 report.warnings.append("the server refused \(refusal.address): \(refusal.reply)")
             }
+            let deferred = DeferredRecipients.of(receipt)
+            if !deferred.isEmpty {
+                do {
+                    let (entry, warning) = try DeferredRecipients.queue(
+                        try message.makeStream().readAll(), envelopeFrom: account.from.asciiAddress, deferred: deferred,
+                        messageId: message.messageID, server: server.address, subject: email.subject,
+                        outbox: StorageLocations.current().outbox)
+                    report.outboxId = entry.id
+                    report.warnings.append(warning)
+                } catch {
+                    report.warnings.append("could not queue the message for \(deferred.map(\.address).joined(separator: ", ")): \(RouteReport.Failure(error, otherwise: .permanent).message)")
+                    if let failure = attachDraft(to: &report) {
+                        report.warnings.append("the message could not be saved as a draft either: \(failure.message)")
+                    }
+                }
+            }
             return report
         } catch {
             report.reply = error.reply

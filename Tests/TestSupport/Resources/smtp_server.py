@@ -12,6 +12,7 @@ and N.json (envelope) in --outdir.
   --cert/--key                PEM files for starttls and tls
   --auth USER:PASSWORD        require AUTH (PLAIN/LOGIN) with these credentials
   --refuse ADDR               answer RCPT TO:<ADDR> with 550 (repeatable)
+  --defer ADDR                answer RCPT TO:<ADDR> with 450, try again later (repeatable)
   --data-delay SECONDS        wait before answering the end of DATA (slow server)
   --data-reply REPLY          answer the end of DATA with REPLY (and keep nothing)
   --port PORT                 listen on PORT instead of a free one (a server brought back up)
@@ -31,14 +32,17 @@ from aiosmtpd.smtp import SMTP, AuthResult, LoginPassword
 
 
 class Handler:
-    def __init__(self, outdir, refuse, delay, data_reply):
+    def __init__(self, outdir, refuse, delay, data_reply, defer=()):
         self.outdir = outdir
         self.data_reply = data_reply
         self.refuse = set(a.lower() for a in refuse)
+        self.defer = set(a.lower() for a in defer)
         self.delay = delay
         self.count = 0
 
     async def handle_RCPT(self, server, session, envelope, address, rcpt_options):
+        if address.lower() in self.defer:
+            return "450 4.2.0 <%s>: Recipient address deferred, try again later" % address
         if address.lower() in self.refuse:
             return "550 5.1.1 <%s>: Recipient address rejected: User unknown" % address
         envelope.rcpt_tos.append(address)
@@ -79,6 +83,7 @@ def main():
     parser.add_argument("--key")
     parser.add_argument("--auth")
     parser.add_argument("--refuse", action="append", default=[])
+    parser.add_argument("--defer", action="append", default=[])
     parser.add_argument("--data-delay", type=float, default=0)
     parser.add_argument("--data-reply")
     parser.add_argument("--outdir", required=True)
@@ -116,7 +121,7 @@ def main():
     if args.auth:
         user, password = args.auth.split(":", 1)
         authenticator = Authenticator(user, password)
-    handler = Handler(args.outdir, args.refuse, args.data_delay, args.data_reply)
+    handler = Handler(args.outdir, args.refuse, args.data_delay, args.data_reply, args.defer)
 
     connections = os.path.join(args.outdir, "connections.log")
 
