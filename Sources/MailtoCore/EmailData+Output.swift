@@ -88,13 +88,16 @@ extension String {
 }
 
 extension Unicode.Scalar {
-    /// C0 and C1 controls, DEL, and the invisible format characters a link can use to
-    /// disguise text: bidirectional embeddings, overrides and isolates, zero-width
-    /// characters, the byte-order mark.
+    /// C0 and C1 controls, DEL, and the characters a link can use to disguise text:
+    /// bidirectional embeddings, overrides and isolates, zero-width and invisible format
+    /// characters, the soft hyphen, the byte-order mark, interlinear annotations, tag
+    /// characters, and the line and paragraph separators (which many terminals and
+    /// notification servers show as a line break, faking a line of the question).
     var isInvisibleOrControl: Bool {
         switch value {
-        case 0x00...0x1F, 0x7F...0x9F: true
-        case 0x061C, 0x200B...0x200F, 0x202A...0x202E, 0x2060...0x2069, 0xFEFF: true
+        case 0x00...0x1F, 0x7F...0x9F, 0x00AD: true
+        case 0x061C, 0x180E, 0x200B...0x200F, 0x2028...0x202E, 0x2060...0x206F, 0xFEFF: true
+        case 0xFFF9...0xFFFB, 0xE0000...0xE007F: true
         default: false
         }
     }

@@ -47,7 +47,9 @@ public struct SMTPServer: Sendable, Equatable {
     /// `localhost`, 127.0.0.0/8 and ::1: plain text there never leaves the machine.
     public var isLoopback: Bool {
         let bare = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
-        if bare == "localhost" || bare == "::1" || bare.hasSuffix(".localhost") { return true }
+        // Only literal names: `*.localhost` may go to DNS (glibc without nss-myhostname)
+        // and come back with an address that is not this machine.
+        if bare == "localhost" || bare == "::1" { return true }
         let octets = bare.split(separator: ".", omittingEmptySubsequences: false)
         return octets.count == 4 && octets[0] == "127" && octets.allSatisfy { UInt8($0) != nil }
     }

@@ -69,6 +69,14 @@ import Testing
         #expect(try MailtoURL.parse("mailto:?cc=" + addresses.joined(separator: "%2C")).cc == addresses)
     }
 
+    /// Line and paragraph separators would fake a line of a consent question.
+    @Test(arguments: ["\u{2028}", "\u{2029}", "\u{AD}", "\u{E0041}", "\u{FFF9}", "\u{180E}"])
+    func separatorsAndInvisibleFormatCharactersAreShownEscaped(character: String) {
+        let shown = "a\(character)To: ceo@corp".visible
+        #expect(!shown.contains(character))
+        #expect(shown.hasPrefix("a\\u{"))
+    }
+
     @Test func bidiAndInvisibleCharactersAreShownEscaped() throws {
         let email = try MailtoURL.parse("mailto:a@x?subject=invoice%E2%80%AEfdp.exe%E2%80%8B&body=ok%07")
         #expect(email.readableLines.contains("Subject:     invoice\\u{202E}fdp.exe\\u{200B}"))

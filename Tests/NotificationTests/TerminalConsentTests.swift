@@ -37,17 +37,18 @@ import TestSupport
         #expect(result.stdout.contains("[s]end, [h]and off to Thunderbird Mail, [c]ancel? "), "\(result)")
     }
 
-    @Test func endOfInputCancels() throws {
+    /// Only an explicit `c` discards the message; no answer hands it off or saves it.
+    @Test func endOfInputIsNoConsentNotACancel() throws {
         let result = try ask(["EOF"])
-        #expect(result.decision == "cancel", "\(result)")
-        #expect(result.stdout.contains("Cancelled: no answer (end of input)."))
+        #expect(result.decision?.hasPrefix("notConsented") == true, "\(result)")
+        #expect(result.stdout.contains("No answer (end of input): not sent."))
     }
 
-    @Test func garbageIsAskedAgainThenCancelled() throws {
+    @Test func garbageIsAskedAgainThenIsNoConsent() throws {
         let result = try ask(["yes please", "x", "sned"])
-        #expect(result.decision == "cancel", "\(result)")
+        #expect(result.decision?.hasPrefix("notConsented") == true, "\(result)")
         #expect(result.stdout.components(separatedBy: "Please answer s, h, c.").count == 3)
-        #expect(result.stdout.contains("Cancelled: no answer understood."))
+        #expect(result.stdout.contains("No answer understood: not sent."))
     }
 
     @Test func garbageThenAnAnswerCounts() throws {
@@ -57,7 +58,7 @@ import TestSupport
 
     @Test func enterAloneNeverSends() throws {
         let result = try ask(["", "", ""])
-        #expect(result.decision == "cancel", "\(result)")
+        #expect(result.decision?.hasPrefix("notConsented") == true, "\(result)")
     }
 
     @Test func typeaheadDoesNotAnswer() throws {

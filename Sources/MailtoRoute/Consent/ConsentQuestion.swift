@@ -29,9 +29,14 @@ struct ConsentQuestion {
 
     init(email: EmailData, from: String, server: String, handlerName: String?) {
         var fields: [(String, String)] = [("From", Self.shown(from))]
-        fields.append(("To", email.to.isEmpty ? "(nobody)" : Self.shown(email.to.joined(separator: ", "))))
-        if !email.cc.isEmpty { fields.append(("Cc", Self.shown(email.cc.joined(separator: ", ")))) }
-        if !email.bcc.isEmpty { fields.append(("Bcc", Self.shown(email.bcc.joined(separator: ", ")))) }
+        // With more than one recipient the label says how many: a list cut short for room
+        // cannot hide that there are more.
+        func recipients(_ label: String, _ addresses: [String]) -> (String, String) {
+            (addresses.count > 1 ? "\(label) (\(addresses.count))" : label, Self.shown(addresses.joined(separator: ", ")))
+        }
+        fields.append(email.to.isEmpty ? ("To", "(nobody)") : recipients("To", email.to))
+        if !email.cc.isEmpty { fields.append(recipients("Cc", email.cc)) }
+        if !email.bcc.isEmpty { fields.append(recipients("Bcc", email.bcc)) }
         fields.append(("Subject", email.subject.map(Self.shown) ?? "(no subject)"))
         if !email.attachments.isEmpty {
             fields.append(("Attached", Self.shown(email.attachments.map(\.fileName).joined(separator: ", "))))

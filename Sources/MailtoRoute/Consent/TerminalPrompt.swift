@@ -6,9 +6,9 @@ struct TerminalPrompt {
     let question: ConsentQuestion
     static let maximumAttempts = 3
 
-    /// End of input (Ctrl-D, a closed terminal) and too many answers not understood are
-    /// a cancel: the person is there and did not say send. No answer within `timeout`
-    /// seconds is no consent.
+    /// Only an explicit `c` cancels. End of input (Ctrl-D, a closed terminal), too many
+    /// answers not understood and no answer within `timeout` seconds are no consent: the
+    /// message is handed off or saved, never sent and never discarded (rules 1 and 3).
     func ask(timeout: Double) -> ConsentDecision {
         terminal.write(text)
         terminal.discardTypeahead()
@@ -24,15 +24,15 @@ struct TerminalPrompt {
                     terminal.write("Please answer \(letters).\n")
                 }
             case .endOfInput:
-                terminal.write("\nCancelled: no answer (end of input).\n")
-                return .cancel
+                terminal.write("\nNo answer (end of input): not sent.\n")
+                return .notConsented("no answer on the terminal (end of input)")
             case .timedOut:
                 terminal.write("\nNo answer within \(Int(timeout)) s: not sent.\n")
                 return .notConsented("no answer on the terminal within \(Int(timeout)) s")
             }
         }
-        terminal.write("Cancelled: no answer understood.\n")
-        return .cancel
+        terminal.write("No answer understood: not sent.\n")
+        return .notConsented("no answer understood on the terminal")
     }
 
     /// The message as the prompt shows it.

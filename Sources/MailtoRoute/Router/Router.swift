@@ -267,7 +267,9 @@ private struct Context {
             report.warnings = result.warnings.filter { !$0.hasPrefix("not taken from the URL:") }
             if !result.notCarried.isEmpty {
                 // Rule 2: what the mail program did not get is kept whole as well.
-                if attachDraft(to: &report) == nil, let path = report.draft {
+                if let failure = attachDraft(to: &report) {
+                    report.warnings.append("what \(result.handlerName) did not get could not be kept as a draft either: \(failure.message)")
+                } else if let path = report.draft {
                     report.warnings.append("the whole message, with what \(result.handlerName) did not get, is saved as \(path)")
                 }
             }
@@ -348,7 +350,12 @@ extension Router {
     /// The quick flush every run makes after its own message (issue 5): at most `limit`
     /// due outbox messages, over the account as it is now. Skipped when this run's own
     /// message has just been queued: its server is not taking mail.
-    public static func flushDueAfter(_ report: RouteReport, limit: Int = 20) {
+    /// A link under `policy=handoff` does not flush: that would ask for the account's
+    /// password (a password command may pop up a keyring prompt) on a click that sends
+    /// nothing; `outbox watch` or the next `send` takes the queue.
+    public static func flushDueAfter(_ report: RouteReport, source: RouteRequest.Source, limit: Int = 20) {
+        // A [route] group that does not read is taken as handoff, as the router takes it.
+        if source == .link, ((try? RouteSettings.configured())?.policy ?? .handoff) == .handoff { return }
         guard report.result != .queued, let locations = try? StorageLocations.current(),
               let due = try? locations.outbox.due(now: .now()), !due.isEmpty,
               let send = OutboxDelivery.configuredSender(),

@@ -14,7 +14,7 @@ enum OpenCommand: Command {
         let email = try MailtoURL.parse(arguments.required("URL", usage: fullUsage))
         let report = Router.route(RouteRequest(email: email, source: .link))
         let status = output.present(report, json: arguments.has("--json"), source: .link)
-        Router.flushDueAfter(report)
+        Router.flushDueAfter(report, source: .link)
         return status
     }
 }

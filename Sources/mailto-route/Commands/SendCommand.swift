@@ -52,7 +52,7 @@ enum SendCommand: Command {
             progress: bar.isEnabled ? bar.update : nil, messageSize: { bar.prepare(total: $0) }))
         bar.finish()
         let status = output.present(report, json: arguments.has("--json"), source: .trusted)
-        Router.flushDueAfter(report)
+        Router.flushDueAfter(report, source: .trusted)
         return status
     }
 
