@@ -5,9 +5,9 @@ import TestSupport
 
 /// Saves a draft as the router writes one (OutgoingMessage's draft form: Bcc kept, and no
 /// From when there was no account), folded Bcc and all; returns its id.
-func saveDraft(_ sandbox: Sandbox, messageId: String = "<draft-1@localhost>") throws -> String {
+func saveDraft(_ sandbox: Sandbox, messageId: String = "<draft-1@localhost>", bccName: String = "Bcc") throws -> String {
     let text = "Date: Sun, 29 Nov 2026 14:00:00 +0000\r\nTo: Joe <joe@example.com>\r\nCc: ann@example.net\r\n"
-        + "Bcc: hidden@example.org,\r\n \"Second, Hidden\" <hidden2@example.org>\r\nSubject: Draft\r\n"
+        + "\(bccName): hidden@example.org,\r\n \"Second, Hidden\" <hidden2@example.org>\r\nSubject: Draft\r\n"
         + "Message-ID: \(messageId)\r\nMIME-Version: 1.0\r\nContent-Type: text/plain; charset=utf-8\r\n"
         + "Content-Transfer-Encoding: 7bit\r\n\r\nHello Joe,\r\nsee you.\r\n"
     let drafts = Drafts(directory: sandbox.dataHome.appendingPathComponent("mailto-route/drafts").path)
@@ -19,11 +19,13 @@ func draftExists(_ sandbox: Sandbox, _ id: String) -> Bool {
 }
 
 @Suite struct DraftsSendTests {
-    @Test func aDraftGoesToEveryRecipientIncludingBccWithoutItsBccFieldAndIsRemoved() throws {
+    /// Also as a hand-edited draft may write it: `BCC :`, RFC 822's obsolete form.
+    @Test(arguments: ["Bcc", "BCC "])
+    func aDraftGoesToEveryRecipientIncludingBccWithoutItsBccFieldAndIsRemoved(bccName: String) throws {
         let sandbox = try Sandbox()
         let server = try SMTPTestServer(.plain)
         try writeAccount(sandbox, port: server.port, security: "none")
-        let id = try saveDraft(sandbox)
+        let id = try saveDraft(sandbox, bccName: bccName)
         let result = try mailtoRoute(["drafts", "send", id], in: sandbox)
         #expect(result.status == 0, "\(result)")
         #expect(result.stdout.contains("\(id): sent via 127.0.0.1:\(server.port): 250 2.0.0 Ok: queued as TEST1"))

@@ -84,7 +84,9 @@ public struct DraftSubmission: Sendable {
                 fields[fields.count - 1].value += line
                 fields[fields.count - 1].raw += message[start..<lineEnd]
             } else if let colon = line.firstIndex(of: UInt8(ascii: ":")) {
-                let name = String(decoding: line[line.startIndex..<colon], as: UTF8.self).lowercased()
+                // `Bcc :` (white space before the colon, RFC 822's obsolete syntax, which a
+                // hand-edited draft may have) is still Bcc: it must never be sent on.
+                let name = String(decoding: line[line.startIndex..<colon], as: UTF8.self).lowercased().trimmingSpaces()
                 fields.append((name, Array(line[(colon + 1)...]), Array(message[start..<lineEnd])))
             } else {
                 // Not a header line: the header ends here (a draft without an empty line).
