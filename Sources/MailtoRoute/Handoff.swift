@@ -45,8 +45,13 @@ public enum Handoff {
     /// default remembered by `register`, else the best other candidate. Never mailto-route
     /// itself. Throws why there is nowhere to go.
     public static func destination(handler: String? = nil) throws -> Destination {
+        try destination(configured: handler ?? configuredHandler())
+    }
+
+    /// The same, with `handler=` already read (`nil`: none configured).
+    static func destination(configured handler: String?) throws -> Destination {
         var warnings: [String] = []
-        let target = try HandlerChoice.choose(configured: handler ?? configuredHandler(), warnings: &warnings)
+        let target = try HandlerChoice.choose(configured: handler, warnings: &warnings)
         switch target {
         case .webmail(let service):
             return Destination(target: target, id: "webmail:\(service.rawValue)", name: service.name, warnings: warnings)
@@ -74,10 +79,13 @@ public enum Handoff {
 
     /// `handler=` in the `[route]` section of `$XDG_CONFIG_HOME/mailto-route/config`.
     static func configuredHandler() throws -> String? {
-        let path = XDGDirectories.configHome + "/mailto-route/config"
-        guard let file = try KeyFile.load(path), let value = file.string("route", "handler") else { return nil }
-        // A desktop id or webmail:SERVICE has no spaces; a stray one around it is no error.
-        return value.split(whereSeparator: { $0 == " " || $0 == "\t" }).first.map(String.init)
+        try KeyFile.load(XDGDirectories.configHome + "/mailto-route/config").flatMap(handlerValue)
+    }
+
+    /// `handler=` of a loaded config file; a desktop id or webmail:SERVICE has no spaces,
+    /// so a stray one around it is no error.
+    static func handlerValue(_ file: KeyFile) -> String? {
+        file.string("route", "handler")?.split(whereSeparator: { $0 == " " || $0 == "\t" }).first.map(String.init)
     }
 
     static func checkLoopGuard() throws {

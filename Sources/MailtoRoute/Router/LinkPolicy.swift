@@ -17,10 +17,13 @@ public struct RouteSettings: Equatable, Sendable {
     public var policy: LinkPolicy = .ask
     /// How long a consent question waits for an answer (`consent-timeout=`, seconds).
     public var consentTimeout: Double = 120
+    /// Where to hand off (`handler=`: a desktop id or `webmail:SERVICE`); `nil`: the
+    /// desktop's default.
+    public var handler: String?
 
     public init() {}
 
-    /// Reads `policy=` and `consent-timeout=`. A value that is not one of the allowed is a
+    /// Reads `policy=`, `consent-timeout=` and `handler=`. A value that is not one of the allowed is a
     /// configuration error: guessing could send what the user meant to be asked about.
     public static func configured() throws(ConfigurationError) -> RouteSettings {
         let path = AccountConfiguration.configPath
@@ -35,6 +38,7 @@ public struct RouteSettings: Equatable, Sendable {
             }
             settings.policy = policy
         }
+        settings.handler = Handoff.handlerValue(file)
         if let text = file.string("route", "consent-timeout") {
             let value = text.trimmingSpaces()
             guard let seconds = Int(value), seconds > 0, seconds <= 3600 else {

@@ -148,7 +148,8 @@ private struct Context {
         if destination == nil, !destinationLookedUp {
             destinationLookedUp = true
             do {
-                destination = try Handoff.destination()
+                // `handler=` came with the [route] settings: the file is not read again.
+                destination = try Handoff.destination(configured: settings.handler)
             } catch {
                 handlerProblem = RouteReport.Failure(error, otherwise: .permanent).message
             }
