@@ -82,7 +82,7 @@ extension String {
     }
 
     /// `in-reply-to` → `In-Reply-To`.
-    var headerCapitalized: String {
+    public var headerCapitalized: String {
         split(separator: "-").map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined(separator: "-")
     }
 }

@@ -6,6 +6,7 @@ import Glibc
 let commands: [any Command.Type] = [
     OpenCommand.self,
     SendCommand.self,
+    ComposeCommand.self,
     CheckCommand.self,
     ParseCommand.self,
     RegisterCommand.self,

@@ -145,7 +145,7 @@ import TestSupport
             guard words.count >= 2, words[0] == "mailto-route", !words[1].hasPrefix("["), !words[1].hasPrefix("-") else { return nil }
             return String(words[1])
         }
-        #expect(Set(names) == ["send", "check", "parse", "register", "unregister", "outbox", "drafts", "log"])
+        #expect(Set(names) == ["send", "compose", "check", "parse", "register", "unregister", "outbox", "drafts", "log"])
         for name in names {
             let result = try mailtoRoute([name, "--no-such-option"], in: sandbox)
             #expect(result.status == 64)

@@ -7,12 +7,16 @@ public struct RouteRequest: Sendable {
         case link
         /// A script or app that asked to send (`send`, the Swift API): trusted.
         case trusted
+        /// The user wrote it in their editor and chose to send it (`compose`): trusted.
+        case compose
     }
 
     /// A path the caller insists on; impossible is an error, never a silent switch.
     public enum ForcedPath: Sendable {
         case direct
         case handoff
+        /// Saved as a draft, and nothing else (the user chose to keep it for later).
+        case draft
     }
 
     public var email: EmailData

@@ -40,10 +40,12 @@ public enum Router {
             return source == .link && policy != .direct ? .askThenDirect : .direct
         case .handoff:
             return hasHandler() ? .handoff : .impossible(.permanent, "cannot hand off")
+        case .draft:
+            return .draft
         case nil:
             break
         }
-        if source == .trusted {
+        if source != .link {
             // A script that asked to send learns that its account is broken, rather than
             // finding its message handed to a mail program; the message is kept.
             if accountConfigured, let accountProblem { return .impossible(.configuration, accountProblem) }
@@ -98,7 +100,8 @@ private struct Context {
         }
         // A link under policy=handoff is never sent: its password is not asked for (a
         // password command may pop up a keyring prompt).
-        readAccount(withPassword: !(request.source == .link && policy == .handoff && request.forcedPath == nil))
+        readAccount(withPassword: !(request.source == .link && policy == .handoff && request.forcedPath == nil)
+            && request.forcedPath != .draft)
         let decision = Router.decide(
             source: request.source, forcedPath: request.forcedPath, policy: policy,
             accountConfigured: accountConfigured, accountProblem: accountProblem, hasHandler: findDestination())
@@ -109,6 +112,8 @@ private struct Context {
             return askThenSend()
         case .handoff:
             return handOff()
+        case .draft where request.forcedPath == .draft:
+            return saveDraft(because: nil, path: .draft)
         case .draft:
             var reason = handlerProblem
             if let accountProblem { reason += "; and no account to send from: \(accountProblem)" }
@@ -332,11 +337,7 @@ private struct Context {
 
     /// One line in the outcome log; never a body, a subject or a password.
     func log(_ report: RouteReport) {
-        let outcome = Outcome(
-            source: request.source.rawValue, path: report.path.rawValue, result: report.result.rawValue,
-            handler: report.handler?.id, server: report.server, errorKind: report.error?.kind)
-        // The log is for looking back; failing to write it changes nothing that happened.
-        try? StorageLocations.current().outcomeLog.append(outcome)
+        Router.log(report, source: request.source)
     }
 }
 
@@ -348,6 +349,16 @@ extension Mailbox {
 }
 
 extension Router {
+    /// Appends `report` to the outcome log: one line, never a body, a subject or a
+    /// password. For a run that ended without routing (a compose the user cancelled).
+    public static func log(_ report: RouteReport, source: RouteRequest.Source) {
+        let outcome = Outcome(
+            source: source.rawValue, path: report.path.rawValue, result: report.result.rawValue,
+            handler: report.handler?.id, server: report.server, errorKind: report.error?.kind)
+        // The log is for looking back; failing to write it changes nothing that happened.
+        try? StorageLocations.current().outcomeLog.append(outcome)
+    }
+
     /// The quick flush every run makes after its own message (issue 5): at most `limit`
     /// due outbox messages, over the account as it is now. Skipped when this run's own
     /// message has just been queued: its server is not taking mail.

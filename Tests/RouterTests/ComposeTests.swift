@@ -1,0 +1,87 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// `mailto-route compose`: the message in the user's editor (here a script that edits the
+/// file as a person would), then send, save or cancel, answered on a real terminal.
+@Suite struct ComposeTests {
+    /// An editor that sets the subject, adds a Cc and writes a body line.
+    func setUp(editorExit: Int = 0) throws -> (Sandbox, SMTPTestServer, [String: String]) {
+        let sandbox = try Sandbox()
+        let server = try SMTPTestServer(.plain)
+        try writeAccount(sandbox, port: server.port, security: "none")
+        let editor = try sandbox.write("""
+            #!/bin/sh
+            # The file is the last argument, as editors take it.
+            for file in "$@"; do :; done
+            sed -i -e 's/^Subject:.*/Subject: Written here/' -e 's/^Cc:.*/Cc: Ann <ann@example.org>/' "$file"
+            printf 'Typed in the editor\\n' >> "$file"
+            exit \(editorExit)
+
+            """, to: "bin/fake-editor", mode: 0o755)
+        // An editor setting with an argument, as users write them.
+        return (sandbox, server, sandbox.environment(["VISUAL": "\(editor.path) --wait", "EDITOR": ""]))
+    }
+
+    @Test func sendSendsWhatWasWritten() throws {
+        let (sandbox, server, environment) = try setUp()
+        let result = try runOnTerminal([mailtoRouteBinary, "compose", "mailto:joe@example.com?subject=Hi"],
+                                       answers: ["s"], environment: environment)
+        #expect(result.status == 0, "\(result)")
+        let message = try #require(server.messages.first)
+        #expect(try sandbox.header("Subject", of: message) == "Written here")
+        // EmailData carries bare addresses, as from a URL: the display name is not kept.
+        #expect(try sandbox.header("Cc", of: message) == "ann@example.org")
+        #expect(try server.envelope(of: message)["rcpt_tos"] as? [String] == ["joe@example.com", "ann@example.org"])
+        #expect(try String(contentsOf: message, encoding: .utf8).contains("Typed in the editor"))
+    }
+
+    @Test func draftKeepsItAndSendsNothing() throws {
+        let (sandbox, server, environment) = try setUp()
+        let result = try runOnTerminal([mailtoRouteBinary, "compose", "mailto:joe@example.com"], answers: ["d"],
+                                       environment: environment)
+        #expect(result.status == 3, "\(result)")
+        let draft = try #require(sandbox.drafts.first)
+        #expect(try sandbox.header("Subject", of: draft) == "Written here")
+        #expect(server.messages.isEmpty)
+    }
+
+    @Test func cancelDiscardsItAndExitsFour() throws {
+        let (sandbox, server, environment) = try setUp()
+        let result = try runOnTerminal([mailtoRouteBinary, "compose", "mailto:joe@example.com"], answers: ["c"],
+                                       environment: environment)
+        #expect(result.status == 4, "\(result)")
+        #expect(sandbox.drafts.isEmpty)
+        #expect(server.messages.isEmpty)
+        // Nothing of it stays behind: the editor's file is removed too.
+        let composeDirectory = sandbox.stateHome.appendingPathComponent("mailto-route/compose")
+        #expect((try? FileManager.default.contentsOfDirectory(atPath: composeDirectory.path))?.isEmpty ?? true)
+    }
+
+    @Test func endOfInputKeepsADraft() throws {
+        let (sandbox, server, environment) = try setUp()
+        let result = try runOnTerminal([mailtoRouteBinary, "compose", "mailto:joe@example.com"], answers: ["EOF"],
+                                       environment: environment)
+        #expect(result.status == 3, "\(result)")
+        #expect(sandbox.drafts.count == 1)
+        #expect(server.messages.isEmpty)
+    }
+
+    /// Whatever the editor did, what the user wrote is kept.
+    @Test func aFailingEditorKeepsWhatWasWrittenAsADraft() throws {
+        let (sandbox, server, environment) = try setUp(editorExit: 2)
+        let result = try runOnTerminal([mailtoRouteBinary, "compose", "mailto:joe@example.com"], environment: environment)
+        #expect(result.status == 3, "\(result)")
+        #expect(result.stdout.contains("the editor exited with status 2"))
+        let draft = try #require(sandbox.drafts.first)
+        #expect(try sandbox.header("Subject", of: draft) == "Written here")
+        #expect(server.messages.isEmpty)
+    }
+
+    @Test func withoutATerminalItIsAUsageError() throws {
+        let sandbox = try Sandbox()
+        let result = try run("/usr/bin/setsid", ["-w", mailtoRouteBinary, "compose"], environment: sandbox.environment)
+        #expect(result.status == 64, "\(result)")
+        #expect(result.stderr.contains("compose needs a terminal"))
+    }
+}
