@@ -85,3 +85,20 @@ import TestSupport
         #expect(result.stderr.contains("compose needs a terminal"))
     }
 }
+
+extension ComposeTests {
+    /// A header that does not read (here a NUL typed into an address) keeps the whole text.
+    @Test func aHeaderThatDoesNotReadKeepsTheWholeTextAsADraft() throws {
+        let sandbox = try Sandbox()
+        let editor = try sandbox.write("""
+            #!/bin/sh
+            for file in "$@"; do :; done
+            printf 'To: a\\000b@example.org\\n\\nMy precious text\\n' > "$file"
+
+            """, to: "bin/nul-editor", mode: 0o755)
+        let result = try runOnTerminal([mailtoRouteBinary, "compose"], environment: sandbox.environment(["VISUAL": editor.path]))
+        #expect(result.status == 3, "\(result)")
+        let draft = try #require(sandbox.drafts.first)
+        #expect(try String(contentsOf: draft, encoding: .utf8).contains("My precious text"))
+    }
+}

@@ -87,7 +87,16 @@ public enum Compose {
         guard let saved = readWholeFile(path) else {
             return .editorFailed("cannot read back \(path): \(String(cString: strerror(errno)))", email)
         }
-        let edited = try Compose.email(from: String(decoding: saved, as: UTF8.self), original: email)
+        let text = String(decoding: saved, as: UTF8.self)
+        let edited: EmailData
+        do {
+            edited = try Compose.email(from: text, original: email)
+        } catch {
+            // Nothing the user wrote is lost: the whole text becomes the draft's body.
+            var kept = email
+            kept.body = text.replacingCRLF(with: "\n").split(separator: "\n", omittingEmptySubsequences: false).joined(separator: "\r\n")
+            return .editorFailed("the header does not read (\(error.description)); the whole text is the draft's body", kept)
+        }
         guard status == 0 else { return .editorFailed("the editor exited with status \(status)", edited) }
         return .edited(edited)
     }
