@@ -41,9 +41,6 @@ public struct RouteReport: Sendable, Equatable {
         self.result = result
     }
 
-    /// Only `sent` means that a server accepted the message.
-    public var wasAcceptedByServer: Bool { result == .sent }
-
     /// The keys of DESIGN.md in their order, each where it applies; `accepted`/`refused`
     /// on the direct path.
     public var json: JSON {
