@@ -25,9 +25,24 @@ public enum Handoff {
     /// How long the guard counts as fresh: a loop closes within a second or two, and a
     /// mail program started long ago may open links for real.
     static let loopGuardSeconds = 30
-    /// The largest body carried in a `mailto:` URL: more does not fit an argv word
-    /// (Linux limits one to 128 KiB) once percent-encoded.
+    /// The largest body carried in a `mailto:` URL (or on a mail program's command line).
     public static let maximumURLBodyBytes = 64 * 1024
+    /// The longest word an argv may hold: Linux refuses more than 128 KiB (MAX_ARG_STRLEN,
+    /// with the closing NUL). A percent-encoded body takes up to three times its bytes (five
+    /// in a webmail URL, encoded twice), so a body within `maximumURLBodyBytes` may still
+    /// not fit: what is carried is measured as it is passed.
+    static let maximumArgumentBytes = 128 * 1024 - 1
+
+    /// Whether `words` can be passed to a program: each fits in one argv word.
+    static func fitInArgv(_ words: [String]) -> Bool {
+        words.allSatisfy { $0.utf8.count <= maximumArgumentBytes }
+    }
+
+    /// Whether a body of `email` is within what a URL or command line carries, once
+    /// `carried(email)` has made the words that carry it.
+    static func bodyFits(_ email: EmailData, _ carried: (EmailData) throws -> [String]) rethrows -> Bool {
+        try (email.body?.utf8.count ?? 0) <= maximumURLBodyBytes && fitInArgv(carried(email))
+    }
 
     /// Where a handoff goes, chosen once: the program (or webmail service), and what its
     /// choice had to say (a configured handler missing, say).
@@ -109,16 +124,17 @@ public enum Handoff {
     static func launch(_ email: EmailData, with app: AppInfo, warnings: [String]) throws -> HandoffResult {
         var report = Leftovers(warnings: warnings)
         let id = app.id ?? app.executable
-        let bodyTooLong = (email.body?.utf8.count ?? 0) > maximumURLBodyBytes
-        if !email.attachments.isEmpty || bodyTooLong, let client = MailClient.identify(app) {
+        let asURL = { (email: EmailData) in [MailtoURL.encode(email)] }
+        if !email.attachments.isEmpty || !bodyFits(email, asURL), let client = MailClient.identify(app) {
             let files = try HandoffFiles.attachmentPaths(email.attachments)
+            let onCommandLine = { (email: EmailData) in try client.arguments(for: email, attachments: files, bodyFile: nil) }
             var bodyFile: String?
             var sent = email
-            if bodyTooLong {
+            if try !bodyFits(email, onCommandLine) {
                 if client.takesBodyFile {
                     bodyFile = try HandoffFiles.bodyFile(email.body ?? "")
                 } else {
-                    sent.body = report.truncating(email.body ?? "", for: app.name)
+                    sent.body = try report.truncating(email, for: app.name) { try bodyFits($0, onCommandLine) }
                 }
             }
             if !client.takesExtraHeaders {
@@ -137,10 +153,10 @@ public enum Handoff {
         var sent = email
         report.attachmentsNotCarried(email.attachments, because: "\(app.name) does not take attachments on its command line")
         report.htmlNotCarried(email, by: "a mailto: URL")
-        if bodyTooLong {
-            sent.body = report.truncating(email.body ?? "", for: app.name)
+        if !bodyFits(email, asURL) {
+            sent.body = report.truncating(email, for: app.name) { bodyFits($0, asURL) }
         }
-        try Launcher.launch(app, uris: [MailtoURL.encode(sent)], environment: guardEnvironment)
+        try Launcher.launch(app, uris: asURL(sent), environment: guardEnvironment)
         return report.result(id: id, name: app.name)
     }
 }
@@ -170,18 +186,31 @@ struct Leftovers {
         warnings.append("the body is HTML, but \(carrier) carries plain text only: it went as text")
     }
 
-    /// The first `Handoff.maximumURLBodyBytes` of `body`, cut after a line break when there
-    /// is one, and a warning that names what was left out.
-    mutating func truncating(_ body: String, for name: String) -> String {
-        var end = body.startIndex
-        var lastBreak: String.Index?
+    /// The longest beginning of `email`'s body with which `fits` holds, cut after a line
+    /// break when there is one, and a warning that names what was left out. `fits` must
+    /// hold for a shorter body whenever it holds for a longer one (an encoded length does).
+    mutating func truncating(_ email: EmailData, for name: String, fits: (EmailData) throws -> Bool) rethrows -> String {
+        let body = email.body ?? ""
+        // Every place a cut may go, within the byte limit; then the last one that fits.
+        var ends = [body.startIndex]
         var bytes = 0
         for index in body.indices {
             bytes += body[index].utf8.count
             if bytes > Handoff.maximumURLBodyBytes { break }
-            end = body.index(after: index)
-            if body[index].isNewline { lastBreak = end }
+            ends.append(body.index(after: index))
         }
+        var trial = email
+        func fitsUpTo(_ end: String.Index) throws -> Bool {
+            trial.body = String(body[..<end])
+            return try fits(trial)
+        }
+        var low = 0, high = ends.count - 1
+        while low < high {
+            let middle = (low + high + 1) / 2
+            if try fitsUpTo(ends[middle]) { low = middle } else { high = middle - 1 }
+        }
+        let end = ends[low]
+        let lastBreak = body[..<end].lastIndex(where: \.isNewline).map { body.index(after: $0) }
         let kept = String(body[..<(lastBreak ?? end)])
         let left = body.utf8.count - kept.utf8.count
         notCarried.append("the last \(left) bytes of the body")

@@ -31,15 +31,16 @@ enum Webmail {
         report.attachmentsNotCarried(email.attachments, because: "\(service.name) compose pages take none")
         report.htmlNotCarried(email, by: "a mailto: URL")
         var sent = email
-        if (email.body?.utf8.count ?? 0) > Handoff.maximumURLBodyBytes {
-            sent.body = report.truncating(email.body ?? "", for: service.name)
+        let asComposeURL = { (email: EmailData) in [service.composeURL(for: MailtoURL.encode(email))] }
+        if !Handoff.bodyFits(email, asComposeURL) {
+            sent.body = report.truncating(email, for: service.name) { Handoff.bodyFits($0, asComposeURL) }
         }
         guard let browser = Handlers.defaultForScheme("https") else {
             throw DesktopError(.configuration, "handler=webmail:\(service.rawValue), but there is no default web browser (x-scheme-handler/https)")
         }
         // A compose URL is not a mailto: URL the browser would hand back to us, and a
         // browser started now may open mailto: links for real later: no loop guard here.
-        try Launcher.launch(browser, uris: [service.composeURL(for: MailtoURL.encode(sent))])
+        try Launcher.launch(browser, uris: asComposeURL(sent))
         return report.result(id: "webmail:\(service.rawValue)", name: "\(service.name) in \(browser.name)")
     }
 }

@@ -228,4 +228,35 @@ import TestSupport
         let carried = URLComponents(string: argv[0])?.queryItems?.first { $0.name == "body" }?.value ?? ""
         #expect(carried.utf8.count <= 64 * 1024 && carried.hasSuffix("abcde\r\n") && body.hasPrefix(carried))
     }
+
+    /// 60,000 bytes of Cyrillic: within 64 KiB, but 180,000 bytes once percent-encoded,
+    /// more than Linux lets one argv word hold (128 KiB).
+    static let cyrillicBody = String(repeating: "жжжжжжжжжжжжжжж\r\n", count: 1_875)
+
+    func probeCyrillicBody(_ id: String, program: String) throws -> (Sandbox, RunResult) {
+        let (sandbox, _) = try sandbox(id, program: program)
+        let bodyFile = try sandbox.write(Self.cyrillicBody, to: "files/body.txt").path
+        return (sandbox, try probe("mailto:a@example.org", attaching: [], in: sandbox, ["--body-file", bodyFile]))
+    }
+
+    @Test func bodyTooLongOnceEncodedIsCutToFitTheArgv() throws {
+        let (sandbox, result) = try probeCyrillicBody("fakebird.desktop", program: "fakebird")
+        let body = Self.cyrillicBody
+        #expect(body.utf8.count == 60_000 && body.utf8.count <= 64 * 1024)
+        #expect(result.status == 0, "\(result)")
+        #expect(result.stdout.contains("warning: body is 60000 bytes"), "\(result)")
+        let argv = try #require(sandbox.recordedArgv("fakebird"))
+        #expect(argv[0].utf8.count < 128 * 1024)
+        let carried = URLComponents(string: argv[0])?.queryItems?.first { $0.name == "body" }?.value ?? ""
+        #expect(carried.utf8.count > 40_000 && carried.hasSuffix("ж\r\n") && body.hasPrefix(carried))
+    }
+
+    @Test func bodyTooLongOnceEncodedGoesToThunderbirdAsAFile() throws {
+        let (sandbox, result) = try probeCyrillicBody("thunderbird.desktop", program: "thunderbird")
+        #expect(result.status == 0, "\(result)")
+        #expect(!result.stdout.contains("not carried"))
+        let argv = try #require(sandbox.recordedArgv("thunderbird"))
+        let path = try #require(composeFields(argv.last ?? "")["message"])
+        #expect(FileManager.default.contents(atPath: path) == Data(Self.cyrillicBody.utf8))
+    }
 }
