@@ -10,7 +10,8 @@ public struct Outcome: Equatable, Sendable {
     public var time: Timestamp
     /// `link` (open), `send`, `compose`, `api`, `outbox`, `drafts`…
     public var source: String
-    /// `direct`, `compose`, `handoff`, `outbox`, `draft`.
+    /// `direct`, `compose`, `handoff`, `outbox`, `draft`; `none` for a link that could
+    /// not be read.
     public var path: String
     /// `sent`, `queued`, `handedOff`, `saved`, `cancelled`, `failed`.
     public var result: String

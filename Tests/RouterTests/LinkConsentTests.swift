@@ -43,6 +43,16 @@ import TestSupport
         #expect(server.messages.isEmpty)
     }
 
+    /// `mailto-route URL --json`, as `[open] URL [--json]` in --help says.
+    @Test func bareURLTakesJSONToo() throws {
+        let (sandbox, server) = try setUp()
+        let result = try run("/usr/bin/setsid", ["-w", mailtoRouteBinary, Self.url, "--json"],
+                             environment: sandbox.environment([:]), timeout: 60)
+        #expect(result.status == 0, "\(result)")
+        #expect(try jsonObject(result.stdout)["result"] as? String == "handedOff")
+        #expect(server.messages.isEmpty)
+    }
+
     @Test func withNoWayToAskAndNoMailProgramTheLinkIsSavedAndNeverSent() throws {
         let (sandbox, server) = try setUp(mailProgram: false)
         let result = try click(sandbox)
@@ -195,5 +205,28 @@ import TestSupport
         #expect(result.status == 0, "\(result)")
         let shown = try #require(notifications.notifications.last)
         #expect(shown.summary.contains("handed off to Fake Bird"))
+    }
+
+    /// A link that cannot be read is not routed (exit 65), but the user who clicked it
+    /// is told, and the outcome log has the run.
+    @Test func unreadableLinkIsShownAsANotificationAndLogged() throws {
+        let (sandbox, server) = try setUp()
+        let bus = try PrivateSessionBus()
+        let notifications = try ScriptedNotificationServer(on: bus)
+        let result = try run("/usr/bin/setsid", ["-w", mailtoRouteBinary, "open", "mailto:joe@example.com?subject=50%"],
+                             environment: sandbox.environment(["DBUS_SESSION_BUS_ADDRESS": bus.address]), timeout: 60)
+        #expect(result.status == 65, "\(result)")
+        #expect(result.stderr.contains("invalid percent-escape '%'"))
+        let shown = try #require(notifications.notifications.last)
+        #expect(shown.summary.contains("cannot open this link"))
+        #expect(shown.body.contains("offset 33"))
+        let log = try String(contentsOf: sandbox.stateHome.appendingPathComponent("mailto-route/outcomes.log"), encoding: .utf8)
+        let line = try jsonObject(try #require(log.split(separator: "\n").last.map(String.init)))
+        #expect(line["source"] as? String == "link")
+        #expect(line["path"] as? String == "none")
+        #expect(line["result"] as? String == "failed")
+        #expect(line["errorKind"] as? String == "input")
+        #expect(server.messages.isEmpty)
+        #expect(sandbox.recordedArgv("fakebird", timeout: 0.3) == nil)
     }
 }

@@ -359,6 +359,17 @@ extension Router {
         try? StorageLocations.current().outcomeLog.append(outcome)
     }
 
+    /// For a link that could not be read (exit 65): the outcome log gets a line (path
+    /// `none`, nothing was routed) and, without a terminal, the user a notification.
+    public static func tellUnreadableLink(_ error: MailtoURLError) {
+        let outcome = Outcome(source: RouteRequest.Source.link.rawValue, path: "none", result: "failed",
+                              errorKind: error.kind)
+        try? StorageLocations.current().outcomeLog.append(outcome)
+        if !hasTerminal() {
+            try? showReportNotification(summary: "cannot open this link", details: [error.description], urgent: true)
+        }
+    }
+
     /// The quick flush every run makes after its own message (issue 5): at most `limit`
     /// due outbox messages, over the account as it is now. Skipped when this run's own
     /// message has just been queued: its server is not taking mail.

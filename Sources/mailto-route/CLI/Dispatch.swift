@@ -16,8 +16,9 @@ func dispatch(_ words: [String], commands: [any Command.Type], output: Output) t
     default:
         break
     }
-    // A bare URL is what `xdg-open mailto:…` and older desktop files run.
-    if words.count == 1, first.utf8.count >= 7, first.prefix(7).lowercased() == "mailto:" {
+    // A bare URL is what `xdg-open mailto:…` and older desktop files run; `--json` may
+    // follow it, as it may follow `open URL`.
+    if first.utf8.count >= 7, first.prefix(7).lowercased() == "mailto:" {
         return try OpenCommand.main(words, output: output)
     }
     if let command = commands.first(where: { $0.name == first }) {

@@ -11,7 +11,16 @@ enum OpenCommand: Command {
     static let maxPositionals = 1
 
     static func run(_ arguments: Arguments, output: Output) throws -> ExitStatus {
-        let email = try MailtoURL.parse(arguments.required("URL", usage: fullUsage))
+        let url = try arguments.required("URL", usage: fullUsage)
+        let email: EmailData
+        do {
+            email = try MailtoURL.parse(url)
+        } catch {
+            // Nobody may be at a terminal to read the error line: a click that does
+            // nothing visible is the one outcome a link must never have.
+            Router.tellUnreadableLink(error)
+            throw error
+        }
         let report = Router.route(RouteRequest(email: email, source: .link))
         let status = output.present(report, json: arguments.has("--json"), source: .link)
         Router.flushDueAfter(report, source: .link)
