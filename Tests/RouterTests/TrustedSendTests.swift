@@ -17,6 +17,11 @@ import TestSupport
         #expect(report["result"] as? String == "sent")
         #expect(server.messages.count == 1)
         #expect(sandbox.recordedArgv("fakebird", timeout: 0.3) == nil)
+        // The outcome log names the command, as `log` shows it.
+        let log = try String(contentsOf: sandbox.stateHome.appendingPathComponent("mailto-route/outcomes.log"), encoding: .utf8)
+        let line = try jsonObject(try #require(log.split(separator: "\n").first.map(String.init)))
+        #expect(line["source"] as? String == "send")
+        #expect(line["path"] as? String == "direct")
     }
 
     @Test func forcedHandoffIsHonouredEvenWithAnAccount() throws {

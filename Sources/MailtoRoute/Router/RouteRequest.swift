@@ -5,8 +5,10 @@ public struct RouteRequest: Sendable {
         /// A clicked link or another program opening a URL (`open`): never sent without
         /// the user's consent.
         case link
-        /// A script or app that asked to send (`send`, the Swift API): trusted.
-        case trusted
+        /// A script that asked to send (`send`): trusted.
+        case send
+        /// An app that asked to send through the Swift API: trusted.
+        case api
         /// The user wrote it in their editor and chose to send it (`compose`): trusted.
         case compose
     }

@@ -48,11 +48,11 @@ enum SendCommand: Command {
 
         let bar = ProgressBar()
         let report = Router.route(RouteRequest(
-            email: email, source: .trusted, forcedPath: forced,
+            email: email, source: .send, forcedPath: forced,
             progress: bar.isEnabled ? bar.update : nil, messageSize: { bar.prepare(total: $0) }))
         bar.finish()
-        let status = output.present(report, json: arguments.has("--json"), source: .trusted)
-        Router.flushDueAfter(report, source: .trusted)
+        let status = output.present(report, json: arguments.has("--json"), source: .send)
+        Router.flushDueAfter(report, source: .send)
         return status
     }
 
