@@ -50,4 +50,9 @@ enum Files {
     static func directory(of path: String) -> String {
         takeString(g_path_get_dirname(path)) ?? "."
     }
+
+    /// The last component of `path`.
+    static func name(of path: String) -> String {
+        takeString(g_path_get_basename(path)) ?? path
+    }
 }

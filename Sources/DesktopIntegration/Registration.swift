@@ -12,6 +12,9 @@ public struct RegistrationReport: Sendable {
     public var effectiveDefault: String?
     /// Desktop-specific lists that make the registration ineffective.
     public var overrides: [MimeappsOverride]
+    /// Desktop-specific lists that named another program and now name mailto-route first
+    /// (`register --force`); `unregister` gives them back.
+    public var takenOver: [String] = []
 }
 
 /// What `unregister` did.
@@ -39,6 +42,9 @@ public enum Registration {
     static let stateGroup = "register"
     static let previousKey = "previous-default"
     static let listExistedKey = "mimeapps-list-existed"
+    /// The file names of the desktop-specific lists `register --force` changed, each kept
+    /// as it was (`NAME.before`) and as it was left (`NAME.after`) in the state directory.
+    static let takenOverKey = "taken-over-lists"
 
     /// The template in `data/mailto-route.desktop`, kept identical to that file (a test
     /// compares them): `@EXEC@` becomes the binary's absolute path.
@@ -72,8 +78,10 @@ public enum Registration {
 
     /// Installs the desktop file, remembers the current default and makes mailto-route
     /// the default with `g_app_info_set_as_default_for_type`. Running it again changes
-    /// nothing but the `Exec=` path.
-    public static func register() throws(DesktopError) -> RegistrationReport {
+    /// nothing but the `Exec=` path. With `force`, a desktop-specific list of the user's
+    /// that names another program (and so wins over `mimeapps.list` on that desktop) is
+    /// made to name mailto-route first, the others after it.
+    public static func register(force: Bool = false) throws(DesktopError) -> RegistrationReport {
         let executable = AppInfo.resolved("/proc/self/exe")
         let entry = Array(desktopEntry(executable: executable).utf8)
         // The desktop file goes first: GIO reads the application directories once per
@@ -105,13 +113,64 @@ public enum Registration {
                 try Files.write(listAfter, to: afterSnapshotPath)
             }
         }
+        let wasRegistered = currentIsUs && current?.id == desktopID
+        let takenOver = force ? try takeOver(Mimeapps.overrides(for: Handlers.mailtoType, expected: desktopID), state: state) : []
         return RegistrationReport(
             desktopFile: desktopFilePath,
             previousDefault: previousDefault,
-            wasRegistered: currentIsUs && current?.id == desktopID,
+            wasRegistered: wasRegistered && takenOver.isEmpty,
             effectiveDefault: Handlers.defaultForType(Handlers.mailtoType)?.id,
-            overrides: Mimeapps.overrides(for: Handlers.mailtoType, expected: desktopID)
+            overrides: Mimeapps.overrides(for: Handlers.mailtoType, expected: desktopID),
+            takenOver: takenOver
         )
+    }
+
+    /// Puts mailto-route first in each of `overrides`, keeping each list as it was first
+    /// found (recorded in the state file before the list is touched) and as it was left.
+    static func takeOver(_ overrides: [MimeappsOverride], state: KeyFile) throws(DesktopError) -> [String] {
+        var taken: [String] = []
+        for found in overrides {
+            guard let before = try Files.read(found.path) else { continue }
+            let name = Files.name(of: found.path)
+            var recorded = state.stringList(stateGroup, takenOverKey)
+            if !recorded.contains(name) {
+                try Files.write(before, to: snapshotPath(name, "before"))
+                recorded.append(name)
+                state.set(recorded.joined(separator: ";"), stateGroup, takenOverKey)
+                try state.save(to: statePath)
+            }
+            let text = String(decoding: before, as: UTF8.self)
+            let edited = Array(MimeappsEdit.preferring(desktopID, for: Handlers.mailtoType, in: text).utf8)
+            try Files.write(edited, to: found.path)
+            try Files.write(edited, to: snapshotPath(name, "after"))
+            taken.append(found.path)
+        }
+        return taken
+    }
+
+    static func snapshotPath(_ name: String, _ when: String) -> String {
+        stateDirectory + "/\(name).\(when)"
+    }
+
+    /// Gives back each desktop-specific list `register --force` changed: byte for byte
+    /// when nothing else changed it since, else only its `x-scheme-handler/mailto` line.
+    static func giveBackTakenOver(_ state: KeyFile?) throws(DesktopError) -> Bool {
+        var changed = false
+        for name in state?.stringList(stateGroup, takenOverKey) ?? [] {
+            let path = XDGDirectories.configHome + "/" + name
+            if let current = try Files.read(path) {
+                if try Files.read(snapshotPath(name, "after")) == current, let before = try Files.read(snapshotPath(name, "before")) {
+                    try Files.write(before, to: path)
+                } else {
+                    let text = String(decoding: current, as: UTF8.self)
+                    try Files.write(Array(MimeappsEdit.removing(desktopID, from: Handlers.mailtoType, restoring: nil, in: text).utf8), to: path)
+                }
+                changed = true
+            }
+            try Files.remove(snapshotPath(name, "before"))
+            try Files.remove(snapshotPath(name, "after"))
+        }
+        return changed
     }
 
     /// Removes the desktop file and gives the default back: when nothing else touched
@@ -139,12 +198,13 @@ public enum Registration {
                 changedList = true
             }
         }
+        let gaveBack = try giveBackTakenOver(state)
         for path in [beforeSnapshotPath, afterSnapshotPath, statePath] {
             try Files.remove(path)
         }
         return UnregistrationReport(
             restoredDefault: previous,
-            wasRegistered: state != nil || hadDesktopFile || changedList
+            wasRegistered: state != nil || hadDesktopFile || changedList || gaveBack
         )
     }
 }
@@ -174,6 +234,26 @@ enum DesktopEntryQuoting {
 /// The one line-level change `unregister` makes to a `mimeapps.list` that someone else
 /// also changed after `register`: every other line stays byte for byte.
 enum MimeappsEdit {
+    /// `text` with `id` first in the `[Default Applications]` entry for `type`, the
+    /// programs it named after it; every other line as it was.
+    static func preferring(_ id: String, for type: String, in text: String) -> String {
+        var group = ""
+        var lines: [String] = []
+        for line in text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) {
+            let trimmed = line.trimmingSpaces
+            if trimmed.hasPrefix("[") { group = trimmed }
+            guard group == "[\(Mimeapps.defaultsGroup)]", let equals = line.firstIndex(of: "="),
+                  String(line[..<equals]).trimmingSpaces == type else {
+                lines.append(line)
+                continue
+            }
+            let others = line[line.index(after: equals)...].split(separator: ";").map { String($0).trimmingSpaces }
+                .filter { $0 != id && !$0.isEmpty }
+            lines.append("\(type)=\(([id] + others).joined(separator: ";"))")
+        }
+        return lines.joined(separator: "\n")
+    }
+
     static func removing(_ id: String, from type: String, restoring previous: String?, in text: String) -> String {
         var group = ""
         var lines: [String] = []

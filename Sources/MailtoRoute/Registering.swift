@@ -9,17 +9,21 @@ public enum Registering {
     }
 
     /// Installs mailto-route as the `mailto:` handler (idempotent).
-    public static func register() throws -> Outcome {
-        let report = try Registration.register()
+    public static func register(force: Bool = false) throws -> Outcome {
+        let report = try Registration.register(force: force)
         var lines = [report.wasRegistered
             ? "mailto-route is already the default mailto: handler (\(report.desktopFile))"
             : "mailto-route is now the default mailto: handler (\(report.desktopFile))"]
         lines.append("previous default: \(report.previousDefault ?? "none") (unregister restores it)")
+        for path in report.takenOver {
+            lines.append("\(path) now names mailto-route first (unregister gives it back)")
+        }
         var warnings: [String] = []
         for found in report.overrides {
             warnings.append("""
                 \(found.path) names \(found.handlers.joined(separator: ";")) for mailto: links and wins \
-                over mimeapps.list on this desktop: remove that line for mailto-route to take effect
+                over mimeapps.list on this desktop: remove that line, or run 'mailto-route register --force', \
+                for mailto-route to take effect
                 """)
         }
         if report.overrides.isEmpty, let effective = report.effectiveDefault, effective != Registration.desktopID {

@@ -177,7 +177,7 @@ private func emailPortal(on bus: PrivateSessionBus, version: Int) throws -> Serv
         #expect(row(table, "a click") == "would open Fake Bird directly: mailto-route is not the default mailto: handler")
         #expect(row(table, kdeList.path) == "fakebird.desktop (kde only) <- wins")
         #expect(row(table, sandbox.mimeappsList.path) == "mailto-route.desktop")
-        #expect(rows(table, "fix").contains("remove the x-scheme-handler/mailto line from \(kdeList.path)"))
+        #expect(rows(table, "fix").contains("mailto-route register --force (or remove the x-scheme-handler/mailto line from \(kdeList.path))"))
         let overrides = try #require(member(object, "mimeapps", "overrides") as? [[String: Any]])
         #expect(overrides.first?["path"] as? String == kdeList.path)
         #expect(member(object, "handler", "setBy") as? String == kdeList.path)

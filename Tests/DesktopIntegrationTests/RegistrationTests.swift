@@ -133,6 +133,32 @@ import TestSupport
         #expect(try route(["register"], in: sandbox).stderr.isEmpty)
     }
 
+    /// `register --force` puts mailto-route first in the user's desktop-specific list;
+    /// `unregister` gives that list back byte for byte.
+    @Test func registerForceTakesOverADesktopSpecificListAndUnregisterGivesItBack() throws {
+        let sandbox = try Sandbox()
+        try sandbox.installHandler("fakebird.desktop", name: "Fake Bird", program: "fakebird")
+        let original = "# mine\n[Default Applications]\nx-scheme-handler/mailto=fakebird.desktop;other.desktop\ntext/html=firefox.desktop\n"
+        let kdeList = try sandbox.write(original, to: "home/.config/kde-mimeapps.list")
+        let desktop = ["XDG_CURRENT_DESKTOP": "KDE"]
+        #expect(try route(["register"], in: sandbox, desktop).status == 0)
+        #expect(try gioDefault(sandbox, desktop) == "fakebird.desktop")
+        let forced = try route(["register", "--force"], in: sandbox, desktop)
+        #expect(forced.status == 0, "\(forced)")
+        #expect(forced.stdout.contains("\(kdeList.path) now names mailto-route first"), "\(forced)")
+        #expect(forced.stderr.isEmpty, "\(forced)")
+        #expect(try gioDefault(sandbox, desktop) == "mailto-route.desktop")
+        #expect(try xdgMimeDefault(sandbox, desktop) == "mailto-route.desktop")
+        #expect(sandbox.contents(kdeList) == original.replacingOccurrences(
+            of: "mailto=fakebird.desktop;other.desktop", with: "mailto=mailto-route.desktop;fakebird.desktop;other.desktop"))
+        // Again: nothing more changes.
+        #expect(try route(["register", "--force"], in: sandbox, desktop).status == 0)
+        let result = try route(["unregister"], in: sandbox, desktop)
+        #expect(result.status == 0, "\(result)")
+        #expect(sandbox.contents(kdeList) == original)
+        #expect(try gioDefault(sandbox, desktop) == "fakebird.desktop")
+    }
+
     @Test func linkOpenedThroughGIORunsTheRegisteredBinaryWhichHandsOffToThePreviousDefault() throws {
         let sandbox = try Sandbox()
         try sandbox.installHandler("fakebird.desktop", name: "Fake Bird", program: "fakebird")

@@ -83,7 +83,7 @@ enum Verdict {
         }
         for override in report.mimeapps.overrides {
             add("\(override.path) names \(override.handlers.joined(separator: ";")) for mailto: links and wins over mimeapps.list on this desktop",
-                fix: "remove the x-scheme-handler/mailto line from \(override.path)")
+                fix: "mailto-route register --force (or remove the x-scheme-handler/mailto line from \(override.path))")
         }
         for stale in report.mimeapps.stale {
             add("\(stale.id) (\(stale.file)) is named as the default, but its program \(stale.program) does not exist, so GIO ignores it",

@@ -4,12 +4,12 @@ import MailtoRoute
 enum RegisterCommand: Command {
     static let name = "register"
     static let summary = "Make mailto-route the desktop's mailto: handler."
-    static let usage = "register"
-    static let options: [OptionSpec] = []
+    static let usage = "register [--force]"
+    static let options: [OptionSpec] = [.flag("--force")]
     static let maxPositionals = 0
 
     static func run(_ arguments: Arguments, output: Output) throws -> ExitStatus {
-        try Registering.register().print(to: output)
+        try Registering.register(force: arguments.has("--force")).print(to: output)
         return .success
     }
 }
