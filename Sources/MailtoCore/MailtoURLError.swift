@@ -28,16 +28,19 @@ public struct MailtoURLError: ClassifiedError, Equatable, Sendable {
     public var kind: ErrorKind { .input }
 
     public var description: String {
-        let what: String
+        "malformed mailto: URL at offset \(offset): \(problem)"
+    }
+
+    /// What is wrong, without where.
+    public var problem: String {
         switch reason {
-        case .notMailto: what = "not a mailto: URL"
-        case .invalidEscape(let text): what = "invalid percent-escape '\(text)' (a % must be followed by two hex digits)"
-        case .slashInAddress: what = "unencoded '/' in the address part (write it as %2F)"
-        case .secondQuestionMark: what = "a second '?' (write it as %3F)"
-        case .controlCharacterInAddress: what = "an address contains a line break or NUL"
-        case .unterminatedQuote: what = "an address has a double quote that is never closed"
-        case .invalidUTF8InAddress: what = "an address is not valid UTF-8"
+        case .notMailto: "not a mailto: URL"
+        case .invalidEscape(let text): "invalid percent-escape '\(text)' (a % must be followed by two hex digits)"
+        case .slashInAddress: "unencoded '/' in the address part (write it as %2F)"
+        case .secondQuestionMark: "a second '?' (write it as %3F)"
+        case .controlCharacterInAddress: "an address contains a line break or NUL"
+        case .unterminatedQuote: "an address has a double quote that is never closed"
+        case .invalidUTF8InAddress: "an address is not valid UTF-8"
         }
-        return "malformed mailto: URL at offset \(offset): \(what)"
     }
 }

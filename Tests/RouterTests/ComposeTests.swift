@@ -101,4 +101,45 @@ extension ComposeTests {
         let draft = try #require(sandbox.drafts.first)
         #expect(try String(contentsOf: draft, encoding: .utf8).contains("My precious text"))
     }
+
+    /// An editor that replaces the file with `text` (printf format).
+    func writingEditor(_ sandbox: Sandbox, _ text: String) throws -> [String: String] {
+        let editor = try sandbox.write("""
+            #!/bin/sh
+            for file in "$@"; do :; done
+            printf '\(text)' > "$file"
+
+            """, to: "bin/writing-editor", mode: 0o755)
+        return sandbox.environment(["VISUAL": editor.path])
+    }
+
+    /// Without the empty line after the header, the body starts at the first line that
+    /// is no `Name: value`; a line that starts with a space continues the field above.
+    @Test func theBodyStartsWhereTheHeaderEndsEvenWithoutTheEmptyLine() throws {
+        let sandbox = try Sandbox()
+        let server = try SMTPTestServer(.plain)
+        try writeAccount(sandbox, port: server.port, security: "none")
+        let environment = try writingEditor(sandbox, "To: joe@example.com\\nSubject: Lunch\\n  on Friday\\nHello Joe,\\nsee you: 5pm\\n")
+        let result = try runOnTerminal([mailtoRouteBinary, "compose"], answers: ["s"], environment: environment)
+        #expect(result.status == 0, "\(result)")
+        let message = try #require(server.messages.first)
+        #expect(try sandbox.header("Subject", of: message) == "Lunch on Friday")
+        let text = try String(contentsOf: message, encoding: .utf8)
+        #expect(text.contains("Hello Joe,\r\nsee you: 5pm"), "\(text)")
+    }
+
+    /// A field the header does not take is never dropped: nothing is sent, and the whole
+    /// text is kept as a draft.
+    @Test func aFieldTheHeaderDoesNotTakeKeepsTheWholeTextAsADraft() throws {
+        let sandbox = try Sandbox()
+        let server = try SMTPTestServer(.plain)
+        try writeAccount(sandbox, port: server.port, security: "none")
+        let environment = try writingEditor(sandbox, "To: joe@example.com\\nFrom: boss@example.com\\n\\nMy precious text\\n")
+        let result = try runOnTerminal([mailtoRouteBinary, "compose"], answers: ["s"], environment: environment)
+        #expect(result.status == 3, "\(result)")
+        #expect((result.stdout + result.stderr).contains("field 'From' it does not take"), "\(result)")
+        let draft = try String(contentsOf: try #require(sandbox.drafts.first), encoding: .utf8)
+        #expect(draft.contains("From: boss@example.com") && draft.contains("My precious text"), "\(draft)")
+        #expect(server.messages.isEmpty)
+    }
 }

@@ -26,34 +26,53 @@ public enum Compose {
     }
 
     /// Reads back what the editor saved: the header up to the first empty line (names in
-    /// any case; addresses split as in a `mailto:` URL, display names removed), then the
-    /// body with CRLF line ends. Attachments and `isBodyHTML` come from `original`.
-    public static func email(from text: String, original: EmailData) throws(MailtoURLError) -> EmailData {
+    /// any case; a line that starts with a space or tab continues the field above it;
+    /// addresses split as in a `mailto:` URL, display names removed), then the body with
+    /// CRLF line ends. A line that is no `Name: value` ends the header there (the empty
+    /// line was left out); a field the header does not take is an error, never dropped.
+    /// Attachments and `isBodyHTML` come from `original`.
+    public static func email(from text: String, original: EmailData) throws(ComposeError) -> EmailData {
         var email = EmailData(isBodyHTML: original.isBodyHTML, attachments: original.attachments)
         var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map { $0.hasSuffix("\r") ? $0.dropLast() : $0 }
+        var header: [(name: String, value: String)] = []
         while let line = lines.first, !line.isEmpty {
-            lines.removeFirst()
-            guard let colon = line.firstIndex(of: ":") else { continue }
+            if line.first == " " || line.first == "\t", !header.isEmpty {
+                header[header.count - 1].value += " " + String(line).trimmingSpaces()
+                lines.removeFirst()
+                continue
+            }
+            guard let colon = line.firstIndex(of: ":") else { break }
             let name = line[..<colon].lowercased().trimmingSpaces()
-            let value = String(line[line.index(after: colon)...]).trimmingSpaces()
+            // RFC 5322 §2.2: a field name is printable ASCII without spaces.
+            guard !name.isEmpty, name.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value < 0x7F }) else { break }
+            guard fields.contains(where: { $0.lowercased() == name }) else {
+                throw ComposeError("the header has a field '\(String(line[..<colon]).trimmingSpaces())' it does not take (it takes \(fields.joined(separator: ", ")))")
+            }
+            header.append((name, String(line[line.index(after: colon)...]).trimmingSpaces()))
+            lines.removeFirst()
+        }
+        for (name, value) in header {
             switch name {
-            case "to": email.to += try addresses(value)
-            case "cc": email.cc += try addresses(value)
-            case "bcc": email.bcc += try addresses(value)
+            case "to": email.to += try addresses(value, field: "To")
+            case "cc": email.cc += try addresses(value, field: "Cc")
+            case "bcc": email.bcc += try addresses(value, field: "Bcc")
             case "subject": email.subject = value
-            case _ where EmailData.safeHeaderNames.contains(name) && !value.isEmpty: email.headers[name] = value
-            default: break
+            default: if !value.isEmpty { email.headers[name] = value }
             }
         }
-        if !lines.isEmpty { lines.removeFirst() }
+        if lines.first?.isEmpty == true { lines.removeFirst() }
         let body = lines.joined(separator: "\r\n")
         email.body = body.isEmpty && original.body == nil ? nil : body
         return email
     }
 
     /// An address list, split exactly as the `mailto:` parser splits one.
-    static func addresses(_ value: String) throws(MailtoURLError) -> [String] {
-        try MailtoURL.parse("mailto:?to=" + PercentEncoding.unreservedOnly(value)).to
+    static func addresses(_ value: String, field: String) throws(ComposeError) -> [String] {
+        do {
+            return try MailtoURL.parse("mailto:?to=" + PercentEncoding.unreservedOnly(value)).to
+        } catch {
+            throw ComposeError("the \(field) field: \(error.problem)")
+        }
     }
 
     /// What came of the editor.
