@@ -54,6 +54,52 @@ import TestSupport
         #expect(lines.last == "saved as a draft: \(sandbox.drafts.first?.path ?? "-")")
     }
 
+    /// A password others can read is refused even when it is not the one used: a
+    /// password-command (msmtp's passwordeval) beside it does not hide it.
+    @Test(arguments: ["config", "msmtprc", "msmtprc, another account"])
+    func passwordInAFileOthersCanReadIsRefusedWhateverElseItHolds(_ kind: String) throws {
+        let sandbox = try Sandbox()
+        let password = "pw-\(UUID().uuidString)"
+        let file: URL
+        switch kind {
+        case "config":
+            file = try writeAccount(sandbox, port: 2525, security: "none", user: "jane", password: password,
+                                    passwordCommand: "echo \(password)", mode: 0o644)
+        case "msmtprc":
+            file = try sandbox.write("""
+                account default
+                host 127.0.0.1
+                port 2525
+                from jane@example.org
+                user jane
+                passwordeval echo \(password)
+                password \(password)
+
+                """, to: "home/.msmtprc", mode: 0o644)
+        default:
+            file = try sandbox.write("""
+                account old
+                host smtp.example.org
+                from jane@example.org
+                user jane
+                password \(password)
+                account default
+                host 127.0.0.1
+                port 2525
+                from jane@example.org
+
+                """, to: "home/.msmtprc", mode: 0o644)
+        }
+        let sent = try mailtoRoute(["send", "--to", "joe@example.com", "--body", "x"], in: sandbox)
+        #expect(sent.status == 78, "\(sent)")
+        #expect(sent.stderr.split(separator: "\n").first?.contains("chmod 600 \(file.path)") == true, "\(sent)")
+        let check = try mailtoRoute(["check", "--offline", "--json"], in: sandbox)
+        #expect(check.status == 78, "\(check)")
+        let problems = try jsonObject(check.stdout)["problems"] as? [[String: Any]] ?? []
+        #expect(problems.contains { $0["fix"] as? String == "chmod 600 \(file.path)" }, "\(check)")
+        for text in [sent.stdout, sent.stderr, check.stdout, check.stderr] { #expect(!text.contains(password)) }
+    }
+
     @Test func passwordCommandSuppliesThePassword() throws {
         let sandbox = try Sandbox()
         let server = try SMTPTestServer(.plain, auth: ("jane", "from-command"))

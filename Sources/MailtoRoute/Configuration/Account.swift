@@ -113,10 +113,12 @@ public enum AccountConfiguration {
             allowPlaintext = text == "true"
         }
         var password = Account.PasswordSource.none
+        let inline = file.string("account", "password")
+        // Others can read the password whether or not password-command= wins over it.
+        if inline != nil { try checkPrivate(path, why: "it holds password=") }
         if let command = value("password-command") {
             password = .command(command)
-        } else if let inline = file.string("account", "password") {
-            try checkPrivate(path, why: "it holds password=")
+        } else if let inline {
             password = .inline(inline)
         }
         let caFile = value("ca-file")
