@@ -161,6 +161,26 @@ import TestSupport
             """)
     }
 
+    /// GLib's message quotes the line it cannot read, which may be the password in another
+    /// syntax: the line is named by its number (else left out), and its text is shown nowhere.
+    @Test(arguments: [
+        ("password hunter2", "PATH:4: not a key=value pair, a [group] or a comment"),
+        ("Encoding=hunter2", "cannot read PATH: Key file contains unsupported encoding"),
+    ])
+    func lineThatDoesNotParseIsNamedByNumberNotShown(_ line: String, _ message: String) throws {
+        let sandbox = try Sandbox()
+        let config = try sandbox.write("[account]\nfrom=jane@example.org\nhost=127.0.0.1\n\(line)\n",
+                                       to: "home/.config/mailto-route/config", mode: 0o600)
+        let expected = message.replacingOccurrences(of: "PATH", with: config.path)
+        let sent = try mailtoRoute(["send", "--to", "joe@example.com", "--body", "x"], in: sandbox)
+        #expect(sent.stderr.split(separator: "\n").first.map(String.init) == "mailto-route: not sent: \(expected)", "\(sent)")
+        for result in [sent] + (try [["check", "--offline"], ["check", "--offline", "--json"]].map { try mailtoRoute($0, in: sandbox) }) {
+            #expect(result.status == 78, "\(result)")
+            #expect((result.stdout + result.stderr).contains(expected), "\(result)")
+            #expect(!result.stdout.contains("hunter2") && !result.stderr.contains("hunter2"), "\(result)")
+        }
+    }
+
     @Test func passwordIsLookedUpInTheSecretServiceUnderMsmtpsAttributes() throws {
         let sandbox = try Sandbox()
         let server = try SMTPTestServer(.plain, auth: ("jane", "from-keyring"))
