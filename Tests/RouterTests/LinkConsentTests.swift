@@ -167,6 +167,40 @@ import TestSupport
         #expect(server.messages.isEmpty)
     }
 
+    /// Plain text off loopback is a mistake of the account, found when it is read: a click
+    /// hands off without asking to send what would be refused, `send` stops before its
+    /// password command, and the check says so. `*.localhost` may resolve elsewhere, so it
+    /// is not loopback here either.
+    @Test(arguments: ["smtp.example.invalid", "mail.localhost"])
+    func plainTextOffLoopbackIsAnAccountMistakeBeforeAnyQuestion(_ host: String) throws {
+        let sandbox = try Sandbox()
+        let marker = sandbox.root.appendingPathComponent("password-asked")
+        try writeAccount(sandbox, port: 25, security: "none", user: "jane",
+                         passwordCommand: "/bin/sh -c 'touch \(marker.path); echo secret'", host: host)
+        try sandbox.installHandler("fakebird.desktop", name: "Fake Bird", program: "fakebird")
+        let bus = try PrivateSessionBus()
+        let notifications = try ScriptedNotificationServer(on: bus, answers: ["action:send"])
+
+        let clicked = try click(sandbox, bus: bus)
+        #expect(clicked.status == 0, "\(clicked)")
+        let report = try jsonObject(clicked.stdout)
+        #expect(report["result"] as? String == "handedOff")
+        #expect((report["warnings"] as? [String])?.contains { $0.hasPrefix("account not usable:") && $0.contains("plain text to \(host)") } == true,
+                "\(clicked)")
+        #expect(sandbox.recordedArgv("fakebird") == [Self.url])
+        #expect(notifications.notifications.allSatisfy { $0.actions.isEmpty })
+
+        let checked = try route(["check", "--offline", "--json"], in: sandbox, ["DBUS_SESSION_BUS_ADDRESS": bus.address])
+        #expect(checked.status == 78, "\(checked)")
+        let problems = try jsonObject(checked.stdout)["problems"] as? [[String: Any]] ?? []
+        #expect(problems.contains { ($0["problem"] as? String)?.contains("plain text to \(host)") == true }, "\(checked)")
+
+        let sent = try route(["send", "--to", "joe@example.com", "--body", "x"], in: sandbox)
+        #expect(sent.status == 78, "\(sent)")
+        #expect(sent.stderr.contains("plain text to \(host)"), "\(sent)")
+        #expect(!FileManager.default.fileExists(atPath: marker.path))
+    }
+
     @Test func terminalAnswerSendSendsIt() throws {
         let (sandbox, server) = try setUp()
         let result = try runOnTerminal([mailtoRouteBinary, "open", Self.url], answers: ["s"],

@@ -138,6 +138,25 @@ import TestSupport
         #expect(try server.envelope(of: message)["mail_from"] as? String == "jane@example.org")
     }
 
+    /// msmtprc has no allow-plaintext: `tls off` to another machine is refused when the
+    /// file is read, before its passwordeval runs.
+    @Test func msmtprcWithTLSOffToAnotherHostIsRefusedWhenRead() throws {
+        let sandbox = try Sandbox()
+        let marker = sandbox.root.appendingPathComponent("password-asked")
+        let msmtprc = try sandbox.write("""
+            account default
+            host smtp.example.invalid
+            from jane@example.org
+            user jane
+            passwordeval touch \(marker.path); echo secret
+
+            """, to: "home/.msmtprc", mode: 0o600)
+        let result = try mailtoRoute(["send", "--to", "joe@example.com", "--body", "x"], in: sandbox)
+        #expect(result.status == 78, "\(result)")
+        #expect(result.stderr.hasPrefix("mailto-route: not sent: \(msmtprc.path) (account default): tls off would send"), "\(result)")
+        #expect(!FileManager.default.fileExists(atPath: marker.path))
+    }
+
     /// No account and no mail program: nothing can take the message, so it is saved.
     @Test func noAccountAndNoMailProgramSavesADraft() throws {
         let sandbox = try Sandbox()

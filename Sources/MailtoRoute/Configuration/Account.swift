@@ -134,6 +134,10 @@ public enum AccountConfiguration {
             server.connectTimeout = seconds
             server.stallTimeout = seconds
         }
+        // A mistake of the file, found when it is read: a link then goes to the mail
+        // program as for any unusable account, rather than asking to send what the
+        // transport would refuse.
+        if let refusal = server.plainTextRefusal { throw ConfigurationError("\(path): \(refusal)") }
         return Account(from: from, server: server, password: password, source: path)
     }
 

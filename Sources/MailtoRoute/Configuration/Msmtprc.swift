@@ -93,6 +93,10 @@ enum Msmtprc {
         }
         let server = SMTPServer(host: host, port: port, security: security, caFile: settings["tls_trust_file"],
                                 user: auth ? settings["user"] : nil)
+        // msmtprc has no allow-plaintext: plain text goes to loopback only.
+        if server.plainTextRefusal != nil {
+            throw ConfigurationError("\(place): tls off would send the password and message in plain text to \(host); set tls on")
+        }
         return Account(from: from, server: server, password: auth ? password : .none, source: place)
     }
 }
