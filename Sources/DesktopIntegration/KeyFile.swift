@@ -17,13 +17,18 @@ public final class KeyFile: @unchecked Sendable {
     }
 
     /// Wraps `g_key_file_load_from_file`, keeping comments and translations so that a
-    /// file written back keeps them. `nil` when the file does not exist.
+    /// file written back keeps them. `nil` when the file does not exist; a file that does
+    /// not parse is named with the line, never with what the line holds.
     public static func load(_ path: String) throws(DesktopError) -> KeyFile? {
         let file = KeyFile()
         var error: UnsafeMutablePointer<GError>?
         let flags = GKeyFileFlags(rawValue: G_KEY_FILE_KEEP_COMMENTS.rawValue | G_KEY_FILE_KEEP_TRANSLATIONS.rawValue)
         if g_key_file_load_from_file(file.pointer, path, flags, &error) != 0 {
             return file
+        }
+        if let error, error.pointee.domain == g_key_file_error_quark() {
+            // Its message may quote a password: see `syntaxError`.
+            throw DesktopError(.configuration, syntaxError(in: path, glibMessage: takeErrorMessage(error)))
         }
         try throwUnlessMissing(error, "cannot read \(path)")
         return nil

@@ -44,6 +44,14 @@ public struct SMTPServer: Sendable, Equatable {
         host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"
     }
 
+    /// Why this server may not be used, or `nil`: `security=none` off loopback without
+    /// `allowPlaintext` would send the password and message in plain text (DESIGN.md rule
+    /// 7). Checked when an account is read and again before any connection.
+    public var plainTextRefusal: String? {
+        guard security == .none, !isLoopback, !allowPlaintext else { return nil }
+        return "security=none would send the password and message in plain text to \(host); use tls or starttls (or allow-plaintext=true)"
+    }
+
     /// `localhost`, 127.0.0.0/8 and ::1: plain text there never leaves the machine.
     public var isLoopback: Bool {
         let bare = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host

@@ -28,10 +28,7 @@ public enum SMTPSubmission {
             throw SMTPError(.configuration, "invalid host '\(shown)'")
         }
         guard (1...65535).contains(server.port) else { throw SMTPError(.configuration, "invalid port \(server.port)") }
-        if server.security == .none, !server.isLoopback, !server.allowPlaintext {
-            throw SMTPError(.configuration,
-                            "security=none would send the password and message in plain text to \(server.host); use tls or starttls (or allow-plaintext=true)")
-        }
+        if let refusal = server.plainTextRefusal { throw SMTPError(.configuration, refusal) }
         for value in [server.user, server.password, server.caFile].compactMap({ $0 }) where value.utf8.contains(where: { $0 == 0 || $0 == 0x0D || $0 == 0x0A }) {
             throw SMTPError(.configuration, "user, password or ca-file contains a line break or NUL")
         }

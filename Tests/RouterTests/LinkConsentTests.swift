@@ -177,6 +177,76 @@ import TestSupport
         #expect(server.messages.isEmpty)
     }
 
+    /// A mistake in [route] makes links hand off, and keeps the `handler=` the group names:
+    /// the check and the click go to the same program (not to the desktop's default).
+    @Test(arguments: ["policy=always", "consent-timeout=forever"])
+    func routeMistakeKeepsTheConfiguredHandlerForTheClickAndTheCheck(_ mistake: String) throws {
+        let sandbox = try Sandbox()
+        try sandbox.installHandler("fakebird.desktop", name: "Fake Bird", program: "fakebird")
+        try sandbox.installHandler("other.desktop", name: "Other Mail", program: "othermail")
+        try sandbox.setDefaultMailHandler("fakebird.desktop")
+        let server = try SMTPTestServer(.plain)
+        let config = try writeAccount(sandbox, port: server.port, security: "none")
+        try (String(contentsOf: config, encoding: .utf8) + "[route]\nhandler=other.desktop\n\(mistake)\n")
+            .write(to: config, atomically: false, encoding: .utf8)
+        #expect(try route(["register"], in: sandbox).status == 0)
+
+        let checked = try route(["check", "--offline", "--json"], in: sandbox)
+        #expect(checked.status == 78, "\(checked)")
+        let check = try jsonObject(checked.stdout)
+        #expect((check["verdict"] as? [String: Any])?["sentence"] as? String == "would open Other Mail (until the mistake in [route] is fixed)",
+                "\(checked)")
+        let fix = mistake.hasPrefix("policy=") ? "set policy= to ask, direct or handoff" : "edit "
+        #expect((check["problems"] as? [[String: Any]])?.contains {
+            ($0["problem"] as? String)?.contains(mistake) == true && ($0["fix"] as? String)?.hasPrefix(fix) == true
+        } == true, "\(checked)")
+        let checkSays = (check["handoff"] as? [String: Any])?["id"] as? String
+        #expect(checkSays == "other.desktop")
+
+        let clicked = try click(sandbox)
+        #expect(clicked.status == 0, "\(clicked)")
+        let report = try jsonObject(clicked.stdout)
+        #expect((report["handler"] as? [String: Any])?["id"] as? String == checkSays, "\(clicked)")
+        #expect((report["warnings"] as? [String])?.contains { $0.contains(mistake) && $0.hasSuffix("links are handed off until it is fixed") } == true)
+        #expect(sandbox.recordedArgv("othermail") == [Self.url])
+        #expect(sandbox.recordedArgv("fakebird", timeout: 0.3) == nil)
+        #expect(server.messages.isEmpty)
+    }
+
+    /// Plain text off loopback is a mistake of the account, found when it is read: a click
+    /// hands off without asking to send what would be refused, `send` stops before its
+    /// password command, and the check says so. `*.localhost` may resolve elsewhere, so it
+    /// is not loopback here either.
+    @Test(arguments: ["smtp.example.invalid", "mail.localhost"])
+    func plainTextOffLoopbackIsAnAccountMistakeBeforeAnyQuestion(_ host: String) throws {
+        let sandbox = try Sandbox()
+        let marker = sandbox.root.appendingPathComponent("password-asked")
+        try writeAccount(sandbox, port: 25, security: "none", user: "jane",
+                         passwordCommand: "/bin/sh -c 'touch \(marker.path); echo secret'", host: host)
+        try sandbox.installHandler("fakebird.desktop", name: "Fake Bird", program: "fakebird")
+        let bus = try PrivateSessionBus()
+        let notifications = try ScriptedNotificationServer(on: bus, answers: ["action:send"])
+
+        let clicked = try click(sandbox, bus: bus)
+        #expect(clicked.status == 0, "\(clicked)")
+        let report = try jsonObject(clicked.stdout)
+        #expect(report["result"] as? String == "handedOff")
+        #expect((report["warnings"] as? [String])?.contains { $0.hasPrefix("account not usable:") && $0.contains("plain text to \(host)") } == true,
+                "\(clicked)")
+        #expect(sandbox.recordedArgv("fakebird") == [Self.url])
+        #expect(notifications.notifications.allSatisfy { $0.actions.isEmpty })
+
+        let checked = try route(["check", "--offline", "--json"], in: sandbox, ["DBUS_SESSION_BUS_ADDRESS": bus.address])
+        #expect(checked.status == 78, "\(checked)")
+        let problems = try jsonObject(checked.stdout)["problems"] as? [[String: Any]] ?? []
+        #expect(problems.contains { ($0["problem"] as? String)?.contains("plain text to \(host)") == true }, "\(checked)")
+
+        let sent = try route(["send", "--to", "joe@example.com", "--body", "x"], in: sandbox)
+        #expect(sent.status == 78, "\(sent)")
+        #expect(sent.stderr.contains("plain text to \(host)"), "\(sent)")
+        #expect(!FileManager.default.fileExists(atPath: marker.path))
+    }
+
     @Test func terminalAnswerSendSendsIt() throws {
         let (sandbox, server) = try setUp()
         let result = try runOnTerminal([mailtoRouteBinary, "open", Self.url], answers: ["s"],

@@ -54,6 +54,52 @@ import TestSupport
         #expect(lines.last == "saved as a draft: \(sandbox.drafts.first?.path ?? "-")")
     }
 
+    /// A password others can read is refused even when it is not the one used: a
+    /// password-command (msmtp's passwordeval) beside it does not hide it.
+    @Test(arguments: ["config", "msmtprc", "msmtprc, another account"])
+    func passwordInAFileOthersCanReadIsRefusedWhateverElseItHolds(_ kind: String) throws {
+        let sandbox = try Sandbox()
+        let password = "pw-\(UUID().uuidString)"
+        let file: URL
+        switch kind {
+        case "config":
+            file = try writeAccount(sandbox, port: 2525, security: "none", user: "jane", password: password,
+                                    passwordCommand: "echo \(password)", mode: 0o644)
+        case "msmtprc":
+            file = try sandbox.write("""
+                account default
+                host 127.0.0.1
+                port 2525
+                from jane@example.org
+                user jane
+                passwordeval echo \(password)
+                password \(password)
+
+                """, to: "home/.msmtprc", mode: 0o644)
+        default:
+            file = try sandbox.write("""
+                account old
+                host smtp.example.org
+                from jane@example.org
+                user jane
+                password \(password)
+                account default
+                host 127.0.0.1
+                port 2525
+                from jane@example.org
+
+                """, to: "home/.msmtprc", mode: 0o644)
+        }
+        let sent = try mailtoRoute(["send", "--to", "joe@example.com", "--body", "x"], in: sandbox)
+        #expect(sent.status == 78, "\(sent)")
+        #expect(sent.stderr.split(separator: "\n").first?.contains("chmod 600 \(file.path)") == true, "\(sent)")
+        let check = try mailtoRoute(["check", "--offline", "--json"], in: sandbox)
+        #expect(check.status == 78, "\(check)")
+        let problems = try jsonObject(check.stdout)["problems"] as? [[String: Any]] ?? []
+        #expect(problems.contains { $0["fix"] as? String == "chmod 600 \(file.path)" }, "\(check)")
+        for text in [sent.stdout, sent.stderr, check.stdout, check.stderr] { #expect(!text.contains(password)) }
+    }
+
     @Test func passwordCommandSuppliesThePassword() throws {
         let sandbox = try Sandbox()
         let server = try SMTPTestServer(.plain, auth: ("jane", "from-command"))
@@ -92,6 +138,25 @@ import TestSupport
         #expect(try server.envelope(of: message)["mail_from"] as? String == "jane@example.org")
     }
 
+    /// msmtprc has no allow-plaintext: `tls off` to another machine is refused when the
+    /// file is read, before its passwordeval runs.
+    @Test func msmtprcWithTLSOffToAnotherHostIsRefusedWhenRead() throws {
+        let sandbox = try Sandbox()
+        let marker = sandbox.root.appendingPathComponent("password-asked")
+        let msmtprc = try sandbox.write("""
+            account default
+            host smtp.example.invalid
+            from jane@example.org
+            user jane
+            passwordeval touch \(marker.path); echo secret
+
+            """, to: "home/.msmtprc", mode: 0o600)
+        let result = try mailtoRoute(["send", "--to", "joe@example.com", "--body", "x"], in: sandbox)
+        #expect(result.status == 78, "\(result)")
+        #expect(result.stderr.hasPrefix("mailto-route: not sent: \(msmtprc.path) (account default): tls off would send"), "\(result)")
+        #expect(!FileManager.default.fileExists(atPath: marker.path))
+    }
+
     /// No account and no mail program: nothing can take the message, so it is saved.
     @Test func noAccountAndNoMailProgramSavesADraft() throws {
         let sandbox = try Sandbox()
@@ -113,6 +178,26 @@ import TestSupport
             saved as a draft: \(sandbox.drafts.first?.path ?? "-")
 
             """)
+    }
+
+    /// GLib's message quotes the line it cannot read, which may be the password in another
+    /// syntax: the line is named by its number (else left out), and its text is shown nowhere.
+    @Test(arguments: [
+        ("password hunter2", "PATH:4: not a key=value pair, a [group] or a comment"),
+        ("Encoding=hunter2", "cannot read PATH: Key file contains unsupported encoding"),
+    ])
+    func lineThatDoesNotParseIsNamedByNumberNotShown(_ line: String, _ message: String) throws {
+        let sandbox = try Sandbox()
+        let config = try sandbox.write("[account]\nfrom=jane@example.org\nhost=127.0.0.1\n\(line)\n",
+                                       to: "home/.config/mailto-route/config", mode: 0o600)
+        let expected = message.replacingOccurrences(of: "PATH", with: config.path)
+        let sent = try mailtoRoute(["send", "--to", "joe@example.com", "--body", "x"], in: sandbox)
+        #expect(sent.stderr.split(separator: "\n").first.map(String.init) == "mailto-route: not sent: \(expected)", "\(sent)")
+        for result in [sent] + (try [["check", "--offline"], ["check", "--offline", "--json"]].map { try mailtoRoute($0, in: sandbox) }) {
+            #expect(result.status == 78, "\(result)")
+            #expect((result.stdout + result.stderr).contains(expected), "\(result)")
+            #expect(!result.stdout.contains("hunter2") && !result.stderr.contains("hunter2"), "\(result)")
+        }
     }
 
     @Test func passwordIsLookedUpInTheSecretServiceUnderMsmtpsAttributes() throws {

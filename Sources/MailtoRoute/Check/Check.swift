@@ -36,12 +36,11 @@ public enum Check {
             consent: .unreachable("not asked"), hasTerminal: hasTerminal(), outbox: outboxFacts(),
             decision: .draft, verdict: "", throughMailtoRoute: nil, works: false, problems: [], warnings: [])
 
-        gatherHandlers(into: &report)
-        do {
-            report.policy.value = try RouteSettings.configured().policy
-        } catch {
-            report.policy = .init(value: .handoff, error: error.message)
-        }
+        // The [route] group as a click reads it, once: the policy and the handler= it
+        // keeps also when the group has a mistake.
+        let settings = RouteSettings.configured()
+        report.policy = .init(value: settings.policy, error: settings.error?.message)
+        gatherHandlers(into: &report, configuredHandler: settings.handler)
         let server = gatherAccount(into: &report)
         report.consent = consentReach(callTimeout: busSeconds, includingTerminal: false)
         do {
@@ -74,7 +73,7 @@ public enum Check {
 
     // MARK: - Handlers
 
-    static func gatherHandlers(into report: inout CheckReport) {
+    static func gatherHandlers(into report: inout CheckReport, configuredHandler: String?) {
         let type = Handlers.mailtoType
         if let app = Handlers.defaultForScheme("mailto") {
             report.handler.gioDefault = program(app)
@@ -101,7 +100,7 @@ public enum Check {
         report.registration.registered = access(Registration.desktopFilePath, F_OK) == 0
         report.registration.remembered = Registration.previousDefault
         do {
-            let target = try Handoff.destination()
+            let target = try Handoff.destination(configured: configuredHandler)
             if target.id.hasPrefix("webmail:") {
                 report.handoff = .init(id: target.id, name: target.name, executable: "", executableExists: true)
             } else if let app = AppInfo.named(target.id) {

@@ -53,7 +53,8 @@ enum Verdict {
             return ("would ask, then send through \(server) as \(from)" + untested, liveWorks)
         case .handoff:
             let handoff = report.handoff
-            let why = account.usable && report.policy.value == .handoff ? " (policy=handoff)" : ""
+            let policy = report.policy.error == nil ? "policy=handoff" : "until the mistake in [route] is fixed"
+            let why = account.usable && report.policy.value == .handoff ? " (\(policy))" : ""
             return ("would open \(handoff?.name ?? "the mail program")" + why, handoff?.executableExists ?? false)
         case .draft:
             if !account.configured { return ("would save a draft: no mail program and no account", false) }
@@ -106,7 +107,8 @@ enum Verdict {
         }
         accountProblems(report, config: config, add: add)
         if let error = report.policy.error {
-            add(error, fix: "set policy= to ask, direct or handoff in [route] of \(config)", configuration: true)
+            let fix = error.contains(" policy=") ? "set policy= to ask, direct or handoff in [route] of \(config)" : "edit \(config): \(error)"
+            add(error, fix: fix, configuration: true)
         }
         if case .askThenDirect = report.decision, case .unreachable(let reason) = report.consent {
             add("consent to send cannot be asked for a clicked link (\(reason)): links are handed off or saved, never sent",

@@ -113,10 +113,12 @@ public enum AccountConfiguration {
             allowPlaintext = text == "true"
         }
         var password = Account.PasswordSource.none
+        let inline = file.string("account", "password")
+        // Others can read the password whether or not password-command= wins over it.
+        if inline != nil { try checkPrivate(path, why: "it holds password=") }
         if let command = value("password-command") {
             password = .command(command)
-        } else if let inline = file.string("account", "password") {
-            try checkPrivate(path, why: "it holds password=")
+        } else if let inline {
             password = .inline(inline)
         }
         let caFile = value("ca-file")
@@ -132,6 +134,10 @@ public enum AccountConfiguration {
             server.connectTimeout = seconds
             server.stallTimeout = seconds
         }
+        // A mistake of the file, found when it is read: a link then goes to the mail
+        // program as for any unusable account, rather than asking to send what the
+        // transport would refuse.
+        if let refusal = server.plainTextRefusal { throw ConfigurationError("\(path): \(refusal)") }
         return Account(from: from, server: server, password: password, source: path)
     }
 

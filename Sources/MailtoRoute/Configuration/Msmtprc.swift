@@ -28,6 +28,7 @@ enum Msmtprc {
         var order: [String] = []
         var defaultAlias: String?
         var current: String?
+        var holdsPassword = false
         for (number, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
             let line = String(rawLine).trimmingSpaces()
             if line.isEmpty || line.hasPrefix("#") { continue }
@@ -57,11 +58,15 @@ enum Msmtprc {
                 order.append(name)
                 current = name
             default:
+                if key == "password" { holdsPassword = true }
                 if let current { accounts[current]?[key] = value } else { defaults[key] = value }
             }
         }
         let name = defaultAlias ?? (accounts["default"] != nil ? "default" : (order.count == 1 ? order.first : nil))
         guard let name, let settings = accounts[name] else { return nil }
+        // As msmtp: a password anywhere in the file, in whichever account and whatever
+        // else that account sets (passwordeval), is one others must not read.
+        if holdsPassword { try AccountConfiguration.checkPrivate(path, why: "it holds a password") }
         return try account(settings, name: name, path: path)
     }
 
@@ -84,11 +89,14 @@ enum Msmtprc {
         if let command = settings["passwordeval"] {
             password = .command(command)
         } else if let inline = settings["password"] {
-            try AccountConfiguration.checkPrivate(path, why: "it holds a password")
             password = .inline(inline)
         }
         let server = SMTPServer(host: host, port: port, security: security, caFile: settings["tls_trust_file"],
                                 user: auth ? settings["user"] : nil)
+        // msmtprc has no allow-plaintext: plain text goes to loopback only.
+        if server.plainTextRefusal != nil {
+            throw ConfigurationError("\(place): tls off would send the password and message in plain text to \(host); set tls on")
+        }
         return Account(from: from, server: server, password: auth ? password : .none, source: place)
     }
 }

@@ -20,31 +20,46 @@ public struct RouteSettings: Equatable, Sendable {
     /// Where to hand off (`handler=`: a desktop id or `webmail:SERVICE`); `nil`: the
     /// desktop's default.
     public var handler: String?
+    /// The first thing in the file that does not read; with it, `policy` is `.handoff`
+    /// (unknown words never send a link).
+    public var error: ConfigurationError?
 
     public init() {}
 
-    /// Reads `policy=`, `consent-timeout=` and `handler=`. A value that is not one of the allowed is a
-    /// configuration error: guessing could send what the user meant to be asked about.
-    public static func configured() throws(ConfigurationError) -> RouteSettings {
+    /// Reads `policy=`, `consent-timeout=` and `handler=`. A value that is not one of the
+    /// allowed is a configuration error, and links are handed off until it is fixed:
+    /// guessing could send what the user meant to be asked about. What does read is kept,
+    /// so that a click and the check, which both go by this, hand off to the same `handler=`.
+    public static func configured() -> RouteSettings {
         let path = AccountConfiguration.configPath
-        let loaded: KeyFile?
-        do { loaded = try KeyFile.load(path) } catch { throw ConfigurationError(error.message) }
         var settings = RouteSettings()
-        guard let file = loaded else { return settings }
-        if let text = file.string("route", "policy") {
-            let value = text.trimmingSpaces()
-            guard let policy = LinkPolicy(rawValue: value) else {
-                throw ConfigurationError("\(path): policy=\(value.visible) in [route] is not ask, direct or handoff")
+        var mistakes: [String] = []
+        do {
+            if let file = try KeyFile.load(path) {
+                settings.handler = Handoff.handlerValue(file)
+                if let text = file.string("route", "policy") {
+                    let value = text.trimmingSpaces()
+                    if let policy = LinkPolicy(rawValue: value) {
+                        settings.policy = policy
+                    } else {
+                        mistakes.append("\(path): policy=\(value.visible) in [route] is not ask, direct or handoff")
+                    }
+                }
+                if let text = file.string("route", "consent-timeout") {
+                    let value = text.trimmingSpaces()
+                    if let seconds = Int(value), seconds > 0, seconds <= 3600 {
+                        settings.consentTimeout = Double(seconds)
+                    } else {
+                        mistakes.append("\(path): consent-timeout=\(value.visible) in [route] is not a number of seconds from 1 to 3600")
+                    }
+                }
             }
-            settings.policy = policy
+        } catch {
+            mistakes.append(error.message)
         }
-        settings.handler = Handoff.handlerValue(file)
-        if let text = file.string("route", "consent-timeout") {
-            let value = text.trimmingSpaces()
-            guard let seconds = Int(value), seconds > 0, seconds <= 3600 else {
-                throw ConfigurationError("\(path): consent-timeout=\(value.visible) in [route] is not a number of seconds from 1 to 3600")
-            }
-            settings.consentTimeout = Double(seconds)
+        if let first = mistakes.first {
+            settings.error = ConfigurationError(first)
+            settings.policy = .handoff
         }
         return settings
     }

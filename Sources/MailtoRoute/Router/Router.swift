@@ -91,12 +91,10 @@ private struct Context {
     }
 
     mutating func run() -> RouteReport {
-        do {
-            settings = try RouteSettings.configured()
-        } catch {
-            // Unknown words never send a link: the safe reading of a broken [route] group.
+        // A broken [route] group is read as policy=handoff, keeping its handler=.
+        settings = RouteSettings.configured()
+        if let error = settings.error {
             warnings.append("\(error.message); links are handed off until it is fixed")
-            settings.policy = .handoff
         }
         // A link under policy=handoff is never sent: its password is not asked for (a
         // password command may pop up a keyring prompt).
@@ -378,7 +376,7 @@ extension Router {
     /// nothing; `outbox watch` or the next `send` takes the queue.
     public static func flushDueAfter(_ report: RouteReport, source: RouteRequest.Source, limit: Int = 20) {
         // A [route] group that does not read is taken as handoff, as the router takes it.
-        if source == .link, ((try? RouteSettings.configured())?.policy ?? .handoff) == .handoff { return }
+        if source == .link, RouteSettings.configured().policy == .handoff { return }
         guard report.result != .queued, let locations = try? StorageLocations.current(),
               let due = try? locations.outbox.due(now: .now()), !due.isEmpty,
               let send = OutboxDelivery.configuredSender(),
