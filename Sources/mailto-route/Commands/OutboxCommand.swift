@@ -45,20 +45,19 @@ enum OutboxCommand: Command {
 
     // MARK: - retry
 
-    /// Makes the entry due now, then sends it at once when an account can: the user asked
-    /// for it. Without one it stays due, for the next flush.
+    /// Makes the entry due now, then sends it at once: the user asked for it. Without an
+    /// account that can send, it stays due and the account's mistake is the error (78).
     private static func retry(_ id: String, locations: StorageLocations, json: Bool, output: Output) throws -> ExitStatus {
         let outbox = locations.outbox
         let wasFailed = try outbox.entry(id).state == .failed
         let entry = try outbox.retry(id)
-        let usable = (try? AccountConfiguration.load()) != nil
-        guard usable else {
+        if (try? AccountConfiguration.load()) == nil {
+            // The flush below throws why; what `retry` did holds all the same.
             if json {
                 output.print(entry.json(state: "queued").serialized)
             } else {
-                output.print("\(id): \(wasFailed ? "back in the queue, " : "")due now; it is sent at the next flush.")
+                output.print("\(id): \(wasFailed ? "back in the queue, " : "")due now; it is sent at the next flush once the account works.")
             }
-            return .success
         }
         return try flush(locations, json: json, output: output, selecting: { $0.id == id })
     }
