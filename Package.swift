@@ -12,7 +12,9 @@ let package = Package(
     targets: [
         .systemLibrary(
             name: "CGIO",
-            pkgConfig: "gio-unix-2.0",
+            // GLib only: GIO's headers come with it, and GIO itself is opened with dlopen
+            // when first needed (CGIO/shim.h), so that a direct send never loads it.
+            pkgConfig: "glib-2.0",
             providers: [.apt(["libglib2.0-dev"])]
         ),
         // libcurl's headers only: the library itself is loaded with dlopen when a message

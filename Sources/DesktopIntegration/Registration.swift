@@ -74,6 +74,8 @@ public enum Registration {
     /// the default with `g_app_info_set_as_default_for_type`. Running it again changes
     /// nothing but the `Exec=` path.
     public static func register() throws(DesktopError) -> RegistrationReport {
+        // Before anything is written: without GIO the current default would read as none.
+        try Handlers.checkGIO()
         let executable = AppInfo.resolved("/proc/self/exe")
         let entry = Array(desktopEntry(executable: executable).utf8)
         // The desktop file goes first: GIO reads the application directories once per
@@ -98,7 +100,7 @@ public enum Registration {
                 throw DesktopError(.configuration, "GIO does not see \(desktopFilePath); is \(executable) executable?")
             }
             var error: UnsafeMutablePointer<GError>?
-            if g_app_info_set_as_default_for_type(ours.pointer, Handlers.mailtoType, &error) == 0 {
+            if ours.gio.g_app_info_set_as_default_for_type(ours.pointer, Handlers.mailtoType, &error) == 0 {
                 throw takeError(error, .configuration, "cannot set the default mailto: handler")
             }
             if let listAfter = try Files.read(Mimeapps.userListPath) {
