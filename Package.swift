@@ -12,7 +12,9 @@ let package = Package(
     targets: [
         .systemLibrary(
             name: "CGIO",
-            pkgConfig: "gio-unix-2.0",
+            // GLib only: GIO's headers come with it, and GIO itself is opened with dlopen
+            // when first needed (CGIO/shim.h), so that a direct send never loads it.
+            pkgConfig: "glib-2.0",
             providers: [.apt(["libglib2.0-dev"])]
         ),
         // libcurl's headers only: the library itself is loaded with dlopen when a message
@@ -32,7 +34,18 @@ let package = Package(
             name: "MailtoRoute",
             dependencies: ["MailtoCore", "MIMEMessage", "DesktopIntegration", "SMTPTransport", "Outbox"]
         ),
-        .executableTarget(name: "mailto-route", dependencies: ["MailtoRoute"]),
+        .executableTarget(
+            name: "mailto-route",
+            dependencies: ["MailtoRoute"],
+            // The C++ runtime under the Swift runtime, linked in rather than loaded: with
+            // --static-swift-stdlib, loading libstdc++.so.6 and libgcc_s.so.1 (libgcc_s's
+            // initialiser runs CPUID, slow in a VM) took about 0.7 ms of every start-up, a
+            // tenth of a whole send. Linker/StaticCxx turns -lstdc++ into the static archive;
+            // it changes nothing when the Swift runtime is linked dynamically (debug builds).
+            linkerSettings: [
+                .unsafeFlags(["-L", Context.packageDirectory + "/Linker/StaticCxx", "-Xclang-linker", "-static-libgcc"]),
+            ]
+        ),
         // Outbox: the flush benchmark queues its 1,000 messages directly.
         .executableTarget(name: "bench", dependencies: ["MailtoCore", "Outbox"]),
         // Test helper: flushes an outbox with a sender that records deliveries to a file,

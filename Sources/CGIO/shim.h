@@ -1,9 +1,130 @@
 #ifndef MAILTO_ROUTE_CGIO_SHIM_H
 #define MAILTO_ROUTE_CGIO_SHIM_H
 
+#include <dlfcn.h>
 #include <gio/gio.h>
-#include <gio/gdesktopappinfo.h>
 #include <glib-unix.h>
+
+/* GLib is linked; GIO and GObject are opened with dlopen the first time a handoff, a
+ * registration, a bus call or the network monitor needs them, never at start-up. A
+ * direct send never needs them, and loading them (with libgmodule, libmount, libselinux,
+ * libblkid, libffi) and running their initialisers was about 1 ms of every send's
+ * start-up. The API table below holds the GIO and GObject entry points that
+ * DesktopIntegration uses, under their C names; everything else it calls is GLib, and
+ * GIO's own dependency on GLib resolves to the libglib-2.0.so.0 already loaded: one
+ * GLib, one default main context, in the process. */
+
+/* gdesktopappinfo.h (gio-unix) declares functions that are only ever called through
+ * the table; the type is all that is needed here. */
+typedef struct _GDesktopAppInfo GDesktopAppInfo;
+
+/* Every field is filled by mr_gio_load before it returns NULL, hence _Nonnull: Swift
+ * calls them as plain functions. The other pointers keep GLib's (unspecified) nullability. */
+#pragma clang diagnostic push
+#pragma clang diagnostic ignored "-Wnullability-completeness"
+typedef struct mr_gio_api {
+    /* GObject */
+    gpointer (* _Nonnull g_object_ref)(gpointer object);
+    void (* _Nonnull g_object_unref)(gpointer object);
+    gulong (* _Nonnull g_signal_connect_data)(gpointer instance, const gchar *detailed_signal, GCallback c_handler,
+                                             gpointer data, GClosureNotify destroy_data, GConnectFlags connect_flags);
+    void (* _Nonnull g_signal_handler_disconnect)(gpointer instance, gulong handler_id);
+    gboolean (* _Nonnull g_type_check_instance_is_a)(GTypeInstance *instance, GType iface_type);
+    /* GAppInfo, GDesktopAppInfo, GAppLaunchContext */
+    GAppInfo *(* _Nonnull g_app_info_get_default_for_uri_scheme)(const char *uri_scheme);
+    GAppInfo *(* _Nonnull g_app_info_get_default_for_type)(const char *content_type, gboolean must_support_uris);
+    GList *(* _Nonnull g_app_info_get_recommended_for_type)(const gchar *content_type);
+    GList *(* _Nonnull g_app_info_get_all_for_type)(const char *content_type);
+    const char *(* _Nonnull g_app_info_get_id)(GAppInfo *appinfo);
+    const char *(* _Nonnull g_app_info_get_name)(GAppInfo *appinfo);
+    const char *(* _Nonnull g_app_info_get_executable)(GAppInfo *appinfo);
+    const char *(* _Nonnull g_app_info_get_commandline)(GAppInfo *appinfo);
+    void (* _Nonnull g_app_info_launch_uris_async)(GAppInfo *appinfo, GList *uris, GAppLaunchContext *context,
+                                                   GCancellable *cancellable, GAsyncReadyCallback callback,
+                                                   gpointer user_data);
+    gboolean (* _Nonnull g_app_info_launch_uris_finish)(GAppInfo *appinfo, GAsyncResult *result, GError **error);
+    gboolean (* _Nonnull g_app_info_set_as_default_for_type)(GAppInfo *appinfo, const char *content_type,
+                                                             GError **error);
+    GType (* _Nonnull g_desktop_app_info_get_type)(void);
+    GDesktopAppInfo *(* _Nonnull g_desktop_app_info_new)(const char *desktop_id);
+    const char *(* _Nonnull g_desktop_app_info_get_filename)(GDesktopAppInfo *info);
+    char *(* _Nonnull g_desktop_app_info_get_string)(GDesktopAppInfo *info, const char *key);
+    gboolean (* _Nonnull g_desktop_app_info_get_boolean)(GDesktopAppInfo *info, const char *key);
+    GAppLaunchContext *(* _Nonnull g_app_launch_context_new)(void);
+    void (* _Nonnull g_app_launch_context_setenv)(GAppLaunchContext *context, const char *variable, const char *value);
+    char **(* _Nonnull g_app_launch_context_get_environment)(GAppLaunchContext *context);
+    /* GDBus */
+    GDBusConnection *(* _Nonnull g_bus_get_sync)(GBusType bus_type, GCancellable *cancellable, GError **error);
+    gchar *(* _Nonnull g_dbus_address_get_for_bus_sync)(GBusType bus_type, GCancellable *cancellable, GError **error);
+    void (* _Nonnull g_dbus_connection_new_for_address)(const gchar *address, GDBusConnectionFlags flags,
+                                                        GDBusAuthObserver *observer, GCancellable *cancellable,
+                                                        GAsyncReadyCallback callback, gpointer user_data);
+    GDBusConnection *(* _Nonnull g_dbus_connection_new_for_address_finish)(GAsyncResult *res, GError **error);
+    GVariant *(* _Nonnull g_dbus_connection_call_sync)(GDBusConnection *connection, const gchar *bus_name,
+                                                       const gchar *object_path, const gchar *interface_name,
+                                                       const gchar *method_name, GVariant *parameters,
+                                                       const GVariantType *reply_type, GDBusCallFlags flags,
+                                                       gint timeout_msec, GCancellable *cancellable, GError **error);
+    gboolean (* _Nonnull g_dbus_connection_close_sync)(GDBusConnection *connection, GCancellable *cancellable,
+                                                       GError **error);
+    guint (* _Nonnull g_dbus_connection_signal_subscribe)(GDBusConnection *connection, const gchar *sender,
+                                                          const gchar *interface_name, const gchar *member,
+                                                          const gchar *object_path, const gchar *arg0,
+                                                          GDBusSignalFlags flags, GDBusSignalCallback callback,
+                                                          gpointer user_data, GDestroyNotify user_data_free_func);
+    void (* _Nonnull g_dbus_connection_signal_unsubscribe)(GDBusConnection *connection, guint subscription_id);
+    /* GNetworkMonitor */
+    GNetworkMonitor *(* _Nonnull g_network_monitor_get_default)(void);
+    gboolean (* _Nonnull g_network_monitor_get_network_available)(GNetworkMonitor *monitor);
+} mr_gio_api;
+#pragma clang diagnostic pop
+
+/* Fills `api` from the system's GIO. Returns NULL on success, else dlerror()'s text
+ * (owned by the C library, valid until the next dl* call). RTLD_GLOBAL, as when GIO was
+ * linked: GIO modules and GModule look GIO's symbols up in the global scope. */
+static inline const char *mr_gio_load(mr_gio_api *api) {
+    void *lib = dlopen("libgio-2.0.so.0", RTLD_LAZY | RTLD_GLOBAL);
+    if (lib == NULL) return dlerror();
+#define MR_SYM(name) \
+    do { *(void **)(&api->name) = dlsym(lib, #name); if (*(void **)(&api->name) == NULL) return dlerror(); } while (0)
+    /* libgio depends on libgobject: its symbols are found through the same handle. */
+    MR_SYM(g_object_ref);
+    MR_SYM(g_object_unref);
+    MR_SYM(g_signal_connect_data);
+    MR_SYM(g_signal_handler_disconnect);
+    MR_SYM(g_type_check_instance_is_a);
+    MR_SYM(g_app_info_get_default_for_uri_scheme);
+    MR_SYM(g_app_info_get_default_for_type);
+    MR_SYM(g_app_info_get_recommended_for_type);
+    MR_SYM(g_app_info_get_all_for_type);
+    MR_SYM(g_app_info_get_id);
+    MR_SYM(g_app_info_get_name);
+    MR_SYM(g_app_info_get_executable);
+    MR_SYM(g_app_info_get_commandline);
+    MR_SYM(g_app_info_launch_uris_async);
+    MR_SYM(g_app_info_launch_uris_finish);
+    MR_SYM(g_app_info_set_as_default_for_type);
+    MR_SYM(g_desktop_app_info_get_type);
+    MR_SYM(g_desktop_app_info_new);
+    MR_SYM(g_desktop_app_info_get_filename);
+    MR_SYM(g_desktop_app_info_get_string);
+    MR_SYM(g_desktop_app_info_get_boolean);
+    MR_SYM(g_app_launch_context_new);
+    MR_SYM(g_app_launch_context_setenv);
+    MR_SYM(g_app_launch_context_get_environment);
+    MR_SYM(g_bus_get_sync);
+    MR_SYM(g_dbus_address_get_for_bus_sync);
+    MR_SYM(g_dbus_connection_new_for_address);
+    MR_SYM(g_dbus_connection_new_for_address_finish);
+    MR_SYM(g_dbus_connection_call_sync);
+    MR_SYM(g_dbus_connection_close_sync);
+    MR_SYM(g_dbus_connection_signal_subscribe);
+    MR_SYM(g_dbus_connection_signal_unsubscribe);
+    MR_SYM(g_network_monitor_get_default);
+    MR_SYM(g_network_monitor_get_network_available);
+#undef MR_SYM
+    return NULL;
+}
 
 /* GLib's version macros and type-check macros do not import into Swift; these
  * static inline helpers give them a typed, non-macro form. */
@@ -12,12 +133,16 @@ static inline unsigned mr_glib_major_version(void) { return glib_major_version; 
 static inline unsigned mr_glib_minor_version(void) { return glib_minor_version; }
 static inline unsigned mr_glib_micro_version(void) { return glib_micro_version; }
 
-static inline GDesktopAppInfo *mr_as_desktop_app_info(GAppInfo *info) {
-    return G_IS_DESKTOP_APP_INFO(info) ? G_DESKTOP_APP_INFO(info) : NULL;
+/* G_IS_DESKTOP_APP_INFO, through the table. */
+static inline GDesktopAppInfo *mr_as_desktop_app_info(const mr_gio_api *api, GAppInfo *info) {
+    return api->g_type_check_instance_is_a((GTypeInstance *)info, api->g_desktop_app_info_get_type())
+        ? (GDesktopAppInfo *)info : NULL;
 }
 
+/* G_APP_INFO: a GDesktopAppInfo is a GAppInfo (it implements the interface), so the
+ * checked cast of the macro always returns its argument. */
 static inline GAppInfo *mr_desktop_as_app_info(GDesktopAppInfo *info) {
-    return G_APP_INFO(info);
+    return (GAppInfo *)info;
 }
 
 #endif

@@ -11,15 +11,16 @@ public enum Launcher {
     public static func launch(
         _ app: AppInfo, uris: [String], environment: [String: String] = [:]
     ) throws(DesktopError) {
-        let context = LaunchContext(environment: environment)
+        let gio = app.gio
+        let context = try LaunchContext(environment: environment, gio: gio)
         var list: UnsafeMutablePointer<GList>?
         for uri in uris.reversed() {
             list = g_list_prepend(list, g_strdup(uri))
         }
         defer { g_list_free_full(list, g_free) }
-        let wait = LaunchWait()
+        let wait = LaunchWait(gio: gio)
         let unmanaged = Unmanaged.passRetained(wait)
-        g_app_info_launch_uris_async(app.pointer, list, context.pointer, nil, launchFinished, unmanaged.toOpaque())
+        gio.g_app_info_launch_uris_async(app.pointer, list, context.pointer, nil, launchFinished, unmanaged.toOpaque())
         while !wait.finished {
             g_main_context_iteration(nil, 1)
         }
@@ -43,9 +44,10 @@ public enum Launcher {
             }
             command = terminal + argv
         }
-        let context = LaunchContext(environment: environment)
+        let gio = try GIOLibrary.load()
+        let context = try LaunchContext(environment: environment, gio: gio)
         // transfer full: a NULL-terminated copy of the environment with our additions.
-        let environ = g_app_launch_context_get_environment(context.pointer)
+        let environ = gio.g_app_launch_context_get_environment(context.pointer)
         defer { g_strfreev(environ) }
         var cArgv: [UnsafeMutablePointer<gchar>?] = command.map { g_strdup($0) } + [nil]
         defer { for argument in cArgv { g_free(argument) } }
@@ -74,24 +76,34 @@ public enum Launcher {
 /// The one Swift owner of a `GAppLaunchContext` (`g_app_launch_context_new`, transfer full).
 final class LaunchContext {
     let pointer: UnsafeMutablePointer<GAppLaunchContext>
+    private let gio: mr_gio_api
 
     /// Wraps `g_app_launch_context_setenv` for each pair.
-    init(environment: [String: String]) {
-        pointer = g_app_launch_context_new()
+    init(environment: [String: String], gio: mr_gio_api) throws(DesktopError) {
+        guard let made = gio.g_app_launch_context_new() else {
+            throw DesktopError(.transient, "g_app_launch_context_new failed (out of memory?)")
+        }
+        self.gio = gio
+        pointer = made
         for (name, value) in environment {
-            g_app_launch_context_setenv(pointer, name, value)
+            gio.g_app_launch_context_setenv(pointer, name, value)
         }
     }
 
     deinit {
-        g_object_unref(pointer)
+        gio.g_object_unref(pointer)
     }
 }
 
 /// What `launchFinished` tells the loop in `Launcher.launch`.
 private final class LaunchWait {
+    let gio: mr_gio_api
     var finished = false
     var error: String?
+
+    init(gio: mr_gio_api) {
+        self.gio = gio
+    }
 }
 
 /// The `GAsyncReadyCallback` of `g_app_info_launch_uris_async`: a top-level function that
@@ -102,7 +114,7 @@ private func launchFinished(
     guard let userData else { return }
     let wait = Unmanaged<LaunchWait>.fromOpaque(userData).takeRetainedValue()
     var error: UnsafeMutablePointer<GError>?
-    if let source, g_app_info_launch_uris_finish(OpaquePointer(source), result, &error) == 0 {
+    if let source, wait.gio.g_app_info_launch_uris_finish(OpaquePointer(source), result, &error) == 0 {
         wait.error = takeError(error, .permanent, "launch failed").message
     }
     wait.finished = true

@@ -82,6 +82,8 @@ public enum Registration {
     /// that names another program (and so wins over `mimeapps.list` on that desktop) is
     /// made to name mailto-route first, the others after it.
     public static func register(force: Bool = false) throws(DesktopError) -> RegistrationReport {
+        // Before anything is written: without GIO the current default would read as none.
+        try Handlers.checkGIO()
         let executable = AppInfo.resolved("/proc/self/exe")
         let entry = Array(desktopEntry(executable: executable).utf8)
         // The desktop file goes first: GIO reads the application directories once per
@@ -106,7 +108,7 @@ public enum Registration {
                 throw DesktopError(.configuration, "GIO does not see \(desktopFilePath); is \(executable) executable?")
             }
             var error: UnsafeMutablePointer<GError>?
-            if g_app_info_set_as_default_for_type(ours.pointer, Handlers.mailtoType, &error) == 0 {
+            if ours.gio.g_app_info_set_as_default_for_type(ours.pointer, Handlers.mailtoType, &error) == 0 {
                 throw takeError(error, .configuration, "cannot set the default mailto: handler")
             }
             if let listAfter = try Files.read(Mimeapps.userListPath) {

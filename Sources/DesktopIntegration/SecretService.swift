@@ -15,20 +15,22 @@ public enum SecretService {
     /// or when the only matches are locked (unlocking needs a prompt, which a send from a
     /// script cannot show).
     public static func lookup(_ attributes: [String: String]) throws(SecretServiceError) -> String? {
+        let gio: mr_gio_api
+        do { gio = try GIOLibrary.load() } catch { throw SecretServiceError(message: error.message) }
         var error: UnsafeMutablePointer<GError>?
         // Wraps `g_bus_get_sync` (transfer full).
-        guard let connection = g_bus_get_sync(G_BUS_TYPE_SESSION, nil, &error) else {
+        guard let connection = gio.g_bus_get_sync(G_BUS_TYPE_SESSION, nil, &error) else {
             throw SecretServiceError(message: "no session bus: \(takeErrorMessage(error))")
         }
-        defer { g_object_unref(UnsafeMutableRawPointer(connection)) }
+        defer { gio.g_object_unref(UnsafeMutableRawPointer(connection)) }
 
         // OpenSession("plain", <"">) -> (v output, o session)
-        let open = try call(connection, path, service, "OpenSession",
+        let open = try call(gio, connection, path, service, "OpenSession",
                             tuple([g_variant_new_string("plain"), g_variant_new_variant(g_variant_new_string(""))]))
         let session = objectPath(child(open, 1))
         g_variant_unref(open)
         defer {
-            if let closed = try? call(connection, session, "org.freedesktop.Secret.Session", "Close", tuple([])) {
+            if let closed = try? call(gio, connection, session, "org.freedesktop.Secret.Session", "Close", tuple([])) {
                 g_variant_unref(closed)
             }
         }
@@ -39,7 +41,7 @@ public enum SecretService {
         }
         let entryType = g_variant_type_new("{ss}")
         defer { g_variant_type_free(entryType) }
-        let search = try call(connection, path, service, "SearchItems", tuple([array(entryType, entries)]))
+        let search = try call(gio, connection, path, service, "SearchItems", tuple([array(entryType, entries)]))
         defer { g_variant_unref(search) }
         let unlocked = child(search, 0)
         let locked = child(search, 1)
@@ -58,7 +60,7 @@ public enum SecretService {
         let item = child(unlocked, 0)
         let pathType = g_variant_type_new("o")
         defer { g_variant_type_free(pathType) }
-        let secrets = try call(connection, path, service, "GetSecrets",
+        let secrets = try call(gio, connection, path, service, "GetSecrets",
                                tuple([array(pathType, [item]), g_variant_new_object_path(session)]))
         defer { g_variant_unref(secrets) }
         let map = child(secrets, 0)
@@ -82,12 +84,12 @@ public enum SecretService {
     /// Wraps `g_dbus_connection_call_sync` (the reply is transfer full; `parameters`, floating,
     /// is consumed).
     private static func call(
-        _ connection: OpaquePointer, _ object: String, _ interface: String, _ method: String,
+        _ gio: mr_gio_api, _ connection: OpaquePointer, _ object: String, _ interface: String, _ method: String,
         _ parameters: OpaquePointer?
     ) throws(SecretServiceError) -> OpaquePointer {
         var error: UnsafeMutablePointer<GError>?
-        guard let reply = g_dbus_connection_call_sync(connection, bus, object, interface, method, parameters, nil,
-                                                      G_DBUS_CALL_FLAGS_NONE, timeoutMilliseconds, nil, &error)
+        guard let reply = gio.g_dbus_connection_call_sync(connection, bus, object, interface, method, parameters, nil,
+                                                          G_DBUS_CALL_FLAGS_NONE, timeoutMilliseconds, nil, &error)
         else {
             throw SecretServiceError(message: "\(method): \(takeErrorMessage(error))")
         }

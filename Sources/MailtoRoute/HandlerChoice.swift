@@ -10,6 +10,8 @@ enum HandoffTarget {
 /// itself (rule 5: no loop).
 enum HandlerChoice {
     static func choose(configured: String?, warnings: inout [String]) throws -> HandoffTarget {
+        // Without GIO every lookup below finds nothing: say why, not "no mail program".
+        try Handlers.checkGIO()
         if let configured {
             if configured.hasPrefix("webmail:") {
                 let name = String(configured.dropFirst("webmail:".count))

@@ -119,7 +119,17 @@ import TestSupport
         let result = try run("/usr/bin/ldd", [mailtoRouteBinary])
         #expect(result.status == 0)
         #expect(!result.stdout.contains("libcurl"), "\(result.stdout)")
-        #expect(result.stdout.contains("libgio-2.0"))
+        #expect(result.stdout.contains("libglib-2.0"))
+    }
+
+    /// A direct send must not pay for GIO and GObject: they are opened only for a handoff,
+    /// a registration, the session bus or the network monitor. GLib is linked.
+    @Test func binaryDoesNotLinkGIO() throws {
+        let result = try run("/usr/bin/ldd", [mailtoRouteBinary])
+        #expect(result.status == 0)
+        #expect(!result.stdout.contains("libgio-2.0"), "\(result.stdout)")
+        #expect(!result.stdout.contains("libgobject-2.0"), "\(result.stdout)")
+        #expect(result.stdout.contains("libglib-2.0"))
     }
 }
 

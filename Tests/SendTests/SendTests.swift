@@ -95,6 +95,22 @@ func certificates() throws -> TestCertificates {
         #expect(try server.envelope(of: message)["tls"] as? Bool == true)
     }
 
+    /// A send's start-up is most of its time: GIO and GObject are opened only for what needs
+    /// them (CGIO/shim.h), and a direct send never does. The dynamic loader's own log
+    /// (LD_DEBUG=files) names every library the process loaded, linked or opened.
+    @Test func directSendNeverLoadsGIO() throws {
+        let sandbox = try Sandbox()
+        let server = try SMTPTestServer(.plain)
+        try writeAccount(sandbox, port: server.port, security: "none")
+        let result = try mailtoRoute(["send", "--to", "joe@example.com", "--body", "x"], in: sandbox,
+                                     extraEnvironment: ["LD_DEBUG": "files"])
+        #expect(result.status == 0, "\(result)")
+        #expect(server.messages.count == 1)
+        #expect(result.stderr.contains("file=libcurl.so.4"), "the loader's log is missing")
+        #expect(!result.stderr.contains("libgio-2.0"))
+        #expect(!result.stderr.contains("libgobject-2.0"))
+    }
+
     @Test func refusedRecipientIsNamedWhileTheOthersGetTheMessage() throws {
         let sandbox = try Sandbox()
         let server = try SMTPTestServer(.plain, refuse: ["nobody@example.com"])

@@ -9,15 +9,17 @@ final class BusConnection {
     let pointer: OpaquePointer
     /// Where signal callbacks and async results of this connection are dispatched.
     let context: MainContext
+    let gio: mr_gio_api
 
-    private init(adopting pointer: OpaquePointer, context: MainContext) {
+    private init(adopting pointer: OpaquePointer, context: MainContext, gio: mr_gio_api) {
         self.pointer = pointer
         self.context = context
+        self.gio = gio
     }
 
     deinit {
-        g_dbus_connection_close_sync(pointer, nil, nil)
-        g_object_unref(UnsafeMutableRawPointer(pointer))
+        _ = gio.g_dbus_connection_close_sync(pointer, nil, nil)
+        gio.g_object_unref(UnsafeMutableRawPointer(pointer))
     }
 
     /// Connects to the session bus within `seconds`: the address from
@@ -26,12 +28,13 @@ final class BusConnection {
     /// of a message bus, waited for on a private main context. A bus that accepts the
     /// socket and never answers is given up at the deadline instead of hanging the caller.
     static func session(within seconds: Double) throws(DesktopError) -> BusConnection {
+        let gio = try GIOLibrary.load()
         var error: UnsafeMutablePointer<GError>?
-        guard let address = takeString(g_dbus_address_get_for_bus_sync(G_BUS_TYPE_SESSION, nil, &error)) else {
+        guard let address = takeString(gio.g_dbus_address_get_for_bus_sync(G_BUS_TYPE_SESSION, nil, &error)) else {
             throw takeError(error, .configuration, "no session bus")
         }
         let context = MainContext()
-        let wait = ConnectWait()
+        let wait = ConnectWait(gio: gio)
         // Retained for the callback, which releases it; if the deadline passes first, the
         // callback may never run and the small `ConnectWait` is left behind on purpose.
         let unmanaged = Unmanaged.passRetained(wait)
@@ -40,7 +43,7 @@ final class BusConnection {
                 | G_DBUS_CONNECTION_FLAGS_MESSAGE_BUS_CONNECTION.rawValue
         )
         let finished = context.run {
-            g_dbus_connection_new_for_address(address, flags, nil, nil, connectionReady, unmanaged.toOpaque())
+            gio.g_dbus_connection_new_for_address(address, flags, nil, nil, connectionReady, unmanaged.toOpaque())
             return context.iterate(until: { wait.finished }, seconds: seconds)
         }
         guard finished else {
@@ -49,7 +52,7 @@ final class BusConnection {
         guard let connection = wait.connection else {
             throw DesktopError(.configuration, "cannot connect to the session bus at \(address): \(wait.error ?? "unknown error")")
         }
-        return BusConnection(adopting: connection, context: context)
+        return BusConnection(adopting: connection, context: context, gio: gio)
     }
 
     /// Calls `method` and waits at most `seconds` for the reply: wraps
@@ -62,7 +65,7 @@ final class BusConnection {
         var error: UnsafeMutablePointer<GError>?
         let timeout = Int32(clamping: Int(seconds * 1000))
         let reply = withExtendedLifetime(VariantType(replyType)) { type in
-            g_dbus_connection_call_sync(
+            gio.g_dbus_connection_call_sync(
                 pointer, destination, path, interface, method, parameters, type.pointer,
                 G_DBUS_CALL_FLAGS_NONE, timeout, nil, &error
             )
@@ -76,9 +79,14 @@ final class BusConnection {
 
 /// What `connectionReady` tells the loop in `BusConnection.session`.
 private final class ConnectWait {
+    let gio: mr_gio_api
     var finished = false
     var connection: OpaquePointer?
     var error: String?
+
+    init(gio: mr_gio_api) {
+        self.gio = gio
+    }
 }
 
 /// The `GAsyncReadyCallback` of `g_dbus_connection_new_for_address`: a top-level function
@@ -89,7 +97,7 @@ private func connectionReady(
     guard let userData else { return }
     let wait = Unmanaged<ConnectWait>.fromOpaque(userData).takeRetainedValue()
     var error: UnsafeMutablePointer<GError>?
-    if let connection = g_dbus_connection_new_for_address_finish(result, &error) {
+    if let connection = wait.gio.g_dbus_connection_new_for_address_finish(result, &error) {
         wait.connection = connection
     } else {
         wait.error = error?.pointee.message.map { String(cString: $0) } ?? "unknown error"
