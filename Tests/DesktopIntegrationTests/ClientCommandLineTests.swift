@@ -180,10 +180,10 @@ import TestSupport
     /// 85,000 bytes: more than a URL carries.
     static let longBody = String(repeating: "0123456789abcde\r\n", count: 5_000)
 
-    /// Hands off `longBody` to `program`, installed as `id`.
-    func probeLongBody(_ id: String, program: String) throws -> (Sandbox, RunResult) {
+    /// Hands off `body` (by default `longBody`) to `program`, installed as `id`.
+    func probeLongBody(_ id: String, program: String, body: String = longBody) throws -> (Sandbox, RunResult) {
         let (sandbox, _) = try sandbox(id, program: program)
-        let bodyFile = try sandbox.write(Self.longBody, to: "files/body.txt").path
+        let bodyFile = try sandbox.write(body, to: "files/body.txt").path
         return (sandbox, try probe("mailto:a@example.org", attaching: [], in: sandbox, ["--body-file", bodyFile]))
     }
 
@@ -233,14 +233,8 @@ import TestSupport
     /// more than Linux lets one argv word hold (128 KiB).
     static let cyrillicBody = String(repeating: "жжжжжжжжжжжжжжж\r\n", count: 1_875)
 
-    func probeCyrillicBody(_ id: String, program: String) throws -> (Sandbox, RunResult) {
-        let (sandbox, _) = try sandbox(id, program: program)
-        let bodyFile = try sandbox.write(Self.cyrillicBody, to: "files/body.txt").path
-        return (sandbox, try probe("mailto:a@example.org", attaching: [], in: sandbox, ["--body-file", bodyFile]))
-    }
-
     @Test func bodyTooLongOnceEncodedIsCutToFitTheArgv() throws {
-        let (sandbox, result) = try probeCyrillicBody("fakebird.desktop", program: "fakebird")
+        let (sandbox, result) = try probeLongBody("fakebird.desktop", program: "fakebird", body: Self.cyrillicBody)
         let body = Self.cyrillicBody
         #expect(body.utf8.count == 60_000 && body.utf8.count <= 64 * 1024)
         #expect(result.status == 0, "\(result)")
@@ -252,7 +246,7 @@ import TestSupport
     }
 
     @Test func bodyTooLongOnceEncodedGoesToThunderbirdAsAFile() throws {
-        let (sandbox, result) = try probeCyrillicBody("thunderbird.desktop", program: "thunderbird")
+        let (sandbox, result) = try probeLongBody("thunderbird.desktop", program: "thunderbird", body: Self.cyrillicBody)
         #expect(result.status == 0, "\(result)")
         #expect(!result.stdout.contains("not carried"))
         let argv = try #require(sandbox.recordedArgv("thunderbird"))

@@ -102,6 +102,14 @@ extension ComposeTests {
         #expect(try String(contentsOf: draft, encoding: .utf8).contains("My precious text"))
     }
 
+    /// A sandbox whose account sends to a fresh loopback server.
+    func sandboxWithAccount() throws -> (Sandbox, SMTPTestServer) {
+        let sandbox = try Sandbox()
+        let server = try SMTPTestServer(.plain)
+        try writeAccount(sandbox, port: server.port, security: "none")
+        return (sandbox, server)
+    }
+
     /// An editor that replaces the file with `text` (printf format).
     func writingEditor(_ sandbox: Sandbox, _ text: String) throws -> [String: String] {
         let editor = try sandbox.write("""
@@ -116,9 +124,7 @@ extension ComposeTests {
     /// Without the empty line after the header, the body starts at the first line that
     /// is no `Name: value`; a line that starts with a space continues the field above.
     @Test func theBodyStartsWhereTheHeaderEndsEvenWithoutTheEmptyLine() throws {
-        let sandbox = try Sandbox()
-        let server = try SMTPTestServer(.plain)
-        try writeAccount(sandbox, port: server.port, security: "none")
+        let (sandbox, server) = try sandboxWithAccount()
         let environment = try writingEditor(sandbox, "To: joe@example.com\\nSubject: Lunch\\n  on Friday\\nHello Joe,\\nsee you: 5pm\\n")
         let result = try runOnTerminal([mailtoRouteBinary, "compose"], answers: ["s"], environment: environment)
         #expect(result.status == 0, "\(result)")
@@ -131,9 +137,7 @@ extension ComposeTests {
     /// A field the header does not take is never dropped: nothing is sent, and the whole
     /// text is kept as a draft.
     @Test func aFieldTheHeaderDoesNotTakeKeepsTheWholeTextAsADraft() throws {
-        let sandbox = try Sandbox()
-        let server = try SMTPTestServer(.plain)
-        try writeAccount(sandbox, port: server.port, security: "none")
+        let (sandbox, server) = try sandboxWithAccount()
         let environment = try writingEditor(sandbox, "To: joe@example.com\\nFrom: boss@example.com\\n\\nMy precious text\\n")
         let result = try runOnTerminal([mailtoRouteBinary, "compose"], answers: ["s"], environment: environment)
         #expect(result.status == 3, "\(result)")
