@@ -43,6 +43,22 @@ import TestSupport
         #expect(server.messages.isEmpty)
     }
 
+    /// A link's In-Reply-To that is no message identifier does not stop a consented
+    /// send: the message goes without it, and the report says so.
+    @Test func aLinksUnsendableInReplyToIsLeftOutAndSaid() throws {
+        let (sandbox, server) = try setUp(policy: "direct")
+        let result = try run("/usr/bin/setsid", ["-w", mailtoRouteBinary, "open", "mailto:joe@example.com?subject=Hi&in-reply-to=%C3%A9t%C3%A9", "--json"],
+                             environment: sandbox.environment([:]), timeout: 60)
+        #expect(result.status == 0, "\(result)")
+        let report = try jsonObject(result.stdout)
+        #expect(report["result"] as? String == "sent")
+        let warnings = try #require(report["warnings"] as? [String])
+        #expect(warnings.contains { $0.hasPrefix("header fields in-reply-to not sent: ") }, "\(warnings)")
+        let message = try #require(server.messages.first)
+        #expect(try sandbox.header("Subject", of: message) == "Hi")
+        #expect(try sandbox.header("In-Reply-To", of: message) == nil)
+    }
+
     /// `mailto-route URL --json`, as `[open] URL [--json]` in --help says.
     @Test func bareURLTakesJSONToo() throws {
         let (sandbox, server) = try setUp()

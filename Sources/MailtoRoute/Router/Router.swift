@@ -198,7 +198,16 @@ private struct Context {
         do throws(MIMEError) {
             message = try OutgoingMessage(from: account.from, email: email)
         } catch {
-            return failed(path: .direct, RouteReport.Failure(error, otherwise: .permanent), server: server.address)
+            // A link's In-Reply-To or References that is no message identifier: the user
+            // said send, so the message goes without them, and the report says so.
+            var withoutHeaders = email
+            withoutHeaders.headers = [:]
+            guard request.source == .link, !email.headers.isEmpty,
+                  let sendable = try? OutgoingMessage(from: account.from, email: withoutHeaders) else {
+                return failed(path: .direct, RouteReport.Failure(error, otherwise: .permanent), server: server.address)
+            }
+            message = sendable
+            report.warnings.append("header fields \(email.headers.keys.sorted().joined(separator: ", ")) not sent: \(error.message)")
         }
         report.messageId = message.messageID
         request.messageSize?(message.size)
