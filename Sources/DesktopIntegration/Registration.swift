@@ -127,23 +127,30 @@ public enum Registration {
         )
     }
 
-    /// Puts mailto-route first in each of `overrides`, keeping each list as it was first
-    /// found (recorded in the state file before the list is touched) and as it was left.
+    /// Puts mailto-route first in each of `overrides`, keeping each list as it was found
+    /// (recorded in the state file before the list is touched) and as it was left. A list
+    /// changed since an earlier `--force` is kept anew as it is now: the user's changes
+    /// are what `unregister` gives back. A list that is a symbolic link (dotfiles kept
+    /// elsewhere) is written through the link.
     static func takeOver(_ overrides: [MimeappsOverride], state: KeyFile) throws(DesktopError) -> [String] {
         var taken: [String] = []
         for found in overrides {
-            guard let before = try Files.read(found.path) else { continue }
+            let path = Files.resolvingLinks(found.path)
+            guard let before = try Files.read(path) else { continue }
             let name = Files.name(of: found.path)
             var recorded = state.stringList(stateGroup, takenOverKey)
-            if !recorded.contains(name) {
+            let lastLeft = try Files.read(snapshotPath(name, "after"))
+            if !recorded.contains(name) || lastLeft != before {
                 try Files.write(before, to: snapshotPath(name, "before"))
+            }
+            if !recorded.contains(name) {
                 recorded.append(name)
                 state.set(recorded.joined(separator: ";"), stateGroup, takenOverKey)
                 try state.save(to: statePath)
             }
             let text = String(decoding: before, as: UTF8.self)
             let edited = Array(MimeappsEdit.preferring(desktopID, for: Handlers.mailtoType, in: text).utf8)
-            try Files.write(edited, to: found.path)
+            try Files.write(edited, to: path)
             try Files.write(edited, to: snapshotPath(name, "after"))
             taken.append(found.path)
         }
@@ -159,7 +166,7 @@ public enum Registration {
     static func giveBackTakenOver(_ state: KeyFile?) throws(DesktopError) -> Bool {
         var changed = false
         for name in state?.stringList(stateGroup, takenOverKey) ?? [] {
-            let path = XDGDirectories.configHome + "/" + name
+            let path = Files.resolvingLinks(XDGDirectories.configHome + "/" + name)
             if let current = try Files.read(path) {
                 if try Files.read(snapshotPath(name, "after")) == current, let before = try Files.read(snapshotPath(name, "before")) {
                     try Files.write(before, to: path)

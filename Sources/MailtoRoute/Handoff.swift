@@ -130,11 +130,15 @@ public enum Handoff {
             let onCommandLine = { (email: EmailData) in try client.arguments(for: email, attachments: files, bodyFile: nil) }
             var bodyFile: String?
             var sent = email
-            if try !bodyFits(email, onCommandLine) {
+            // Measured as it will be passed: a NUL becomes U+FFFD (below), three bytes.
+            let mended = Leftovers.mendingNUL(email)
+            if try !bodyFits(mended, onCommandLine) {
                 if client.takesBodyFile {
+                    // The file carries the body as it is; the command line carries none.
                     bodyFile = try HandoffFiles.bodyFile(email.body ?? "")
+                    sent.body = nil
                 } else {
-                    sent.body = try report.truncating(email, for: app.name) { try bodyFits($0, onCommandLine) }
+                    sent.body = try report.truncating(email, for: app.name) { try bodyFits(Leftovers.mendingNUL($0), onCommandLine) }
                 }
             }
             if !client.takesExtraHeaders {
@@ -204,6 +208,8 @@ struct Leftovers {
             trial.body = String(body[..<end])
             return try fits(trial)
         }
+        // When the other fields alone are too long, no cut helps: the launch says so.
+        guard try fitsUpTo(body.startIndex) else { return body }
         var low = 0, high = ends.count - 1
         while low < high {
             let middle = (low + high + 1) / 2
@@ -224,19 +230,26 @@ struct Leftovers {
     /// `email` with each NUL in its subject, body and header fields replaced by U+FFFD,
     /// and a warning naming the fields that had one.
     mutating func replacingNUL(in email: EmailData, for name: String) -> EmailData {
-        var email = email
         var fields: [String] = []
+        let mended = Self.mendingNUL(email) { fields.append($0) }
+        if !fields.isEmpty {
+            warnings.append("NUL in \(fields.joined(separator: ", ")) shown as U+FFFD: \(name)'s command line cannot carry it")
+        }
+        return mended
+    }
+
+    /// `email` with each NUL in its subject, body and header fields replaced by U+FFFD;
+    /// `found` hears the name of each field that had one.
+    static func mendingNUL(_ email: EmailData, found: (String) -> Void = { _ in }) -> EmailData {
+        var email = email
         func mended(_ text: String?, _ field: String) -> String? {
             guard let text, text.utf8.contains(0) else { return text }
-            fields.append(field)
+            found(field)
             return String(String.UnicodeScalarView(text.unicodeScalars.map { $0 == "\u{0}" ? "\u{FFFD}" : $0 }))
         }
         email.subject = mended(email.subject, "subject")
         email.body = mended(email.body, "body")
         for (key, value) in email.headers { email.headers[key] = mended(value, key) }
-        if !fields.isEmpty {
-            warnings.append("NUL in \(fields.joined(separator: ", ")) shown as U+FFFD: \(name)'s command line cannot carry it")
-        }
         return email
     }
 

@@ -253,4 +253,18 @@ import TestSupport
         let path = try #require(composeFields(argv.last ?? "")["message"])
         #expect(FileManager.default.contents(atPath: path) == Data(Self.cyrillicBody.utf8))
     }
+
+    /// A NUL goes on a command line as U+FFFD, three times its size: the body is
+    /// measured that way, so the program still starts (here cut to fit, and said).
+    @Test func bodyOfNULsIsMeasuredAsItIsPassed() throws {
+        let (sandbox, files) = try sandbox("claws-mail.desktop", program: "claws-mail")
+        let body = String(repeating: "\u{0}", count: 40_000) + "\r\nend\r\n"
+        let bodyFile = try sandbox.write(body, to: "files/body.txt").path
+        let result = try probe("mailto:a@example.org", attaching: [files[0]], in: sandbox, ["--body-file", bodyFile])
+        #expect(result.status == 0, "\(result)")
+        #expect(result.stdout.contains("NUL in body shown as U+FFFD"), "\(result)")
+        #expect(result.stdout.contains("warning: body is 40007 bytes"), "\(result)")
+        let argv = try #require(sandbox.recordedArgv("claws-mail"))
+        #expect(argv.allSatisfy { $0.utf8.count < 128 * 1024 })
+    }
 }

@@ -159,6 +159,31 @@ import TestSupport
         #expect(try gioDefault(sandbox, desktop) == "fakebird.desktop")
     }
 
+    /// A list the user changed between two `register --force` runs is given back as the
+    /// user last left it; a list kept behind a symbolic link stays one.
+    @Test(arguments: [false, true])
+    func unregisterGivesBackTheListAsTheUserLastLeftIt(throughALink: Bool) throws {
+        let sandbox = try Sandbox()
+        try sandbox.installHandler("fakebird.desktop", name: "Fake Bird", program: "fakebird")
+        let first = "[Default Applications]\nx-scheme-handler/mailto=fakebird.desktop\n"
+        let link = sandbox.configHome.appendingPathComponent("kde-mimeapps.list")
+        let target = try sandbox.write(first, to: throughALink ? "home/dotfiles/kde-mimeapps.list" : "home/.config/kde-mimeapps.list")
+        if throughALink { try FileManager.default.createSymbolicLink(atPath: link.path, withDestinationPath: target.path) }
+        let desktop = ["XDG_CURRENT_DESKTOP": "KDE"]
+        #expect(try route(["register", "--force"], in: sandbox, desktop).status == 0)
+        // The user adds a line and gives mailto: back to Fake Bird; then forces again.
+        let changed = first + "text/html=firefox.desktop\n"
+        try changed.write(to: target, atomically: false, encoding: .utf8)
+        #expect(try route(["register", "--force"], in: sandbox, desktop).status == 0)
+        #expect(try gioDefault(sandbox, desktop) == "mailto-route.desktop")
+        #expect(try route(["unregister"], in: sandbox, desktop).status == 0)
+        #expect(sandbox.contents(target) == changed)
+        if throughALink {
+            #expect((try? FileManager.default.destinationOfSymbolicLink(atPath: link.path)) == target.path)
+        }
+        #expect(try gioDefault(sandbox, desktop) == "fakebird.desktop")
+    }
+
     @Test func linkOpenedThroughGIORunsTheRegisteredBinaryWhichHandsOffToThePreviousDefault() throws {
         let sandbox = try Sandbox()
         try sandbox.installHandler("fakebird.desktop", name: "Fake Bird", program: "fakebird")

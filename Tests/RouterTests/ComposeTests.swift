@@ -146,4 +146,28 @@ extension ComposeTests {
         #expect(draft.contains("From: boss@example.com") && draft.contains("My precious text"), "\(draft)")
         #expect(server.messages.isEmpty)
     }
+
+    /// An address wrapped onto a line of its own breaks the header: rather than move the
+    /// fields after it into the body, the whole text is kept as a draft.
+    @Test func aWrappedAddressLineKeepsTheWholeTextAsADraft() throws {
+        let (sandbox, server) = try sandboxWithAccount()
+        let environment = try writingEditor(sandbox, "To: joe@example.com,\\nann@example.org\\nSubject: Lunch\\n\\nSee you\\n")
+        let result = try runOnTerminal([mailtoRouteBinary, "compose"], answers: ["s"], environment: environment)
+        #expect(result.status == 3, "\(result)")
+        #expect((result.stdout + result.stderr).contains("no 'Name: value' before its Subject field"), "\(result)")
+        let draft = try String(contentsOf: try #require(sandbox.drafts.first), encoding: .utf8)
+        #expect(draft.contains("ann@example.org") && draft.contains("See you"), "\(draft)")
+        #expect(server.messages.isEmpty)
+    }
+
+    /// A line of spaces between header and body is the empty line.
+    @Test func aLineOfSpacesEndsTheHeader() throws {
+        let (sandbox, server) = try sandboxWithAccount()
+        let environment = try writingEditor(sandbox, "To: joe@example.com\\nSubject: Build log\\n \\n  make: error 2\\n")
+        let result = try runOnTerminal([mailtoRouteBinary, "compose"], answers: ["s"], environment: environment)
+        #expect(result.status == 0, "\(result)")
+        let message = try #require(server.messages.first)
+        #expect(try sandbox.header("Subject", of: message) == "Build log")
+        #expect(try String(contentsOf: message, encoding: .utf8).contains("  make: error 2"))
+    }
 }

@@ -35,20 +35,27 @@ public enum Compose {
         var email = EmailData(isBodyHTML: original.isBodyHTML, attachments: original.attachments)
         var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map { $0.hasSuffix("\r") ? $0.dropLast() : $0 }
         var header: [(name: String, value: String)] = []
-        while let line = lines.first, !line.isEmpty {
+        // A line of spaces only is the empty line too: editors and users leave them.
+        while let line = lines.first, !String(line).trimmingSpaces().isEmpty {
             if line.first == " " || line.first == "\t", !header.isEmpty {
                 header[header.count - 1].value += " " + String(line).trimmingSpaces()
                 lines.removeFirst()
                 continue
             }
-            guard let colon = line.firstIndex(of: ":") else { break }
-            let name = line[..<colon].lowercased().trimmingSpaces()
-            // RFC 5322 §2.2: a field name is printable ASCII without spaces.
-            guard !name.isEmpty, name.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value < 0x7F }) else { break }
-            guard fields.contains(where: { $0.lowercased() == name }) else {
-                throw ComposeError("the header has a field '\(String(line[..<colon]).trimmingSpaces())' it does not take (it takes \(fields.joined(separator: ", ")))")
+            guard let name = fieldName(line) else {
+                // The body starts here, unless a field follows before the empty line:
+                // then this line broke the header (a wrapped address), and guessing
+                // would move header lines into the body.
+                let rest = lines.dropFirst().prefix { !String($0).trimmingSpaces().isEmpty }
+                if let field = rest.lazy.compactMap(fieldName).first(where: { name in fields.contains { $0.lowercased() == name } }) {
+                    throw ComposeError("the header has a line that is no 'Name: value' before its \(field.headerCapitalized) field: \(String(line).trimmingSpaces())")
+                }
+                break
             }
-            header.append((name, String(line[line.index(after: colon)...]).trimmingSpaces()))
+            guard fields.contains(where: { $0.lowercased() == name }) else {
+                throw ComposeError("the header has a field '\(String(line.prefix { $0 != ":" }).trimmingSpaces())' it does not take (it takes \(fields.joined(separator: ", ")))")
+            }
+            header.append((name, String(line[line.index(after: line.firstIndex(of: ":")!)...]).trimmingSpaces()))
             lines.removeFirst()
         }
         for (name, value) in header {
@@ -60,10 +67,19 @@ public enum Compose {
             default: if !value.isEmpty { email.headers[name] = value }
             }
         }
-        if lines.first?.isEmpty == true { lines.removeFirst() }
+        if let first = lines.first, String(first).trimmingSpaces().isEmpty { lines.removeFirst() }
         let body = lines.joined(separator: "\r\n")
         email.body = body.isEmpty && original.body == nil ? nil : body
         return email
+    }
+
+    /// The lower-case name of a `Name: value` line (RFC 5322 §2.2: printable ASCII, no
+    /// spaces), or `nil` when the line is none.
+    static func fieldName(_ line: Substring) -> String? {
+        guard let colon = line.firstIndex(of: ":") else { return nil }
+        let name = line[..<colon].lowercased().trimmingSpaces()
+        guard !name.isEmpty, name.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value < 0x7F }) else { return nil }
+        return name
     }
 
     /// An address list, split exactly as the `mailto:` parser splits one.
