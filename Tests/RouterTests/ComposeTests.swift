@@ -121,17 +121,22 @@ extension ComposeTests {
         return sandbox.environment(["VISUAL": editor.path])
     }
 
-    /// Without the empty line after the header, the body starts at the first line that
-    /// is no `Name: value`; a line that starts with a space continues the field above.
-    @Test func theBodyStartsWhereTheHeaderEndsEvenWithoutTheEmptyLine() throws {
+    /// Where the header ends: without the empty line after it, at the first line that is
+    /// no `Name: value` (a line that starts with a space continues the field above); a
+    /// line of spaces is the empty line.
+    @Test(arguments: [
+        ("To: joe@example.com\\nSubject: Lunch\\n  on Friday\\nHello Joe,\\nsee you: 5pm\\n", "Lunch on Friday", "Hello Joe,\r\nsee you: 5pm"),
+        ("To: joe@example.com\\nSubject: Build log\\n \\n  make: error 2\\n", "Build log", "\r\n\r\n  make: error 2"),
+    ])
+    func theBodyStartsWhereTheHeaderEnds(text: String, subject: String, body: String) throws {
         let (sandbox, server) = try sandboxWithAccount()
-        let environment = try writingEditor(sandbox, "To: joe@example.com\\nSubject: Lunch\\n  on Friday\\nHello Joe,\\nsee you: 5pm\\n")
+        let environment = try writingEditor(sandbox, text)
         let result = try runOnTerminal([mailtoRouteBinary, "compose"], answers: ["s"], environment: environment)
         #expect(result.status == 0, "\(result)")
         let message = try #require(server.messages.first)
-        #expect(try sandbox.header("Subject", of: message) == "Lunch on Friday")
-        let text = try String(contentsOf: message, encoding: .utf8)
-        #expect(text.contains("Hello Joe,\r\nsee you: 5pm"), "\(text)")
+        #expect(try sandbox.header("Subject", of: message) == subject)
+        let sent = try String(contentsOf: message, encoding: .utf8)
+        #expect(sent.contains(body), "\(sent)")
     }
 
     /// A header that does not read is never guessed at: nothing is sent, and the whole
@@ -153,16 +158,5 @@ extension ComposeTests {
         let draft = try String(contentsOf: try #require(sandbox.drafts.first), encoding: .utf8)
         #expect(kept.allSatisfy { draft.contains($0) }, "\(draft)")
         #expect(server.messages.isEmpty)
-    }
-
-    /// A line of spaces between header and body is the empty line.
-    @Test func aLineOfSpacesEndsTheHeader() throws {
-        let (sandbox, server) = try sandboxWithAccount()
-        let environment = try writingEditor(sandbox, "To: joe@example.com\\nSubject: Build log\\n \\n  make: error 2\\n")
-        let result = try runOnTerminal([mailtoRouteBinary, "compose"], answers: ["s"], environment: environment)
-        #expect(result.status == 0, "\(result)")
-        let message = try #require(server.messages.first)
-        #expect(try sandbox.header("Subject", of: message) == "Build log")
-        #expect(try String(contentsOf: message, encoding: .utf8).contains("  make: error 2"))
     }
 }
