@@ -18,13 +18,18 @@ public enum Launcher {
             list = g_list_prepend(list, g_strdup(uri))
         }
         defer { g_list_free_full(list, g_free) }
-        let wait = LaunchWait(gio: gio)
-        let unmanaged = Unmanaged.passRetained(wait)
-        gio.g_app_info_launch_uris_async(app.pointer, list, context.pointer, nil, launchFinished, unmanaged.toOpaque())
-        while !wait.finished {
+        var failure: String?
+        let call = AsyncCall { source, result in
+            var error: UnsafeMutablePointer<GError>?
+            if let source, gio.g_app_info_launch_uris_finish(OpaquePointer(source), result, &error) == 0 {
+                failure = takeError(error, .permanent, "launch failed").message
+            }
+        }
+        gio.g_app_info_launch_uris_async(app.pointer, list, context.pointer, nil, AsyncCall.ready, call.userData)
+        while !call.finished {
             g_main_context_iteration(nil, 1)
         }
-        if let error = wait.error {
+        if let error = failure {
             throw DesktopError(.permanent, "cannot start \(app.name) (\(app.id ?? app.executable)): \(error)")
         }
     }
@@ -93,29 +98,4 @@ final class LaunchContext {
     deinit {
         gio.g_object_unref(pointer)
     }
-}
-
-/// What `launchFinished` tells the loop in `Launcher.launch`.
-private final class LaunchWait {
-    let gio: mr_gio_api
-    var finished = false
-    var error: String?
-
-    init(gio: mr_gio_api) {
-        self.gio = gio
-    }
-}
-
-/// The `GAsyncReadyCallback` of `g_app_info_launch_uris_async`: a top-level function that
-/// recovers its `LaunchWait` (retained for the call) from `userData`.
-private func launchFinished(
-    _ source: UnsafeMutablePointer<GObject>?, _ result: OpaquePointer?, _ userData: gpointer?
-) {
-    guard let userData else { return }
-    let wait = Unmanaged<LaunchWait>.fromOpaque(userData).takeRetainedValue()
-    var error: UnsafeMutablePointer<GError>?
-    if let source, wait.gio.g_app_info_launch_uris_finish(OpaquePointer(source), result, &error) == 0 {
-        wait.error = takeError(error, .permanent, "launch failed").message
-    }
-    wait.finished = true
 }

@@ -34,23 +34,30 @@ final class BusConnection {
             throw takeError(error, .configuration, "no session bus")
         }
         let context = MainContext()
-        let wait = ConnectWait(gio: gio)
-        // Retained for the callback, which releases it; if the deadline passes first, the
-        // callback may never run and the small `ConnectWait` is left behind on purpose.
-        let unmanaged = Unmanaged.passRetained(wait)
+        var connection: OpaquePointer?
+        var failure: String?
+        let call = AsyncCall { _, result in
+            var error: UnsafeMutablePointer<GError>?
+            if let made = gio.g_dbus_connection_new_for_address_finish(result, &error) {
+                connection = made
+            } else {
+                failure = error?.pointee.message.map { String(cString: $0) } ?? "unknown error"
+                g_error_free(error)
+            }
+        }
         let flags = GDBusConnectionFlags(
             rawValue: G_DBUS_CONNECTION_FLAGS_AUTHENTICATION_CLIENT.rawValue
                 | G_DBUS_CONNECTION_FLAGS_MESSAGE_BUS_CONNECTION.rawValue
         )
         let finished = context.run {
-            gio.g_dbus_connection_new_for_address(address, flags, nil, nil, connectionReady, unmanaged.toOpaque())
-            return context.iterate(until: { wait.finished }, seconds: seconds)
+            gio.g_dbus_connection_new_for_address(address, flags, nil, nil, AsyncCall.ready, call.userData)
+            return context.iterate(until: { call.finished }, seconds: seconds)
         }
         guard finished else {
             throw DesktopError(.transient, "the session bus at \(address) did not answer within \(seconds) s")
         }
-        guard let connection = wait.connection else {
-            throw DesktopError(.configuration, "cannot connect to the session bus at \(address): \(wait.error ?? "unknown error")")
+        guard let connection else {
+            throw DesktopError(.configuration, "cannot connect to the session bus at \(address): \(failure ?? "unknown error")")
         }
         return BusConnection(adopting: connection, context: context, gio: gio)
     }
@@ -75,33 +82,4 @@ final class BusConnection {
         }
         return Variant(adopting: reply)
     }
-}
-
-/// What `connectionReady` tells the loop in `BusConnection.session`.
-private final class ConnectWait {
-    let gio: mr_gio_api
-    var finished = false
-    var connection: OpaquePointer?
-    var error: String?
-
-    init(gio: mr_gio_api) {
-        self.gio = gio
-    }
-}
-
-/// The `GAsyncReadyCallback` of `g_dbus_connection_new_for_address`: a top-level function
-/// that recovers its `ConnectWait` (retained for the call) from `userData`.
-private func connectionReady(
-    _ source: UnsafeMutablePointer<GObject>?, _ result: OpaquePointer?, _ userData: gpointer?
-) {
-    guard let userData else { return }
-    let wait = Unmanaged<ConnectWait>.fromOpaque(userData).takeRetainedValue()
-    var error: UnsafeMutablePointer<GError>?
-    if let connection = wait.gio.g_dbus_connection_new_for_address_finish(result, &error) {
-        wait.connection = connection
-    } else {
-        wait.error = error?.pointee.message.map { String(cString: $0) } ?? "unknown error"
-        g_error_free(error)
-    }
-    wait.finished = true
 }
