@@ -89,6 +89,12 @@ public final class KeyFile: @unchecked Sendable {
 func takeStrings(_ vector: UnsafeMutablePointer<UnsafeMutablePointer<gchar>?>?) -> [String] {
     guard let vector else { return [] }
     defer { g_strfreev(vector) }
+    return strings(UnsafeRawPointer(vector).assumingMemoryBound(to: UnsafePointer<gchar>?.self))
+}
+
+/// A NULL-terminated string vector GLib lends (transfer none), as Swift strings.
+func strings(_ vector: UnsafePointer<UnsafePointer<gchar>?>?) -> [String] {
+    guard let vector else { return [] }
     var strings: [String] = []
     var index = 0
     while let item = vector[index] {

@@ -16,9 +16,9 @@ public enum XDGDirectories {
     public static var runtimeDir: String { borrowString(g_get_user_runtime_dir()) ?? "" }
 
     /// Wraps `g_get_system_config_dirs` (transfer none).
-    public static var configDirs: [String] { stringArray(g_get_system_config_dirs()) }
+    public static var configDirs: [String] { strings(g_get_system_config_dirs()) }
     /// Wraps `g_get_system_data_dirs` (transfer none).
-    public static var dataDirs: [String] { stringArray(g_get_system_data_dirs()) }
+    public static var dataDirs: [String] { strings(g_get_system_data_dirs()) }
 
     /// The desktops named in `XDG_CURRENT_DESKTOP`, lower-cased as GIO compares them;
     /// empty when it is unset (a bare window manager).
@@ -33,16 +33,5 @@ public enum XDGDirectories {
         if g_mkdir_with_parents(path, 0o700) != 0 {
             throw DesktopError(.configuration, "cannot create \(path): \(String(cString: g_strerror(errno)))")
         }
-    }
-
-    private static func stringArray(_ array: UnsafePointer<UnsafePointer<gchar>?>?) -> [String] {
-        guard let array else { return [] }
-        var result: [String] = []
-        var index = 0
-        while let item = array[index] {
-            result.append(String(cString: item))
-            index += 1
-        }
-        return result
     }
 }
