@@ -8,6 +8,7 @@ import Glibc
 public enum Compose {
     /// The header fields the editor shows, in order, with their EmailData keys.
     static let fields = ["To", "Cc", "Bcc", "Subject", "In-Reply-To", "References", "Keywords"]
+    static let fieldNames = Set(fields.map { $0.lowercased() })
 
     /// The text the editor opens: `Name: value` lines, a blank line, the body (LF line
     /// ends, as editors write them).
@@ -42,20 +43,20 @@ public enum Compose {
                 lines.removeFirst()
                 continue
             }
-            guard let name = fieldName(line) else {
+            guard let field = headerField(line) else {
                 // The body starts here, unless a field follows before the empty line:
                 // then this line broke the header (a wrapped address), and guessing
                 // would move header lines into the body.
                 let rest = lines.dropFirst().prefix { !String($0).trimmingSpaces().isEmpty }
-                if let field = rest.lazy.compactMap(fieldName).first(where: { name in fields.contains { $0.lowercased() == name } }) {
-                    throw ComposeError("the header has a line that is no 'Name: value' before its \(field.headerCapitalized) field: \(String(line).trimmingSpaces())")
+                if let next = rest.lazy.compactMap({ headerField($0)?.name }).first(where: fieldNames.contains) {
+                    throw ComposeError("the header has a line that is no 'Name: value' before its \(next.headerCapitalized) field: \(String(line).trimmingSpaces())")
                 }
                 break
             }
-            guard fields.contains(where: { $0.lowercased() == name }) else {
+            guard fieldNames.contains(field.name) else {
                 throw ComposeError("the header has a field '\(String(line.prefix { $0 != ":" }).trimmingSpaces())' it does not take (it takes \(fields.joined(separator: ", ")))")
             }
-            header.append((name, String(line[line.index(after: line.firstIndex(of: ":")!)...]).trimmingSpaces()))
+            header.append((field.name, String(field.value).trimmingSpaces()))
             lines.removeFirst()
         }
         for (name, value) in header {
@@ -73,13 +74,13 @@ public enum Compose {
         return email
     }
 
-    /// The lower-case name of a `Name: value` line (RFC 5322 §2.2: printable ASCII, no
-    /// spaces), or `nil` when the line is none.
-    static func fieldName(_ line: Substring) -> String? {
+    /// The lower-case name and the value of a `Name: value` line (RFC 5322 §2.2: a name is
+    /// printable ASCII without spaces), or `nil` when the line is none.
+    static func headerField(_ line: Substring) -> (name: String, value: Substring)? {
         guard let colon = line.firstIndex(of: ":") else { return nil }
         let name = line[..<colon].lowercased().trimmingSpaces()
         guard !name.isEmpty, name.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value < 0x7F }) else { return nil }
-        return name
+        return (name, line[line.index(after: colon)...])
     }
 
     /// An address list, split exactly as the `mailto:` parser splits one.
