@@ -212,7 +212,7 @@ import TestSupport
         let check = try jsonObject(checked.stdout)
         #expect((check["verdict"] as? [String: Any])?["sentence"] as? String == "would open Other Mail (until the mistake in [route] is fixed)",
                 "\(checked)")
-        let fix = mistake.hasPrefix("policy=") ? "set policy= to ask, direct or handoff" : "edit "
+        let fix = mistake.hasPrefix("policy=") ? "set policy= to ask, direct or handoff" : "set consent-timeout= to a number of seconds from 1 to 3600"
         #expect((check["problems"] as? [[String: Any]])?.contains {
             ($0["problem"] as? String)?.contains(mistake) == true && ($0["fix"] as? String)?.hasPrefix(fix) == true
         } == true, "\(checked)")

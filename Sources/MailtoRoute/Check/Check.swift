@@ -39,7 +39,7 @@ public enum Check {
         // The [route] group as a click reads it, once: the policy and the handler= it
         // keeps also when the group has a mistake.
         let settings = RouteSettings.configured()
-        report.policy = .init(value: settings.policy, error: settings.error?.message)
+        report.policy = .init(value: settings.policy, error: settings.error?.message, fix: settings.fix)
         gatherHandlers(into: &report, configuredHandler: settings.handler)
         let server = gatherAccount(into: &report)
         report.consent = consentReach(callTimeout: busSeconds, includingTerminal: false)

@@ -95,6 +95,8 @@ public struct CheckReport: Sendable {
     public struct Policy: Sendable {
         public var value: LinkPolicy
         public var error: String?
+        /// The step that mends `error`.
+        public var fix: String?
     }
 
     public struct OutboxFacts: Sendable {

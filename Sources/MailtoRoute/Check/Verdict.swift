@@ -107,8 +107,7 @@ enum Verdict {
         }
         accountProblems(report, config: config, add: add)
         if let error = report.policy.error {
-            let fix = error.contains(" policy=") ? "set policy= to ask, direct or handoff in [route] of \(config)" : "edit \(config): \(error)"
-            add(error, fix: fix, configuration: true)
+            add(error, fix: report.policy.fix ?? "edit \(config)", configuration: true)
         }
         if case .askThenDirect = report.decision, case .unreachable(let reason) = report.consent {
             add("consent to send cannot be asked for a clicked link (\(reason)): links are handed off or saved, never sent",

@@ -23,6 +23,8 @@ public struct RouteSettings: Equatable, Sendable {
     /// The first thing in the file that does not read; with it, `policy` is `.handoff`
     /// (unknown words never send a link).
     public var error: ConfigurationError?
+    /// The step that mends `error`.
+    public var fix: String?
 
     public init() {}
 
@@ -33,7 +35,7 @@ public struct RouteSettings: Equatable, Sendable {
     public static func configured() -> RouteSettings {
         let path = AccountConfiguration.configPath
         var settings = RouteSettings()
-        var mistakes: [String] = []
+        var mistakes: [(message: String, fix: String)] = []
         do {
             if let file = try KeyFile.load(path) {
                 settings.handler = Handoff.handlerValue(file)
@@ -42,7 +44,8 @@ public struct RouteSettings: Equatable, Sendable {
                     if let policy = LinkPolicy(rawValue: value) {
                         settings.policy = policy
                     } else {
-                        mistakes.append("\(path): policy=\(value.visible) in [route] is not ask, direct or handoff")
+                        mistakes.append(("\(path): policy=\(value.visible) in [route] is not ask, direct or handoff",
+                                         "set policy= to ask, direct or handoff in [route] of \(path)"))
                     }
                 }
                 if let text = file.string("route", "consent-timeout") {
@@ -50,15 +53,17 @@ public struct RouteSettings: Equatable, Sendable {
                     if let seconds = Int(value), seconds > 0, seconds <= 3600 {
                         settings.consentTimeout = Double(seconds)
                     } else {
-                        mistakes.append("\(path): consent-timeout=\(value.visible) in [route] is not a number of seconds from 1 to 3600")
+                        mistakes.append(("\(path): consent-timeout=\(value.visible) in [route] is not a number of seconds from 1 to 3600",
+                                         "set consent-timeout= to a number of seconds from 1 to 3600 in [route] of \(path)"))
                     }
                 }
             }
         } catch {
-            mistakes.append(error.message)
+            mistakes.append((error.message, "edit \(path): \(error.message)"))
         }
         if let first = mistakes.first {
-            settings.error = ConfigurationError(first)
+            settings.error = ConfigurationError(first.message)
+            settings.fix = first.fix
             settings.policy = .handoff
         }
         return settings

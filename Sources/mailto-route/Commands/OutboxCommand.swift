@@ -51,15 +51,18 @@ enum OutboxCommand: Command {
         let outbox = locations.outbox
         let wasFailed = try outbox.entry(id).state == .failed
         let entry = try outbox.retry(id)
-        if (try? AccountConfiguration.load()) == nil {
-            // The flush below throws why; what `retry` did holds all the same.
+        do {
+            return try flush(locations, json: json, output: output, selecting: { $0.id == id })
+        } catch {
+            // The flush throws before sending when no account can send (its mistake is
+            // the error); what `retry` did holds all the same.
             if json {
                 output.print(entry.json(state: "queued").serialized)
             } else {
                 output.print("\(id): \(wasFailed ? "back in the queue, " : "")due now; it is sent at the next flush once the account works.")
             }
+            throw error
         }
-        return try flush(locations, json: json, output: output, selecting: { $0.id == id })
     }
 
     // MARK: - list, show
