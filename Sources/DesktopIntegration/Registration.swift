@@ -249,14 +249,14 @@ enum MimeappsEdit {
         var group = ""
         var lines: [String] = []
         for line in text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) {
-            let trimmed = line.trimmingSpaces
+            let trimmed = line.trimmingSpaces()
             if trimmed.hasPrefix("[") { group = trimmed }
             guard group == "[\(Mimeapps.defaultsGroup)]", let equals = line.firstIndex(of: "="),
-                  String(line[..<equals]).trimmingSpaces == type else {
+                  String(line[..<equals]).trimmingSpaces() == type else {
                 lines.append(line)
                 continue
             }
-            let others = line[line.index(after: equals)...].split(separator: ";").map { String($0).trimmingSpaces }
+            let others = line[line.index(after: equals)...].split(separator: ";").map { String($0).trimmingSpaces() }
                 .filter { $0 != id && !$0.isEmpty }
             lines.append("\(type)=\(([id] + others).joined(separator: ";"))")
         }
@@ -267,7 +267,7 @@ enum MimeappsEdit {
         var group = ""
         var lines: [String] = []
         for line in text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) {
-            let trimmed = line.trimmingSpaces
+            let trimmed = line.trimmingSpaces()
             if trimmed.hasPrefix("[") {
                 group = trimmed
                 lines.append(line)
@@ -275,11 +275,11 @@ enum MimeappsEdit {
             }
             guard group == "[\(Mimeapps.defaultsGroup)]" || group == "[\(Mimeapps.addedGroup)]",
                   let equals = line.firstIndex(of: "="),
-                  String(line[..<equals]).trimmingSpaces == type else {
+                  String(line[..<equals]).trimmingSpaces() == type else {
                 lines.append(line)
                 continue
             }
-            let entries = line[line.index(after: equals)...].split(separator: ";").map { String($0).trimmingSpaces }
+            let entries = line[line.index(after: equals)...].split(separator: ";").map { String($0).trimmingSpaces() }
             guard entries.contains(id) else {
                 lines.append(line)
                 continue
@@ -294,11 +294,5 @@ enum MimeappsEdit {
             }
         }
         return lines.joined(separator: "\n")
-    }
-}
-
-extension String {
-    var trimmingSpaces: String {
-        String(drop { $0 == " " || $0 == "\t" }.reversed().drop { $0 == " " || $0 == "\t" }.reversed())
     }
 }

@@ -16,18 +16,18 @@ public struct Mailbox: Equatable, Hashable, Sendable {
     /// Reads `Name <addr>`, `"Name" <addr>` or a bare `addr` (a config file's `from=`).
     public init(parsing text: String) throws(MIMEError) {
         try HeaderValue.checkSafe(text, field: "address")
-        let trimmed = text.trimmingASCIISpaces()
+        let trimmed = text.trimmingSpaces()
         guard trimmed.hasSuffix(">"), let open = trimmed.lastIndex(of: "<") else {
             try self.init(trimmed)
             return
         }
         let address = String(trimmed[trimmed.index(after: open)..<trimmed.index(before: trimmed.endIndex)])
-        var name = String(trimmed[..<open]).trimmingASCIISpaces()
+        var name = String(trimmed[..<open]).trimmingSpaces()
         if name.count >= 2, name.hasPrefix("\""), name.hasSuffix("\"") {
             name = String(name.dropFirst().dropLast())
             name = name.replacingBackslashEscapes()
         }
-        try self.init(address.trimmingASCIISpaces(), displayName: name.isEmpty ? nil : name)
+        try self.init(address.trimmingSpaces(), displayName: name.isEmpty ? nil : name)
     }
 
     /// The address as it goes on the wire without SMTPUTF8: the domain as an A-label.
@@ -143,13 +143,6 @@ public enum AddressSyntax {
 }
 
 extension String {
-    func trimmingASCIISpaces() -> String {
-        var view = Substring(self)
-        while let first = view.first, first == " " || first == "\t" { view = view.dropFirst() }
-        while let last = view.last, last == " " || last == "\t" { view = view.dropLast() }
-        return String(view)
-    }
-
     func replacingBackslashEscapes() -> String {
         var out = ""
         var escaped = false

@@ -26,7 +26,7 @@ struct MessageHeaders {
             guard let field = current else { return }
             let value = String(decoding: field.value, as: UTF8.self)
             if fields[field.name] == nil {
-                fields[field.name] = value.trimmingSpaces
+                fields[field.name] = value.trimmingSpaces()
             }
         }
         for line in lines {
@@ -52,15 +52,5 @@ struct MessageHeaders {
     /// A field for display: encoded-words decoded (RFC 2047).
     func decoded(_ name: String) -> String? {
         self[name].map(EncodedWords.decode)
-    }
-}
-
-extension String {
-    var trimmingSpaces: String {
-        let scalars = unicodeScalars
-        guard let first = scalars.firstIndex(where: { $0 != " " && $0 != "\t" }),
-              let last = scalars.lastIndex(where: { $0 != " " && $0 != "\t" })
-        else { return "" }
-        return String(scalars[first...last])
     }
 }

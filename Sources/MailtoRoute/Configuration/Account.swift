@@ -162,12 +162,3 @@ public enum AccountConfiguration {
         getenv(name).map { String(cString: $0) }
     }
 }
-
-extension String {
-    func trimmingSpaces() -> String {
-        var view = Substring(self)
-        while let first = view.first, first == " " || first == "\t" { view = view.dropFirst() }
-        while let last = view.last, last == " " || last == "\t" || last == "\r" { view = view.dropLast() }
-        return String(view)
-    }
-}
