@@ -40,7 +40,9 @@ struct MessageHeaders {
                 current = nil
                 continue
             }
-            let name = String(decoding: line[..<colon], as: UTF8.self).lowercased()
+            // `To :` (white space before the colon, RFC 822's obsolete syntax, which a
+            // hand-edited draft may have) is still To, as `drafts send` reads it.
+            let name = String(decoding: line[..<colon], as: UTF8.self).lowercased().trimmingSpaces()
             current = (name, Array(line[(colon + 1)...]))
         }
         finish()

@@ -25,8 +25,10 @@ import TestSupport
     @Test func listingReadsSubjectAndRecipientsFromTheHeaders() throws {
         let sandbox = try Sandbox()
         let drafts = drafts(sandbox)
+        // `Cc :`: white space before the colon (RFC 822's obsolete syntax, a hand edit) is
+        // still Cc, as `drafts send` reads it.
         let text = "Date: Sun, 29 Nov 2026 13:45:00 +0000\r\nTo: joe@example.org,\r\n ann@example.org\r\n"
-            + "Cc: bob@example.org\r\nSubject: =?UTF-8?B?Q2Fmw6k=?= au lait\r\n\r\nSubject: not a header\r\n"
+            + "Cc : bob@example.org\r\nSubject: =?UTF-8?B?Q2Fmw6k=?= au lait\r\n\r\nSubject: not a header\r\n"
         let first = try drafts.save(Array(text.utf8))
         let second = try drafts.save(sampleMessage(2).bytes)
 
