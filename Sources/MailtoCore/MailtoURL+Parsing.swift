@@ -138,7 +138,7 @@ private struct Parser {
             }
         case .dropped(let reason):
             // Validated all the same: an invalid escape is an error wherever it is.
-            try validateEscapes(value)
+            _ = try piece(value)
             let nameText = String(decoding: try piece(name), as: UTF8.self).asciiLowercased()
             if !email.dropped.contains(where: { $0.name == nameText }) {
                 email.dropped.append(DroppedField(name: nameText, reason: reason))
@@ -346,22 +346,6 @@ private struct Parser {
                 }
             }
             return UnsafeBufferPointer(rebasing: scratch[start..<written])
-        }
-    }
-
-    private func validateEscapes(_ range: Range<Int>) throws(MailtoURLError) {
-        var index = range.lowerBound
-        while index < range.upperBound {
-            if url[index] == percent {
-                guard hexValue(url, index + 1, before: range.upperBound) != nil,
-                      hexValue(url, index + 2, before: range.upperBound) != nil
-                else {
-                    throw invalidEscape(at: index, before: range.upperBound)
-                }
-                index += 3
-            } else {
-                index += 1
-            }
         }
     }
 
