@@ -35,7 +35,7 @@ enum BodyEncoding: String {
 
 /// Every CRLF, bare CR and bare LF as CRLF: SMTP and MIME want CRLF everywhere
 /// (RFC 5322 §2.3), and a body file from disk usually has LF.
-func normalizedLineBreaks(_ text: some Sequence<UInt8>) -> [UInt8] {
+public func normalizedLineBreaks(_ text: some Sequence<UInt8>) -> [UInt8] {
     var out: [UInt8] = []
     var previousCR = false
     for byte in text {

@@ -177,7 +177,7 @@ public struct OutgoingMessage: Sendable {
 
 extension Mailbox {
     /// Two recipients are one when local parts match and domains match ignoring case.
-    var envelopeKey: String {
+    public var envelopeKey: String {
         guard let at = asciiAddress.lastIndex(of: "@") else { return asciiAddress }
         return String(asciiAddress[..<at]) + "@" + asciiAddress[asciiAddress.index(after: at)...].lowercased()
     }

@@ -13,7 +13,7 @@ public struct DraftSubmission: Sendable {
 
     /// Throws an input error for a draft with no recipient or an address that is not one.
     public init(draft: [UInt8], from account: Mailbox) throws(SMTPError) {
-        let crlf = Self.withCRLF(draft)
+        let crlf = normalizedLineBreaks(draft)
         let (fields, bodyStart) = Self.headerFields(crlf)
         var head: [UInt8] = []
         var recipients: [String] = []
@@ -23,11 +23,12 @@ public struct DraftSubmission: Sendable {
             switch field.name {
             case "to", "cc", "bcc":
                 for address in Self.addresses(in: field.value) {
-                    let ascii: String
-                    do { ascii = try Mailbox(address).asciiAddress } catch {
+                    let mailbox: Mailbox
+                    do { mailbox = try Mailbox(address) } catch {
                         throw SMTPError(.input, "the draft's \(field.name) field: \(error.message)")
                     }
-                    if seen.insert(ascii.lowercased()).inserted { recipients.append(ascii) }
+                    // Each recipient once, by the rule the message builder uses.
+                    if seen.insert(mailbox.envelopeKey).inserted { recipients.append(mailbox.asciiAddress) }
                 }
             case "from":
                 hasFrom = true
@@ -45,27 +46,6 @@ public struct DraftSubmission: Sendable {
         bytes = head + crlf[bodyStart...]
         envelopeFrom = account.asciiAddress
         self.recipients = recipients
-    }
-
-    /// Bare LF and bare CR become CRLF (a draft edited by hand): SMTP carries CRLF only
-    /// (RFC 5321 §2.3.8).
-    static func withCRLF(_ bytes: [UInt8]) -> [UInt8] {
-        var out: [UInt8] = []
-        out.reserveCapacity(bytes.count + bytes.count / 32)
-        var index = 0
-        while index < bytes.count {
-            let byte = bytes[index]
-            if byte == 0x0D {
-                out += [0x0D, 0x0A]
-                if index + 1 < bytes.count, bytes[index + 1] == 0x0A { index += 1 }
-            } else if byte == 0x0A {
-                out += [0x0D, 0x0A]
-            } else {
-                out.append(byte)
-            }
-            index += 1
-        }
-        return out
     }
 
     /// Each header field: its name in lower case, its value unfolded (without the name),
