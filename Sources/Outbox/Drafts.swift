@@ -48,7 +48,7 @@ public struct Drafts: Sendable {
 
     /// Saves `message` as a new draft; when this returns it is on disk for good.
     @discardableResult
-    public func save(_ message: [UInt8], now: Timestamp = .now()) throws -> Draft {
+    public func save(_ message: [UInt8]) throws -> Draft {
         try makeDirectories(directory)
         var id = EntryID.make()
         while try fileStatus(path(id)) != nil { id = EntryID.make() }

@@ -85,12 +85,9 @@ public final class OutboxClaim {
         return updated
     }
 
-    /// Deletes the entry unsent.
+    /// Deletes the entry unsent: as durably as `markSent`.
     public func discard() throws {
-        try spend()
-        let trash = try takeOut()
-        try syncDirectory(parentDirectory(of: trash))
-        try? removeTree(trash)
+        try markSent()
     }
 
     /// Gives the claim up without changing anything.

@@ -256,7 +256,7 @@ private struct Context {
                 OutboxMessage(bytes: bytes, envelopeFrom: account.from.asciiAddress,
                               recipients: message.recipients.map(\.asciiAddress), messageId: message.messageID,
                               server: report.server, subject: email.subject),
-                failedAttempt: report.error.map { AttemptError(kind: $0.kind, message: $0.message) })
+                failedAttempt: report.error)
             report.path = .direct
             report.result = .queued
             report.outboxId = entry.id
