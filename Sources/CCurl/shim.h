@@ -72,9 +72,6 @@ static inline CURLoption mr_curlopt_protocols(void) { return (CURLoption)(CURLOP
 static inline CURLcode mr_curl_setopt_long(const mr_curl_api *api, CURL *h, CURLoption opt, long value) {
     return api->easy_setopt(h, opt, value);
 }
-static inline CURLcode mr_curl_setopt_off(const mr_curl_api *api, CURL *h, CURLoption opt, curl_off_t value) {
-    return api->easy_setopt(h, opt, value);
-}
 static inline CURLcode mr_curl_setopt_string(const mr_curl_api *api, CURL *h, CURLoption opt, const char *value) {
     return api->easy_setopt(h, opt, value);
 }
@@ -101,9 +98,6 @@ static inline CURLcode mr_curl_setopt_xferinfo_callback(const mr_curl_api *api, 
     return api->easy_setopt(h, CURLOPT_XFERINFOFUNCTION, callback);
 }
 static inline CURLcode mr_curl_getinfo_long(const mr_curl_api *api, CURL *h, CURLINFO info, long *value) {
-    return api->easy_getinfo(h, info, value);
-}
-static inline CURLcode mr_curl_getinfo_string(const mr_curl_api *api, CURL *h, CURLINFO info, const char **value) {
     return api->easy_getinfo(h, info, value);
 }
 

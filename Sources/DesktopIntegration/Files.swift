@@ -51,14 +51,6 @@ enum Files {
         takeString(g_path_get_dirname(path)) ?? "."
     }
 
-    /// `path` with its symbolic links resolved (realpath(3)), or `path` itself when it
-    /// cannot be (it does not exist).
-    static func resolvingLinks(_ path: String) -> String {
-        guard let resolved = realpath(path, nil) else { return path }
-        defer { free(resolved) }
-        return String(cString: resolved)
-    }
-
     /// The last component of `path`.
     static func name(of path: String) -> String {
         takeString(g_path_get_basename(path)) ?? path

@@ -65,16 +65,6 @@ public final class KeyFile: @unchecked Sendable {
         g_key_file_set_string(pointer, group, key, value)
     }
 
-    /// Wraps `g_key_file_remove_key`; a missing key is not an error.
-    public func remove(_ group: String, _ key: String) {
-        g_key_file_remove_key(pointer, group, key, nil)
-    }
-
-    /// Wraps `g_key_file_to_data` (transfer full): the file's text.
-    public var text: String {
-        takeString(g_key_file_to_data(pointer, nil, nil)) ?? ""
-    }
-
     /// Wraps `g_key_file_save_to_file`, which writes atomically (`g_file_set_contents`).
     public func save(to path: String) throws(DesktopError) {
         var error: UnsafeMutablePointer<GError>?

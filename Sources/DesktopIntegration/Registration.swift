@@ -135,7 +135,7 @@ public enum Registration {
     static func takeOver(_ overrides: [MimeappsOverride], state: KeyFile) throws(DesktopError) -> [String] {
         var taken: [String] = []
         for found in overrides {
-            let path = Files.resolvingLinks(found.path)
+            let path = AppInfo.resolved(found.path)
             guard let before = try Files.read(path) else { continue }
             let name = Files.name(of: found.path)
             var recorded = state.stringList(stateGroup, takenOverKey)
@@ -166,7 +166,7 @@ public enum Registration {
     static func giveBackTakenOver(_ state: KeyFile?) throws(DesktopError) -> Bool {
         var changed = false
         for name in state?.stringList(stateGroup, takenOverKey) ?? [] {
-            let path = Files.resolvingLinks(XDGDirectories.configHome + "/" + name)
+            let path = AppInfo.resolved(XDGDirectories.configHome + "/" + name)
             if let current = try Files.read(path) {
                 if try Files.read(snapshotPath(name, "after")) == current, let before = try Files.read(snapshotPath(name, "before")) {
                     try Files.write(before, to: path)

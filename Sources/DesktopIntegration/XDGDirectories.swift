@@ -12,8 +12,6 @@ public enum XDGDirectories {
     public static var dataHome: String { borrowString(g_get_user_data_dir()) ?? "" }
     /// Wraps `g_get_user_state_dir` (transfer none).
     public static var stateHome: String { borrowString(g_get_user_state_dir()) ?? "" }
-    /// Wraps `g_get_user_runtime_dir` (transfer none).
-    public static var runtimeDir: String { borrowString(g_get_user_runtime_dir()) ?? "" }
 
     /// Wraps `g_get_system_config_dirs` (transfer none).
     public static var configDirs: [String] { strings(g_get_system_config_dirs()) }

@@ -77,10 +77,10 @@ final class Subprocess {
         if let finished { return finished }
         var collected = Finished(output: [], errors: [], status: nil, timedOut: false)
         var open = [output, errors]
-        let deadline = monotonicMilliseconds() + milliseconds
+        let deadline = MonotonicClock.milliseconds + milliseconds
         var buffer = [UInt8](repeating: 0, count: 4096)
         while !open.isEmpty {
-            let remaining = deadline - monotonicMilliseconds()
+            let remaining = deadline - MonotonicClock.milliseconds
             if remaining <= 0 {
                 collected.timedOut = true
                 break
@@ -114,13 +114,6 @@ final class Subprocess {
         finished = collected
         return collected
     }
-}
-
-/// Milliseconds on the monotonic clock, for deadlines.
-func monotonicMilliseconds() -> Int {
-    var time = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &time)
-    return time.tv_sec * 1000 + time.tv_nsec / 1_000_000
 }
 
 /// Why a subprocess could not be started.

@@ -43,9 +43,9 @@ extension SMTPSubmission {
         server.stallTimeout = min(server.stallTimeout, seconds)
         var probe = SMTPProbe(server: server.address, connected: false, encrypted: false, capabilities: [],
                               authenticated: nil, error: nil, milliseconds: 0)
-        let started = monotonicMilliseconds()
+        let started = MonotonicClock.milliseconds
         probe = session(server, milliseconds: milliseconds, probe: probe)
-        probe.milliseconds = monotonicMilliseconds() - started
+        probe.milliseconds = MonotonicClock.milliseconds - started
         return probe
     }
 
@@ -88,11 +88,5 @@ extension SMTPSubmission {
             probe.error = SMTPError(.configuration, "\(server.address) offers no AUTH; the account's user cannot log in")
         }
         return probe
-    }
-
-    private static func monotonicMilliseconds() -> Int {
-        var time = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &time)
-        return time.tv_sec * 1000 + time.tv_nsec / 1_000_000
     }
 }

@@ -67,8 +67,6 @@ enum VariantBuilder {
     static func int32(_ value: Int32) -> OpaquePointer { g_variant_new_int32(value) }
     /// Wraps `g_variant_new_byte`.
     static func byte(_ value: UInt8) -> OpaquePointer { g_variant_new_byte(value) }
-    /// Wraps `g_variant_new_boolean`.
-    static func bool(_ value: Bool) -> OpaquePointer { g_variant_new_boolean(value ? 1 : 0) }
 
     /// Wraps `g_variant_new_tuple`.
     static func tuple(_ children: [OpaquePointer]) -> OpaquePointer {

@@ -21,7 +21,7 @@ public enum Check {
 
     /// Gathers every fact, then the verdict. `offline`: no live test of the server.
     public static func run(offline: Bool) -> CheckReport {
-        let started = monotonicMilliseconds()
+        let started = MonotonicClock.milliseconds
         // A shell script of some 50 ms: started first, collected last.
         let xdgMime = DesktopEntries.findProgram("xdg-mime").flatMap {
             try? Subprocess([$0, "query", "default", Handlers.mailtoType])
@@ -49,7 +49,7 @@ public enum Check {
             report.sandbox.portalUnknown = error.message
         }
         if !offline, let usable = server {
-            let left = budgetMilliseconds - (monotonicMilliseconds() - started)
+            let left = budgetMilliseconds - (MonotonicClock.milliseconds - started)
             report.live = SMTPSubmission.probe(usable, within: max(1000, left))
         }
         if let xdgMime {

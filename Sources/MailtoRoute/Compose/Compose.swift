@@ -197,10 +197,10 @@ extension Compose {
         guard let terminal = Terminal.open() else { return nil }
         let to = (email.to + email.cc + email.bcc).joined(separator: ", ")
         terminal.write("To: \(to.isEmpty ? "(nobody)" : to.visible)\nSubject: \((email.subject ?? "").visible)\n")
-        let deadline = Terminal.now() + timeout
+        let deadline = MonotonicClock.seconds + timeout
         for _ in 1...3 {
             terminal.write("[s]end, save as [d]raft, [c]ancel? ")
-            switch terminal.readLine(seconds: deadline - Terminal.now()) {
+            switch terminal.readLine(seconds: deadline - MonotonicClock.seconds) {
             case .text(let answer):
                 switch answer.lowercased().filter({ $0 != " " && $0 != "\t" && $0 != "\r" }) {
                 case "s", "send": return .send

@@ -15,9 +15,6 @@ public enum ConsentDecision: Equatable, Sendable {
     /// shows buttons) or the question went unanswered (timeout, notification closed).
     /// Never consent: the caller hands the message off or saves it.
     case notConsented(String)
-
-    /// Whether the message may go out over SMTP.
-    public var allowsSending: Bool { self == .send }
 }
 
 /// Where the question is asked.

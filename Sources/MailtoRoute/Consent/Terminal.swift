@@ -70,9 +70,9 @@ final class Terminal {
     func readLine(seconds: Double, limit: Int = 256) -> Line {
         var bytes: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 256)
-        let deadline = Self.now() + seconds
+        let deadline = MonotonicClock.seconds + seconds
         while true {
-            let left = deadline - Self.now()
+            let left = deadline - MonotonicClock.seconds
             if left <= 0 { return .timedOut }
             var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
             let ready = poll(&poller, 1, Int32(clamping: Int(left * 1000) + 1))
@@ -97,12 +97,5 @@ final class Terminal {
                 if bytes.count < limit { bytes.append(byte) }
             }
         }
-    }
-
-    /// Monotonic seconds (`clock_gettime(CLOCK_MONOTONIC)`).
-    static func now() -> Double {
-        var time = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &time)
-        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
     }
 }

@@ -12,11 +12,11 @@ struct TerminalPrompt {
     func ask(timeout: Double) -> ConsentDecision {
         terminal.write(text)
         terminal.discardTypeahead()
-        let deadline = Terminal.now() + timeout
+        let deadline = MonotonicClock.seconds + timeout
         let prompt = question.choices.map(\.prompt).joined(separator: ", ") + "? "
         for attempt in 1...Self.maximumAttempts {
             terminal.write(prompt)
-            switch terminal.readLine(seconds: deadline - Terminal.now()) {
+            switch terminal.readLine(seconds: deadline - MonotonicClock.seconds) {
             case .text(let answer):
                 if let decision = question.decision(forAnswer: answer) { return decision }
                 let letters = question.choices.map { String($0.letter) }.joined(separator: ", ")

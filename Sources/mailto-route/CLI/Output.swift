@@ -14,10 +14,6 @@ struct Output: Sendable {
         write(line + "\n", to: STDERR_FILENO)
     }
 
-    /// Whether standard output is a terminal (a person reads it) or not (a clicked link,
-    /// a pipe).
-    var isTerminal: Bool { isatty(STDOUT_FILENO) == 1 }
-
     private func write(_ text: String, to descriptor: Int32) {
         var text = text
         text.withUTF8 { bytes in

@@ -13,8 +13,6 @@ final class ProgressBar: @unchecked Sendable {
     private var drawn = false
     let isTerminal = isatty(STDERR_FILENO) == 1
 
-    var isEnabled: Bool { isTerminal }
-
     func prepare(total: Int) { self.total = total }
 
     func update(sent: Int, total: Int) {

@@ -49,7 +49,7 @@ enum SendCommand: Command {
         let bar = ProgressBar()
         let report = Router.route(RouteRequest(
             email: email, source: .send, forcedPath: forced,
-            progress: bar.isEnabled ? bar.update : nil, messageSize: { bar.prepare(total: $0) }))
+            progress: bar.isTerminal ? bar.update : nil, messageSize: { bar.prepare(total: $0) }))
         bar.finish()
         let status = output.present(report, json: arguments.has("--json"), source: .send)
         Router.flushDueAfter(report, source: .send)
