@@ -75,10 +75,11 @@ public enum Handoff {
         }
     }
 
-    /// Hands `email` off to `destination`.
+    /// Hands `email` off to `destination`. The warnings are the handoff's own; the hfields
+    /// the URL offered and mailto-route did not take are the caller's to name.
     public static func handOff(_ email: EmailData, to destination: Destination) throws -> HandoffResult {
         try checkLoopGuard()
-        let warnings = email.dropped.map { "not taken from the URL: '\($0.name)' (\($0.reason))" } + destination.warnings
+        let warnings = destination.warnings
         switch destination.target {
         case .webmail(let service):
             return try Webmail.open(email, in: service, warnings: warnings)
@@ -88,8 +89,11 @@ public enum Handoff {
     }
 
     /// Hands `email` off to the destination `destination(handler:)` chooses.
+    /// The warnings name the hfields not taken too (rule 2), as the router's report does.
     public static func handOff(_ email: EmailData, handler: String? = nil) throws -> HandoffResult {
-        try handOff(email, to: destination(handler: handler))
+        var result = try handOff(email, to: destination(handler: handler))
+        result.warnings = email.dropped.map(\.warning) + result.warnings
+        return result
     }
 
     /// `handler=` in the `[route]` section of `$XDG_CONFIG_HOME/mailto-route/config`.
@@ -258,7 +262,12 @@ struct Leftovers {
     }
 }
 
-/// Hands `email` off (see `Handoff.handOff`); what the router and `send --handoff` call.
+/// Hands `email` off (see `Handoff.handOff`): the Swift API's handoff, without the router.
 public func handOff(_ email: EmailData, handler: String? = nil) throws -> HandoffResult {
     try Handoff.handOff(email, handler: handler)
+}
+
+extension DroppedField {
+    /// How a report names an hfield that was not taken (rule 2: no silent drop).
+    var warning: String { "not taken from the URL: '\(name)' (\(reason))" }
 }

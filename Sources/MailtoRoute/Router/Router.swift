@@ -87,7 +87,7 @@ private struct Context {
     init(request: RouteRequest) {
         self.request = request
         // Rule 2: each hfield not taken is named.
-        warnings = request.email.dropped.map { "not taken from the URL: '\($0.name)' (\($0.reason))" }
+        warnings = request.email.dropped.map(\.warning)
     }
 
     mutating func run() -> RouteReport {
@@ -276,8 +276,7 @@ private struct Context {
             let result = try Handoff.handOff(email, to: destination)
             var report = RouteReport(path: .handoff, result: .handedOff)
             report.handler = RouteReport.Handler(id: result.handlerID, name: result.handlerName)
-            // Dropped hfields are already named once, by the router.
-            report.warnings = result.warnings.filter { !$0.hasPrefix("not taken from the URL:") }
+            report.warnings = result.warnings
             if !result.notCarried.isEmpty {
                 // Rule 2: what the mail program did not get is kept whole as well.
                 if let failure = attachDraft(to: &report) {
