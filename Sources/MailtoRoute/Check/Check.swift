@@ -28,7 +28,7 @@ public enum Check {
         }
 
         var report = CheckReport(
-            handler: .init(gioDefault: nil, setBy: nil, xdgMime: nil, xdgMimeProblem: nil, disagree: false),
+            handler: .init(gioDefault: nil, setBy: nil, xdgMime: nil, xdgMimeProblem: nil),
             mimeapps: .init(lists: [], winner: nil, overrides: [], stale: []),
             registration: .init(registered: false, isDefault: false, desktopFile: Registration.desktopFilePath, remembered: nil),
             handoff: nil, handoffProblem: nil, candidates: [], sandbox: sandboxFacts(),
@@ -63,9 +63,6 @@ public enum Check {
             }
         } else {
             report.handler.xdgMimeProblem = "xdg-mime is not installed"
-        }
-        if let xdg = report.handler.xdgMime {
-            report.handler.disagree = xdg != (report.handler.gioDefault?.id ?? "")
         }
         Verdict.decide(&report)
         return report

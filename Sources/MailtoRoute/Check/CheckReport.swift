@@ -39,7 +39,9 @@ public struct CheckReport: Sendable {
         public var xdgMime: String?
         public var xdgMimeProblem: String?
         /// The two answers name different programs.
-        public var disagree: Bool
+        public var disagree: Bool {
+            xdgMime.map { $0 != (gioDefault?.id ?? "") } ?? false
+        }
     }
 
     public struct Mimeapps: Sendable {
