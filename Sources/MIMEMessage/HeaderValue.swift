@@ -10,7 +10,7 @@ enum HeaderValue {
     /// Refuses CR, LF and NUL in a value that came from outside.
     static func checkSafe(_ value: String, field: String) throws(MIMEError) {
         if value.utf8.contains(where: { $0 == 0x0D || $0 == 0x0A || $0 == 0 }) {
-            throw .input("\(field) contains a line break or NUL: \(AddressSyntax.visible(value))")
+            throw .input("\(field) contains a line break or NUL: \(value.visible)")
         }
     }
 

@@ -50,10 +50,8 @@ public enum AddressSyntax {
     /// are refused before anything else (DESIGN.md rule 4). A non-ASCII local part is
     /// refused too: it would need SMTPUTF8, which mailto-route does not use.
     public static func check(_ address: String) throws(MIMEError) {
+        try HeaderValue.checkSafe(address, field: "address")
         let bytes = Array(address.utf8)
-        if bytes.contains(where: { $0 == 0x0D || $0 == 0x0A || $0 == 0 }) {
-            throw .input("address contains a line break or NUL: \(visible(address))")
-        }
         guard !bytes.isEmpty else { throw .input("empty address") }
         guard bytes.count <= 254 else { throw .input("address longer than 254 octets: \(address)") }
         guard let at = bytes.lastIndex(of: UInt8(ascii: "@")), at > 0, at < bytes.count - 1 else {
@@ -125,20 +123,6 @@ public enum AddressSyntax {
     static func isAlphaNumeric(_ byte: UInt8) -> Bool {
         (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z")) || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z"))
             || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9"))
-    }
-
-    /// `text` with CR, LF and NUL shown as escapes, for an error message on one line.
-    static func visible(_ text: String) -> String {
-        var out = ""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\r": out += "\\r"
-            case "\n": out += "\\n"
-            case "\0": out += "\\0"
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out
     }
 }
 

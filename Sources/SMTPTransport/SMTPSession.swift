@@ -128,8 +128,7 @@ public final class SMTPSession {
     static func checkEnvelopeAddress(_ address: String) throws(SMTPError) {
         let bytes = address.utf8
         if bytes.isEmpty || bytes.contains(where: { $0 <= 0x20 || $0 == 0x7F || $0 == UInt8(ascii: "<") || $0 == UInt8(ascii: ">") }) {
-            let shown = String(address.unicodeScalars.map { $0.value < 0x20 ? "?" : Character($0) })
-            throw SMTPError(.input, "invalid envelope address '\(shown)'")
+            throw SMTPError(.input, "invalid envelope address '\(address.visible)'")
         }
     }
 }

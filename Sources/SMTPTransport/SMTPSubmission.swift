@@ -24,8 +24,7 @@ public enum SMTPSubmission {
         let hostBytes = Array(server.host.utf8)
         let badHostByte = hostBytes.contains { $0 <= 0x20 || $0 >= 0x7F || "/@?#%\\".utf8.contains($0) }
         if hostBytes.isEmpty || badHostByte {
-            let shown = String(server.host.unicodeScalars.map { $0.value < 0x20 ? "?" : Character($0) })
-            throw SMTPError(.configuration, "invalid host '\(shown)'")
+            throw SMTPError(.configuration, "invalid host '\(server.host.visible)'")
         }
         guard (1...65535).contains(server.port) else { throw SMTPError(.configuration, "invalid port \(server.port)") }
         if let refusal = server.plainTextRefusal { throw SMTPError(.configuration, refusal) }
