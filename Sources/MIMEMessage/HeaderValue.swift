@@ -50,12 +50,12 @@ enum HeaderValue {
         for scalar in text.unicodeScalars {
             let encoded = Array(String(scalar).utf8)
             if chunk.count + encoded.count > maxOctets {
-                words.append("=?utf-8?B?" + Base64.encode(chunk) + "?=")
+                words.append(EncodedWords.encodeBase64UTF8(bytes: chunk))
                 chunk.removeAll(keepingCapacity: true)
             }
             chunk += encoded
         }
-        if !chunk.isEmpty || words.isEmpty { words.append("=?utf-8?B?" + Base64.encode(chunk) + "?=") }
+        if !chunk.isEmpty || words.isEmpty { words.append(EncodedWords.encodeBase64UTF8(bytes: chunk)) }
         return words
     }
 

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+internal import MailtoCore
 
 /// The message as a byte stream, produced in chunks as it is read (libcurl's
 /// `CURLOPT_READFUNCTION` pulls it): an attachment is read from its file and base64-encoded
@@ -168,43 +169,12 @@ final class Base64Lines {
                         written += 2
                     }
                     firstLine = false
-                    written += Base64Lines.encode(UnsafeBufferPointer(rebasing: source[start..<end]),
-                                                  into: UnsafeMutableBufferPointer(rebasing: out[written...]))
+                    written += Base64.encode(UnsafeBufferPointer(rebasing: source[start..<end]),
+                                             into: UnsafeMutableBufferPointer(rebasing: out[written...]))
                     start = end
                 }
                 count = written
             }
-        }
-    }
-
-    private static let alphabet: [UInt8] = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
-
-    /// RFC 4648 §4 with padding, into `out` (room for it is the caller's business); returns
-    /// how many characters. The hot loop of a large attachment, so on raw buffers.
-    static func encode(_ bytes: UnsafeBufferPointer<UInt8>, into out: UnsafeMutableBufferPointer<UInt8>) -> Int {
-        alphabet.withUnsafeBufferPointer { table in
-            var index = 0
-            var written = 0
-            while index + 3 <= bytes.count {
-                let group = UInt32(bytes[index]) << 16 | UInt32(bytes[index + 1]) << 8 | UInt32(bytes[index + 2])
-                out[written] = table[Int(group >> 18 & 63)]
-                out[written + 1] = table[Int(group >> 12 & 63)]
-                out[written + 2] = table[Int(group >> 6 & 63)]
-                out[written + 3] = table[Int(group & 63)]
-                index += 3
-                written += 4
-            }
-            let rest = bytes.count - index
-            if rest > 0 {
-                let second = rest > 1 ? UInt32(bytes[index + 1]) : 0
-                let group = UInt32(bytes[index]) << 16 | second << 8
-                out[written] = table[Int(group >> 18 & 63)]
-                out[written + 1] = table[Int(group >> 12 & 63)]
-                out[written + 2] = rest > 1 ? table[Int(group >> 6 & 63)] : UInt8(ascii: "=")
-                out[written + 3] = UInt8(ascii: "=")
-                written += 4
-            }
-            return written
         }
     }
 }

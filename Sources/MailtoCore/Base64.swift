@@ -3,23 +3,38 @@ public enum Base64 {
     static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
 
     public static func encode(_ bytes: some Collection<UInt8>) -> String {
-        var out: [UInt8] = []
-        out.reserveCapacity((bytes.count + 2) / 3 * 4)
-        encode(bytes, into: &out)
-        return String(decoding: out, as: UTF8.self)
+        let input = Array(bytes)
+        return String(unsafeUninitializedCapacity: (input.count + 2) / 3 * 4) { out in
+            input.withUnsafeBufferPointer { encode($0, into: out) }
+        }
     }
 
-    /// Appends the encoding of `bytes` to `out`, with padding.
-    public static func encode(_ bytes: some Collection<UInt8>, into out: inout [UInt8]) {
-        var iterator = bytes.makeIterator()
-        while let first = iterator.next() {
-            let second = iterator.next()
-            let third = iterator.next()
-            let group = UInt32(first) << 16 | UInt32(second ?? 0) << 8 | UInt32(third ?? 0)
-            out.append(alphabet[Int(group >> 18 & 63)])
-            out.append(alphabet[Int(group >> 12 & 63)])
-            out.append(second == nil ? UInt8(ascii: "=") : alphabet[Int(group >> 6 & 63)])
-            out.append(third == nil ? UInt8(ascii: "=") : alphabet[Int(group & 63)])
+    /// Encodes `bytes` with padding into `out`, which must have room for it; returns how
+    /// many characters. The hot loop of a large attachment, so on raw buffers.
+    public static func encode(_ bytes: UnsafeBufferPointer<UInt8>, into out: UnsafeMutableBufferPointer<UInt8>) -> Int {
+        alphabet.withUnsafeBufferPointer { table in
+            var index = 0
+            var written = 0
+            while index + 3 <= bytes.count {
+                let group = UInt32(bytes[index]) << 16 | UInt32(bytes[index + 1]) << 8 | UInt32(bytes[index + 2])
+                out[written] = table[Int(group >> 18 & 63)]
+                out[written + 1] = table[Int(group >> 12 & 63)]
+                out[written + 2] = table[Int(group >> 6 & 63)]
+                out[written + 3] = table[Int(group & 63)]
+                index += 3
+                written += 4
+            }
+            let rest = bytes.count - index
+            if rest > 0 {
+                let second = rest > 1 ? UInt32(bytes[index + 1]) : 0
+                let group = UInt32(bytes[index]) << 16 | second << 8
+                out[written] = table[Int(group >> 18 & 63)]
+                out[written + 1] = table[Int(group >> 12 & 63)]
+                out[written + 2] = rest > 1 ? table[Int(group >> 6 & 63)] : UInt8(ascii: "=")
+                out[written + 3] = UInt8(ascii: "=")
+                written += 4
+            }
+            return written
         }
     }
 

@@ -57,7 +57,12 @@ public enum EncodedWords {
     /// `=?utf-8?B?...?=` for `text`: how the encoder protects a subject that would otherwise
     /// read as encoded-words.
     public static func encodeBase64UTF8(_ text: String) -> String {
-        "=?utf-8?B?" + Base64.encode(Array(text.utf8)) + "?="
+        encodeBase64UTF8(bytes: Array(text.utf8))
+    }
+
+    /// `=?utf-8?B?...?=` for UTF-8 `bytes` (whole characters: RFC 2047 §5).
+    public static func encodeBase64UTF8(bytes: [UInt8]) -> String {
+        "=?utf-8?B?" + Base64.encode(bytes) + "?="
     }
 
     /// The decoded UTF-8 of the encoded-word starting at `start`, and where it ends.
