@@ -99,9 +99,8 @@ public final class SMTPSession {
             // The handle's last reply code may be the previous message's: only a reply
             // heard in this transfer counts.
             let responseCode = replies.lastReply.isEmpty ? 0 : easy.responseCode
-            var error = SMTPSubmission.classify(code, responseCode: responseCode, reply: replies.lastReply,
+            let error = SMTPSubmission.classify(code, responseCode: responseCode, reply: replies.lastReply,
                                                 refused: refused, detail: easy.errorText(code), server: server)
-            if !replies.lastReply.isEmpty { error.reply = replies.lastReply }
             if Self.meansUnreachable(code, error: error, reply: replies.lastReply) { unreachable = error }
             throw error
         }

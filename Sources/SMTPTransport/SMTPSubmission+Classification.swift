@@ -5,7 +5,16 @@ extension SMTPSubmission {
     /// The one place a libcurl result becomes a classified error (issue 4 §5): the
     /// server's reply code decides when there is one (4xx transient, 5xx permanent);
     /// authentication, STARTTLS and certificates are configuration; the network is transient.
+    /// The server's last reply, when there was one, goes with the error.
     static func classify(
+        _ code: CURLcode, responseCode: Int, reply: String, refused: [RefusedRecipient], detail: String, server: SMTPServer
+    ) -> SMTPError {
+        var error = kindOfFailure(code, responseCode: responseCode, reply: reply, refused: refused, detail: detail, server: server)
+        if !reply.isEmpty { error.reply = reply }
+        return error
+    }
+
+    private static func kindOfFailure(
         _ code: CURLcode, responseCode: Int, reply: String, refused: [RefusedRecipient], detail: String, server: SMTPServer
     ) -> SMTPError {
         let at = server.address

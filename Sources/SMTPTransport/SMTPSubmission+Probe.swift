@@ -80,10 +80,8 @@ extension SMTPSubmission {
             probe.authenticated = false
         }
         if code != CURLE_OK {
-            var error = classify(code, responseCode: easy.responseCode, reply: replies.lastReply, refused: [],
-                                 detail: easy.errorText(code), server: server)
-            if !replies.lastReply.isEmpty { error.reply = replies.lastReply }
-            probe.error = error
+            probe.error = classify(code, responseCode: easy.responseCode, reply: replies.lastReply, refused: [],
+                                   detail: easy.errorText(code), server: server)
         } else if server.user != nil, probe.authenticated != true {
             probe.error = SMTPError(.configuration, "\(server.address) offers no AUTH; the account's user cannot log in")
         }
