@@ -33,30 +33,28 @@ extension OutgoingMessage {
             kept.subject = String(String.UnicodeScalarView(subject.unicodeScalars.map { $0.isLineBreakOrNUL ? " " : $0 }))
             warnings.append("line breaks and NUL in the subject became spaces in the draft")
         }
-        for attempt in 0..<3 {
+        while true {
             do throws(MIMEError) {
                 let message = try OutgoingMessage(sender: sender, email: kept, date: nil, messageID: nil, isDraft: true)
                 return (message, warnings)
             } catch {
                 // Give up what the builder refused, in order of least loss: the extra
-                // header fields, then the attachments.
-                if attempt == 0, !kept.headers.isEmpty {
+                // header fields, the attachments, the HTML format. Subject, body and valid
+                // addresses are always writable.
+                if !kept.headers.isEmpty {
                     warnings.append("header fields \(kept.headers.keys.sorted().joined(separator: ", ")) left out of the draft: \(error.message)")
                     kept.headers = [:]
                 } else if !kept.attachments.isEmpty {
                     warnings.append("attachments \(kept.attachments.map(\.fileName).joined(separator: ", ")) left out of the draft: \(error.message)")
                     kept.attachments = []
+                } else if kept.isBodyHTML {
+                    warnings.append("the body went into the draft as plain text, not HTML: \(error.message)")
+                    kept.isBodyHTML = false
                 } else {
-                    break
+                    preconditionFailure("a draft of addresses, subject and body could not be built: \(error.message)")
                 }
             }
         }
-        // Subject, body and valid addresses are always writable; this is not reached.
-        let bare = EmailData(to: kept.to, cc: kept.cc, bcc: kept.bcc, subject: kept.subject, body: kept.body)
-        guard let message = try? OutgoingMessage(sender: sender, email: bare, date: nil, messageID: nil, isDraft: true) else {
-            preconditionFailure("a draft of addresses, subject and body could not be built")
-        }
-        return (message, warnings)
     }
 }
 
