@@ -197,25 +197,21 @@ extension Compose {
         guard let terminal = Terminal.open() else { return nil }
         let to = (email.to + email.cc + email.bcc).joined(separator: ", ")
         terminal.write("To: \(to.isEmpty ? "(nobody)" : to.visible)\nSubject: \((email.subject ?? "").visible)\n")
-        let deadline = MonotonicClock.seconds + timeout
-        for _ in 1...3 {
-            terminal.write("[s]end, save as [d]raft, [c]ancel? ")
-            switch terminal.readLine(seconds: deadline - MonotonicClock.seconds) {
-            case .text(let answer):
-                switch answer.lowercased().filter({ $0 != " " && $0 != "\t" && $0 != "\r" }) {
-                case "s", "send": return .send
-                case "d", "draft", "save": return .save
-                case "c", "cancel": return .cancel
-                default: terminal.write("Please answer s, d or c.\n")
-                }
-            case .endOfInput, .timedOut:
-                terminal.write("\n")
-                return .save
+        let answer = terminal.ask("[s]end, save as [d]raft, [c]ancel? ", retry: "Please answer s, d or c.\n",
+                                  attempts: 3, timeout: timeout) { word -> Choice? in
+            switch word {
+            case "s", "send": .send
+            case "d", "draft", "save": .save
+            case "c", "cancel": .cancel
+            default: nil
             }
         }
-        return .save
+        switch answer {
+        case .chosen(let choice): return choice
+        case .endOfInput, .timedOut:
+            terminal.write("\n")
+            return .save
+        case .notUnderstood: return .save
+        }
     }
-
-    /// Whether there is a terminal for the editor and the question.
-    public static var hasTerminal: Bool { Terminal.open() != nil }
 }

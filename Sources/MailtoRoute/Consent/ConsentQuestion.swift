@@ -69,12 +69,10 @@ struct ConsentQuestion {
         choices.first { $0.key == key }?.decision
     }
 
-    /// The decision a typed answer stands for: the choice's letter or its key, in any case,
-    /// around spaces. An empty answer is none: Enter never sends.
-    func decision(forAnswer answer: String) -> ConsentDecision? {
-        let word = answer.lowercased().filter { $0 != " " && $0 != "\t" && $0 != "\r" }
-        guard !word.isEmpty else { return nil }
-        return choices.first { String($0.letter) == word || $0.key == word }?.decision
+    /// The decision a typed answer stands for (as `Terminal.ask` gives it: one lower-case
+    /// word): the choice's letter or its key. An empty answer is none: Enter never sends.
+    func decision(forWord word: String) -> ConsentDecision? {
+        choices.first { String($0.letter) == word || $0.key == word }?.decision
     }
 
     /// Body lines without their line breaks (CRLF in EmailData; LF from the Swift API).

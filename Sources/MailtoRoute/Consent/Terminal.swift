@@ -99,3 +99,38 @@ final class Terminal {
         }
     }
 }
+
+/// What came of a question asked on the terminal.
+enum TerminalAnswer<Value> {
+    case chosen(Value)
+    /// Ctrl-D, or the terminal went away.
+    case endOfInput
+    case timedOut
+    /// Every attempt was an answer `choose` did not take.
+    case notUnderstood
+}
+
+extension Terminal {
+    /// Writes `prompt` and reads a line, until `choose` takes the answer (given as one
+    /// lower-case word: spaces, tabs and CR removed), at most `attempts` times and all
+    /// within `timeout` seconds; after an answer not taken, `retry` is written first.
+    func ask<Value>(
+        _ prompt: String, retry: String, attempts: Int, timeout: Double, choose: (String) -> Value?
+    ) -> TerminalAnswer<Value> {
+        let deadline = MonotonicClock.seconds + timeout
+        for attempt in 1...attempts {
+            write(prompt)
+            switch readLine(seconds: deadline - MonotonicClock.seconds) {
+            case .text(let answer):
+                let word = answer.lowercased().filter { $0 != " " && $0 != "\t" && $0 != "\r" }
+                if !word.isEmpty, let value = choose(word) { return .chosen(value) }
+                if attempt < attempts { write(retry) }
+            case .endOfInput:
+                return .endOfInput
+            case .timedOut:
+                return .timedOut
+            }
+        }
+        return .notUnderstood
+    }
+}

@@ -12,27 +12,22 @@ struct TerminalPrompt {
     func ask(timeout: Double) -> ConsentDecision {
         terminal.write(text)
         terminal.discardTypeahead()
-        let deadline = MonotonicClock.seconds + timeout
         let prompt = question.choices.map(\.prompt).joined(separator: ", ") + "? "
-        for attempt in 1...Self.maximumAttempts {
-            terminal.write(prompt)
-            switch terminal.readLine(seconds: deadline - MonotonicClock.seconds) {
-            case .text(let answer):
-                if let decision = question.decision(forAnswer: answer) { return decision }
-                let letters = question.choices.map { String($0.letter) }.joined(separator: ", ")
-                if attempt < Self.maximumAttempts {
-                    terminal.write("Please answer \(letters).\n")
-                }
-            case .endOfInput:
-                terminal.write("\nNo answer (end of input): not sent.\n")
-                return .notConsented("no answer on the terminal (end of input)")
-            case .timedOut:
-                terminal.write("\nNo answer within \(Int(timeout)) s: not sent.\n")
-                return .notConsented("no answer on the terminal within \(Int(timeout)) s")
-            }
+        let letters = question.choices.map { String($0.letter) }.joined(separator: ", ")
+        switch terminal.ask(prompt, retry: "Please answer \(letters).\n", attempts: Self.maximumAttempts,
+                            timeout: timeout, choose: question.decision(forWord:)) {
+        case .chosen(let decision):
+            return decision
+        case .endOfInput:
+            terminal.write("\nNo answer (end of input): not sent.\n")
+            return .notConsented("no answer on the terminal (end of input)")
+        case .timedOut:
+            terminal.write("\nNo answer within \(Int(timeout)) s: not sent.\n")
+            return .notConsented("no answer on the terminal within \(Int(timeout)) s")
+        case .notUnderstood:
+            terminal.write("No answer understood: not sent.\n")
+            return .notConsented("no answer understood on the terminal")
         }
-        terminal.write("No answer understood: not sent.\n")
-        return .notConsented("no answer understood on the terminal")
     }
 
     /// The message as the prompt shows it.

@@ -10,7 +10,7 @@ enum ComposeCommand: Command {
     static let maxPositionals = 1
 
     static func run(_ arguments: Arguments, output: Output) throws -> ExitStatus {
-        guard Compose.hasTerminal else {
+        guard hasTerminal() else {
             throw UsageError("compose needs a terminal for the editor (use open or send without one)", usage: fullUsage)
         }
         let start = try arguments.positionals.first.map { (url) throws(MailtoURLError) in try MailtoURL.parse(url) } ?? EmailData()
