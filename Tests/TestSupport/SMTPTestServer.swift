@@ -145,6 +145,13 @@ public func pythonView(of message: URL) throws -> [String: Any] {
     return object
 }
 
+/// The SHA-256 of `data` in lower-case hex, as coreutils' `sha256sum` computes it, to
+/// compare with the `sha256` of a part in `pythonView(of:)`; empty when it cannot run.
+public func sha256(_ data: Data) -> String {
+    let result = try? run("/usr/bin/sha256sum", ["-"], stdin: data)
+    return String(result?.stdout.prefix(64) ?? "")
+}
+
 /// A file in Tests/TestSupport/Resources.
 public func resourcePath(_ name: String) -> String {
     packageRoot.appendingPathComponent("Tests/TestSupport/Resources").appendingPathComponent(name).path
