@@ -2,11 +2,6 @@ import MIMEMessage
 import Testing
 @testable import SMTPTransport
 
-private func feed(_ log: inout ReplyLog, client: String? = nil, server: String? = nil) {
-    if let client { Array(client.utf8).withUnsafeBufferPointer { log.clientLine($0) } }
-    if let server { Array(server.utf8).withUnsafeBufferPointer { log.serverData($0) } }
-}
-
 @Suite struct ReplyLogTests {
     @Test func eachRecipientGetsTheReplyThatAnsweredItsRCPT() {
         var log = ReplyLog()
