@@ -13,10 +13,6 @@ func message(_ subject: String, to: String = "joe@example.org") -> OutboxMessage
     return OutboxMessage(bytes: Array(text.utf8), envelopeFrom: "jane@example.org", recipients: [to], server: "smtp.example.org:587")
 }
 
-func jsonObject(_ text: String) throws -> [String: Any] {
-    try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
-}
-
 @Suite struct OutboxCommandTests {
     @Test func anEmptyOutboxSaysSo() throws {
         let sandbox = try Sandbox()

@@ -61,11 +61,7 @@ private func emailPortal(on bus: PrivateSessionBus, version: Int) throws -> Serv
         ["/usr/bin/python3", packageRoot.appendingPathComponent("Tests/TestSupport/Servers/email-portal.py").path,
          "--ready", ready.path, "--version", String(version)],
         environment: ["DBUS_SESSION_BUS_ADDRESS": bus.address])
-    let deadline = Date().addingTimeInterval(10)
-    while !FileManager.default.fileExists(atPath: ready.path) {
-        guard Date() < deadline else { throw TestSupportError("email-portal.py did not start") }
-        usleep(10_000)
-    }
+    try process.waitForReady(ready.path, name: "email-portal.py")
     return process
 }
 

@@ -3,9 +3,7 @@ import TestSupport
 
 /// Runs the test-only `handoff-probe`, built next to `mailto-route`.
 func handoffProbe(_ arguments: [String], in sandbox: Sandbox, _ extra: [String: String] = [:]) throws -> RunResult {
-    let probe = URL(fileURLWithPath: mailtoRouteBinary).deletingLastPathComponent()
-        .appendingPathComponent("handoff-probe").path
-    return try run(probe, arguments, environment: sandbox.environment(extra), timeout: 30)
+    try run(builtExecutable("handoff-probe"), arguments, environment: sandbox.environment(extra), timeout: 30)
 }
 
 /// Runs a judge (`xdg-mime`, `gio`, `desktop-file-validate`) in `sandbox`.

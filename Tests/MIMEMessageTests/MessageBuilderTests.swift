@@ -1,6 +1,7 @@
 import Foundation
 import MailtoCore
 import Testing
+import TestSupport
 @testable import MIMEMessage
 
 private let jane = try! Mailbox(parsing: "Jane Doe <jane@example.org>")
@@ -12,6 +13,27 @@ private func text(_ email: EmailData, date: Int = 0) throws -> String {
 
 private func headerBlock(_ message: String) -> String {
     String(message[..<(message.range(of: "\r\n\r\n")?.lowerBound ?? message.endIndex)])
+}
+
+/// What Python's `email` package (policy=default) reads in `message`
+/// (TestSupport's `pythonView(of:)`): the judge of our encoding, never our own decoders.
+private func pythonView(of message: String) throws -> [String: Any] {
+    try pythonView(ofBytes: Array(message.utf8))
+}
+
+private func pythonView(ofBytes bytes: [UInt8]) throws -> [String: Any] {
+    let file = FileManager.default.temporaryDirectory.appendingPathComponent("mime-\(UUID().uuidString).eml")
+    try Data(bytes).write(to: file)
+    defer { try? FileManager.default.removeItem(at: file) }
+    let view = try pythonView(of: file)
+    #expect(view["defects"] as? [String] == [], "Python found defects in the message")
+    return view
+}
+
+/// The display name and address of each mailbox in header `name`, as Python reads them.
+private func mailboxes(_ view: [String: Any], _ name: String) -> [[String]] {
+    let list = (view["addresses"] as? [String: Any])?[name] as? [[String: String]] ?? []
+    return list.map { [$0["name"] ?? "?", $0["address"] ?? "?"] }
 }
 
 @Suite struct MessageBuilderTests {
@@ -26,6 +48,13 @@ private func headerBlock(_ message: String) -> String {
         #expect(headers.contains("MIME-Version: 1.0\r\n"))
         #expect(message.contains("Content-Type: text/plain; charset=utf-8\r\nContent-Transfer-Encoding: 7bit\r\n\r\nHi Joe\r\n"))
         #expect(!message.replacingOccurrences(of: "\r\n", with: "").contains("\n"))
+        let view = try pythonView(of: message)
+        let python = try #require(view["headers"] as? [String: String])
+        #expect(python["Subject"] == "Hello")
+        #expect(python["Message-ID"] == "<fixed@example.org>")
+        #expect(mailboxes(view, "From") == [["Jane Doe", "jane@example.org"]])
+        #expect(mailboxes(view, "To") == [["", "joe@example.com"]])
+        #expect((view["parts"] as? [[String: Any]])?.map { $0["text"] as? String } == ["Hi Joe\r\n"])
     }
 
     @Test func bccNeverAppearsInTheMessageButIsARecipient() throws {
@@ -56,35 +85,43 @@ private func headerBlock(_ message: String) -> String {
 
     @Test func nonASCIISubjectIsEncodedAndFolded() throws {
         let subject = String(repeating: "Grüße aus Köln, ", count: 8)
-        let headers = headerBlock(try text(EmailData(to: ["a@example.com"], subject: subject)))
+        let message = try text(EmailData(to: ["a@example.com"], subject: subject))
+        let headers = headerBlock(message)
         #expect(headers.contains("Subject: =?utf-8?B?"))
         for line in headers.components(separatedBy: "\r\n") { #expect(line.utf8.count <= 78) }
-        let unfolded = headers.replacingOccurrences(of: "\r\n ", with: " ")
-        let line = unfolded.components(separatedBy: "\r\n").first { $0.hasPrefix("Subject: ") } ?? ""
-        #expect(EncodedWords.decode(String(line.dropFirst(9))) == subject)
+        let python = try #require(try pythonView(of: message)["headers"] as? [String: String])
+        #expect(python["Subject"] == subject)
     }
 
     @Test func longASCIISubjectIsFoldedAtWhitespace() throws {
         let subject = Array(repeating: "word", count: 60).joined(separator: " ")
-        let headers = headerBlock(try text(EmailData(to: ["a@example.com"], subject: subject)))
+        let message = try text(EmailData(to: ["a@example.com"], subject: subject))
+        let headers = headerBlock(message)
         for line in headers.components(separatedBy: "\r\n") { #expect(line.utf8.count <= 78) }
-        #expect(headers.replacingOccurrences(of: "\r\n ", with: " ").contains("Subject: \(subject)\r\n"))
+        // Folded, not encoded: no encoded word, and only whitespace where it was folded
+        // (Python unfolds by taking out each CRLF).
+        #expect(!headers.contains("=?"))
+        let python = try #require(try pythonView(of: message)["headers"] as? [String: String])
+        #expect(python["Subject"] == subject)
     }
 
     @Test func nonASCIIDisplayNameIsEncoded() throws {
         let from = try Mailbox(parsing: "\"Jörg Müller\" <jorg@example.org>")
         #expect(from.displayName == "Jörg Müller")
         let message = try OutgoingMessage(from: from, email: EmailData(to: ["a@example.com"]), messageID: "<x@y>")
-        let headers = headerBlock(String(decoding: try message.makeStream().readAll(), as: UTF8.self))
+        let text = String(decoding: try message.makeStream().readAll(), as: UTF8.self)
+        let headers = headerBlock(text)
         #expect(headers.contains("From: =?utf-8?B?"))
         #expect(headers.contains("<jorg@example.org>"))
+        #expect(mailboxes(try pythonView(of: text), "From") == [["Jörg Müller", "jorg@example.org"]])
     }
 
     @Test func displayNameWithSpecialsIsQuoted() throws {
         let from = try Mailbox("jane@example.org", displayName: "Doe, Jane")
         let message = try OutgoingMessage(from: from, email: EmailData(to: ["a@example.com"]), messageID: "<x@y>")
-        let headers = headerBlock(String(decoding: try message.makeStream().readAll(), as: UTF8.self))
-        #expect(headers.contains("From: \"Doe, Jane\" <jane@example.org>\r\n"))
+        let text = String(decoding: try message.makeStream().readAll(), as: UTF8.self)
+        #expect(headerBlock(text).contains("From: \"Doe, Jane\" <jane@example.org>\r\n"))
+        #expect(mailboxes(try pythonView(of: text), "From") == [["Doe, Jane", "jane@example.org"]])
     }
 
     @Test func internationalDomainBecomesPunycode() throws {
@@ -92,7 +129,9 @@ private func headerBlock(_ message: String) -> String {
         #expect(IDNA.asciiDomain("例え.テスト") == "xn--r8jz45g.xn--zckzah")
         let message = try OutgoingMessage(from: jane, email: EmailData(to: ["joe@bücher.example"]))
         #expect(message.recipients.first?.asciiAddress == "joe@xn--bcher-kva.example")
-        #expect(String(decoding: try message.makeStream().readAll(), as: UTF8.self).contains("To: joe@xn--bcher-kva.example\r\n"))
+        let text = String(decoding: try message.makeStream().readAll(), as: UTF8.self)
+        #expect(text.contains("To: joe@xn--bcher-kva.example\r\n"))
+        #expect(mailboxes(try pythonView(of: text), "To") == [["", "joe@xn--bcher-kva.example"]])
     }
 
     @Test(arguments: ["Hi\r\nBcc: evil@example.com", "Hi\nX: y", "Hi\0"])
@@ -106,10 +145,13 @@ private func headerBlock(_ message: String) -> String {
     }
 
     @Test func nonASCIIBodyIsQuotedPrintable() throws {
-        let message = try text(EmailData(to: ["a@example.com"], body: "Grüße\r\n" + String(repeating: "x", count: 100) + " \r\n"))
+        let body = "Grüße\r\n" + String(repeating: "x", count: 100) + " \r\n"
+        let message = try text(EmailData(to: ["a@example.com"], body: body))
         #expect(message.contains("Content-Transfer-Encoding: quoted-printable\r\n\r\nGr=C3=BC=C3=9Fe\r\n"))
         #expect(message.contains("=20\r\n"))
         for line in message.components(separatedBy: "\r\n") { #expect(line.utf8.count <= 78) }
+        // Soft line breaks and =20 undone by Python, the body is the one given.
+        #expect((try pythonView(of: message)["parts"] as? [[String: Any]])?.map { $0["text"] as? String } == [body])
     }
 
     @Test func bareLineFeedsInTheBodyBecomeCRLF() throws {
@@ -123,6 +165,9 @@ private func headerBlock(_ message: String) -> String {
         #expect(message.contains("Content-Type: multipart/alternative;"))
         #expect(message.contains("Content-Type: text/plain; charset=utf-8\r\nContent-Transfer-Encoding: 7bit\r\n\r\nHello Joe & co\r\n- one\r\n--"))
         #expect(message.contains("Content-Type: text/html; charset=utf-8\r\n"))
+        let parts = try #require(try pythonView(of: message)["parts"] as? [[String: Any]])
+        #expect(parts.map { $0["type"] as? String } == ["multipart/alternative", "text/plain", "text/html"])
+        #expect(parts.dropFirst().map { $0["text"] as? String } == ["Hello Joe & co\r\n- one", html])
     }
 
     @Test func attachmentIsBase64WithFileNameAndStreamsByteIdentically() throws {
@@ -151,7 +196,15 @@ private func headerBlock(_ message: String) -> String {
         let end = try #require(rest.range(of: "\r\n--"))
         let lines = rest[..<end.lowerBound].components(separatedBy: "\r\n")
         #expect(lines.dropLast().allSatisfy { $0.count == 76 })
-        #expect(Base64.decode(Array(lines.joined().utf8)) == content)
+        // The bytes as read in chunks, decoded by Python: the file, byte for byte.
+        let parts = try #require(try pythonView(ofBytes: all)["parts"] as? [[String: Any]])
+        let attachment = try #require(parts.last)
+        #expect(parts.count == 3)
+        #expect(attachment["type"] as? String == "application/pdf")
+        #expect(attachment["disposition"] as? String == "attachment")
+        #expect(attachment["filename"] as? String == "report 2024.pdf")
+        #expect(attachment["size"] as? Int == content.count)
+        #expect(attachment["sha256"] as? String == sha256(Data(content)))
     }
 
     @Test func nonASCIIFileNameUsesRFC2231() throws {
@@ -159,6 +212,10 @@ private func headerBlock(_ message: String) -> String {
         let message = try text(email)
         #expect(message.contains("filename*=utf-8''%C3%9Cbersicht%20%E2%80%93%20M%C3%A4rz.txt"))
         #expect(message.contains("Content-Type: text/plain\r\n"))
+        let attachment = try #require((try pythonView(of: message)["parts"] as? [[String: Any]])?.last)
+        #expect(attachment["filename"] as? String == "Übersicht – März.txt")
+        #expect(attachment["disposition"] as? String == "attachment")
+        #expect(attachment["sha256"] as? String == sha256(Data([1, 2, 3])))
     }
 
     @Test func missingAttachmentIsRefusedBeforeSending() {

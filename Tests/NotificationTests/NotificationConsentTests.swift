@@ -121,7 +121,7 @@ import TestSupport
             open(sys.argv[2], "w").close(); time.sleep(60)
             """, socket, ready])
         defer { listener.stop() }
-        while !FileManager.default.fileExists(atPath: ready) { usleep(10_000) }
+        try listener.waitForReady(ready, name: "the silent bus listener")
         let (result, seconds) = try probeWithoutTerminal(
             ["ask", "--channel", "notification", "mailto:joe@example.org"], in: sandbox,
             extraEnvironment: ["DBUS_SESSION_BUS_ADDRESS": "unix:path=\(socket)"])

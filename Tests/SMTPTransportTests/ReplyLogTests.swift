@@ -2,11 +2,6 @@ import MIMEMessage
 import Testing
 @testable import SMTPTransport
 
-private func feed(_ log: inout ReplyLog, client: String? = nil, server: String? = nil) {
-    if let client { Array(client.utf8).withUnsafeBufferPointer { log.clientLine($0) } }
-    if let server { Array(server.utf8).withUnsafeBufferPointer { log.serverData($0) } }
-}
-
 @Suite struct ReplyLogTests {
     @Test func eachRecipientGetsTheReplyThatAnsweredItsRCPT() {
         var log = ReplyLog()
@@ -59,8 +54,21 @@ private func feed(_ log: inout ReplyLog, client: String? = nil, server: String? 
         #expect(throws: SMTPError.self) { try SMTPSubmission.checkServer(SMTPServer(host: host)) }
     }
 
-    @Test func internationalHostIsCheckedAsItsALabel() {
+    /// The check looks at bytes (a U-label's are refused), so a session and a live test
+    /// turn an international host into its A-label first, and check and use that.
+    @Test func internationalHostIsCheckedAsItsALabel() throws {
         #expect(IDNA.asciiDomain("smtp.bücher.example") == "smtp.xn--bcher-kva.example")
+        let server = SMTPServer(host: "smtp.bücher.example")
+        #expect(throws: SMTPError.self) { try SMTPSubmission.checkServer(server) }
+        // A session checks and configures; it would connect only with a first message.
+        let session = try SMTPSession(server)
+        #expect(session.server.host == "smtp.xn--bcher-kva.example")
+        #expect(throws: Never.self) { try SMTPSubmission.checkServer(session.server) }
+        // The live test gets past the check to the resolver, which never finds a reserved
+        // .example name; the check's refusal would have said "invalid host".
+        let probe = SMTPSubmission.probe(server, within: 2000)
+        #expect(probe.server == "smtp.xn--bcher-kva.example:587")
+        #expect(probe.error?.message.contains("invalid host") == false, "\(String(describing: probe.error))")
     }
 
     @Test func defaultPortsFollowSecurity() {

@@ -282,8 +282,3 @@ func certificates() throws -> TestCertificates {
         #expect(parts.first?["text"] as? String == "from a pipe: ünïcode\r\n")
     }
 }
-
-func sha256(_ data: Data) -> String {
-    let result = try? run("/usr/bin/sha256sum", ["-"], stdin: data)
-    return String(result?.stdout.prefix(64) ?? "")
-}

@@ -1,7 +1,8 @@
 import Foundation
 
-/// An executable product built next to the running tests (test helpers such as
-/// `outbox-torture`), found the way `mailtoRouteBinary` is.
+/// An executable product built next to the running tests (`swift build` puts every
+/// product of a configuration in one directory): `mailto-route` itself, or a test helper
+/// such as `outbox-torture`.
 public func builtExecutable(_ name: String) -> String {
     let testBinary = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
     var directory = testBinary.deletingLastPathComponent()
@@ -12,3 +13,6 @@ public func builtExecutable(_ name: String) -> String {
     }
     return packageRoot.appendingPathComponent(".build/debug/\(name)").path
 }
+
+/// The `mailto-route` binary built next to the running tests.
+public let mailtoRouteBinary = builtExecutable("mailto-route")

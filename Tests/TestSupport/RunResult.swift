@@ -64,19 +64,6 @@ public func run(
 public let packageRoot: URL = URL(fileURLWithPath: #filePath)
     .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
-/// The `mailto-route` binary built next to the running tests (`swift build` puts every
-/// product of a configuration in one directory).
-public let mailtoRouteBinary: String = {
-    let testBinary = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-    var directory = testBinary.deletingLastPathComponent()
-    while directory.path != "/" {
-        let candidate = directory.appendingPathComponent("mailto-route")
-        if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate.path }
-        directory = directory.deletingLastPathComponent()
-    }
-    return packageRoot.appendingPathComponent(".build/debug/mailto-route").path
-}()
-
 /// Runs the built `mailto-route` in `sandbox` (or with no HOME at all when `nil`).
 public func mailtoRoute(
     _ arguments: [String], in sandbox: Sandbox, extraEnvironment: [String: String] = [:],

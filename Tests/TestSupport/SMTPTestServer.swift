@@ -63,21 +63,7 @@ public final class SMTPTestServer: @unchecked Sendable {
     /// The Message-ID of each received message, in order, as Python's `email` package
     /// (policy=default) reads it: an independent count of what arrived.
     public func receivedMessageIDs() throws -> [String] {
-        let script = """
-            import email, email.policy, json, os, sys
-            d = sys.argv[1]
-            names = sorted((n for n in os.listdir(d) if n.endswith(".eml")), key=lambda n: int(n[:-4]))
-            ids = []
-            for n in names:
-                with open(os.path.join(d, n), "rb") as f:
-                    ids.append(str(email.message_from_binary_file(f, policy=email.policy.default)["Message-ID"]))
-            print(json.dumps(ids))
-            """
-        let result = try run("/usr/bin/python3", ["-c", script, directory.path])
-        guard result.status == 0, let ids = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String] else {
-            throw TestServerError(message: "reading Message-IDs failed: \(result)")
-        }
-        return ids
+        try TestSupport.receivedMessageIDs(in: directory)
     }
 
     /// The messages received so far, in order.
@@ -93,6 +79,26 @@ public final class SMTPTestServer: @unchecked Sendable {
         let url = message.deletingPathExtension().appendingPathExtension("json")
         return try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [String: Any] ?? [:]
     }
+}
+
+/// The Message-ID of each message `smtp_server.py` wrote to `directory` (`N.eml`), in
+/// order, as Python's `email` package (policy=default) reads it.
+public func receivedMessageIDs(in directory: URL) throws -> [String] {
+    let script = """
+        import email, email.policy, json, os, sys
+        d = sys.argv[1]
+        names = sorted((n for n in os.listdir(d) if n.endswith(".eml")), key=lambda n: int(n[:-4]))
+        ids = []
+        for n in names:
+            with open(os.path.join(d, n), "rb") as f:
+                ids.append(str(email.message_from_binary_file(f, policy=email.policy.default)["Message-ID"]))
+        print(json.dumps(ids))
+        """
+    let result = try run("/usr/bin/python3", ["-c", script, directory.path])
+    guard result.status == 0, let ids = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String] else {
+        throw TestServerError(message: "reading Message-IDs failed: \(result)")
+    }
+    return ids
 }
 
 public struct TestServerError: Error, CustomStringConvertible {
@@ -143,6 +149,13 @@ public func pythonView(of message: URL) throws -> [String: Any] {
           let object = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
     else { throw TestServerError(message: "check_message.py failed: \(result)") }
     return object
+}
+
+/// The SHA-256 of `data` in lower-case hex, as coreutils' `sha256sum` computes it, to
+/// compare with the `sha256` of a part in `pythonView(of:)`; empty when it cannot run.
+public func sha256(_ data: Data) -> String {
+    let result = try? run("/usr/bin/sha256sum", ["-"], stdin: data)
+    return String(result?.stdout.prefix(64) ?? "")
 }
 
 /// A file in Tests/TestSupport/Resources.

@@ -32,14 +32,7 @@ public final class PrivateSessionBus: @unchecked Sendable {
         process = try ServerProcess([
             "/usr/bin/dbus-daemon", "--config-file=\(config.path)", "--nofork", "--nopidfile",
         ])
-        let deadline = Date().addingTimeInterval(10)
-        while !FileManager.default.fileExists(atPath: socket) {
-            guard Date() < deadline else {
-                process.stop()
-                throw TestSupportError("dbus-daemon did not start")
-            }
-            usleep(5_000)
-        }
+        try process.waitForReady(socket, name: "dbus-daemon")
         address = "unix:path=\(socket)"
     }
 
@@ -86,14 +79,7 @@ public final class ScriptedNotificationServer: @unchecked Sendable {
         for answer in answers { arguments += ["--answer", answer] }
         if silentNotify { arguments.append("--silent-notify") }
         process = try ServerProcess(arguments, environment: ["DBUS_SESSION_BUS_ADDRESS": bus.address])
-        let deadline = Date().addingTimeInterval(10)
-        while !FileManager.default.fileExists(atPath: ready.path) {
-            guard Date() < deadline else {
-                process.stop()
-                throw TestSupportError("the notification server did not start")
-            }
-            usleep(10_000)
-        }
+        try process.waitForReady(ready.path, name: "the notification server")
     }
 
     deinit {
@@ -175,6 +161,23 @@ public final class ServerProcess: @unchecked Sendable {
         let status = posix_spawn(&child, wrapper[0], &actions, nil, cArgv, cEnvironment)
         guard status == 0 else { throw TestSupportError("cannot start \(argv[0]): error \(status)") }
         pid = child
+    }
+
+    /// Waits up to `timeout` seconds for `path` to appear (the socket or ready file the
+    /// server makes once it serves); when it does not, because the server exited first or
+    /// the time ran out, stops the server and throws, naming it `name`.
+    public func waitForReady(_ path: String, name: String, timeout: Double = 10) throws {
+        let deadline = Date().addingTimeInterval(timeout)
+        while !FileManager.default.fileExists(atPath: path) {
+            if !isRunning, !FileManager.default.fileExists(atPath: path) {
+                throw TestSupportError("\(name) exited before it was ready (no \(path))")
+            }
+            guard Date() < deadline else {
+                stop()
+                throw TestSupportError("\(name) was not ready within \(Int(timeout)) s (no \(path))")
+            }
+            usleep(5_000)
+        }
     }
 
     /// Waits up to `timeout` seconds for the exit: its exit status (128 + the signal that

@@ -1,7 +1,8 @@
 #!/usr/bin/python3
 """Reads one received message with Python's own parser (email, policy=default) and prints
-what the tests check, as JSON: decoded headers, every part's type, file name, text or
-SHA-256, and the longest line."""
+what the tests check, as JSON: decoded headers, the display name and address of each
+mailbox in From, To and Cc, every part's type, file name, text or SHA-256, and the
+longest line."""
 import email
 import hashlib
 import json
@@ -15,6 +16,11 @@ for name in ["From", "To", "Cc", "Bcc", "Subject", "Date", "Message-ID", "MIME-V
     value = message.get(name)
     if value is not None:
         headers[name] = str(value)
+addresses = {}
+for name in ["From", "To", "Cc"]:
+    value = message.get(name)
+    if value is not None:
+        addresses[name] = [{"name": a.display_name, "address": a.addr_spec} for a in value.addresses]
 parts = []
 for part in message.walk():
     if part.is_multipart():
@@ -31,6 +37,7 @@ for part in message.walk():
 lines = raw.split(b"\r\n")
 print(json.dumps({
     "headers": headers,
+    "addresses": addresses,
     "parts": parts,
     "defects": [str(d) for d in message.defects] + [str(d) for p in message.walk() for d in p.defects],
     "longestLine": max(len(l) for l in lines),
