@@ -24,7 +24,7 @@ enum HandoffFiles {
                 let folder = try freshDirectory()
                 let name = attachment.fileName.split(separator: "/").last.map(String.init) ?? "attachment"
                 let path = folder + "/" + (name.isEmpty || name == "." || name == ".." ? "attachment" : name)
-                try write(bytes, to: path)
+                try writeNewFile(bytes, at: path)
                 return path
             }
         }
@@ -33,7 +33,7 @@ enum HandoffFiles {
     /// A new file holding `body`, for the clients that read a body from a file.
     static func bodyFile(_ body: String) throws -> String {
         let path = try freshDirectory() + "/body.txt"
-        try write(Array(body.utf8), to: path)
+        try writeNewFile(Array(body.utf8), at: path)
         return path
     }
 
@@ -57,40 +57,12 @@ enum HandoffFiles {
     /// Removes the handoff directories (each holds files only) older than `keptSeconds`;
     /// one that cannot be removed is left for the next time.
     private static func removeOldDirectories() {
-        guard let handle = opendir(directory) else { return }
-        defer { closedir(handle) }
         let oldest = time(nil) - keptSeconds
-        while let entry = readdir(handle) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-            guard name != ".", name != ".." else { continue }
+        for name in (try? directoryNames(directory)) ?? [] {
             let path = directory + "/" + name
-            var status = stat()
-            guard lstat(path, &status) == 0, status.st_mode & S_IFMT == S_IFDIR, status.st_mtim.tv_sec < oldest,
-                  let files = opendir(path)
+            guard let status = try? fileStatus(path), status.st_mode & S_IFMT == S_IFDIR, status.st_mtim.tv_sec < oldest
             else { continue }
-            while let file = readdir(files) {
-                let fileName = withUnsafeBytes(of: file.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-                if fileName != ".", fileName != ".." { unlink(path + "/" + fileName) }
-            }
-            closedir(files)
-            rmdir(path)
-        }
-    }
-
-    private static func write(_ bytes: [UInt8], to path: String) throws {
-        let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else {
-            throw DesktopError(.configuration, "cannot write \(path): \(String(cString: strerror(errno)))")
-        }
-        defer { close(descriptor) }
-        var offset = 0
-        while offset < bytes.count {
-            let written = bytes[offset...].withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
-            if written < 0, errno == EINTR { continue }
-            guard written > 0 else {
-                throw DesktopError(.configuration, "cannot write \(path): \(String(cString: strerror(errno)))")
-            }
-            offset += written
+            try? removeTree(path)
         }
     }
 }

@@ -108,16 +108,15 @@ public enum Compose {
     /// as `sh -c '$EDITOR "$1"' sh FILE`: the file name is an argument, never shell text.
     public static func edit(_ email: EmailData) throws -> Edited {
         let directory = try StorageLocations.current().stateDirectory + "/compose"
-        try makeUserDirectory(directory)
+        try makeDirectories(directory)
         var template = Array((directory + "/message-XXXXXX.eml").utf8CString)
         let descriptor = mkstemps(&template, 4)
         guard descriptor >= 0 else { throw ComposeError("cannot create a file in \(directory): \(String(cString: strerror(errno)))") }
         let path = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         defer { unlink(path) }
-        let bytes = Array(text(of: email).utf8)
-        let written = bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
-        close(descriptor)
-        guard written == bytes.count else { throw ComposeError("cannot write \(path): \(String(cString: strerror(errno)))") }
+        let file = FileDescriptor(descriptor, path: path)
+        try file.writeAll(Array(text(of: email).utf8))
+        try file.close()
 
         let status = runEditor(on: path)
         guard let saved = readWholeFile(path) else {
@@ -157,16 +156,6 @@ public enum Compose {
         while waitpid(pid, &status, 0) < 0, errno == EINTR {}
         // WIFEXITED / WEXITSTATUS by hand: the macros do not import.
         return status & 0x7F == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
-    }
-
-    private static func makeUserDirectory(_ path: String) throws {
-        var current = ""
-        for component in path.split(separator: "/") {
-            current += "/" + component
-            if mkdir(current, 0o700) != 0, errno != EEXIST {
-                throw ComposeError("cannot create \(current): \(String(cString: strerror(errno)))")
-            }
-        }
     }
 }
 

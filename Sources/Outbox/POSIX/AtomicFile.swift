@@ -22,7 +22,7 @@ func writeFileAtomically(_ bytes: [UInt8], to path: String, mode: mode_t = 0o600
 
 /// Creates `path` (which must not exist), writes `bytes`, syncs and closes it. The caller
 /// renames it into place and syncs the directory.
-func writeNewFile(_ bytes: [UInt8], at path: String, mode: mode_t = 0o600) throws {
+package func writeNewFile(_ bytes: [UInt8], at path: String, mode: mode_t = 0o600) throws {
     let file = try openFile(path, O_WRONLY | O_CREAT | O_EXCL, mode: mode, operation: "cannot create")
     try file.writeAll(bytes)
     try file.sync()

@@ -4,12 +4,12 @@ import Glibc
 
 /// The one owner of an open file descriptor: closed by `close()` (which reports the error,
 /// for files whose contents must be durable) or, failing that, when released.
-final class FileDescriptor {
+package final class FileDescriptor {
     let raw: Int32
     let path: String
     private var isOpen = true
 
-    init(_ raw: Int32, path: String) {
+    package init(_ raw: Int32, path: String) {
         self.raw = raw
         self.path = path
     }
@@ -19,7 +19,7 @@ final class FileDescriptor {
     }
 
     /// Wraps `close(2)`. Also releases a `flock` held through this descriptor.
-    func close() throws {
+    package func close() throws {
         guard isOpen else { return }
         isOpen = false
         // Linux closes the descriptor even when close(2) fails: never retry it.
@@ -29,7 +29,7 @@ final class FileDescriptor {
     }
 
     /// Wraps `write(2)`, looping until every byte is written.
-    func writeAll(_ bytes: [UInt8]) throws {
+    package func writeAll(_ bytes: [UInt8]) throws {
         try bytes.withUnsafeBytes { buffer in
             guard let base = buffer.baseAddress else { return }
             var offset = 0

@@ -33,7 +33,7 @@ func makeDirectory(_ path: String, mode: mode_t = 0o700) throws -> Bool {
 
 /// Creates `path` and its missing parents with `mode`, syncing each parent that gained
 /// an entry so that the new directory survives a crash.
-func makeDirectories(_ path: String, mode: mode_t = 0o700) throws {
+package func makeDirectories(_ path: String, mode: mode_t = 0o700) throws {
     var isDirectory = false
     if fileExists(path, isDirectory: &isDirectory) {
         guard isDirectory else {
@@ -67,7 +67,7 @@ func removeDirectory(_ path: String) throws {
 }
 
 /// Removes a directory of plain files (an outbox entry, a leftover temporary entry).
-func removeTree(_ path: String) throws {
+package func removeTree(_ path: String) throws {
     for name in try directoryNames(path) {
         try removeFile(path + "/" + name)
     }
@@ -83,7 +83,7 @@ func syncDirectory(_ path: String) throws {
 }
 
 /// Wraps `stat(2)`; `nil` when nothing is at `path`.
-func fileStatus(_ path: String) throws -> stat? {
+package func fileStatus(_ path: String) throws -> stat? {
     var status = stat()
     if stat(path, &status) == 0 { return status }
     if errno == ENOENT || errno == ENOTDIR { return nil }
@@ -98,7 +98,7 @@ func fileExists(_ path: String, isDirectory: inout Bool) -> Bool {
 
 /// Wraps `opendir(3)`/`readdir(3)`: the names in a directory, without `.` and `..`,
 /// unsorted. A missing directory has no names.
-func directoryNames(_ path: String) throws -> [String] {
+package func directoryNames(_ path: String) throws -> [String] {
     guard let stream = opendir(path) else {
         if errno == ENOENT { return [] }
         throw OutboxError.system("cannot list", path: path, errno: errno)
