@@ -10,6 +10,7 @@ public func fuzzOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     guard var email = try? MailtoURL.parse(utf8: bytes) else { return 0 }
     // What a URL cannot carry is not written back.
     email.dropped = []
+    email.requestedAttachments = []
     let url = MailtoURL.encode(email)
     let again: EmailData
     do {

@@ -18,6 +18,11 @@ public struct EmailData: Equatable, Hashable, Sendable {
     public var headers: [String: String]
     /// Each hfield that was offered and not taken, once per name, in order of appearance.
     public var dropped: [DroppedField]
+    /// What a URL asked to attach (`attach=`, `attachment=`, `attachments=`), each value
+    /// decoded, in order: never attached on its own (DESIGN.md rule 8). The compose sheet
+    /// lists each one unticked and the consent question names it; it is not part of
+    /// `parse --json`'s shape (MAILTO-RULES.md), and a URL written back never carries it.
+    public var requestedAttachments: [String]
 
     /// An empty message: no recipients, no fields.
     @inlinable
@@ -31,13 +36,14 @@ public struct EmailData: Equatable, Hashable, Sendable {
         attachments = []
         headers = [:]
         dropped = []
+        requestedAttachments = []
     }
 
     public init(
         to: [String] = [], cc: [String] = [], bcc: [String] = [],
         subject: String? = nil, body: String? = nil, isBodyHTML: Bool = false,
         attachments: [Attachment] = [], headers: [String: String] = [:],
-        dropped: [DroppedField] = []
+        dropped: [DroppedField] = [], requestedAttachments: [String] = []
     ) {
         self.to = to
         self.cc = cc
@@ -48,6 +54,7 @@ public struct EmailData: Equatable, Hashable, Sendable {
         self.attachments = attachments
         self.headers = headers
         self.dropped = dropped
+        self.requestedAttachments = requestedAttachments
     }
 
     /// The extra header fields a URL may set, in the order they are printed.

@@ -138,7 +138,10 @@ private struct Parser {
             }
         case .dropped(let reason):
             // Validated all the same: an invalid escape is an error wherever it is.
-            _ = try piece(value)
+            let decoded = try piece(value)
+            if reason == .attachment, !decoded.isEmpty {
+                email.requestedAttachments.append(String(decoding: decoded, as: UTF8.self))
+            }
             let nameText = String(decoding: try piece(name), as: UTF8.self).asciiLowercased()
             if !email.dropped.contains(where: { $0.name == nameText }) {
                 email.dropped.append(DroppedField(name: nameText, reason: reason))

@@ -37,6 +37,13 @@ import Testing
         #expect(email.subject == "s")
     }
 
+    @Test func requestedAttachmentsAreKeptApartAndNeverAttached() throws {
+        let email = try MailtoURL.parse("mailto:a@x?attach=%2Fetc%2Fpasswd&Attachment=file:///tmp/a%20b&attach=&attachments=~/x")
+        #expect(email.attachments.isEmpty)
+        #expect(email.requestedAttachments == ["/etc/passwd", "file:///tmp/a b", "~/x"])
+        #expect(!MailtoURL.encode(email).contains("attach"))
+    }
+
     @Test func originatorAndTraceFieldsNeverBecomeHeaders() throws {
         let email = try MailtoURL.parse("mailto:a@x?From=ceo@bank.example&Reply-To=phish@evil&Return-Path=x&Sender=y")
         #expect(email.headers.isEmpty)
