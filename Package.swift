@@ -28,8 +28,9 @@ let package = Package(
         .target(name: "MIMEMessage", dependencies: ["MailtoCore"]),
         .target(name: "SMTPTransport", dependencies: ["CCurl", "MailtoCore", "MIMEMessage"]),
         // Pure Swift + POSIX, no Foundation: linked into the command line, whose start-up
-        // every click pays. Holds the message as bytes; MIMEMessage builds them.
-        .target(name: "Outbox", dependencies: ["MailtoCore"]),
+        // every click pays. Holds the message as bytes; MIMEMessage builds them and reads
+        // their header (one header reader for drafts, the outbox and compose).
+        .target(name: "Outbox", dependencies: ["MailtoCore", "MIMEMessage"]),
         .target(
             name: "MailtoRoute",
             dependencies: ["MailtoCore", "MIMEMessage", "DesktopIntegration", "SMTPTransport", "Outbox"]
@@ -74,6 +75,9 @@ let package = Package(
         ),
         .testTarget(name: "OutboxTests", dependencies: ["Outbox", "TestSupport", "outbox-torture"]),
         .testTarget(name: "MIMEMessageTests", dependencies: ["MIMEMessage", "TestSupport"]),
+        // In-process: the plan, the configuration readers, the compose reader, a Session
+        // built from given paths and text.
+        .testTarget(name: "MailtoRouteTests", dependencies: ["MailtoRoute"]),
         .testTarget(name: "SMTPTransportTests", dependencies: ["SMTPTransport", "MIMEMessage"]),
         // End-to-end: the built binary against real SMTP servers (Tests/TestSupport/Resources).
         .testTarget(name: "SendTests", dependencies: ["TestSupport", "mailto-route", "Outbox"]),

@@ -2,6 +2,7 @@ internal import CGIO
 #if canImport(Glibc)
 import Glibc
 #endif
+import MailtoCore
 
 /// Whole-file reads and atomic writes through GLib, for the small files of registration.
 enum Files {
@@ -42,7 +43,7 @@ enum Files {
     /// an error.
     static func remove(_ path: String) throws(DesktopError) {
         if unlink(path) != 0, errno != ENOENT {
-            throw DesktopError(.configuration, "cannot remove \(path): \(String(cString: g_strerror(errno)))")
+            throw DesktopError(.configuration, "cannot remove \(path): \(systemErrorText(errno))")
         }
     }
 

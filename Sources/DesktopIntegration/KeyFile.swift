@@ -34,6 +34,18 @@ public final class KeyFile: @unchecked Sendable {
         return nil
     }
 
+    /// Wraps `g_key_file_load_from_data`: the text of a file already read (`path` names it
+    /// in the error, which never quotes what a line holds).
+    public static func parse(_ text: String, path: String) throws(DesktopError) -> KeyFile {
+        let file = KeyFile()
+        var error: UnsafeMutablePointer<GError>?
+        let flags = GKeyFileFlags(rawValue: G_KEY_FILE_KEEP_COMMENTS.rawValue | G_KEY_FILE_KEEP_TRANSLATIONS.rawValue)
+        if g_key_file_load_from_data(file.pointer, text, gsize(text.utf8.count), flags, &error) == 0 {
+            throw DesktopError(.configuration, syntaxError(in: path, glibMessage: takeErrorMessage(error)))
+        }
+        return file
+    }
+
     /// Wraps `g_key_file_get_string` (transfer full): the value with escapes undone, or
     /// `nil` when the group or key is missing.
     public func string(_ group: String, _ key: String) -> String? {

@@ -2,10 +2,13 @@ internal import CGIO
 #if canImport(Glibc)
 import Glibc
 #endif
+import MailtoCore
 
 /// The XDG base directories as GLib (and so GIO) sees them in this process: read once
 /// from the environment, exactly the ones GIO's lookups and writes use.
 public enum XDGDirectories {
+    /// Wraps `g_get_home_dir` (transfer none): `HOME`, else the password database's entry.
+    public static var home: String { borrowString(g_get_home_dir()) ?? "/" }
     /// Wraps `g_get_user_config_dir` (transfer none).
     public static var configHome: String { borrowString(g_get_user_config_dir()) ?? "" }
     /// Wraps `g_get_user_data_dir` (transfer none).
@@ -29,7 +32,7 @@ public enum XDGDirectories {
     /// `g_mkdir_with_parents`.
     public static func makeDirectory(_ path: String) throws(DesktopError) {
         if g_mkdir_with_parents(path, 0o700) != 0 {
-            throw DesktopError(.configuration, "cannot create \(path): \(String(cString: g_strerror(errno)))")
+            throw DesktopError(.configuration, "cannot create \(path): \(systemErrorText(errno))")
         }
     }
 }

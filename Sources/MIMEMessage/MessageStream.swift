@@ -193,7 +193,7 @@ final class FileSource {
     static func size(of path: String, what: String = "attachment") throws(MIMEError) -> Int {
         var info = stat()
         guard stat(path, &info) == 0 else {
-            throw .input("cannot read \(what) \(path): \(String(cString: strerror(errno)))")
+            throw .input("cannot read \(what) \(path): \(systemErrorText(errno))")
         }
         guard (info.st_mode & S_IFMT) == S_IFREG else { throw .input("\(what) is not a regular file: \(path)") }
         return Int(info.st_size)
@@ -204,7 +204,7 @@ final class FileSource {
         self.what = what
         descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else {
-            throw .input("cannot open \(what) \(path): \(String(cString: strerror(errno)))")
+            throw .input("cannot open \(what) \(path): \(systemErrorText(errno))")
         }
         remaining = size
         // Read once from start to end: tell the kernel, so read-ahead is generous.
@@ -228,7 +228,7 @@ final class FileSource {
             let got = Glibc.read(descriptor, buffer.baseAddress.map { $0 + filled }, wanted - filled)
             if got < 0 {
                 if errno == EINTR { continue }
-                throw .input("cannot read \(what) \(path): \(String(cString: strerror(errno)))")
+                throw .input("cannot read \(what) \(path): \(systemErrorText(errno))")
             }
             if got == 0 { throw .input("\(what) \(path) became shorter while it was sent") }
             filled += got

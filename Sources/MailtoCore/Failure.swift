@@ -25,3 +25,8 @@ public struct Failure: Equatable, Sendable {
         .object([("kind", .string(kind.rawValue)), ("message", .string(message))])
     }
 }
+
+/// A failure kept as a value can be thrown on as it is: its kind and words are its own.
+extension Failure: ClassifiedError {
+    public var description: String { message }
+}

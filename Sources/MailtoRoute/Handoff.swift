@@ -55,15 +55,10 @@ public enum Handoff {
     }
 
     /// Chooses where a handoff goes now, without starting anything: `handler` when given (a
-    /// desktop id or `webmail:SERVICE`), else the `handler=` of the `[route]` section of the
-    /// config file, else the default `mailto:` program unless it is mailto-route, else the
-    /// default remembered by `register`, else the best other candidate. Never mailto-route
-    /// itself. Throws why there is nowhere to go.
-    public static func destination(handler: String? = nil) throws -> Destination {
-        try destination(configured: handler ?? configuredHandler())
-    }
-
-    /// The same, with `handler=` already read (`nil`: none configured).
+    /// desktop id or `webmail:SERVICE`: the `handler=` of the `[route]` group), else the
+    /// default `mailto:` program unless it is mailto-route, else the default remembered by
+    /// `register`, else the best other candidate. Never mailto-route itself. Throws why
+    /// there is nowhere to go.
     static func destination(configured handler: String?) throws -> Destination {
         var warnings: [String] = []
         let target = try HandlerChoice.choose(configured: handler, warnings: &warnings)
@@ -75,10 +70,11 @@ public enum Handoff {
         }
     }
 
-    /// Hands `email` off to `destination`. The warnings are the handoff's own; the hfields
-    /// the URL offered and mailto-route did not take are the caller's to name.
-    public static func handOff(_ email: EmailData, to destination: Destination) throws -> HandoffResult {
-        try checkLoopGuard()
+    /// Hands `email` off to `destination`. `loopGuard` is this run's `MAILTO_ROUTE_HANDOFF`.
+    /// The warnings are the handoff's own; the hfields the URL offered and mailto-route did
+    /// not take are the caller's to name.
+    static func handOff(_ email: EmailData, to destination: Destination, loopGuard: String?) throws -> HandoffResult {
+        try checkLoopGuard(loopGuard)
         let warnings = destination.warnings
         switch destination.target {
         case .webmail(let service):
@@ -88,27 +84,8 @@ public enum Handoff {
         }
     }
 
-    /// Hands `email` off to the destination `destination(handler:)` chooses.
-    /// The warnings name the hfields not taken too (rule 2), as the router's report does.
-    public static func handOff(_ email: EmailData, handler: String? = nil) throws -> HandoffResult {
-        var result = try handOff(email, to: destination(handler: handler))
-        result.warnings = email.dropped.map(\.warning) + result.warnings
-        return result
-    }
-
-    /// `handler=` in the `[route]` section of `$XDG_CONFIG_HOME/mailto-route/config`.
-    static func configuredHandler() throws -> String? {
-        try KeyFile.load(XDGDirectories.configHome + "/mailto-route/config").flatMap(handlerValue)
-    }
-
-    /// `handler=` of a loaded config file; a desktop id or webmail:SERVICE has no spaces,
-    /// so a stray one around it is no error.
-    static func handlerValue(_ file: KeyFile) -> String? {
-        file.string("route", "handler")?.split(whereSeparator: { $0 == " " || $0 == "\t" }).first.map(String.init)
-    }
-
-    static func checkLoopGuard() throws {
-        guard let value = getenv(loopGuardVariable).map({ String(cString: $0) }) else { return }
+    static func checkLoopGuard(_ value: String?) throws {
+        guard let value else { return }
         let started = Int(value) ?? 0
         let now = Int(time(nil))
         if abs(now - started) <= loopGuardSeconds {
@@ -262,9 +239,15 @@ struct Leftovers {
     }
 }
 
-/// Hands `email` off (see `Handoff.handOff`): the Swift API's handoff, without the router.
+/// Hands `email` off to `handler` (a desktop id or `webmail:SERVICE`), else to where a
+/// click's handoff would go: the Swift API's handoff, without the router. The warnings name
+/// the hfields not taken too (rule 2), as the router's report does.
 public func handOff(_ email: EmailData, handler: String? = nil) throws -> HandoffResult {
-    try Handoff.handOff(email, handler: handler)
+    let session = Session.current()
+    let destination = try Handoff.destination(configured: handler ?? session.route.handler)
+    var result = try Handoff.handOff(email, to: destination, loopGuard: session.environment.handoffGuard)
+    result.warnings = email.dropped.map(\.warning) + result.warnings
+    return result
 }
 
 extension DroppedField {

@@ -45,13 +45,9 @@ enum HandoffFiles {
     }
 
     private static func freshDirectory() throws -> String {
-        try XDGDirectories.makeDirectory(directory)
+        let made = try makeTemporaryDirectory(in: directory)
         removeOldDirectories()
-        var template = Array((directory + "/XXXXXX").utf8CString)
-        guard let made = mkdtemp(&template) else {
-            throw DesktopError(.configuration, "cannot create a directory in \(directory): \(String(cString: strerror(errno)))")
-        }
-        return String(cString: made)
+        return made
     }
 
     /// Removes the handoff directories (each holds files only) older than `keptSeconds`;

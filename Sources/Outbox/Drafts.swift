@@ -2,6 +2,7 @@
 import Glibc
 #endif
 public import MailtoCore
+import MIMEMessage
 
 /// One saved draft, as listed.
 public struct Draft: Equatable, Sendable {
@@ -78,7 +79,7 @@ public struct Drafts: Sendable {
             throw OutboxError(.input, "no draft '\(id)'")
         }
         let status = try file.status()
-        let headers = MessageHeaders(try file.read(count: 65_536, at: 0))
+        let headers = HeaderSection(try file.read(count: 65_536, at: 0))
         let recipients = ["to", "cc"].compactMap { headers.decoded($0) }.filter { !$0.isEmpty }
         return Draft(
             id: id, path: path(id), saved: Timestamp(secondsSinceEpoch: Int64(status.st_mtim.tv_sec)),

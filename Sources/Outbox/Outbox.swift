@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import MailtoCore
+import MIMEMessage
 
 /// The durable outbox (DESIGN.md, Files; issue 5): messages a server did not take yet,
 /// one directory per message, retried with back-off until sent or given up on.
@@ -61,7 +62,7 @@ public struct Outbox: Sendable {
     @discardableResult
     public func enqueue(_ message: OutboxMessage, now: Timestamp = .now(), failedAttempt: AttemptError? = nil) throws -> OutboxEntry {
         try makeDirectories(directory)
-        let headers = MessageHeaders(message.bytes.prefix(65_536))
+        let headers = HeaderSection(message.bytes.prefix(65_536))
         let attempts = failedAttempt == nil ? 0 : 1
         var entry = OutboxEntry(
             id: EntryID.make(), created: now, expires: now + policy.lifetime, attempts: attempts,

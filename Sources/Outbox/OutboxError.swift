@@ -26,7 +26,7 @@ public struct OutboxError: ClassifiedError, Equatable, Sendable {
     public var description: String {
         var text = message
         if let path { text += " \(path)" }
-        if let errno { text += ": " + OutboxError.systemText(errno) }
+        if let errno { text += ": " + systemErrorText(errno) }
         return text
     }
 
@@ -46,12 +46,6 @@ public struct OutboxError: ClassifiedError, Equatable, Sendable {
         return OutboxError(kind, operation, path: path, errno: code)
     }
 
-    static func systemText(_ code: Int32) -> String {
-        var buffer = [CChar](repeating: 0, count: 256)
-        // Swift sees the XSI strerror_r: 0 and the text in the buffer, or an error number.
-        guard strerror_r(code, &buffer, buffer.count) == 0 else { return "errno \(code)" }
-        return String(decoding: buffer.prefix(while: { $0 != 0 }).map { UInt8(bitPattern: $0) }, as: UTF8.self)
-    }
 }
 
 extension OutboxError {

@@ -1,5 +1,5 @@
 internal import CCurl
-import MIMEMessage
+public import MIMEMessage
 
 /// A message already built (RFC 5322 bytes, as queued in the outbox or saved as a draft)
 /// and the envelope to submit it with.
@@ -69,8 +69,17 @@ public final class SMTPSession {
         return try transfer(stream, from: message.envelopeFrom, to: message.recipients, progress: nil)
     }
 
-    /// One transfer over the kept handle: the shared core of `send` and
-    /// `SMTPSubmission.send`.
+    /// Sends `message`, built now and streamed as it goes out, to its recipients.
+    /// `progress` hears the bytes sent of the total, from the sending thread.
+    public func send(
+        _ message: OutgoingMessage, progress: (@Sendable (_ sent: Int, _ total: Int) -> Void)? = nil
+    ) throws(SMTPError) -> SMTPReceipt {
+        let stream: MessageStream
+        do { stream = try message.makeStream() } catch { throw SMTPError(.input, error.message) }
+        return try transfer(stream, from: message.from.asciiAddress, to: message.recipients.map(\.asciiAddress), progress: progress)
+    }
+
+    /// One transfer over the kept handle: the shared core of both `send`s.
     func transfer(
         _ stream: MessageStream, from: String, to recipients: [String],
         progress: (@Sendable (_ sent: Int, _ total: Int) -> Void)?

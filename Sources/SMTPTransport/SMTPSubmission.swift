@@ -1,23 +1,9 @@
 internal import CCurl
-public import MIMEMessage
+import MIMEMessage
 
-/// Submits one message over SMTP with libcurl: `smtp`/`smtps` only, TLS verified,
-/// one RCPT per recipient, the message streamed from `OutgoingMessage`.
+/// How mailto-route speaks SMTP with libcurl: `smtp`/`smtps` only, TLS verified, one RCPT
+/// per recipient. `SMTPSession` sends; this holds what it and the probe share.
 public enum SMTPSubmission {
-    /// Sends `message` to its recipients through `server`. Returns when the server accepted
-    /// the message for at least one recipient; the receipt names any it refused.
-    /// Throws an `SMTPError` whose kind says whether a retry can help.
-    public static func send(
-        _ message: OutgoingMessage, via server: SMTPServer,
-        progress: (@Sendable (_ sent: Int, _ total: Int) -> Void)? = nil
-    ) throws(SMTPError) -> SMTPReceipt {
-        let session = try SMTPSession(server)
-        let stream: MessageStream
-        do { stream = try message.makeStream() } catch { throw SMTPError(.input, error.message) }
-        return try session.transfer(stream, from: message.from.asciiAddress, to: message.recipients.map(\.asciiAddress),
-                                    progress: progress)
-    }
-
     /// What is refused before any connection: plain text off loopback, a host that would
     /// change the URL's meaning.
     static func checkServer(_ server: SMTPServer) throws(SMTPError) {

@@ -5,8 +5,8 @@ import DesktopIntegration
 import SMTPTransport
 
 /// `mailto-route --check`: what a click on a `mailto:` link would do right now, read from
-/// the same facts and decided by the same `Router.decide` as a real click, so that the
-/// check and the click never disagree.
+/// the same session and decided by the same `Plan` as a real click, so that the check and
+/// the click never disagree.
 public enum Check {
     /// The whole time a check may take, live test included (issue 6: within 5 s also when
     /// the server cannot be reached).
@@ -20,7 +20,7 @@ public enum Check {
     static let xdgMimeMilliseconds = 2000
 
     /// Gathers every fact, then the verdict. `offline`: no live test of the server.
-    public static func run(offline: Bool) -> CheckReport {
+    public static func run(_ session: Session, offline: Bool) -> CheckReport {
         let started = MonotonicClock.milliseconds
         // A shell script of some 50 ms: started first, collected last.
         let xdgMime = DesktopEntries.findProgram("xdg-mime").flatMap {
@@ -33,15 +33,17 @@ public enum Check {
             registration: .init(registered: false, isDefault: false, desktopFile: Registration.desktopFilePath, remembered: nil),
             handoff: nil, handoffProblem: nil, candidates: [], sandbox: sandboxFacts(),
             account: .init(), live: nil, policy: .init(value: .ask, error: nil),
-            consent: .unreachable("not asked"), hasTerminal: hasTerminal(), outbox: outboxFacts(),
-            decision: .draft, verdict: "", throughMailtoRoute: nil, works: false, problems: [], warnings: [])
+            consent: .unreachable("not asked"), hasTerminal: hasTerminal(), outbox: outboxFacts(session.storage),
+            decision: .saveDraft(reason: nil), verdict: "", throughMailtoRoute: nil, works: false, problems: [], warnings: [])
 
-        // The [route] group as a click reads it, once: the policy and the handler= it
-        // keeps also when the group has a mistake.
-        let settings = RouteSettings.configured()
+        // The [route] group as a click reads it: the policy and the handler= it keeps also
+        // when the group has a mistake.
+        let settings = session.route
         report.policy = .init(value: settings.policy, error: settings.error?.message, fix: settings.fix)
-        gatherHandlers(into: &report, configuredHandler: settings.handler)
-        let server = gatherAccount(into: &report)
+        report.configFile = session.paths.configFile
+        report.stateDirectory = session.storage.stateDirectory
+        gatherHandlers(into: &report, session: session)
+        let server = gatherAccount(into: &report, session: session)
         report.consent = consentReach(callTimeout: busSeconds, includingTerminal: false)
         do {
             report.sandbox.portalVersion = try EmailPortal.version(callTimeout: busSeconds)
@@ -70,7 +72,7 @@ public enum Check {
 
     // MARK: - Handlers
 
-    static func gatherHandlers(into report: inout CheckReport, configuredHandler: String?) {
+    static func gatherHandlers(into report: inout CheckReport, session: Session) {
         let type = Handlers.mailtoType
         if let app = Handlers.defaultForScheme("mailto") {
             report.handler.gioDefault = program(app)
@@ -96,8 +98,8 @@ public enum Check {
         }
         report.registration.registered = access(Registration.desktopFilePath, F_OK) == 0
         report.registration.remembered = Registration.previousDefault
-        do {
-            let target = try Handoff.destination(configured: configuredHandler)
+        switch session.destination() {
+        case .success(let target):
             if target.id.hasPrefix("webmail:") {
                 report.handoff = .init(id: target.id, name: target.name, executable: "", executableExists: true)
             } else if let app = AppInfo.named(target.id) {
@@ -105,8 +107,8 @@ public enum Check {
             } else {
                 report.handoff = .init(id: target.id, name: target.name, executable: "", executableExists: false)
             }
-        } catch {
-            report.handoffProblem = RouteReport.Failure(error, otherwise: .permanent).message
+        case .failure(let failure):
+            report.handoffProblem = failure.message
         }
         report.candidates = Handlers.candidates(forType: type)
             .filter { !$0.isMailtoRoute && ($0.id ?? $0.executable) != report.handoff?.id }
@@ -123,21 +125,21 @@ public enum Check {
 
     /// Fills in the account; returns its server with the password when it is usable,
     /// for the live test (the password goes no further).
-    static func gatherAccount(into report: inout CheckReport) -> SMTPServer? {
-        let configPath = AccountConfiguration.configPath
-        let file = access(configPath, F_OK) == 0 ? configPath : Msmtprc.paths.first { access($0, F_OK) == 0 }
-        if let file {
-            var info = stat()
-            if stat(file, &info) == 0 { report.account.mode = String(info.st_mode & 0o777, radix: 8) }
+    static func gatherAccount(into report: inout CheckReport, session: Session) -> SMTPServer? {
+        let configuration = session.configuration
+        if let file = configuration.accountFile {
+            report.account.mode = String(file.mode & 0o777, radix: 8)
         }
         let account: Account
-        do {
-            guard let loaded = try AccountConfiguration.load() else { return nil }
-            account = loaded
-        } catch {
-            report.account.error = error.message
-            report.account.source = file
+        switch configuration.account {
+        case nil:
             return nil
+        case .failure(let mistake)?:
+            report.account.error = mistake.message
+            report.account.source = configuration.accountFile?.path ?? configuration.configFile?.path
+            return nil
+        case .success(let loaded)?:
+            account = loaded
         }
         report.account.source = account.source
         report.account.from = account.from.readable
@@ -151,7 +153,8 @@ public enum Check {
         case .none: report.account.passwordSource = account.server.user == nil ? "none" : "secret-service"
         }
         do {
-            let server = try account.serverWithPassword(commandTimeout: passwordCommandSeconds)
+            session.passwordCommandTimeout = passwordCommandSeconds
+            let server = try session.server()
             if account.server.user != nil { report.account.passwordAvailable = true }
             return server
         } catch {
@@ -175,10 +178,9 @@ public enum Check {
         return facts
     }
 
-    static func outboxFacts() -> CheckReport.OutboxFacts {
+    static func outboxFacts(_ storage: StorageLocations) -> CheckReport.OutboxFacts {
         var facts = CheckReport.OutboxFacts()
         do {
-            let storage = try StorageLocations.current()
             let pending = try storage.outbox.list()
             facts.pending = pending.count
             facts.oldest = pending.map(\.created).min()
@@ -191,7 +193,7 @@ public enum Check {
             facts.damaged = try storage.outbox.damaged().count
             facts.drafts = try storage.drafts.list().count
         } catch {
-            facts.error = RouteReport.Failure(error, otherwise: .permanent).message
+            facts.error = Failure(error, otherwise: .permanent).message
         }
         return facts
     }

@@ -54,7 +54,7 @@ extension CheckReport {
             accountRows.append(("config", source + (account.error == nil ? " (valid)" : " (not usable)")))
             if let mode = account.mode { accountRows.append(("permissions", mode)) }
         } else {
-            accountRows.append(("config", "none (\(AccountConfiguration.configPath) or ~/.msmtprc)"))
+            accountRows.append(("config", "none (\(configFile) or ~/.msmtprc)"))
         }
         if let error = account.error { accountRows.append(("error", error)) }
         if let from = account.from { accountRows.append(("from", from)) }
@@ -224,13 +224,14 @@ extension CheckReport {
         ])
     }
 
+    /// The plan's name in the JSON report (kept as `check --json` has always named it).
     private var decisionName: String {
         switch decision {
-        case .direct: "direct"
-        case .askThenDirect: "askThenDirect"
-        case .handoff: "handoff"
-        case .draft: "draft"
-        case .impossible: "impossible"
+        case .send: "direct"
+        case .ask: "askThenDirect"
+        case .handOff: "handoff"
+        case .saveDraft: "draft"
+        case .fail: "impossible"
         }
     }
 }

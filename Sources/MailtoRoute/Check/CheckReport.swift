@@ -112,6 +112,10 @@ public struct CheckReport: Sendable {
         public var error: String?
     }
 
+    /// The config file a click reads (it may not exist).
+    public var configFile = ""
+    /// Where the outbox and the outcome log are.
+    public var stateDirectory = ""
     public var handler: Handler
     public var mimeapps: Mimeapps
     public var registration: Registration
@@ -128,8 +132,8 @@ public struct CheckReport: Sendable {
     public var consent: ConsentReach
     public var hasTerminal: Bool
     public var outbox: OutboxFacts
-    /// `Router.decide` for a clicked link, with the facts above.
-    public var decision: Router.Decision
+    /// The plan for a clicked link, with the facts above.
+    public var decision: Plan
     /// What a click would do, in one sentence.
     public var verdict: String
     /// What `mailto-route open` would do, when a click does not reach mailto-route.

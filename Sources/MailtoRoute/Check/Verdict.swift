@@ -1,16 +1,17 @@
 import DesktopIntegration
 import SMTPTransport
 
-/// The verdict of a check: `Router.decide` on the facts gathered, as one sentence, and each
+/// The verdict of a check: `Plan.make` on the facts gathered, as one sentence, and each
 /// problem with the step that fixes it.
 enum Verdict {
     static func decide(_ report: inout CheckReport) {
         let account = report.account
-        let accountProblem = account.usable ? nil : account.error ?? account.passwordError ?? "no account is configured"
-        // The same function and the same inputs as a click (Router.run).
-        let decision = Router.decide(
-            source: .link, forcedPath: nil, policy: report.policy.value, accountConfigured: account.configured,
-            accountProblem: accountProblem, hasHandler: report.handoff != nil)
+        let state: Plan.AccountState = account.usable ? .usable
+            : account.configured ? .unusable(account.error ?? account.passwordError ?? "?") : .none
+        // The same function and the same inputs as a click (Session.route).
+        let decision = Plan.make(source: .link, forcedPath: nil, policy: report.policy.value, account: state) {
+            report.handoff == nil ? report.handoffProblem ?? "no mail program" : nil
+        }
         report.decision = decision
         let (sentence, works) = routeSentence(report, decision: decision)
         if report.registration.isDefault {
@@ -28,39 +29,43 @@ enum Verdict {
         report.problems = problems(report)
         if report.policy.value == .direct, account.usable {
             report.warnings.append(
-                "policy=direct lets any clicked link send mail without asking; set policy=ask in [route] of \(AccountConfiguration.configPath) to be asked")
+                "policy=direct lets any clicked link send mail without asking; set policy=ask in [route] of \(report.configFile) to be asked")
         }
     }
 
     /// What mailto-route does with a clicked link, and whether that reaches a working path.
-    static func routeSentence(_ report: CheckReport, decision: Router.Decision) -> (String, Bool) {
+    static func routeSentence(_ report: CheckReport, decision: Plan) -> (String, Bool) {
         let account = report.account
         let server = account.server ?? "?"
         let from = account.fromAddress ?? "?"
         let liveWorks = report.live?.succeeded ?? true
         let untested = report.live?.error.map { "; but the live test failed: \($0.message)" } ?? ""
         switch decision {
-        case .direct:
+        case .send:
             return ("would send through \(server) as \(from) without asking (policy=direct)" + untested, liveWorks)
-        case .askThenDirect:
+        case .ask(let otherwise):
             if case .unreachable(let reason) = report.consent {
-                // Rule 1: no consent, no send; Context.askThenSend hands off or saves.
-                if let handoff = report.handoff {
-                    return ("would open \(handoff.name): consent to send cannot be asked (\(reason))", handoff.executableExists)
+                // Rule 1: no consent, no send: the plan's fallback is taken.
+                switch otherwise {
+                case .handOff:
+                    let handoff = report.handoff
+                    return ("would open \(handoff?.name ?? "the mail program"): consent to send cannot be asked (\(reason))",
+                            handoff?.executableExists ?? false)
+                case .saveDraft:
+                    return ("would save a draft: consent to send cannot be asked (\(reason)), and there is no mail program", false)
                 }
-                return ("would save a draft: consent to send cannot be asked (\(reason)), and there is no mail program", false)
             }
             return ("would ask, then send through \(server) as \(from)" + untested, liveWorks)
-        case .handoff:
+        case .handOff:
             let handoff = report.handoff
             let policy = report.policy.error == nil ? "policy=handoff" : "until the mistake in [route] is fixed"
             let why = account.usable && report.policy.value == .handoff ? " (\(policy))" : ""
             return ("would open \(handoff?.name ?? "the mail program")" + why, handoff?.executableExists ?? false)
-        case .draft:
+        case .saveDraft:
             if !account.configured { return ("would save a draft: no mail program and no account", false) }
             return ("would save a draft: no mail program, and the account cannot send (\(account.error ?? account.passwordError ?? "?"))", false)
-        case .impossible(_, let message):
-            return ("would fail: \(message)", false)
+        case .fail(_, let failure):
+            return ("would fail: \(failure.message)", false)
         }
     }
 
@@ -71,7 +76,7 @@ enum Verdict {
         func add(_ problem: String, fix: String, configuration: Bool = false) {
             found.append(.init(problem: problem, fix: fix, isConfiguration: configuration))
         }
-        let config = AccountConfiguration.configPath
+        let config = report.configFile
         let registration = report.registration
         if !registration.isDefault {
             let other = report.handler.gioDefault.map { "\($0.name) (\($0.id))" }
@@ -109,7 +114,7 @@ enum Verdict {
         if let error = report.policy.error {
             add(error, fix: report.policy.fix ?? "edit \(config)", configuration: true)
         }
-        if case .askThenDirect = report.decision, case .unreachable(let reason) = report.consent {
+        if case .ask = report.decision, case .unreachable(let reason) = report.consent {
             add("consent to send cannot be asked for a clicked link (\(reason)): links are handed off or saved, never sent",
                 fix: "run a notification server that shows buttons (GNOME Shell, KDE Plasma, dunst, mako), or set policy=handoff in [route] of \(config)")
         }
@@ -129,7 +134,7 @@ enum Verdict {
                 fix: "mailto-route outbox list --json names them; move them out of the outbox directory")
         }
         if let error = outbox.error {
-            add("the outbox or the drafts cannot be read: \(error)", fix: "check the permissions of \(XDGDirectories.stateHome)/mailto-route")
+            add("the outbox or the drafts cannot be read: \(error)", fix: "check the permissions of \(report.stateDirectory)")
         }
         return found
     }

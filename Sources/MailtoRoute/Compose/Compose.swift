@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import MIMEMessage
 
 /// `mailto-route compose`: the message in the user's editor as a small header and a
 /// body, then send, save or cancel. What the user writes there is theirs: trusted, as
@@ -26,70 +27,56 @@ public enum Compose {
         return lines.joined(separator: "\n") + "\n\n" + body
     }
 
-    /// Reads back what the editor saved: the header up to the first empty line (names in
-    /// any case; a line that starts with a space or tab continues the field above it;
-    /// addresses split as in a `mailto:` URL, display names removed), then the body with
-    /// CRLF line ends. A line that is no `Name: value` ends the header there (the empty
-    /// line was left out); a field the header does not take is an error, never dropped.
-    /// Attachments and `isBodyHTML` come from `original`.
+    /// Reads back what the editor saved: the header by the one header reader
+    /// (`HeaderSection`: names in any case, continuation lines, the empty line), addresses
+    /// by the one address-list reader (display names removed), then the body with CRLF
+    /// line ends. A line that is no `Name: value` ends the header there (the empty line was
+    /// left out), unless a field follows it before the empty line: then it broke the header
+    /// (a wrapped address), and guessing would move header lines into the body. A field
+    /// the header does not take is an error, never dropped. Attachments and `isBodyHTML`
+    /// come from `original`.
     public static func email(from text: String, original: EmailData) throws(ComposeError) -> EmailData {
         var email = EmailData(isBodyHTML: original.isBodyHTML, attachments: original.attachments)
-        var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map { $0.hasSuffix("\r") ? $0.dropLast() : $0 }
-        var header: [(name: String, value: String)] = []
-        // A line of spaces only is the empty line too: editors and users leave them.
-        while let line = lines.first, !String(line).trimmingSpaces().isEmpty {
-            if line.first == " " || line.first == "\t", !header.isEmpty {
-                header[header.count - 1].value += " " + String(line).trimmingSpaces()
-                lines.removeFirst()
-                continue
+        let bytes = Array(text.utf8)
+        let header = HeaderSection(bytes)
+        if let stray = header.strayLine {
+            let rest = HeaderSection(bytes[stray.upperBound...].drop { $0 == 0x0D || $0 == 0x0A })
+            if let next = rest.fields.first(where: { fieldNames.contains($0.name) }) {
+                let line = String(decoding: bytes[stray], as: UTF8.self).trimmingSpaces()
+                throw ComposeError("the header has a line that is no 'Name: value' before its \(next.name.headerCapitalized) field: \(line)")
             }
-            guard let field = headerField(line) else {
-                // The body starts here, unless a field follows before the empty line:
-                // then this line broke the header (a wrapped address), and guessing
-                // would move header lines into the body.
-                let rest = lines.dropFirst().prefix { !String($0).trimmingSpaces().isEmpty }
-                if let next = rest.lazy.compactMap({ headerField($0)?.name }).first(where: fieldNames.contains) {
-                    throw ComposeError("the header has a line that is no 'Name: value' before its \(next.headerCapitalized) field: \(String(line).trimmingSpaces())")
-                }
-                break
-            }
-            guard fieldNames.contains(field.name) else {
-                throw ComposeError("the header has a field '\(String(line.prefix { $0 != ":" }).trimmingSpaces())' it does not take (it takes \(fields.joined(separator: ", ")))")
-            }
-            header.append((field.name, String(field.value).trimmingSpaces()))
-            lines.removeFirst()
         }
-        for (name, value) in header {
-            switch name {
+        for field in header.fields {
+            // A folded line joins the one above it with one space, as the user meant it.
+            let raw = String(decoding: field.raw.drop { $0 != UInt8(ascii: ":") }.dropFirst(), as: UTF8.self)
+            let value = raw.split(whereSeparator: \.isNewline).map { String($0).trimmingSpaces() }
+                .filter { !$0.isEmpty }.joined(separator: " ")
+            switch field.name {
             case "to": email.to += try addresses(value, field: "To")
             case "cc": email.cc += try addresses(value, field: "Cc")
             case "bcc": email.bcc += try addresses(value, field: "Bcc")
             case "subject": email.subject = value
-            default: if !value.isEmpty { email.headers[name] = value }
+            case let name where fieldNames.contains(name): if !value.isEmpty { email.headers[name] = value }
+            default:
+                let written = String(decoding: field.raw.prefix { $0 != UInt8(ascii: ":") }, as: UTF8.self).trimmingSpaces()
+                throw ComposeError("the header has a field '\(written)' it does not take (it takes \(fields.joined(separator: ", ")))")
             }
         }
-        if let first = lines.first, String(first).trimmingSpaces().isEmpty { lines.removeFirst() }
-        let body = lines.joined(separator: "\r\n")
+        let body = String(decoding: bytes[header.bodyStart...], as: UTF8.self)
+            .split(separator: "\n", omittingEmptySubsequences: false).map { $0.hasSuffix("\r") ? $0.dropLast() : $0 }
+            .joined(separator: "\r\n")
         email.body = body.isEmpty && original.body == nil ? nil : body
         return email
     }
 
-    /// The lower-case name and the value of a `Name: value` line (RFC 5322 §2.2: a name is
-    /// printable ASCII without spaces), or `nil` when the line is none.
-    static func headerField(_ line: Substring) -> (name: String, value: Substring)? {
-        guard let colon = line.firstIndex(of: ":") else { return nil }
-        let name = line[..<colon].lowercased().trimmingSpaces()
-        guard !name.isEmpty, name.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value < 0x7F }) else { return nil }
-        return (name, line[line.index(after: colon)...])
-    }
-
-    /// An address list, split exactly as the `mailto:` parser splits one.
+    /// The addresses of a field's list; one holding a control character (a NUL, an
+    /// escape) is refused here, before it could reach a header or an SMTP command (rule 4).
     static func addresses(_ value: String, field: String) throws(ComposeError) -> [String] {
-        do {
-            return try MailtoURL.parse("mailto:?to=" + PercentEncoding.unreservedOnly(value)).to
-        } catch {
-            throw ComposeError("the \(field) field: \(error.problem)")
+        let found = addrSpecs(in: value.utf8)
+        if let bad = found.first(where: { $0.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F } }) {
+            throw ComposeError("the \(field) field: the address '\(bad.visible)' holds a control character")
         }
+        return found
     }
 
     /// What came of the editor.
@@ -101,26 +88,25 @@ public enum Compose {
         case editorFailed(String, EmailData)
     }
 
-    /// Writes `email` to a file of the user's only (0600, in a 0700 directory under
-    /// `$XDG_STATE_HOME/mailto-route/compose/`), runs `$VISUAL`, else `$EDITOR`, else
-    /// `editor`, else `vi` on it in the foreground of this terminal, and reads it back.
-    /// The editor's command is the user's own setting and may hold arguments, so it runs
-    /// as `sh -c '$EDITOR "$1"' sh FILE`: the file name is an argument, never shell text.
-    public static func edit(_ email: EmailData) throws -> Edited {
-        let directory = try StorageLocations.current().stateDirectory + "/compose"
-        try makeDirectories(directory)
-        var template = Array((directory + "/message-XXXXXX.eml").utf8CString)
-        let descriptor = mkstemps(&template, 4)
-        guard descriptor >= 0 else { throw ComposeError("cannot create a file in \(directory): \(String(cString: strerror(errno)))") }
-        let path = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    /// Writes `email` to a file of the user's only (0600, in `directory`, made 0700), runs
+    /// `editor` (`$VISUAL`, else `$EDITOR`), else `editor`, else `vi` on it in the
+    /// foreground of this terminal, and reads it back. The editor's command is the user's
+    /// own setting and may hold arguments, so it runs as `sh -c '$EDITOR "$1"' sh FILE`:
+    /// the file name is an argument, never shell text.
+    public static func edit(_ email: EmailData, in directory: String, editor: String?) throws -> Edited {
+        let file = try makeTemporaryFile(in: directory, prefix: "message-", suffix: ".eml")
+        let path = file.path
         defer { unlink(path) }
-        let file = FileDescriptor(descriptor, path: path)
         try file.writeAll(Array(text(of: email).utf8))
         try file.close()
 
-        let status = runEditor(on: path)
-        guard let saved = readWholeFile(path) else {
-            return .editorFailed("cannot read back \(path): \(String(cString: strerror(errno)))", email)
+        let status = runInForeground(["/bin/sh", "-c", command(editor) + " \"$1\"", "sh", path])?.shellStatus ?? 127
+        let saved: [UInt8]
+        do {
+            guard let read = try readFileIfExists(path) else { return .editorFailed("the editor removed \(path)", email) }
+            saved = read
+        } catch {
+            return .editorFailed(Failure(error, otherwise: .permanent).message, email)
         }
         let text = String(decoding: saved, as: UTF8.self)
         let edited: EmailData
@@ -136,26 +122,9 @@ public enum Compose {
         return .edited(edited)
     }
 
-    /// The editor command the user set.
-    static var editorCommand: String {
-        for name in ["VISUAL", "EDITOR"] {
-            if let value = getenv(name).map({ String(cString: $0) }), !value.trimmingSpaces().isEmpty { return value }
-        }
-        return access("/usr/bin/editor", X_OK) == 0 ? "/usr/bin/editor" : "vi"
-    }
-
-    /// Runs the editor on `path` with this process's terminal and waits for it; its exit
-    /// status, or 127 when it could not be started.
-    static func runEditor(on path: String) -> Int32 {
-        let argv = ["/bin/sh", "-c", editorCommand + " \"$1\"", "sh", path]
-        var cArgv: [UnsafeMutablePointer<CChar>?] = argv.map { strdup($0) } + [nil]
-        defer { cArgv.forEach { free($0) } }
-        var pid: pid_t = 0
-        guard posix_spawn(&pid, "/bin/sh", nil, nil, &cArgv, environ) == 0 else { return 127 }
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0, errno == EINTR {}
-        // WIFEXITED / WEXITSTATUS by hand: the macros do not import.
-        return status & 0x7F == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
+    /// The editor command the user set, else Debian's choice, else vi.
+    static func command(_ editor: String?) -> String {
+        editor ?? (access("/usr/bin/editor", X_OK) == 0 ? "/usr/bin/editor" : "vi")
     }
 }
 
@@ -202,5 +171,30 @@ extension Compose {
             return .save
         case .notUnderstood: return .save
         }
+    }
+}
+
+extension Session {
+    /// `compose`, the whole run: the message (`start`, from a URL or empty) in the
+    /// editor, then the user's choice, routed to its end; `present` says what came of it.
+    /// What the user wrote is kept, whatever the editor did (rule 3).
+    public func compose(_ start: EmailData, present: (RouteReport) -> Void) throws -> RouteReport {
+        var report: RouteReport
+        switch try Compose.edit(start, in: storage.stateDirectory + "/compose", editor: environment.editor) {
+        case .editorFailed(let why, let email):
+            report = route(RouteRequest(email: email, source: .compose, forcedPath: .draft))
+            report.warnings.insert("\(why): the message is kept as a draft", at: 0)
+        case .edited(let email):
+            switch Compose.askWhatNext(for: email) {
+            case .send:
+                report = route(RouteRequest(email: email, source: .compose))
+            case .save, nil:
+                report = route(RouteRequest(email: email, source: .compose, forcedPath: .draft))
+            case .cancel:
+                report = RouteReport(path: .compose, result: .cancelled)
+                log(report, source: .compose)
+            }
+        }
+        return finish(report, source: .compose, present: present)
     }
 }

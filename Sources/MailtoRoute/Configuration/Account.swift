@@ -5,8 +5,8 @@ import DesktopIntegration
 public import MIMEMessage
 public import SMTPTransport
 
-/// The sending account: who the message is from and the server that submits it. Read
-/// fresh for every send (never cached: DESIGN.md, "evaluated at the moment of routing").
+/// The sending account: who the message is from and the server that submits it, read
+/// once per run with the rest of the configuration (`Configuration`).
 public struct Account: Sendable {
     public var from: Mailbox
     /// The server; `password` is filled in by `resolvePassword()`, not by loading.
@@ -14,6 +14,13 @@ public struct Account: Sendable {
     public var password: PasswordSource
     /// The file it came from, for messages.
     public var source: String
+
+    public init(from: Mailbox, server: SMTPServer, password: PasswordSource, source: String) {
+        self.from = from
+        self.server = server
+        self.password = password
+        self.source = source
+    }
 
     public enum PasswordSource: Sendable, Equatable {
         /// With a user: the Secret Service, under msmtp's attributes.
@@ -55,37 +62,16 @@ public struct Account: Sendable {
     }
 }
 
-/// Where the account comes from: `$XDG_CONFIG_HOME/mailto-route/config`, else the default
-/// account of `~/.msmtprc`.
-public enum AccountConfiguration {
-    /// The config file's path (it may not exist).
-    public static var configPath: String {
-        if let config = environment("XDG_CONFIG_HOME"), config.hasPrefix("/") {
-            return config + "/mailto-route/config"
-        }
-        return (environment("HOME") ?? "") + "/.config/mailto-route/config"
-    }
-
-    /// The account, or `nil` when neither file sets one up. Throws one line per mistake.
-    public static func load() throws(ConfigurationError) -> Account? {
-        let path = configPath
-        if access(path, F_OK) == 0 {
-            return try fromKeyFile(path)
-        }
-        return try Msmtprc.defaultAccount()
-    }
-
-    static let accountKeys: Set<String> = [
+extension Account {
+    static let keys: Set<String> = [
         "from", "host", "port", "security", "user", "password", "password-command", "ca-file", "allow-plaintext",
         "timeout",
     ]
 
-    /// The `[account]` group of a mailto-route config file (DESIGN.md "Files").
-    static func fromKeyFile(_ path: String) throws(ConfigurationError) -> Account? {
-        let loaded: KeyFile?
-        do { loaded = try KeyFile.load(path) } catch { throw ConfigurationError(error.message) }
-        guard let file = loaded, file.groups.contains("account") else { return nil }
-        for key in file.keys(in: "account") where !accountKeys.contains(key) {
+    /// The `[account]` group of a mailto-route config file (DESIGN.md "Files"), read from
+    /// `path`, whose permission bits are `mode`. Throws one line per mistake.
+    init(_ file: KeyFile, path: String, mode: UInt32) throws(ConfigurationError) {
+        for key in file.keys(in: "account") where !Self.keys.contains(key) {
             throw ConfigurationError("\(path): unknown key '\(key)' in [account]")
         }
         func value(_ key: String) -> String? {
@@ -95,7 +81,7 @@ public enum AccountConfiguration {
         guard let host = value("host") else { throw ConfigurationError("\(path): [account] needs host=") }
         let from: Mailbox
         do { from = try Mailbox(parsing: fromText) } catch { throw ConfigurationError("\(path): from=: \(error.message)") }
-        let port = try value("port").map { (text) throws(ConfigurationError) in try parsePort(text, path) }
+        let port = try value("port").map { (text) throws(ConfigurationError) in try Self.port(text, path) }
         let security: SMTPServer.Security
         if let text = value("security") {
             guard let parsed = SMTPServer.Security(rawValue: text) else {
@@ -112,10 +98,10 @@ public enum AccountConfiguration {
             }
             allowPlaintext = text == "true"
         }
-        var password = Account.PasswordSource.none
+        var password = PasswordSource.none
         let inline = file.string("account", "password")
         // Others can read the password whether or not password-command= wins over it.
-        if inline != nil { try checkPrivate(path, why: "it holds password=") }
+        if inline != nil { try Self.checkPrivate(path, mode: mode, why: "it holds password=") }
         if let command = value("password-command") {
             password = .command(command)
         } else if let inline {
@@ -123,7 +109,7 @@ public enum AccountConfiguration {
         }
         let caFile = value("ca-file")
         if let caFile, access(caFile, R_OK) != 0 {
-            throw ConfigurationError("\(path): ca-file=\(caFile): \(String(cString: strerror(errno)))")
+            throw ConfigurationError("\(path): ca-file=\(caFile): \(systemErrorText(errno))")
         }
         var server = SMTPServer(host: host, port: port, security: security, allowPlaintext: allowPlaintext,
                                 caFile: caFile, user: value("user"))
@@ -138,10 +124,10 @@ public enum AccountConfiguration {
         // program as for any unusable account, rather than asking to send what the
         // transport would refuse.
         if let refusal = server.plainTextRefusal { throw ConfigurationError("\(path): \(refusal)") }
-        return Account(from: from, server: server, password: password, source: path)
+        self.init(from: from, server: server, password: password, source: path)
     }
 
-    static func parsePort(_ text: String, _ path: String) throws(ConfigurationError) -> Int {
+    static func port(_ text: String, _ path: String) throws(ConfigurationError) -> Int {
         guard let port = Int(text), (1...65535).contains(port) else {
             throw ConfigurationError("\(path): port=\(text): must be a number from 1 to 65535")
         }
@@ -149,16 +135,10 @@ public enum AccountConfiguration {
     }
 
     /// A file holding a password must be readable by its owner alone (as msmtp demands).
-    static func checkPrivate(_ path: String, why: String) throws(ConfigurationError) {
-        var info = stat()
-        guard stat(path, &info) == 0 else { throw ConfigurationError("\(path): \(String(cString: strerror(errno)))") }
-        if info.st_mode & 0o077 != 0 {
-            let mode = String(info.st_mode & 0o777, radix: 8)
-            throw ConfigurationError("\(path): refusing to read a password from a file others can read (mode \(mode); run chmod 600 \(path)), since \(why)")
+    static func checkPrivate(_ path: String, mode: UInt32, why: String) throws(ConfigurationError) {
+        if mode & 0o077 != 0 {
+            let bits = String(mode & 0o777, radix: 8)
+            throw ConfigurationError("\(path): refusing to read a password from a file others can read (mode \(bits); run chmod 600 \(path)), since \(why)")
         }
-    }
-
-    static func environment(_ name: String) -> String? {
-        getenv(name).map { String(cString: $0) }
     }
 }

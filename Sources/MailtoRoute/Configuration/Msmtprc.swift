@@ -8,21 +8,8 @@ import SMTPTransport
 /// when mailto-route has no config file of its own. Only the settings that matter for
 /// submission are taken; `tls_certcheck off` is refused (mailto-route always verifies).
 enum Msmtprc {
-    static var paths: [String] {
-        let home = AccountConfiguration.environment("HOME") ?? ""
-        let config = AccountConfiguration.environment("XDG_CONFIG_HOME") ?? home + "/.config"
-        return [home + "/.msmtprc", config + "/msmtp/config"]
-    }
-
-    static func defaultAccount() throws(ConfigurationError) -> Account? {
-        guard let path = paths.first(where: { access($0, F_OK) == 0 }) else { return nil }
-        guard let text = readText(path) else {
-            throw ConfigurationError("\(path): \(String(cString: strerror(errno)))")
-        }
-        return try parse(text, path: path)
-    }
-
-    static func parse(_ text: String, path: String) throws(ConfigurationError) -> Account? {
+    /// The account msmtp would use of `text`, read from `path` with permission bits `mode`.
+    static func parse(_ text: String, path: String, mode: UInt32) throws(ConfigurationError) -> Account? {
         var defaults: [String: String] = [:]
         var accounts: [String: [String: String]] = [:]
         var order: [String] = []
@@ -62,11 +49,19 @@ enum Msmtprc {
                 if let current { accounts[current]?[key] = value } else { defaults[key] = value }
             }
         }
-        let name = defaultAlias ?? (accounts["default"] != nil ? "default" : (order.count == 1 ? order.first : nil))
-        guard let name, let settings = accounts[name] else { return nil }
+        // As msmtp: the `default` account, or the only one; with several and none the
+        // default, msmtp refuses to guess, and so does mailto-route.
+        guard let name = defaultAlias ?? (accounts["default"] != nil ? "default" : order.count == 1 ? order.first : nil) else {
+            if order.isEmpty { return nil }
+            throw ConfigurationError(
+                "\(path): \(order.count) accounts (\(order.joined(separator: ", "))) and none is the default: add 'account default : NAME', as msmtp needs too")
+        }
+        guard let settings = accounts[name] else {
+            throw ConfigurationError("\(path): the default account '\(name)' is not defined")
+        }
         // As msmtp: a password anywhere in the file, in whichever account and whatever
         // else that account sets (passwordeval), is one others must not read.
-        if holdsPassword { try AccountConfiguration.checkPrivate(path, why: "it holds a password") }
+        if holdsPassword { try Account.checkPrivate(path, mode: mode, why: "it holds a password") }
         return try account(settings, name: name, path: path)
     }
 
@@ -82,7 +77,7 @@ enum Msmtprc {
         let tls = settings["tls"] == "on"
         let starttls = settings["tls_starttls"] != "off"
         let security: SMTPServer.Security = tls ? (starttls ? .starttls : .tls) : .none
-        let port = try settings["port"].map { (text) throws(ConfigurationError) in try AccountConfiguration.parsePort(text, place) }
+        let port = try settings["port"].map { (text) throws(ConfigurationError) in try Account.port(text, place) }
             ?? (security == .tls ? 465 : 25)
         let auth = settings["auth"].map { $0 != "off" } ?? (settings["user"] != nil)
         var password = Account.PasswordSource.none
@@ -99,29 +94,4 @@ enum Msmtprc {
         }
         return Account(from: from, server: server, password: auth ? password : .none, source: place)
     }
-}
-
-/// A whole small text file (a config file), read with open/read; `nil` with errno set.
-func readText(_ path: String) -> String? {
-    readWholeFile(path).map { String(decoding: $0, as: UTF8.self) }
-}
-
-/// A whole file of at most 64 MB (a config file, a message body from `--body-file` or
-/// standard input as `/dev/stdin`; attachments stream instead), read with open/read;
-/// `nil` with errno set.
-public func readWholeFile(_ path: String) -> [UInt8]? {
-    let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-    guard descriptor >= 0 else { return nil }
-    defer { close(descriptor) }
-    var out: [UInt8] = []
-    var chunk = [UInt8](repeating: 0, count: 16 * 1024)
-    while true {
-        let got = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-        if got < 0, errno == EINTR { continue }
-        guard got >= 0 else { return nil }
-        if got == 0 { break }
-        out += chunk[0..<got]
-        if out.count > 64 * 1024 * 1024 { errno = EFBIG; return nil }
-    }
-    return out
 }

@@ -1,8 +1,5 @@
-public import DesktopIntegration
-
-/// What `outbox watch` waits on between flushes: GIO's network monitor, SIGTERM and
-/// SIGINT, a deadline.
-public typealias OutboxWakeMonitor = DesktopIntegration.NetworkMonitor
+import DesktopIntegration
+import SMTPTransport
 
 /// What one flush of the outbox came to: per message, and the server it went to.
 public struct OutboxFlushResult: Sendable {
@@ -11,65 +8,89 @@ public struct OutboxFlushResult: Sendable {
     public var reports: [FlushReport]
     /// The server's last reply to each message tried, by entry id.
     public var replies: [String: String]
+
+    /// Each message's report, on the `outbox` path (DESIGN.md, Data model).
+    public var routeReports: [RouteReport] {
+        reports.map { flushed in
+            var report = RouteReport(path: .outbox, result: flushed.outcome.result)
+            report.server = server
+            report.reply = replies[flushed.id]
+            report.messageId = flushed.entry.messageId
+            report.outboxId = flushed.id
+            report.error = flushed.error
+            if let problem = flushed.storeError { report.warnings.append("outbox: \(problem.description)") }
+            return report
+        }
+    }
 }
 
 extension FlushReport.Outcome {
-    /// The result as DESIGN.md and the outcome log name it: `sent`, `queued`, `failed`.
-    public var result: String {
+    /// The result as DESIGN.md and the outcome log name it.
+    public var result: RouteReport.Result {
         switch self {
-        case .sent: "sent"
-        case .failed: "failed"
-        case .rescheduled, .skipped: "queued"
+        case .sent: .sent
+        case .failed: .failed
+        case .rescheduled, .skipped: .queued
         }
     }
 }
 
-/// `outbox flush`, `outbox retry` and `outbox watch`: send what is selected over the
-/// configured account, one connection, and log each outcome.
-public enum OutboxFlushing {
-    /// Sends the queued entries `selecting` picks (by default those due at `now`). Throws
-    /// a configuration error, with every message still queued, when there is no account
-    /// or it cannot be used now; once sending has begun, every problem is in the result.
-    /// `nil`: nothing was selected, so no account was needed.
-    public static func run(
-        _ locations: StorageLocations, now: Timestamp = .now(), selecting: ((OutboxEntry) -> Bool)? = nil
+extension Session {
+    /// `outbox flush`, `outbox retry`, `outbox watch` and the quick flush: sends the queued
+    /// entries `selecting` picks (by default those due now), at most `limit`, over this
+    /// run's one connection, and logs each outcome. Throws a configuration error, with
+    /// every message still queued, when there is no account or it cannot be used now; once
+    /// sending has begun, every problem is in the result. `nil`: nothing was selected, so
+    /// no account was needed.
+    public func flushOutbox(
+        now: Timestamp = .now(), limit: Int = .max, selecting: ((OutboxEntry) -> Bool)? = nil
     ) throws -> OutboxFlushResult? {
-        let outbox = locations.outbox
+        let outbox = storage.outbox
         let wanted = selecting ?? { $0.nextAttempt <= now }
         let selected = try outbox.list().filter(wanted)
         guard !selected.isEmpty else { return nil }
-        let log = locations.outcomeLog
-        let sender: OutboxSender
+        let server: String
         do {
-            guard let configured = try OutboxSender.configured() else {
-                throw OutboxError(
-                    .configuration,
-                    "outbox flush needs a configured account ([account] in \(AccountConfiguration.configPath)); \(selected.count) message(s) stay queued"
-                )
+            guard account != nil else {
+                throw OutboxError(.configuration, "outbox flush needs a configured account ([account] in \(paths.configFile))")
             }
-            sender = configured
+            server = try smtp().server.address
         } catch {
-            try? log.append(contentsOf: selected.map {
-                Outcome(source: "outbox", path: "outbox", result: "queued", server: $0.server, errorKind: .configuration)
-            })
-            if let error = error as? OutboxError { throw error }
-            let text = (error as? any ClassifiedError)?.description ?? "\(error)"
-            throw OutboxError(.configuration, "\(text); \(selected.count) message(s) stay queued")
+            var unsent = RouteReport(path: .outbox, result: .queued)
+            unsent.error = Failure(kind: .configuration, message: Failure(error, otherwise: .configuration).message)
+            log(selected.map { entry in
+                var report = unsent
+                report.server = entry.server
+                return report
+            }, source: .outbox)
+            throw OutboxError(.configuration, "\(Failure(error, otherwise: .configuration).message); \(selected.count) message(s) stay queued")
         }
-        let reports = try outbox.flush(now: now, selecting: wanted, send: sender.send)
-        try? log.append(contentsOf: reports.map {
-            Outcome(source: "outbox", path: "outbox", result: $0.outcome.result, server: sender.serverAddress, errorKind: $0.error?.kind)
-        })
-        return OutboxFlushResult(server: sender.serverAddress, reports: reports, replies: sender.replies)
+        var replies: [String: String] = [:]
+        let reports = try outbox.flush(now: now, limit: limit, selecting: wanted) { claim in
+            let entry = claim.entry
+            do {
+                let sent = try transmit(Submission(
+                    stored: .file(claim.messagePath), envelopeFrom: entry.envelopeFrom, recipients: entry.recipients,
+                    messageId: entry.messageId, subject: entry.subject))
+                replies[entry.id] = sent.receipt.reply
+                // Queued again for those put off before this entry goes as sent; if that
+                // failed, the entry stays (the others may get it twice: a duplicate, never a loss).
+                if case .failure(let failure)? = sent.deferred { throw OutboxError(failure.kind, failure.message) }
+            } catch let error as SMTPError {
+                replies[entry.id] = error.reply
+                throw error
+            }
+        }
+        let result = OutboxFlushResult(server: server, reports: reports, replies: replies)
+        log(result.routeReports, source: .outbox)
+        return result
     }
-}
 
-extension OutboxFlushing {
     /// Tells the user, as a desktop notification, about each message a flush gave up on
     /// (refused for good, or still failing after five days: moved to `failed/`): a flush
     /// in the background (`outbox watch`, the quick flush of a click) has nobody else to
     /// tell, and the user would otherwise learn it only from `outbox list`.
-    public static func notifyGivenUp(_ reports: [FlushReport]) {
+    public func notifyGivenUp(_ reports: [FlushReport]) {
         let failed = reports.filter { $0.outcome == .failed }
         guard !failed.isEmpty else { return }
         let details = failed.map { report in

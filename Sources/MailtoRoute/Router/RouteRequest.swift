@@ -11,6 +11,10 @@ public struct RouteRequest: Sendable {
         case api
         /// The user wrote it in their editor and chose to send it (`compose`): trusted.
         case compose
+        /// A saved draft the user asked to send (`drafts send`): trusted.
+        case drafts
+        /// The outbox, sending what was queued before (a flush): trusted.
+        case outbox
     }
 
     /// A path the caller insists on; impossible is an error, never a silent switch.

@@ -6,7 +6,7 @@ import Glibc
 /// for files whose contents must be durable) or, failing that, when released.
 package final class FileDescriptor {
     let raw: Int32
-    let path: String
+    package let path: String
     private var isOpen = true
 
     package init(_ raw: Int32, path: String) {
@@ -63,8 +63,8 @@ package final class FileDescriptor {
         }
     }
 
-    /// Wraps `read(2)` until end of file.
-    func readAll() throws -> [UInt8] {
+    /// Wraps `read(2)` until end of file; more than `limit` bytes is an error (`EFBIG`).
+    func readAll(limit: Int = .max) throws -> [UInt8] {
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 65_536)
         while true {
@@ -77,6 +77,7 @@ package final class FileDescriptor {
             }
             if count == 0 { return bytes }
             bytes.append(contentsOf: chunk[0..<count])
+            if bytes.count > limit { throw OutboxError.system("cannot read", path: path, errno: EFBIG) }
         }
     }
 

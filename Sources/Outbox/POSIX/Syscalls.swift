@@ -119,9 +119,19 @@ package func directoryNames(_ path: String) throws -> [String] {
 }
 
 /// Reads a whole file; `nil` when it does not exist.
-func readFileIfExists(_ path: String) throws -> [UInt8]? {
+package func readFileIfExists(_ path: String) throws -> [UInt8]? {
+    try readFileAndMode(path)?.bytes
+}
+
+/// A whole file and its permission bits, through one descriptor (`open`, `fstat`,
+/// `read`), so that the mode is the read file's own; `nil` when it does not exist. Files
+/// read whole are small (a config file, a message body, a draft): at most `limit` bytes.
+package func readFileAndMode(_ path: String, limit: Int = 64 * 1024 * 1024) throws -> (bytes: [UInt8], mode: mode_t)? {
     guard let file = try openIfExists(path, O_RDONLY) else { return nil }
-    return try file.readAll()
+    let mode = try file.status().st_mode & 0o7777
+    let bytes = try file.readAll(limit: limit)
+    try file.close()
+    return (bytes, mode)
 }
 
 func parentDirectory(of path: String) -> String {

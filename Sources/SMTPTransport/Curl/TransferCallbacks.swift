@@ -8,7 +8,7 @@ class DialogueState {
     var replies = ReplyLog()
 }
 
-/// What the C callbacks of one transfer work on; owned by `SMTPSubmission.send` for the
+/// What the C callbacks of one transfer work on; owned by `SMTPSession.transfer` for the
 /// length of `curl_easy_perform`, passed to libcurl unretained.
 final class TransferState: DialogueState {
     let stream: MessageStream

@@ -16,29 +16,34 @@ extension ExitStatus {
 extension Output {
     /// Says what a route came to: as JSON or readable lines (a failure on standard error),
     /// and, for a link with nobody at a terminal, as a desktop notification too, since
-    /// the user would otherwise never learn what happened. Returns the exit status.
-    func present(_ report: RouteReport, json: Bool, source: RouteRequest.Source) -> ExitStatus {
+    /// the user would otherwise never learn what happened.
+    func present(_ report: RouteReport, json: Bool, source: RouteRequest.Source) {
         let lines = report.readableLines
         if json {
             print(report.json.serialized)
         } else {
-            // What happened on standard output (standard error for a failure); warnings,
-            // as every warning, on standard error.
-            for (index, line) in lines.enumerated() {
-                if line.hasPrefix("warning: ") {
-                    error(line)
-                } else if report.result == .failed {
-                    error(index == 0 ? "mailto-route: \(line)" : line)
-                } else {
-                    print(line)
-                }
-            }
+            printReportLines(lines, failed: report.result == .failed)
         }
         if source == .link, !hasTerminal() {
             // Without a notification server there is nobody to tell; the outcome log has it.
             try? showReportNotification(summary: lines[0], details: Array(lines.dropFirst()),
                                         urgent: report.result == .failed)
         }
-        return ExitStatus(for: report)
+    }
+}
+
+extension Output {
+    /// A report's readable lines: what happened on standard output (standard error for a
+    /// failure); warnings, as every warning, on standard error.
+    func printReportLines(_ lines: [String], failed: Bool) {
+        for (index, line) in lines.enumerated() {
+            if line.hasPrefix("warning: ") {
+                error(line)
+            } else if failed {
+                error(index == 0 ? "mailto-route: \(line)" : line)
+            } else {
+                print(line)
+            }
+        }
     }
 }

@@ -11,7 +11,7 @@ enum CheckCommand: Command {
     static let maxPositionals = 0
 
     static func run(_ arguments: Arguments, output: Output) throws -> ExitStatus {
-        let report = Check.run(offline: arguments.has("--offline"))
+        let report = Check.run(Session.current(), offline: arguments.has("--offline"))
         if arguments.has("--json") {
             output.print(report.json.serialized)
         } else {

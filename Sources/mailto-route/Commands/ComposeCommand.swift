@@ -14,25 +14,9 @@ enum ComposeCommand: Command {
             throw UsageError("compose needs a terminal for the editor (use open or send without one)", usage: fullUsage)
         }
         let start = try arguments.positionals.first.map { (url) throws(MailtoURLError) in try MailtoURL.parse(url) } ?? EmailData()
-        var report: RouteReport
-        switch try Compose.edit(start) {
-        case .editorFailed(let why, let email):
-            // What the user wrote is kept, whatever the editor did (rule 3).
-            report = Router.route(RouteRequest(email: email, source: .compose, forcedPath: .draft))
-            report.warnings.insert("\(why): the message is kept as a draft", at: 0)
-        case .edited(let email):
-            switch Compose.askWhatNext(for: email) {
-            case .send:
-                report = Router.route(RouteRequest(email: email, source: .compose))
-            case .save, nil:
-                report = Router.route(RouteRequest(email: email, source: .compose, forcedPath: .draft))
-            case .cancel:
-                report = RouteReport(path: .compose, result: .cancelled)
-                Router.log(report, source: .compose)
-            }
+        let report = try Session.current().compose(start) {
+            output.present($0, json: arguments.has("--json"), source: .compose)
         }
-        let status = output.present(report, json: arguments.has("--json"), source: .compose)
-        Router.flushDueAfter(report, source: .compose)
-        return status
+        return ExitStatus(for: report)
     }
 }

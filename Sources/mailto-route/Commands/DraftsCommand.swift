@@ -11,8 +11,8 @@ enum DraftsCommand: Command {
 
     static func run(_ arguments: Arguments, output: Output) throws -> ExitStatus {
         let json = arguments.has("--json")
-        let locations = try StorageLocations.current()
-        let drafts = locations.drafts
+        let session = Session.current()
+        let drafts = session.storage.drafts
         let action = arguments.positionals.first ?? "list"
         let id = arguments.positionals.dropFirst().first
         switch (action, id) {
@@ -39,7 +39,8 @@ enum DraftsCommand: Command {
             output.print(json ? JSON.object([("dropped", .string(id))]).serialized : "\(id): draft deleted.")
             return .success
         case ("send", let id?):
-            return send(try DraftSending.send(id, locations: locations), json: json, output: output)
+            let (report, removed) = try session.sendDraft(id)
+            return send(report, id: id, removed: removed, json: json, output: output)
         case ("drop", nil), ("send", nil):
             throw UsageError("drafts \(action) needs a draft ID (see 'mailto-route drafts list')", usage: fullUsage)
         case ("list", let extra?):
@@ -49,34 +50,26 @@ enum DraftsCommand: Command {
         }
     }
 
-    /// Prints what came of `drafts send`; the status as `send` has it (75 when queued).
-    private static func send(_ result: DraftSendResult, json: Bool, output: Output) -> ExitStatus {
+    /// Prints what came of `drafts send`, as `send` does (the same report, lines and exit
+    /// status), naming the draft and saying whether it is gone.
+    private static func send(_ report: RouteReport, id: String, removed: Bool, json: Bool, output: Output) -> ExitStatus {
+        var shown = report
         if json {
-            output.print(result.json.serialized)
-        } else {
-            var lines: [String] = []
-            switch result.result {
-            case "sent":
-                lines.append("\(result.draft): sent via \(result.server ?? "?")" + (result.reply.map { ": \($0)" } ?? ""))
-                if result.draftRemoved { lines.append("the draft was removed") }
-            case "queued":
-                lines.append("\(result.draft): queued in the outbox as \(result.outboxId ?? "?"), will be retried"
-                    + (result.error.map { ": \($0.message)" } ?? ""))
-                if result.draftRemoved { lines.append("the draft was removed (the outbox has it now)") }
-            default:
-                lines.append("mailto-route: \(result.draft): not sent" + (result.error.map { ": \($0.message)" } ?? "")
-                    + "; it stays a draft")
+            if case .object(let members) = report.json {
+                output.print(JSON.object(members + [("draftRemoved", .bool(removed))]).serialized)
             }
-            if let messageId = result.messageId { lines.append("Message-ID: \(messageId)") }
-            if !result.accepted.isEmpty { lines.append("accepted: \(result.accepted.joined(separator: ", "))") }
-            for refusal in result.refused { lines.append("refused: \(refusal.address): \(refusal.reply)") }
-            for warning in result.warnings { lines.append("warning: \(warning)") }
-            for line in lines { result.result == "failed" ? output.error(line.visible) : output.print(line.visible) }
+            return ExitStatus(for: report)
         }
-        switch result.result {
-        case "sent": return .success
-        case "queued": return .queued
-        default: return ExitStatus(for: result.error?.kind ?? .permanent)
+        // The draft's own path is not news: it is the one the user named.
+        shown.draft = nil
+        var lines = shown.readableLines
+        lines[0] = "\(id): " + lines[0]
+        switch report.result {
+        case .sent: if removed { lines.insert("the draft was removed", at: 1) }
+        case .queued: if removed { lines.insert("the draft was removed (the outbox has it now)", at: 1) }
+        default: lines[0] += "; it stays a draft"
         }
+        output.printReportLines(lines, failed: report.result == .failed)
+        return ExitStatus(for: report)
     }
 }

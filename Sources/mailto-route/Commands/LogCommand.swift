@@ -11,7 +11,7 @@ enum LogCommand: Command {
 
     static func run(_ arguments: Arguments, output: Output) throws -> ExitStatus {
         let json = arguments.has("--json")
-        let log = try StorageLocations.current().outcomeLog
+        let log = Paths.current().storage.outcomeLog
         if arguments.has("--stats") {
             let stats = try log.stats()
             if json {

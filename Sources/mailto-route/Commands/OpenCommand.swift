@@ -12,18 +12,19 @@ enum OpenCommand: Command {
 
     static func run(_ arguments: Arguments, output: Output) throws -> ExitStatus {
         let url = try arguments.required("URL", usage: fullUsage)
+        let session = Session.current()
         let email: EmailData
         do {
             email = try MailtoURL.parse(url)
         } catch {
             // Nobody may be at a terminal to read the error line: a click that does
             // nothing visible is the one outcome a link must never have.
-            Router.tellUnreadableLink(error)
+            session.tellUnreadableLink(error)
             throw error
         }
-        let report = Router.route(RouteRequest(email: email, source: .link))
-        let status = output.present(report, json: arguments.has("--json"), source: .link)
-        Router.flushDueAfter(report, source: .link)
-        return status
+        let report = session.run(RouteRequest(email: email, source: .link)) {
+            output.present($0, json: arguments.has("--json"), source: .link)
+        }
+        return ExitStatus(for: report)
     }
 }

@@ -11,8 +11,8 @@ enum OutboxCommand: Command {
 
     static func run(_ arguments: Arguments, output: Output) throws -> ExitStatus {
         let json = arguments.has("--json")
-        let locations = try StorageLocations.current()
-        let outbox = locations.outbox
+        let session = Session.current()
+        let outbox = session.storage.outbox
         let action = arguments.positionals.first ?? "list"
         let id = arguments.positionals.dropFirst().first
         let needsID = ["show", "retry", "drop"].contains(action)
@@ -26,7 +26,7 @@ enum OutboxCommand: Command {
         case ("list", _): return try list(outbox, json: json, output: output)
         case ("show", let id?): return try show(outbox, id, json: json, output: output)
         case ("retry", let id?):
-            return try retry(id, locations: locations, json: json, output: output)
+            return try retry(id, session: session, json: json, output: output)
         case ("drop", let id?):
             let (entry, _) = try outbox.entry(id)
             try outbox.drop(id)
@@ -36,8 +36,8 @@ enum OutboxCommand: Command {
                 output.print("\(id): dropped, not sent (\(describe(entry).visible)).")
             }
             return .success
-        case ("flush", _): return try flush(locations, json: json, output: output)
-        case ("watch", _): return try OutboxWatchCommand.run(locations, json: json, output: output)
+        case ("flush", _): return try flush(session, json: json, output: output)
+        case ("watch", _): return try OutboxWatchCommand.run(json: json, output: output)
         default:
             throw UsageError("unknown outbox action '\(action)'", usage: fullUsage)
         }
@@ -47,12 +47,12 @@ enum OutboxCommand: Command {
 
     /// Makes the entry due now, then sends it at once: the user asked for it. Without an
     /// account that can send, it stays due and the account's mistake is the error (78).
-    private static func retry(_ id: String, locations: StorageLocations, json: Bool, output: Output) throws -> ExitStatus {
-        let outbox = locations.outbox
+    private static func retry(_ id: String, session: Session, json: Bool, output: Output) throws -> ExitStatus {
+        let outbox = session.storage.outbox
         let wasFailed = try outbox.entry(id).state == .failed
         let entry = try outbox.retry(id)
         do {
-            return try flush(locations, json: json, output: output, selecting: { $0.id == id })
+            return try flush(session, json: json, output: output, selecting: { $0.id == id })
         } catch {
             // The flush throws before sending when no account can send (its mistake is
             // the error); what `retry` did holds all the same.
@@ -146,9 +146,9 @@ enum OutboxCommand: Command {
     /// Exit 0 when everything tried was sent, 1 when something moved to failed/, 75 when
     /// something is still queued, 78 (thrown) when no account can send.
     static func flush(
-        _ locations: StorageLocations, json: Bool, output: Output, selecting: ((OutboxEntry) -> Bool)? = nil
+        _ session: Session, json: Bool, output: Output, selecting: ((OutboxEntry) -> Bool)? = nil
     ) throws -> ExitStatus {
-        guard let result = try OutboxFlushing.run(locations, selecting: selecting) else {
+        guard let result = try session.flushOutbox(selecting: selecting) else {
             output.print(json ? JSON.object([("flushed", .array([]))]).serialized : "Nothing in the outbox is due.")
             return .success
         }
@@ -171,7 +171,7 @@ enum OutboxCommand: Command {
                         ("id", .string(report.id)),
                         ("recipients", .strings(report.entry.recipients)),
                         ("messageId", .string(report.entry.messageId)),
-                        ("result", .string(report.outcome.result)),
+                        ("result", .string(report.outcome.result.rawValue)),
                         ("reply", .string(result.replies[report.id])),
                         ("nextAttempt", report.outcome == .rescheduled ? .string(report.entry.nextAttempt.iso8601) : .null),
                         ("error", report.error?.json ?? .null),

@@ -11,14 +11,17 @@ enum OutboxWatchCommand {
     /// flush waits until they have settled this long.
     static let settleSeconds = 1.0
 
-    static func run(_ locations: StorageLocations, json: Bool, output: Output) throws -> ExitStatus {
-        let monitor = try OutboxWakeMonitor()
-        if !json { output.error("mailto-route: watching \(locations.outbox.directory) (SIGTERM or Ctrl-C stops)") }
+    static func run(json: Bool, output: Output) throws -> ExitStatus {
+        let monitor = try NetworkMonitor()
+        let outbox = Paths.current().storage.outbox
+        if !json { output.error("mailto-route: watching \(outbox.directory) (SIGTERM or Ctrl-C stops)") }
         var everything = false
         while true {
-            flushOnce(locations, everything: everything, json: json, output: output)
+            // Each flush is a run of its own: the account, its password and the server as
+            // they are now (an account may be written, a password changed meanwhile).
+            flushOnce(Session.current(), everything: everything, json: json, output: output)
             everything = false
-            let wake = monitor.wait(seconds: Double(secondsUntilNextAttempt(locations.outbox)))
+            let wake = monitor.wait(seconds: Double(secondsUntilNextAttempt(outbox)))
             switch wake {
             case .stop(let signal):
                 if !json { output.error("mailto-route: stopped by signal \(signal)") }
@@ -36,12 +39,11 @@ enum OutboxWatchCommand {
 
     /// One flush; its problems are printed, never the end of watching (an account may be
     /// written, a server may come back).
-    private static func flushOnce(_ locations: StorageLocations, everything: Bool, json: Bool, output: Output) {
+    private static func flushOnce(_ session: Session, everything: Bool, json: Bool, output: Output) {
         do {
-            let result = try OutboxFlushing.run(locations, selecting: everything ? { _ in true } : nil)
-            if let result {
+            if let result = try session.flushOutbox(selecting: everything ? { _ in true } : nil) {
                 OutboxCommand.print(result, json: json, output: output)
-                OutboxFlushing.notifyGivenUp(result.reports)
+                session.notifyGivenUp(result.reports)
             }
         } catch {
             _ = report(error, to: output)

@@ -47,17 +47,18 @@ enum SendCommand: Command {
         }
 
         let bar = ProgressBar()
-        let report = Router.route(RouteRequest(
+        let request = RouteRequest(
             email: email, source: .send, forcedPath: forced,
-            progress: bar.isTerminal ? bar.update : nil, messageSize: { bar.prepare(total: $0) }))
-        bar.finish()
-        let status = output.present(report, json: arguments.has("--json"), source: .send)
-        Router.flushDueAfter(report, source: .send)
-        return status
+            progress: bar.isTerminal ? bar.update : nil, messageSize: { bar.prepare(total: $0) })
+        let report = Session.current().run(request) { report in
+            bar.finish()
+            output.present(report, json: arguments.has("--json"), source: .send)
+        }
+        return ExitStatus(for: report)
     }
 
     private static func readBody(_ path: String, what: String) throws -> String {
-        guard let bytes = readWholeFile(path) else {
+        guard let bytes = try? readFileIfExists(path) else {
             throw UsageError("cannot read the body from \(what)", usage: fullUsage)
         }
         return String(decoding: bytes, as: UTF8.self)

@@ -1,23 +1,24 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import MailtoCore
 
 /// A program run without a shell of ours and without a terminal: `posix_spawnp` in a new
 /// session (no controlling terminal), standard input from /dev/null, standard output and
 /// error through pipes. Started at once; `finish` collects it within a time limit, so a
 /// caller can do other work while it runs (`--check` runs `xdg-mime` alongside the rest).
-final class Subprocess {
+package final class Subprocess {
     /// What a finished (or abandoned) program left.
-    struct Finished {
-        var output: [UInt8]
+    package struct Finished {
+        package var output: [UInt8]
         /// At most 4 KiB of standard error.
-        var errors: [UInt8]
+        package var errors: [UInt8]
         /// The exit status; `nil` when it was killed or did not finish in time.
-        var status: Int32?
-        var timedOut: Bool
+        package var status: Int32?
+        package var timedOut: Bool
 
         /// Standard error as one line, for a message.
-        var errorText: String {
+        package var errorText: String {
             String(decoding: errors, as: UTF8.self).split(whereSeparator: \.isNewline).joined(separator: " / ")
         }
     }
@@ -29,15 +30,15 @@ final class Subprocess {
 
     /// Starts `argv` (its first word looked up in `PATH`). Throws the `errno` text when it
     /// cannot be started.
-    init(_ argv: [String]) throws(SubprocessError) {
+    package init(_ argv: [String]) throws(SubprocessError) {
         precondition(!argv.isEmpty, "a subprocess needs a program")
         var outPipe: [Int32] = [-1, -1]
         var errPipe: [Int32] = [-1, -1]
-        guard pipe(&outPipe) == 0 else { throw SubprocessError("pipe: \(String(cString: strerror(errno)))") }
+        guard pipe(&outPipe) == 0 else { throw SubprocessError("pipe: \(systemErrorText(errno))") }
         guard pipe(&errPipe) == 0 else {
             close(outPipe[0])
             close(outPipe[1])
-            throw SubprocessError("pipe: \(String(cString: strerror(errno)))")
+            throw SubprocessError("pipe: \(systemErrorText(errno))")
         }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
@@ -49,8 +50,8 @@ final class Subprocess {
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
-        // POSIX_SPAWN_SETSID (glibc 2.26): a new session has no controlling terminal.
-        posix_spawnattr_setflags(&attributes, Int16(0x80))
+        // A new session has no controlling terminal.
+        posix_spawnattr_setflags(&attributes, posixSpawnSetSID)
         var pid: pid_t = 0
         let cArgv: [UnsafeMutablePointer<CChar>?] = argv.map { strdup($0) } + [nil]
         defer { for arg in cArgv { free(arg) } }
@@ -60,7 +61,7 @@ final class Subprocess {
         guard spawned == 0 else {
             close(outPipe[0])
             close(errPipe[0])
-            throw SubprocessError(String(cString: strerror(spawned)))
+            throw SubprocessError(systemErrorText(spawned))
         }
         self.pid = pid
         output = outPipe[0]
@@ -73,7 +74,7 @@ final class Subprocess {
 
     /// Reads both pipes to their end (so neither can fill up) and reaps the program; one
     /// still running after `milliseconds` is killed. Returns the same value when called again.
-    func finish(within milliseconds: Int) -> Finished {
+    package func finish(within milliseconds: Int) -> Finished {
         if let finished { return finished }
         var collected = Finished(output: [], errors: [], status: nil, timedOut: false)
         var open = [output, errors]
@@ -88,8 +89,14 @@ final class Subprocess {
             var fds = open.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
             let ready = poll(&fds, nfds_t(fds.count), Int32(clamping: remaining))
             if ready < 0, errno == EINTR { continue }
-            if ready <= 0 {
-                collected.timedOut = ready == 0
+            if ready < 0 {
+                // The pipes cannot be read: the program is not left to write into them
+                // forever, nor waited for.
+                kill(pid, SIGKILL)
+                break
+            }
+            if ready == 0 {
+                collected.timedOut = true
                 break
             }
             for entry in fds where entry.revents != 0 {
@@ -106,18 +113,81 @@ final class Subprocess {
             }
         }
         if collected.timedOut { kill(pid, SIGKILL) }
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0, errno == EINTR {}
+        let status = waitFor(pid)
         close(output)
         close(errors)
-        if !collected.timedOut, status & 0x7F == 0 { collected.status = (status >> 8) & 0xFF }
+        if !collected.timedOut, case .exited(let code) = status { collected.status = code }
         finished = collected
         return collected
     }
 }
 
 /// Why a subprocess could not be started.
-struct SubprocessError: Error {
-    var message: String
+package struct SubprocessError: Error {
+    package var message: String
     init(_ message: String) { self.message = message }
+}
+
+/// `POSIX_SPAWN_SETSID` (glibc 2.26), which Glibc's module does not import.
+let posixSpawnSetSID = Int16(0x80)
+
+/// How a child ended, from `waitpid(2)`'s status (`WIFEXITED`/`WEXITSTATUS`/`WTERMSIG`
+/// by hand: the macros do not import).
+package enum WaitStatus: Equatable {
+    case exited(Int32)
+    case killed(signal: Int32)
+
+    init(_ raw: Int32) {
+        self = raw & 0x7F == 0 ? .exited((raw >> 8) & 0xFF) : .killed(signal: raw & 0x7F)
+    }
+
+    /// As a shell reports it: the exit status, or 128 + the signal.
+    package var shellStatus: Int32 {
+        switch self {
+        case .exited(let code): code
+        case .killed(let signal): 128 + signal
+        }
+    }
+}
+
+/// Wraps `waitpid(2)`, retried on `EINTR`.
+package func waitFor(_ pid: pid_t) -> WaitStatus {
+    var status: Int32 = 0
+    while waitpid(pid, &status, 0) < 0 {
+        if errno != EINTR { return .killed(signal: 0) }
+    }
+    return WaitStatus(status)
+}
+
+/// Runs `argv` (its first word a path) in this process's session and terminal, with
+/// this process's standard streams, and waits for it: an editor the user works in.
+/// `nil` when it could not be started.
+package func runInForeground(_ argv: [String]) -> WaitStatus? {
+    precondition(!argv.isEmpty, "a program to run is needed")
+    let cArgv: [UnsafeMutablePointer<CChar>?] = argv.map { strdup($0) } + [nil]
+    defer { cArgv.forEach { free($0) } }
+    var pid: pid_t = 0
+    guard posix_spawn(&pid, argv[0], nil, nil, cArgv, environ) == 0 else { return nil }
+    return waitFor(pid)
+}
+
+/// A new file only its owner can read (`mkstemps(3)`, 0600), named `prefix` + six random
+/// characters + `suffix` in `directory`, which is made (0700) when missing.
+package func makeTemporaryFile(in directory: String, prefix: String, suffix: String) throws -> FileDescriptor {
+    try makeDirectories(directory)
+    var template = Array((directory + "/" + prefix + "XXXXXX" + suffix).utf8CString)
+    let descriptor = mkstemps(&template, Int32(suffix.utf8.count))
+    let path = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    guard descriptor >= 0 else { throw OutboxError.system("cannot create a file in", path: directory, errno: errno) }
+    return FileDescriptor(descriptor, path: path)
+}
+
+/// A new directory only its owner can enter (`mkdtemp(3)`), in `directory`.
+package func makeTemporaryDirectory(in directory: String) throws -> String {
+    try makeDirectories(directory)
+    var template = Array((directory + "/XXXXXX").utf8CString)
+    guard let made = mkdtemp(&template) else {
+        throw OutboxError.system("cannot create a directory in", path: directory, errno: errno)
+    }
+    return String(cString: made)
 }

@@ -1,0 +1,167 @@
+import MIMEMessage
+import SMTPTransport
+
+/// One message on its way to the server: built now (streamed as it is sent), or stored (a
+/// draft's bytes, an outbox entry's file) and sent as it is, Message-ID and all.
+struct Submission {
+    enum Content {
+        case built(OutgoingMessage)
+        case stored(RawMessage.Content)
+    }
+
+    var content: Content
+    var envelopeFrom: String
+    var recipients: [String]
+    var messageId: String?
+    var subject: String?
+
+    init(_ message: OutgoingMessage, subject: String?) {
+        content = .built(message)
+        envelopeFrom = message.from.asciiAddress
+        recipients = message.recipients.map(\.asciiAddress)
+        messageId = message.messageID
+        self.subject = subject
+    }
+
+    init(stored: RawMessage.Content, envelopeFrom: String, recipients: [String], messageId: String?, subject: String?) {
+        content = .stored(stored)
+        self.envelopeFrom = envelopeFrom
+        self.recipients = recipients
+        self.messageId = messageId
+        self.subject = subject
+    }
+
+    /// The whole message, for the outbox.
+    func bytes() throws -> [UInt8] {
+        switch content {
+        case .built(let message): try message.makeStream().readAll()
+        case .stored(.bytes(let bytes)): bytes
+        case .stored(.file(let path)): try MessageStream(messageFile: path).readAll()
+        }
+    }
+
+    /// This message for `recipients` only, as the outbox keeps it.
+    func queued(for recipients: [String], server: String?) throws -> OutboxMessage {
+        OutboxMessage(bytes: try bytes(), envelopeFrom: envelopeFrom, recipients: recipients, messageId: messageId,
+                      server: server, subject: subject)
+    }
+}
+
+/// What the submit step leaves to its caller.
+enum SubmitOutcome {
+    /// A server has it, or the outbox does: nothing more to keep.
+    case delivered
+    /// Part or all of it is in neither place: the caller keeps the message (a draft).
+    case keep
+}
+
+// MARK: - The one submit step
+
+extension Session {
+    /// Sends `submission` over the run's one connection. What the server put off for some
+    /// recipients (4xx to their RCPT) is queued again for them alone, the same bytes and
+    /// Message-ID (DESIGN.md rule 3), so that the others do not get it twice: `deferred`
+    /// says where, or why the outbox could not take it. Throws the server's refusal, or why
+    /// no connection can be made.
+    func transmit(_ submission: Submission, progress: (@Sendable (Int, Int) -> Void)? = nil) throws -> Transmitted {
+        let smtp = try smtp()
+        let receipt = switch submission.content {
+        case .built(let message): try smtp.send(message, progress: progress)
+        case .stored(let content):
+            try smtp.send(RawMessage(content, envelopeFrom: submission.envelopeFrom, recipients: submission.recipients))
+        }
+        let deferred = receipt.refused.filter { $0.reply.hasPrefix("4") }
+        guard !deferred.isEmpty else { return Transmitted(receipt: receipt, deferred: nil) }
+        let names = deferred.map(\.address).joined(separator: ", ")
+        let queued = Result {
+            try storage.outbox.enqueue(
+                try submission.queued(for: deferred.map(\.address), server: smtp.server.address),
+                failedAttempt: Failure(kind: .transient, message: deferred.map { "\($0.address): \($0.reply)" }.joined(separator: "; ")))
+        }
+        return Transmitted(receipt: receipt, deferred: queued.map { entry in
+            (entry.id, "the server put off \(names) for now: queued in the outbox as \(entry.id) for them")
+        }.mapError { error in
+            Failure(kind: .configuration, message: "could not queue the message for \(names), whom the server put off: \(Failure(error, otherwise: .permanent).message)")
+        })
+    }
+
+    /// What `transmit` came to.
+    struct Transmitted {
+        var receipt: SMTPReceipt
+        /// The outbox entry and the warning for the recipients put off; or why they are in
+        /// no outbox.
+        var deferred: Result<(id: String, warning: String), Failure>?
+    }
+
+    /// The submit step every send shares (a message, a draft): sent; or, when the server
+    /// cannot take it now, queued in the outbox; or failed. Fills `report` (server, reply,
+    /// recipients accepted and refused, outbox id, error) and says whether the caller must
+    /// keep the message, because neither a server nor the outbox has all of it.
+    func submit(
+        _ submission: Submission, into report: inout RouteReport, progress: (@Sendable (Int, Int) -> Void)? = nil
+    ) -> SubmitOutcome {
+        let sent: Transmitted
+        do {
+            sent = try transmit(submission, progress: progress)
+        } catch {
+            report.error = Failure(error, otherwise: .permanent)
+            guard let error = error as? SMTPError else { return .keep }
+            report.reply = error.reply
+            return error.kind == .transient ? queue(submission, into: &report) : .keep
+        }
+        report.result = .sent
+        report.reply = sent.receipt.reply
+        report.accepted = sent.receipt.accepted
+        report.refused = sent.receipt.refused.map { RouteReport.Refusal(address: $0.address, reply: $0.reply) }
+        for refusal in sent.receipt.refused {
+            report.warnings.append("the server refused \(refusal.address): \(refusal.reply)")
+        }
+        switch sent.deferred {
+        case .success(let queued)?:
+            report.outboxId = queued.id
+            report.warnings.append(queued.warning)
+        case .failure(let failure)?:
+            report.warnings.append(failure.message)
+            return .keep
+        case nil:
+            break
+        }
+        return .delivered
+    }
+
+    /// A transient failure: into the outbox, to be retried with the same Message-ID.
+    private func queue(_ submission: Submission, into report: inout RouteReport) -> SubmitOutcome {
+        do {
+            let entry = try storage.outbox.enqueue(try submission.queued(for: submission.recipients, server: report.server),
+                                                   failedAttempt: report.error)
+            report.result = .queued
+            report.outboxId = entry.id
+            return .delivered
+        } catch {
+            report.warnings.append("could not put the message in the outbox: \(Failure(error, otherwise: .permanent).message)")
+            return .keep
+        }
+    }
+}
+
+// MARK: - The outcome log
+
+extension Outcome {
+    /// The log's line for `report`: never a body, a subject or a password.
+    init(_ report: RouteReport, source: RouteRequest.Source) {
+        self.init(source: source.rawValue, path: report.path.rawValue, result: report.result.rawValue,
+                  handler: report.handler?.id, server: report.server, errorKind: report.error?.kind)
+    }
+}
+
+extension Session {
+    /// Appends each report to the outcome log. The log is for looking back: failing to
+    /// write it changes nothing that happened.
+    public func log(_ reports: [RouteReport], source: RouteRequest.Source) {
+        try? storage.outcomeLog.append(contentsOf: reports.map { Outcome($0, source: source) })
+    }
+
+    public func log(_ report: RouteReport, source: RouteRequest.Source) {
+        log([report], source: source)
+    }
+}

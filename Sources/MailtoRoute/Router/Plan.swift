@@ -1,0 +1,94 @@
+/// What a message will be done with, decided before anything is done: one function of the
+/// run's facts (where the message came from, the path the caller insists on, the policy,
+/// the account, whether there is a mail program). A click and `check` decide by it alike.
+public enum Plan: Equatable, Sendable {
+    /// Send over the account now.
+    case send
+    /// A link under `policy=ask`: ask the user, then send, hand off, save or cancel; when
+    /// consent cannot be asked or goes unanswered, `otherwise` (rule 1: never send).
+    case ask(otherwise: Fallback)
+    /// Give it to the mail program.
+    case handOff
+    /// Save it as a draft; `reason`, when it is not what the caller asked for.
+    case saveDraft(reason: String?)
+    /// What the caller insists on cannot be done: the report fails (and the message is kept
+    /// as a draft).
+    case fail(RouteReport.Path, Failure)
+
+    /// What a link that could not be asked about gets instead of being sent.
+    public enum Fallback: Equatable, Sendable {
+        case handOff
+        case saveDraft(reason: String)
+    }
+
+    /// Where the account stands, as far as the plan needs to know.
+    public enum AccountState: Equatable, Sendable {
+        /// None is set up.
+        case none
+        /// One is set up and cannot send: its mistake (the file, or the password).
+        case unusable(String)
+        /// One is set up and reads; its password is obtained once a plan sends.
+        case usable
+    }
+
+    /// Whether this plan sends, and so needs the account's password first.
+    public var sends: Bool {
+        switch self {
+        case .send, .ask: true
+        case .handOff, .saveDraft, .fail: false
+        }
+    }
+
+    /// The plan for a message from `source`. `handler` is asked only when a path needs the
+    /// mail program: `nil` for "there is one", else why there is none.
+    public static func make(
+        source: RouteRequest.Source, forcedPath: RouteRequest.ForcedPath?, policy: LinkPolicy,
+        account: AccountState, handlerProblem: () -> String?
+    ) -> Plan {
+        switch forcedPath {
+        case .direct:
+            if case .unusable(let problem) = account {
+                return .fail(.direct, Failure(kind: .configuration, message: "cannot send directly: \(problem)"))
+            }
+            if account == .none {
+                return .fail(.direct, Failure(kind: .configuration, message: "cannot send directly: no account is configured"))
+            }
+            // A forced direct send of a link is still a link: consent first, unless the
+            // user's own policy is standing consent (rule 1).
+            return source == .link && policy != .direct ? .ask(otherwise: fallback(handlerProblem)) : .send
+        case .handoff:
+            if let problem = handlerProblem() {
+                return .fail(.handoff, Failure(kind: .permanent, message: "cannot hand off: \(problem)"))
+            }
+            return .handOff
+        case .draft:
+            return .saveDraft(reason: nil)
+        case nil:
+            break
+        }
+        if source != .link {
+            // A script that asked to send learns that its account is broken, rather than
+            // finding its message handed to a mail program; the message is kept.
+            if case .unusable(let problem) = account { return .fail(.direct, Failure(kind: .configuration, message: problem)) }
+            if account == .usable { return .send }
+            return handOffOrSave(account, handlerProblem)
+        }
+        guard account == .usable, policy != .handoff else { return handOffOrSave(account, handlerProblem) }
+        return policy == .direct ? .send : .ask(otherwise: fallback(handlerProblem))
+    }
+
+    /// The mail program when there is one, else a draft, whose reason says why neither it
+    /// nor the account could take the message.
+    private static func handOffOrSave(_ account: AccountState, _ handlerProblem: () -> String?) -> Plan {
+        guard let problem = handlerProblem() else { return .handOff }
+        switch account {
+        case .none: return .saveDraft(reason: "\(problem); and no account to send from: no account is configured")
+        case .unusable(let accountProblem): return .saveDraft(reason: "\(problem); and no account to send from: \(accountProblem)")
+        case .usable: return .saveDraft(reason: problem)
+        }
+    }
+
+    private static func fallback(_ handlerProblem: () -> String?) -> Fallback {
+        handlerProblem().map { .saveDraft(reason: $0) } ?? .handOff
+    }
+}

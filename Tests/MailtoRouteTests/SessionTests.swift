@@ -1,0 +1,32 @@
+import MailtoRoute
+import Testing
+
+/// A session built from given paths and config text, in-process.
+@Suite struct SessionTests {
+    static let paths = Paths(home: "/h", configHome: "/h/.config", dataHome: "/h/.local/share", stateHome: "/h/.local/state")
+
+    @Test func everyFileIsUnderTheOneSetOfPaths() {
+        #expect(Self.paths.configFile == "/h/.config/mailto-route/config")
+        #expect(Self.paths.msmtprcFiles == ["/h/.msmtprc", "/h/.config/msmtp/config"])
+        #expect(Self.paths.storage.outbox.directory == "/h/.local/state/mailto-route/outbox")
+        #expect(Self.paths.storage.drafts.directory == "/h/.local/share/mailto-route/drafts")
+    }
+
+    @Test func theInlinePasswordIsObtainedFromTheConfiguration() throws {
+        let configuration = Configuration(config: ("/h/.config/mailto-route/config", .success((
+            "[account]\nfrom=a@x.example\nhost=127.0.0.1\nsecurity=none\nuser=a\npassword=pw\n", 0o600))))
+        let session = Session(paths: Self.paths, configuration: configuration)
+        #expect(try session.server().password == "pw")
+        #expect(session.account?.server.address == "127.0.0.1:587")
+    }
+
+    @Test func noAccountIsAConfigurationErrorThatNamesTheFile() {
+        let session = Session(paths: Self.paths, configuration: Configuration(config: nil))
+        #expect(throws: ConfigurationError.self) { try session.server() }
+        do {
+            _ = try session.server()
+        } catch {
+            #expect(error.message.contains("/h/.config/mailto-route/config"))
+        }
+    }
+}
