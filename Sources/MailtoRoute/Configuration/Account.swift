@@ -86,7 +86,7 @@ public enum AccountConfiguration {
         do { loaded = try KeyFile.load(path) } catch { throw ConfigurationError(error.message) }
         guard let file = loaded, file.groups.contains("account") else { return nil }
         for key in file.keys(in: "account") where !accountKeys.contains(key) {
-            throw ConfigurationError("\(path): unknown key '\(key)' in [account]")
+            throw ConfigurationError("\(path): unknown key '\(key)' in [account]" + (closest(to: key, among: accountKeys).map { "; did you mean '\($0)'?" } ?? ""))
         }
         func value(_ key: String) -> String? {
             file.string("account", key).map { $0.trimmingSpaces() }.flatMap { $0.isEmpty ? nil : $0 }

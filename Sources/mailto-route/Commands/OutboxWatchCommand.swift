@@ -44,7 +44,7 @@ enum OutboxWatchCommand {
                 OutboxFlushing.notifyGivenUp(result.reports)
             }
         } catch {
-            _ = report(error, to: output)
+            _ = report(error, to: output, json: json)
         }
     }
 
