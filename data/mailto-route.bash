@@ -30,6 +30,19 @@ _mailto_route_ids() {
         grep -o '"id": "[A-Za-z0-9._-]*"' | cut -d '"' -f 4
 }
 
+# For `mailto-route $2` ($1: the mailto-route to ask): its action first (one of $3), then
+# an ID of its store for the actions that take one ($4); the rest of the arguments are the
+# words already given after the command. $current is the caller's word being completed.
+_mailto_route_action() {
+    local program=$1 store=$2 actions=$3 taking=$4
+    shift 4
+    if (($# == 0)); then
+        mapfile -t COMPREPLY < <(compgen -W "$actions" -- "$current")
+    elif (($# == 1)) && [[ " $taking " == *" $1 "* ]]; then
+        mapfile -t COMPREPLY < <(compgen -W "$(_mailto_route_ids "$program" "$store")" -- "$current")
+    fi
+}
+
 _mailto_route() {
     local current=${COMP_WORDS[COMP_CWORD]}
     local previous=${COMP_WORDS[COMP_CWORD - 1]}
@@ -78,18 +91,8 @@ _mailto_route() {
     case $command in
         help)
             ((${#words[@]} == 0)) && mapfile -t COMPREPLY < <(compgen -W "${_mailto_route_commands% help}" -- "$current") ;;
-        outbox)
-            if ((${#words[@]} == 0)); then
-                mapfile -t COMPREPLY < <(compgen -W "list show flush watch retry drop" -- "$current")
-            elif ((${#words[@]} == 1)) && [[ " show retry drop " == *" ${words[0]} "* ]]; then
-                mapfile -t COMPREPLY < <(compgen -W "$(_mailto_route_ids "$program" outbox)" -- "$current")
-            fi ;;
-        drafts)
-            if ((${#words[@]} == 0)); then
-                mapfile -t COMPREPLY < <(compgen -W "list send drop" -- "$current")
-            elif ((${#words[@]} == 1)) && [[ " send drop " == *" ${words[0]} "* ]]; then
-                mapfile -t COMPREPLY < <(compgen -W "$(_mailto_route_ids "$program" drafts)" -- "$current")
-            fi ;;
+        outbox) _mailto_route_action "$program" outbox "list show flush watch retry drop" "show retry drop" "${words[@]}" ;;
+        drafts) _mailto_route_action "$program" drafts "list send drop" "send drop" "${words[@]}" ;;
     esac
 }
 
