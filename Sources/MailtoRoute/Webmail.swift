@@ -77,6 +77,7 @@ enum Webmail {
         func composeURL(for url: String) -> String {
             let value = URIs.component(url)
             switch self {
+            // The Gmail handler Firefox ships beside Yahoo's (`?extsrc=mailto&url=%s`).
             case .gmail: return "https://mail.google.com/mail/?extsrc=mailto&url=\(value)"
             case .outlook: return "https://outlook.live.com/mail/deeplink/compose?mailtouri=\(value)"
             case .fastmail: return "https://app.fastmail.com/action/compose/?mailto=\(value)"
