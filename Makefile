@@ -12,8 +12,17 @@ export PATH := /opt/swift/usr/bin:$(PATH)
 PREFIX ?= /usr/local
 DESTDIR ?=
 BINDIR := $(PREFIX)/bin
-MANDIR := $(PREFIX)/share/man/man1
+DATADIR := $(PREFIX)/share
+MANDIR := $(DATADIR)/man/man1
 UNITDIR := $(PREFIX)/lib/systemd/user
+APPDIR := $(DATADIR)/applications
+METAINFODIR := $(DATADIR)/metainfo
+BASHCOMPDIR := $(DATADIR)/bash-completion/completions
+# Debian's zsh has this directory in $fpath (upstream zsh: site-functions).
+ZSHCOMPDIR := $(DATADIR)/zsh/vendor-completions
+METAINFO := io.github.mailto_route.MailtoRoute.metainfo.xml
+# What `make` built and `make install` installs (a test installs a debug build).
+BUILT ?= .build/release/mailto-route
 
 .PHONY: all deps build run test fuzz bench install uninstall clean
 
@@ -40,17 +49,30 @@ fuzz:
 bench:
 	scripts/bench
 
-# The binary, its man page and the outbox's systemd user unit (pointing at the installed
-# binary). `mailto-route register` then makes the installed binary the mailto: handler.
-install: build
-	install -D -m 755 .build/release/mailto-route $(DESTDIR)$(BINDIR)/mailto-route
+# Installs what `make` built, as a Debian package's rules do (`make && make install
+# DESTDIR=debian/tmp PREFIX=/usr`): it builds nothing and installs no packages. The binary,
+# its man page, the bash and zsh completions, the system desktop file (so that the
+# desktops' settings list mailto-route as a mail program), the AppStream metainfo and the
+# outbox's systemd user unit, each pointing at the installed binary.
+# `mailto-route register` then makes the installed binary the user's mailto: handler.
+# The system desktop file is the per-user one `register` writes, with the installed path,
+# and shown: a desktop's settings leave NoDisplay entries out of their lists.
+install:
+	@test -x $(BUILT) || { echo "make install: $(BUILT) is not built; run 'make' first (install builds nothing)" >&2; exit 1; }
+	install -D -m 755 $(BUILT) $(DESTDIR)$(BINDIR)/mailto-route
 	install -D -m 644 data/mailto-route.1 $(DESTDIR)$(MANDIR)/mailto-route.1
-	mkdir -p $(DESTDIR)$(UNITDIR)
+	install -D -m 644 data/mailto-route.bash $(DESTDIR)$(BASHCOMPDIR)/mailto-route
+	install -D -m 644 data/_mailto-route $(DESTDIR)$(ZSHCOMPDIR)/_mailto-route
+	install -D -m 644 data/$(METAINFO) $(DESTDIR)$(METAINFODIR)/$(METAINFO)
+	mkdir -p $(DESTDIR)$(APPDIR) $(DESTDIR)$(UNITDIR)
+	sed -e 's|@EXEC@|$(BINDIR)/mailto-route|' -e '/^NoDisplay=/d' data/mailto-route.desktop > $(DESTDIR)$(APPDIR)/mailto-route.desktop
 	sed 's|@EXEC@|$(BINDIR)/mailto-route|' data/mailto-route-outbox.service > $(DESTDIR)$(UNITDIR)/mailto-route-outbox.service
-	chmod 644 $(DESTDIR)$(UNITDIR)/mailto-route-outbox.service
+	chmod 644 $(DESTDIR)$(APPDIR)/mailto-route.desktop $(DESTDIR)$(UNITDIR)/mailto-route-outbox.service
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/mailto-route $(DESTDIR)$(MANDIR)/mailto-route.1 \
+		$(DESTDIR)$(BASHCOMPDIR)/mailto-route $(DESTDIR)$(ZSHCOMPDIR)/_mailto-route \
+		$(DESTDIR)$(METAINFODIR)/$(METAINFO) $(DESTDIR)$(APPDIR)/mailto-route.desktop \
 		$(DESTDIR)$(UNITDIR)/mailto-route-outbox.service
 
 clean:

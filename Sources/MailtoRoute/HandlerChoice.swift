@@ -14,14 +14,8 @@ enum HandlerChoice {
         try Handlers.checkGIO()
         if let configured {
             if configured.hasPrefix("webmail:") {
-                let name = String(configured.dropFirst("webmail:".count))
-                guard let service = Webmail.Service(rawValue: name) else {
-                    throw DesktopError(.configuration, """
-                        unknown webmail service '\(name)' in handler= (known: \
-                        \(Webmail.Service.allCases.map(\.rawValue).joined(separator: ", ")))
-                        """)
-                }
-                return .webmail(service)
+                // A known service's name or a compose-URL template; Webmail says what is wrong.
+                return .webmail(try Webmail.Service(handler: String(configured.dropFirst("webmail:".count))))
             }
             if let app = AppInfo.named(configured), !app.isMailtoRoute {
                 return .application(app)

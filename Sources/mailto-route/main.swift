@@ -22,7 +22,7 @@ let status: ExitStatus
 do {
     status = try dispatch(words, commands: commands, output: output)
 } catch {
-    status = report(error, to: output)
+    status = report(error, to: output, json: asksForJSON(words))
 }
 
 // Everything is done and said by now: output goes out with write(2), not stdio, and what

@@ -29,4 +29,36 @@ import TestSupport
             #expect(rendered.contains("\n       \(status) "), "exit status \(status)")
         }
     }
+
+    /// mandoc's lint finds no warning either (its style notes, such as long source lines,
+    /// are not warnings).
+    @Test func mandocFindsNothingToWarnAbout() throws {
+        let result = try run("/usr/bin/mandoc", ["-T", "lint", "-W", "warning", page],
+                             environment: ["LC_ALL": "C.UTF-8", "PATH": "/usr/bin:/bin"])
+        #expect(result.status == 0 && result.stdout.isEmpty && result.stderr.isEmpty, "\(result)")
+    }
+
+    /// ENVIRONMENT names every variable mailto-route reads or sets, and CONFIGURATION every
+    /// key of [account] and [route], each as an entry of its own.
+    @Test func documentsEveryVariableAndEveryConfigKey() throws {
+        let rendered = try run("/usr/bin/groff", ["-man", "-Tascii", "-P-cbou", page],
+                               environment: ["LC_ALL": "C.UTF-8", "PATH": "/usr/bin:/bin"]).stdout
+        func section(_ name: String) -> String {
+            guard let start = rendered.range(of: "\n\(name)\n") else { return "" }
+            let rest = rendered[start.upperBound...]
+            // The next section heading starts a line with a capital letter.
+            let end = rest.range(of: "\n[A-Z][A-Z ]+\n", options: .regularExpression)?.lowerBound ?? rest.endIndex
+            return String(rest[..<end])
+        }
+        let environment = section("ENVIRONMENT")
+        for variable in ["VISUAL", "EDITOR", "TERMINAL", "MAILTO_ROUTE_HANDOFF", "XDG_CONFIG_HOME", "XDG_STATE_HOME",
+                         "XDG_DATA_HOME", "XDG_DATA_DIRS", "XDG_CONFIG_DIRS", "XDG_CURRENT_DESKTOP", "TZ"] {
+            #expect(environment.contains(variable), "\(variable)")
+        }
+        let configuration = section("CONFIGURATION")
+        for key in ["from", "host", "port", "security", "user", "password", "password-command", "ca-file",
+                    "allow-plaintext", "timeout", "policy", "handler", "consent-timeout"] {
+            #expect(configuration.contains("\n       \(key)="), "\(key)")
+        }
+    }
 }

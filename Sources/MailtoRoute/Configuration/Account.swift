@@ -72,7 +72,7 @@ extension Account {
     /// `path`, whose permission bits are `mode`. Throws one line per mistake.
     init(_ file: KeyFile, path: String, mode: UInt32) throws(ConfigurationError) {
         for key in file.keys(in: "account") where !Self.keys.contains(key) {
-            throw ConfigurationError("\(path): unknown key '\(key)' in [account]")
+            throw ConfigurationError("\(path): unknown key '\(key)' in [account]" + (closest(to: key, among: Self.keys).map { "; did you mean '\($0)'?" } ?? ""))
         }
         func value(_ key: String) -> String? {
             file.string("account", key).map { $0.trimmingSpaces() }.flatMap { $0.isEmpty ? nil : $0 }

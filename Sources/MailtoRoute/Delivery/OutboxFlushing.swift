@@ -51,7 +51,7 @@ extension Session {
         guard !selected.isEmpty else { return nil }
         let server: String
         do {
-            guard account != nil else {
+            guard configuration.hasAccount else {
                 throw OutboxError(.configuration, "outbox flush needs a configured account ([account] in \(paths.configFile))")
             }
             server = try smtp().server.address

@@ -1,3 +1,5 @@
+import MailtoRoute
+
 /// One option a command accepts.
 struct OptionSpec: Sendable {
     enum Arity: Sendable {
@@ -11,10 +13,25 @@ struct OptionSpec: Sendable {
 
     var name: String
     var arity: Arity
+    /// What the value is called in the help (`A` in `--to A`); `nil` for a flag.
+    var valueName: String?
+    /// What it does, in one line of the command's help.
+    var help: String
 
-    static func flag(_ name: String) -> OptionSpec { OptionSpec(name: name, arity: .flag) }
-    static func single(_ name: String) -> OptionSpec { OptionSpec(name: name, arity: .single) }
-    static func repeated(_ name: String) -> OptionSpec { OptionSpec(name: name, arity: .repeated) }
+    static func flag(_ name: String, _ help: String) -> OptionSpec {
+        OptionSpec(name: name, arity: .flag, help: help)
+    }
+
+    static func single(_ name: String, _ valueName: String, _ help: String) -> OptionSpec {
+        OptionSpec(name: name, arity: .single, valueName: valueName, help: help)
+    }
+
+    static func repeated(_ name: String, _ valueName: String, _ help: String) -> OptionSpec {
+        OptionSpec(name: name, arity: .repeated, valueName: valueName, help: help)
+    }
+
+    /// `--help` and `-h`, which every command takes.
+    static let helpNames = ["-h", "--help"]
 }
 
 /// A command line after parsing against a command's options.
@@ -22,6 +39,8 @@ struct Arguments: Sendable {
     private(set) var flags: Set<String> = []
     private(set) var values: [String: [String]] = [:]
     private(set) var positionals: [String] = []
+    /// `--help` or `-h` was given as an option: the command's help is printed instead.
+    private(set) var helpRequested = false
 
     func has(_ flag: String) -> Bool { flags.contains(flag) }
     func value(_ option: String) -> String? { values[option]?.last }
@@ -36,6 +55,8 @@ struct Arguments: Sendable {
     /// Parses `words` (without the command name): `--name`, `--name value`,
     /// `--name=value`, `--` to end options, and `-` as a word (standard input).
     /// A word that is not an option is positional; at most `maxPositionals` of them.
+    /// `--help` or `-h` where an option may stand ends parsing: whatever else the line
+    /// holds, the person wants to know how to write it.
     init(_ words: [String], options: [OptionSpec], maxPositionals: Int, usage: String) throws(UsageError) {
         var index = 0
         var optionsEnded = false
@@ -50,6 +71,10 @@ struct Arguments: Sendable {
                 optionsEnded = true
                 continue
             }
+            if OptionSpec.helpNames.contains(word) {
+                helpRequested = true
+                return
+            }
             var name = word
             var inlineValue: String?
             if let equals = word.firstIndex(of: "=") {
@@ -57,7 +82,8 @@ struct Arguments: Sendable {
                 inlineValue = String(word[word.index(after: equals)...])
             }
             guard let spec = options.first(where: { $0.name == name }) else {
-                throw UsageError("unknown option '\(name)'", usage: usage)
+                let suggestion = closest(to: name, among: options.map(\.name) + ["--help"])
+                throw UsageError("unknown option '\(name)'" + (suggestion.map { "; did you mean '\($0)'?" } ?? ""), usage: usage)
             }
             switch spec.arity {
             case .flag:

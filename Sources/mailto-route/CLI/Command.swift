@@ -7,6 +7,9 @@ protocol Command {
     /// The usage line, without the leading `mailto-route `.
     static var usage: String { get }
     static var options: [OptionSpec] { get }
+    /// The words that are not options (a URL, an action and its ID), each with what it
+    /// means, for the command's own help.
+    static var arguments: [(name: String, help: String)] { get }
     static var maxPositionals: Int { get }
     static func run(_ arguments: Arguments, output: Output) throws -> ExitStatus
 }
@@ -14,8 +17,21 @@ protocol Command {
 extension Command {
     static var fullUsage: String { "mailto-route \(usage)" }
 
+    /// `mailto-route help NAME`, `NAME --help` and `NAME -h`.
+    static var helpText: String { Help.text(for: self) }
+
     static func main(_ words: [String], output: Output) throws -> ExitStatus {
-        let arguments = try Arguments(words, options: options, maxPositionals: maxPositionals, usage: fullUsage)
-        return try run(arguments, output: output)
+        do {
+            let arguments = try Arguments(words, options: options, maxPositionals: maxPositionals, usage: fullUsage)
+            if arguments.helpRequested {
+                output.print(helpText)
+                return .success
+            }
+            return try run(arguments, output: output)
+        } catch var error as UsageError {
+            // The help that answers the mistake is this command's own.
+            error.command = error.command ?? name
+            throw error
+        }
     }
 }

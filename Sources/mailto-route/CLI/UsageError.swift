@@ -5,30 +5,52 @@ struct UsageError: Error, CustomStringConvertible {
     var message: String
     /// The usage line of the command that was called, printed under the message.
     var usage: String
+    /// The command whose help answers the mistake (`nil`: the general help).
+    var command: String?
 
-    init(_ message: String, usage: String) {
+    init(_ message: String, usage: String, command: String? = nil) {
         self.message = message
         self.usage = usage
+        self.command = command
     }
 
     var description: String { message }
 }
 
-/// The one place that maps an error to its message and exit status.
-func report(_ error: any Error, to output: Output) -> ExitStatus {
+/// Whether the command line asks for JSON: `--json` among its options (before `--`). Read
+/// from the words themselves, so that an error found before or while parsing them (an
+/// unknown option, a missing ID) is said as JSON too.
+func asksForJSON(_ words: [String]) -> Bool {
+    words.prefix(while: { $0 != "--" }).contains("--json")
+}
+
+/// The one place that maps an error to its message and exit status. With `json`, the
+/// message is one object on standard output, `{"error": {"kind": ..., "message": ...}}`,
+/// as a script that asked for JSON reads it; the status is the same either way. A usage
+/// error's kind is `usage`, the others' are their ErrorKind.
+func report(_ error: any Error, to output: Output, json: Bool = false) -> ExitStatus {
+    let kind: String, message: String, status: ExitStatus
     switch error {
     case let error as UsageError:
-        output.error("mailto-route: \(error.message)")
-        output.error("usage: \(error.usage)")
-        output.error("Try 'mailto-route --help' for more information.")
-        return .usage
+        (kind, message, status) = ("usage", error.message, .usage)
+        if !json {
+            output.error("mailto-route: \(error.message)")
+            output.error("usage: \(error.usage)")
+            output.error("Try 'mailto-route \(error.command.map { "\($0) " } ?? "")--help' for more information.")
+        }
     case let error as any ClassifiedError:
-        output.error("mailto-route: \(error.description)")
-        return ExitStatus(for: error.kind)
+        (kind, message, status) = (error.kind.rawValue, error.description, ExitStatus(for: error.kind))
+        if !json { output.error("mailto-route: \(error.description)") }
     default:
-        output.error("mailto-route: \(error)")
-        return .failure
+        (kind, message, status) = (ErrorKind.permanent.rawValue, "\(error)", .failure)
+        if !json { output.error("mailto-route: \(error)") }
     }
+    if json {
+        output.print(JSON.object([
+            ("error", .object([("kind", .string(kind)), ("message", .string(message))])),
+        ]).serialized)
+    }
+    return status
 }
 
 extension ExitStatus {

@@ -7,7 +7,11 @@ enum CheckCommand: Command {
     static let name = "check"
     static let summary = "Tell what a click would do right now, and what is wrong."
     static let usage = "check | --check [--json] [--offline]"
-    static let options: [OptionSpec] = [.flag("--json"), .flag("--offline")]
+    static let options: [OptionSpec] = [
+        .flag("--json", "print the report as one JSON object"),
+        .flag("--offline", "skip the live test of the SMTP server"),
+    ]
+    static let arguments: [(name: String, help: String)] = []
     static let maxPositionals = 0
 
     static func run(_ arguments: Arguments, output: Output) throws -> ExitStatus {

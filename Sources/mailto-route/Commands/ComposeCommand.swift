@@ -6,7 +6,8 @@ enum ComposeCommand: Command {
     static let name = "compose"
     static let summary = "Write the message in your editor, then send, save or cancel."
     static let usage = "compose [URL] [--json]"
-    static let options: [OptionSpec] = [.flag("--json")]
+    static let options: [OptionSpec] = [.flag("--json", "print what came of it as one JSON object")]
+    static let arguments: [(name: String, help: String)] = [("URL", "a mailto: URL that fills the message first")]
     static let maxPositionals = 1
 
     static func run(_ arguments: Arguments, output: Output) throws -> ExitStatus {

@@ -6,7 +6,12 @@ enum DraftsCommand: Command {
     static let name = "drafts"
     static let summary = "List, send or drop saved drafts."
     static let usage = "drafts list | send ID | drop ID [--json]"
-    static let options: [OptionSpec] = [.flag("--json")]
+    static let options: [OptionSpec] = [.flag("--json", "print the result as JSON")]
+    static let arguments: [(name: String, help: String)] = [
+        ("list", "the drafts: ID, when saved, recipients, subject (the default)"),
+        ("send ID", "send a draft from the configured account; removed once sent"),
+        ("drop ID", "delete a draft without sending it"),
+    ]
     static let maxPositionals = 2
 
     static func run(_ arguments: Arguments, output: Output) throws -> ExitStatus {
@@ -23,10 +28,10 @@ enum DraftsCommand: Command {
             } else if all.isEmpty {
                 output.print("No drafts.")
             } else {
-                var table = Table(header: ["ID", "SAVED (UTC)", "TO", "SUBJECT"])
+                var table = Table(header: ["ID", "SAVED", "TO", "SUBJECT"])
                 for draft in all {
                     table.add([
-                        draft.id, draft.saved.shortText, draft.recipients.joined(separator: ", ").cut(to: 40),
+                        draft.id, draft.saved.localShortText, draft.recipients.joined(separator: ", ").cut(to: 40),
                         (draft.subject ?? "").cut(to: 50),
                     ])
                 }

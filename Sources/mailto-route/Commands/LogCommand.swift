@@ -6,7 +6,12 @@ enum LogCommand: Command {
     static let name = "log"
     static let summary = "Show what recent runs did, or count them (--stats)."
     static let usage = "log [--stats] [--count N] [--json]"
-    static let options: [OptionSpec] = [.flag("--stats"), .flag("--json"), .single("--count")]
+    static let options: [OptionSpec] = [
+        .flag("--stats", "count the runs per path, per result and per both"),
+        .single("--count", "N", "show the last N runs (20)"),
+        .flag("--json", "print the runs or the counts as JSON"),
+    ]
+    static let arguments: [(name: String, help: String)] = []
     static let maxPositionals = 0
 
     static func run(_ arguments: Arguments, output: Output) throws -> ExitStatus {

@@ -7,7 +7,8 @@ enum OpenCommand: Command {
     static let name = "open"
     static let summary = "Route a clicked link: ask, then send; or hand off; or save a draft."
     static let usage = "[open] URL [--json]"
-    static let options: [OptionSpec] = [.flag("--json")]
+    static let options: [OptionSpec] = [.flag("--json", "print the report as one JSON object")]
+    static let arguments: [(name: String, help: String)] = [("URL", "the mailto: URL of the link (RFC 6068)")]
     static let maxPositionals = 1
 
     static func run(_ arguments: Arguments, output: Output) throws -> ExitStatus {

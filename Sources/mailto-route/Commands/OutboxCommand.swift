@@ -6,7 +6,15 @@ enum OutboxCommand: Command {
     static let name = "outbox"
     static let summary = "List, send, retry or drop messages waiting to be retried."
     static let usage = "outbox list | show ID | flush | watch | retry ID | drop ID [--json]"
-    static let options: [OptionSpec] = [.flag("--json")]
+    static let options: [OptionSpec] = [.flag("--json", "print the result as JSON")]
+    static let arguments: [(name: String, help: String)] = [
+        ("list", "the queued messages, then the failed ones (the default)"),
+        ("show ID", "one message: attempts, last error, next attempt, recipients, file"),
+        ("flush", "send the queued messages now, over one connection"),
+        ("watch", "stay running and send when due and when the network is back"),
+        ("retry ID", "make a message due now (a failed one queued again), then send it"),
+        ("drop ID", "delete a message without sending it"),
+    ]
     static let maxPositionals = 2
 
     static func run(_ arguments: Arguments, output: Output) throws -> ExitStatus {
@@ -91,12 +99,12 @@ enum OutboxCommand: Command {
         }
         if !queued.isEmpty {
             output.print("Queued (\(queued.count)):")
-            output.print(table(queued, timeColumn: "NEXT ATTEMPT (UTC)", time: \.nextAttempt))
+            output.print(table(queued, timeColumn: "NEXT ATTEMPT", time: \.nextAttempt))
         }
         if !failed.isEmpty {
             if !queued.isEmpty { output.print("") }
             output.print("Failed, not retried any more (\(failed.count)); 'outbox retry ID' queues one again:")
-            output.print(table(failed, timeColumn: "QUEUED (UTC)", time: \.created))
+            output.print(table(failed, timeColumn: "QUEUED", time: \.created))
         }
         return .success
     }
@@ -105,7 +113,7 @@ enum OutboxCommand: Command {
         var table = Table(header: ["ID", "ATTEMPTS", timeColumn, "TO", "SUBJECT", "LAST ERROR"])
         for entry in entries {
             table.add([
-                entry.id, String(entry.attempts), entry[keyPath: time].shortText,
+                entry.id, String(entry.attempts), entry[keyPath: time].localShortText,
                 entry.recipients.joined(separator: ", ").cut(to: 30), (entry.subject ?? "").cut(to: 30),
                 entry.lastError.map { "\($0.kind.rawValue): \($0.message)" }?.cut(to: 40) ?? "",
             ])
@@ -121,12 +129,12 @@ enum OutboxCommand: Command {
         }
         var table = Table(header: ["ID:", entry.id])
         table.add(["State:", state == .queued ? "queued" : "failed (not retried any more)"])
-        table.add(["Queued:", entry.created.iso8601])
+        table.add(["Queued:", entry.created.localText])
         table.add(["Attempts:", String(entry.attempts)])
-        if let last = entry.lastAttempt { table.add(["Last attempt:", last.iso8601]) }
+        if let last = entry.lastAttempt { table.add(["Last attempt:", last.localText]) }
         if state == .queued {
-            table.add(["Next attempt:", entry.nextAttempt.iso8601])
-            table.add(["Gives up:", entry.expires.iso8601])
+            table.add(["Next attempt:", entry.nextAttempt.localText])
+            table.add(["Gives up:", entry.expires.localText])
         }
         if let error = entry.lastError { table.add(["Last error:", "\(error.kind.rawValue): \(error.message)"]) }
         table.add(["From:", entry.envelopeFrom])
@@ -186,7 +194,7 @@ enum OutboxCommand: Command {
             var line = "\(report.id): "
             switch report.outcome {
             case .sent: line += "sent to \(report.entry.recipients.joined(separator: ", ")) via \(result.server)"
-            case .rescheduled: line += "still queued, next attempt \(report.entry.nextAttempt.shortText) UTC"
+            case .rescheduled: line += "still queued, next attempt \(report.entry.nextAttempt.localText)"
             case .failed: line += "failed, moved to failed/ ('outbox retry ID' queues it again)"
             case .skipped: line += "still queued (could not be claimed)"
             }

@@ -46,7 +46,7 @@ enum OutboxWatchCommand {
                 session.notifyGivenUp(result.reports)
             }
         } catch {
-            _ = report(error, to: output)
+            _ = report(error, to: output, json: json)
         }
     }
 

@@ -5,7 +5,10 @@ enum RegisterCommand: Command {
     static let name = "register"
     static let summary = "Make mailto-route the desktop's mailto: handler."
     static let usage = "register [--force]"
-    static let options: [OptionSpec] = [.flag("--force")]
+    static let options: [OptionSpec] = [
+        .flag("--force", "also win over a desktop-specific list that names another program"),
+    ]
+    static let arguments: [(name: String, help: String)] = []
     static let maxPositionals = 0
 
     static func run(_ arguments: Arguments, output: Output) throws -> ExitStatus {

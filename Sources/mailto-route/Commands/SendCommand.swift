@@ -10,10 +10,19 @@ enum SendCommand: Command {
     static let usage = "send [URL] [--to A]... [--cc A]... [--bcc A]... [--subject S] "
         + "[--body TEXT | --body-file F | --body -] [--html] [--attach FILE]... [--direct | --handoff] [--json]"
     static let options: [OptionSpec] = [
-        .repeated("--to"), .repeated("--cc"), .repeated("--bcc"), .single("--subject"), .single("--body"),
-        .single("--body-file"), .flag("--html"), .repeated("--attach"), .flag("--direct"),
-        .flag("--handoff"), .flag("--json"),
+        .repeated("--to", "A", "add a recipient"),
+        .repeated("--cc", "A", "add a recipient of a copy"),
+        .repeated("--bcc", "A", "add a recipient nobody else sees"),
+        .single("--subject", "S", "the subject"),
+        .single("--body", "TEXT", "the body ('-': read it from standard input)"),
+        .single("--body-file", "F", "read the body from file F"),
+        .flag("--html", "the body is HTML (a plain-text alternative is made from it)"),
+        .repeated("--attach", "FILE", "attach FILE"),
+        .flag("--direct", "send directly or fail: never hand off"),
+        .flag("--handoff", "hand off to the mail program or fail: never send directly"),
+        .flag("--json", "print the report as one JSON object"),
     ]
+    static let arguments: [(name: String, help: String)] = [("URL", "a mailto: URL that fills the message first")]
     static let maxPositionals = 1
 
     static func run(_ arguments: Arguments, output: Output) throws -> ExitStatus {

@@ -6,6 +6,7 @@ enum UnregisterCommand: Command {
     static let summary = "Give the mailto: links back to the handler before mailto-route."
     static let usage = "unregister"
     static let options: [OptionSpec] = []
+    static let arguments: [(name: String, help: String)] = []
     static let maxPositionals = 0
 
     static func run(_ arguments: Arguments, output: Output) throws -> ExitStatus {

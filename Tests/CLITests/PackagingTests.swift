@@ -1,0 +1,116 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// `make install DESTDIR=… PREFIX=/usr` as a Debian package's rules run it, after a build:
+/// it builds nothing, installs no packages, and each file it installs passes the tool
+/// Debian judges that kind of file with.
+@Suite(.serialized) struct PackagingTests {
+    let judgeEnvironment = ["LC_ALL": "C.UTF-8", "PATH": "/usr/bin:/bin"]
+    static let expectedFiles = [
+        "usr/bin/mailto-route",
+        "usr/lib/systemd/user/mailto-route-outbox.service",
+        "usr/share/applications/mailto-route.desktop",
+        "usr/share/bash-completion/completions/mailto-route",
+        "usr/share/man/man1/mailto-route.1",
+        "usr/share/metainfo/io.github.mailto_route.MailtoRoute.metainfo.xml",
+        "usr/share/zsh/vendor-completions/_mailto-route",
+    ]
+
+    func make(_ arguments: [String], destination: URL) throws -> RunResult {
+        try run("/usr/bin/make", ["-C", packageRoot.path] + arguments + [
+            "DESTDIR=\(destination.path)", "PREFIX=/usr", "BUILT=\(mailtoRouteBinary)",
+        ], environment: judgeEnvironment, timeout: 120)
+    }
+
+    func files(under root: URL) -> [String] {
+        let enumerator = FileManager.default.enumerator(at: root, includingPropertiesForKeys: [.isRegularFileKey])
+        var files: [String] = []
+        while let url = enumerator?.nextObject() as? URL {
+            if (try? url.resourceValues(forKeys: [.isRegularFileKey]))?.isRegularFile == true {
+                files.append(String(url.path.dropFirst(root.path.count + 1)))
+            }
+        }
+        return files.sorted()
+    }
+
+    @Test func installBuildsNothingAndInstallsNoPackages() throws {
+        let sandbox = try Sandbox()
+        let plan = try make(["-n", "install"], destination: sandbox.root.appendingPathComponent("dest"))
+        #expect(plan.status == 0, "\(plan)")
+        for word in ["swift", "install-deps", "apt", "dpkg", "sudo"] {
+            #expect(!plan.stdout.contains(word), "make install would run \(word):\n\(plan.stdout)")
+        }
+        // Without a build, it says so and installs nothing.
+        let unbuilt = try run("/usr/bin/make", ["-C", packageRoot.path, "install", "DESTDIR=\(sandbox.root.path)/none",
+                                                "BUILT=\(sandbox.root.path)/not-built"], environment: judgeEnvironment)
+        #expect(unbuilt.status != 0)
+        #expect(unbuilt.stderr.contains("is not built; run 'make' first"), "\(unbuilt)")
+        #expect(!FileManager.default.fileExists(atPath: sandbox.root.appendingPathComponent("none").path))
+    }
+
+    @Test func installedFilesPassDebiansJudgesAndUninstallRemovesThem() throws {
+        let sandbox = try Sandbox()
+        let destination = sandbox.root.appendingPathComponent("dest")
+        let install = try make(["install"], destination: destination)
+        #expect(install.status == 0, "\(install)")
+        #expect(files(under: destination) == Self.expectedFiles)
+        let path = { (file: String) in destination.appendingPathComponent(file).path }
+
+        // The binary runs; the man page is groff's and mandoc's idea of a clean page.
+        #expect(try run(path("usr/bin/mailto-route"), ["--version"]).status == 0)
+        let groff = try run("/usr/bin/groff", ["-man", "-z", "-ww", "-Tutf8", path("usr/share/man/man1/mailto-route.1")],
+                            environment: judgeEnvironment)
+        #expect(groff.status == 0 && groff.stderr.isEmpty, "\(groff)")
+        let mandoc = try run("/usr/bin/mandoc", ["-T", "lint", "-W", "warning", path("usr/share/man/man1/mailto-route.1")],
+                             environment: judgeEnvironment)
+        #expect(mandoc.status == 0 && mandoc.stdout.isEmpty && mandoc.stderr.isEmpty, "\(mandoc)")
+
+        // The system desktop file: valid, shown (so the settings list it), in Network and
+        // Email, for mailto: links, running the installed binary.
+        let desktop = path("usr/share/applications/mailto-route.desktop")
+        let validate = try run("/usr/bin/desktop-file-validate", [desktop], environment: judgeEnvironment)
+        #expect(validate.status == 0 && validate.stdout.isEmpty && validate.stderr.isEmpty, "\(validate)")
+        let entry = try String(contentsOfFile: desktop, encoding: .utf8).split(separator: "\n").map(String.init)
+        #expect(entry.contains("Categories=Network;Email;"))
+        #expect(entry.contains("MimeType=x-scheme-handler/mailto;"))
+        #expect(entry.contains("Exec=/usr/bin/mailto-route open %u"))
+        #expect(!entry.contains { $0.hasPrefix("NoDisplay=") })
+
+        // AppStream: the metainfo alone, and with the desktop file it launches.
+        let metainfo = path("usr/share/metainfo/io.github.mailto_route.MailtoRoute.metainfo.xml")
+        let appstream = try run("/usr/bin/appstreamcli", ["validate", "--no-net", metainfo], environment: judgeEnvironment)
+        #expect(appstream.status == 0, "\(appstream)")
+        let tree = try run("/usr/bin/appstreamcli", ["validate-tree", "--no-net", destination.path], environment: judgeEnvironment)
+        #expect(tree.status == 0, "\(tree)")
+
+        // The completions are valid for their shells (CompletionTests runs them).
+        #expect(try run("/bin/bash", ["-n", path("usr/share/bash-completion/completions/mailto-route")]).status == 0)
+        #expect(try run("/usr/bin/zsh", ["-n", path("usr/share/zsh/vendor-completions/_mailto-route")]).status == 0)
+
+        // The user unit runs the installed binary and orders itself after nothing a user
+        // manager lacks.
+        let unit = try String(contentsOfFile: path("usr/lib/systemd/user/mailto-route-outbox.service"), encoding: .utf8)
+        #expect(unit.contains("\nExecStart=/usr/bin/mailto-route outbox watch\n"))
+        #expect(!unit.contains("network-online.target"))
+
+        let uninstall = try make(["uninstall"], destination: destination)
+        #expect(uninstall.status == 0, "\(uninstall)")
+        #expect(files(under: destination).isEmpty)
+    }
+
+    /// systemd's own check of the installed unit; `verify` wants its ExecStart to exist,
+    /// so the staged copy points at the staged binary.
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/systemd-analyze"), "systemd-analyze is not installed"))
+    func installedUserUnitVerifies() throws {
+        let sandbox = try Sandbox()
+        let destination = sandbox.root.appendingPathComponent("dest")
+        #expect(try make(["install"], destination: destination).status == 0)
+        let installed = try String(contentsOfFile: destination.appendingPathComponent(Self.expectedFiles[1]).path, encoding: .utf8)
+        let staged = try sandbox.write(
+            installed.replacingOccurrences(of: "/usr/bin/mailto-route", with: destination.path + "/usr/bin/mailto-route"),
+            to: "units/mailto-route-outbox.service")
+        let result = try run("/usr/bin/systemd-analyze", ["verify", "--user", staged.path], environment: sandbox.environment)
+        #expect(result.status == 0 && result.stderr.isEmpty, "\(result)")
+    }
+}
