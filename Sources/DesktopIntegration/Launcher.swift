@@ -21,11 +21,11 @@ public enum Launcher {
         var failure: String?
         let call = AsyncCall { source, result in
             var error: UnsafeMutablePointer<GError>?
-            if let source, gio.g_app_info_launch_uris_finish(OpaquePointer(source), result, &error) == 0 {
+            if let source, gio.pointee.g_app_info_launch_uris_finish(OpaquePointer(source), result, &error) == 0 {
                 failure = takeError(error, .permanent, "launch failed").message
             }
         }
-        gio.g_app_info_launch_uris_async(app.pointer, list, context.pointer, nil, AsyncCall.ready, call.userData)
+        gio.pointee.g_app_info_launch_uris_async(app.pointer, list, context.pointer, nil, AsyncCall.ready, call.userData)
         while !call.finished {
             g_main_context_iteration(nil, 1)
         }
@@ -52,7 +52,7 @@ public enum Launcher {
         let gio = try GIOLibrary.load()
         let context = try LaunchContext(environment: environment, gio: gio)
         // transfer full: a NULL-terminated copy of the environment with our additions.
-        let environ = gio.g_app_launch_context_get_environment(context.pointer)
+        let environ = gio.pointee.g_app_launch_context_get_environment(context.pointer)
         defer { g_strfreev(environ) }
         var cArgv: [UnsafeMutablePointer<gchar>?] = command.map { g_strdup($0) } + [nil]
         defer { for argument in cArgv { g_free(argument) } }
@@ -81,21 +81,21 @@ public enum Launcher {
 /// The one Swift owner of a `GAppLaunchContext` (`g_app_launch_context_new`, transfer full).
 final class LaunchContext {
     let pointer: UnsafeMutablePointer<GAppLaunchContext>
-    private let gio: mr_gio_api
+    private let gio: UnsafePointer<mr_gio_api>
 
     /// Wraps `g_app_launch_context_setenv` for each pair.
-    init(environment: [String: String], gio: mr_gio_api) throws(DesktopError) {
-        guard let made = gio.g_app_launch_context_new() else {
+    init(environment: [String: String], gio: UnsafePointer<mr_gio_api>) throws(DesktopError) {
+        guard let made = gio.pointee.g_app_launch_context_new() else {
             throw DesktopError(.transient, "g_app_launch_context_new failed (out of memory?)")
         }
         self.gio = gio
         pointer = made
         for (name, value) in environment {
-            gio.g_app_launch_context_setenv(pointer, name, value)
+            gio.pointee.g_app_launch_context_setenv(pointer, name, value)
         }
     }
 
     deinit {
-        gio.g_object_unref(pointer)
+        gio.pointee.g_object_unref(pointer)
     }
 }

@@ -19,7 +19,7 @@ public final class NetworkMonitor {
     }
 
     private let context = MainContext()
-    private let gio: mr_gio_api
+    private let gio: UnsafePointer<mr_gio_api>
     /// `g_network_monitor_get_default` (transfer none, a process-wide singleton), ref'd
     /// here so it outlives our handler; unref'd in `deinit`.
     private let monitor: OpaquePointer
@@ -33,13 +33,13 @@ public final class NetworkMonitor {
         self.gio = gio
         // GNetworkMonitor emits its signals on the context that was the thread default
         // when it was made: ours (gnetworkmonitorbase.c, `priv->context`).
-        let made = context.run { gio.g_network_monitor_get_default() }
+        let made = context.run { gio.pointee.g_network_monitor_get_default() }
         guard let made else { throw DesktopError(.configuration, "GIO has no network monitor") }
         monitor = made
-        _ = gio.g_object_ref(gpointer(made))
+        _ = gio.pointee.g_object_ref(gpointer(made))
         let owner = Unmanaged.passUnretained(self).toOpaque()
         let callback = unsafeBitCast(onNetworkChanged as NetworkChangedCallback, to: GCallback.self)
-        handler = gio.g_signal_connect_data(gpointer(made), "network-changed", callback, owner, nil, GConnectFlags(rawValue: 0))
+        handler = gio.pointee.g_signal_connect_data(gpointer(made), "network-changed", callback, owner, nil, GConnectFlags(rawValue: 0))
         for (signal, function) in [(SIGTERM, onTerminate), (SIGINT, onInterrupt)] as [(Int32, GSourceFunc)] {
             let source = g_unix_signal_source_new(signal)
             g_source_set_callback(source, function, owner, nil)
@@ -53,13 +53,13 @@ public final class NetworkMonitor {
             g_source_destroy(source)
             g_source_unref(source)
         }
-        gio.g_signal_handler_disconnect(gpointer(monitor), handler)
-        gio.g_object_unref(gpointer(monitor))
+        gio.pointee.g_signal_handler_disconnect(gpointer(monitor), handler)
+        gio.pointee.g_object_unref(gpointer(monitor))
     }
 
     /// Whether the monitor sees a default route (`g_network_monitor_get_network_available`).
     public var isNetworkAvailable: Bool {
-        gio.g_network_monitor_get_network_available(monitor) != 0
+        gio.pointee.g_network_monitor_get_network_available(monitor) != 0
     }
 
     /// The next thing that happened, or `.timeout` after `seconds`. A stop wins over

@@ -36,7 +36,12 @@ public struct Account: Sendable {
             let attributes = ["host": server.host, "service": "smtp", "user": user]
             let found: String?
             do {
-                found = try SecretService.lookup(attributes)
+                // A locked keyring is unlocked through its own prompt when there is a display.
+                let display = ["DISPLAY", "WAYLAND_DISPLAY"].compactMap { name in
+                    AccountConfiguration.environment(name).map { (name, $0) }
+                }
+                found = try SecretService.lookup(
+                    attributes, mayPrompt: SecretService.canPrompt(in: Dictionary(uniqueKeysWithValues: display)))
             } catch {
                 throw ConfigurationError(
                     "\(source): no password for user \(user): set password-command=, or store it in the Secret Service (\(error.message))")
