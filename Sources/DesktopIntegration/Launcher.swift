@@ -4,12 +4,18 @@ internal import CGIO
 /// terminal, launch context), or from an argv array for a client's own command line.
 /// Never through a shell: no value can become a command.
 public enum Launcher {
+    /// How long a launch may take: GIO first connects to the session bus (`g_bus_get`,
+    /// which has no deadline of its own), then starts the program, or for a D-Bus-activatable
+    /// one waits for its `Activate`/`Open` call (GDBus's default of 25 s, which this outlasts).
+    public static let launchTimeout: Double = 30
+
     /// Launches `app` with `uris`: wraps `g_app_info_launch_uris_async` with a
-    /// `GAppLaunchContext` carrying `environment`, and iterates the default main context
-    /// until `g_app_info_launch_uris_finish` has said how it went (for a D-Bus-activatable
-    /// program, that is when the bus has answered).
+    /// `GAppLaunchContext` carrying `environment`, on a main context of its own, until
+    /// `g_app_info_launch_uris_finish` has said how it went (for a D-Bus-activatable program,
+    /// that is when the bus has answered) or `timeout` seconds have passed; then the launch
+    /// is cancelled and reported as not started, since whether it started cannot be known.
     public static func launch(
-        _ app: AppInfo, uris: [String], environment: [String: String] = [:]
+        _ app: AppInfo, uris: [String], environment: [String: String] = [:], timeout: Double = launchTimeout
     ) throws(DesktopError) {
         let gio = app.gio
         let context = try LaunchContext(environment: environment, gio: gio)
@@ -25,9 +31,15 @@ public enum Launcher {
                 failure = takeError(error, .permanent, "launch failed").message
             }
         }
-        gio.pointee.g_app_info_launch_uris_async(app.pointer, list, context.pointer, nil, AsyncCall.ready, call.userData)
-        while !call.finished {
-            g_main_context_iteration(nil, 1)
+        let cancellable = Cancellable(gio: gio)
+        let waited = MainContext()
+        let finished = waited.run {
+            gio.pointee.g_app_info_launch_uris_async(app.pointer, list, context.pointer, cancellable.pointer,
+                                                     AsyncCall.ready, call.userData)
+            return waited.wait(for: call, cancelling: cancellable, seconds: timeout)
+        }
+        guard finished else {
+            throw DesktopError(.transient, "\(app.name) (\(app.id ?? app.executable)) did not start within \(timeout.secondsText) s")
         }
         if let error = failure {
             throw DesktopError(.permanent, "cannot start \(app.name) (\(app.id ?? app.executable)): \(error)")

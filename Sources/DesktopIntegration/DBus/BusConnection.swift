@@ -53,17 +53,22 @@ final class BusConnection {
             rawValue: G_DBUS_CONNECTION_FLAGS_AUTHENTICATION_CLIENT.rawValue
                 | G_DBUS_CONNECTION_FLAGS_MESSAGE_BUS_CONNECTION.rawValue
         )
+        // Cancelled at the deadline, so that the connecting and authenticating (on GDBus's
+        // worker thread) stop too.
+        let cancellable = Cancellable(gio: gio)
         let finished = context.run {
-            gio.pointee.g_dbus_connection_new_for_address(address, flags, nil, nil, AsyncCall.ready, call.userData)
-            return context.iterate(until: { call.finished }, seconds: seconds)
+            gio.pointee.g_dbus_connection_new_for_address(address, flags, nil, cancellable.pointer, AsyncCall.ready,
+                                                          call.userData)
+            return context.wait(for: call, cancelling: cancellable, seconds: seconds)
+        }
+        // Also a connection made in the grace after the deadline: it is ours to close.
+        if let connection {
+            return BusConnection(adopting: connection, context: context, gio: gio)
         }
         guard finished else {
-            throw DesktopError(.transient, "the session bus at \(address) did not answer within \(seconds) s")
+            throw DesktopError(.transient, "the session bus at \(address) did not answer within \(seconds.secondsText) s")
         }
-        guard let connection else {
-            throw DesktopError(.configuration, "cannot connect to the session bus at \(address): \(failure ?? "unknown error")")
-        }
-        return BusConnection(adopting: connection, context: context, gio: gio)
+        throw DesktopError(.configuration, "cannot connect to the session bus at \(address): \(failure ?? "unknown error")")
     }
 
     /// Calls `method` and waits at most `seconds` for the reply: wraps
