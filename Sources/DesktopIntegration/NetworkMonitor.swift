@@ -34,10 +34,10 @@ public final class NetworkMonitor {
 
     /// Takes SIGTERM and SIGINT, and listens for network changes. Throws when GIO has no
     /// network monitor, or did not make one within `startTimeout` seconds.
-    public init(startTimeout: Double = NetworkMonitor.startTimeout) throws(DesktopError) {
+    public init() throws(DesktopError) {
         let gio = try GIOLibrary.load()
         self.gio = gio
-        monitor = try Self.defaultMonitor(gio, on: context, seconds: startTimeout)
+        monitor = try Self.defaultMonitor(gio, on: context, seconds: Self.startTimeout)
         _ = gio.pointee.g_object_ref(gpointer(monitor))
         let owner = Unmanaged.passUnretained(self).toOpaque()
         let callback = unsafeBitCast(onNetworkChanged as NetworkChangedCallback, to: GCallback.self)
