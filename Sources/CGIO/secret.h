@@ -46,17 +46,13 @@ typedef struct mr_secret_api {
 #undef MR_SECRET_ENTRY
 #pragma clang diagnostic pop
 
-/* Fills `api` from the system's libsecret, all fields or none: the entry points are looked
- * up into a local table that is copied out only when every one was found. Returns NULL on
- * success, else dlerror()'s text (owned by the C library, valid until the next dl* call).
+/* Fills `api` from the system's libsecret, all fields or none (see MR_SYM in shim.h).
  * RTLD_LOCAL: nothing looks libsecret's symbols up in the global scope, and its own
  * dependencies (GIO, GObject, GLib) resolve to the copies already loaded. */
 static inline const char *mr_secret_load(mr_secret_api *api) {
     void *lib = dlopen("libsecret-1.so.0", RTLD_LAZY | RTLD_LOCAL);
     if (lib == NULL) return dlerror();
     mr_secret_api loaded;
-#define MR_SYM(name) \
-    do { *(void **)(&loaded.name) = dlsym(lib, #name); if (*(void **)(&loaded.name) == NULL) return dlerror(); } while (0)
     MR_SYM(secret_service_get_type);
     MR_SYM(secret_service_open);
     MR_SYM(secret_service_open_finish);
@@ -70,7 +66,6 @@ static inline const char *mr_secret_load(mr_secret_api *api) {
     MR_SYM(secret_item_get_secret);
     MR_SYM(secret_value_get);
     MR_SYM(secret_value_unref);
-#undef MR_SYM
     *api = loaded;
     return NULL;
 }

@@ -81,17 +81,20 @@ typedef struct mr_gio_api {
 } mr_gio_api;
 #pragma clang diagnostic pop
 
-/* Fills `api` from the system's GIO, all fields or none: the entry points are looked up
- * into a local table that is copied out only when every one was found. Returns NULL on
- * success, else dlerror()'s text
- * (owned by the C library, valid until the next dl* call). RTLD_GLOBAL, as when GIO was
- * linked: GIO modules and GModule look GIO's symbols up in the global scope. */
+/* How every loader (mr_gio_load, mr_secret_load in secret.h) fills its table, all fields
+ * or none: MR_SYM(name) looks `name` up in the handle `lib` into the field of that name of
+ * the loader's local table `loaded`, and makes the loader return dlerror()'s text (owned by
+ * the C library, valid until the next dl* call) when it is missing; the loader copies
+ * `loaded` out only once every field was found, and returns NULL. */
+#define MR_SYM(name) \
+    do { *(void **)(&loaded.name) = dlsym(lib, #name); if (*(void **)(&loaded.name) == NULL) return dlerror(); } while (0)
+
+/* Fills `api` from the system's GIO (see MR_SYM). RTLD_GLOBAL, as when GIO was linked: GIO
+ * modules and GModule look GIO's symbols up in the global scope. */
 static inline const char *mr_gio_load(mr_gio_api *api) {
     void *lib = dlopen("libgio-2.0.so.0", RTLD_LAZY | RTLD_GLOBAL);
     if (lib == NULL) return dlerror();
     mr_gio_api loaded;
-#define MR_SYM(name) \
-    do { *(void **)(&loaded.name) = dlsym(lib, #name); if (*(void **)(&loaded.name) == NULL) return dlerror(); } while (0)
     /* libgio depends on libgobject: its symbols are found through the same handle. */
     MR_SYM(g_object_ref);
     MR_SYM(g_object_unref);
@@ -128,7 +131,6 @@ static inline const char *mr_gio_load(mr_gio_api *api) {
     MR_SYM(g_dbus_connection_signal_unsubscribe);
     MR_SYM(g_network_monitor_get_default);
     MR_SYM(g_network_monitor_get_network_available);
-#undef MR_SYM
     *api = loaded;
     return NULL;
 }

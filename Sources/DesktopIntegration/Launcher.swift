@@ -12,8 +12,11 @@ public enum Launcher {
     /// Launches `app` with `uris`: wraps `g_app_info_launch_uris_async` with a
     /// `GAppLaunchContext` carrying `environment`, on a main context of its own, until
     /// `g_app_info_launch_uris_finish` has said how it went (for a D-Bus-activatable program,
-    /// that is when the bus has answered) or `timeout` seconds have passed; then the launch
-    /// is cancelled and reported as not started, since whether it started cannot be known.
+    /// that is when the bus has answered) or `timeout` seconds have passed. Then the launch
+    /// is cancelled and reported as failed (transient), since whether the program started
+    /// cannot be known: GIO goes on to start a program that is not D-Bus-activatable without
+    /// the bus, but its answer is by then only "cancelled". A message is never lost so: the
+    /// caller keeps it (a draft) although the program may have it too.
     public static func launch(
         _ app: AppInfo, uris: [String], environment: [String: String] = [:], timeout: Double = launchTimeout
     ) throws(DesktopError) {
@@ -39,7 +42,8 @@ public enum Launcher {
             return waited.wait(for: call, cancelling: cancellable, seconds: timeout)
         }
         guard finished else {
-            throw DesktopError(.transient, "\(app.name) (\(app.id ?? app.executable)) did not start within \(timeout.secondsText) s")
+            throw DesktopError(.transient,
+                               "\(app.name) (\(app.id ?? app.executable)) was not seen to start within \(timeout.secondsText) s (the session bus or the program did not answer)")
         }
         if let error = failure {
             throw DesktopError(.permanent, "cannot start \(app.name) (\(app.id ?? app.executable)): \(error)")

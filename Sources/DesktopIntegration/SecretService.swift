@@ -206,10 +206,3 @@ private final class ObjectReference<Object> {
         gio.pointee.g_object_unref(UnsafeMutableRawPointer(pointer))
     }
 }
-
-extension Double {
-    /// `5` rather than `5.0`, for messages that name a number of seconds.
-    var secondsText: String {
-        rounded() == self && abs(self) < 1e9 ? String(Int(self)) : String(self)
-    }
-}

@@ -63,3 +63,10 @@ extension MainContext {
         return false
     }
 }
+
+extension Double {
+    /// `5` rather than `5.0`, for messages that name a number of seconds.
+    var secondsText: String {
+        rounded() == self && abs(self) < 1e9 ? String(Int(self)) : String(self)
+    }
+}
