@@ -3,7 +3,7 @@ import Foundation
 /// A private session bus with a scripted org.freedesktop.secrets on it
 /// (Resources/secret_service.py, python3-dbus), detached from the test process and
 /// stopped when released. `address` goes into DBUS_SESSION_BUS_ADDRESS.
-public final class FakeSecretService: @unchecked Sendable {
+public final class FakeSecretService: Sendable {
     public let address: String
     private let pids: [pid_t]
     private let log: URL
