@@ -243,6 +243,19 @@ import TestSupport
         #expect(unlock < prompt && prompt < secret, "\(calls)")
     }
 
+    @Test func dismissedUnlockPromptLeavesTheKeyringLockedAndSaysSo() throws {
+        let sandbox = try Sandbox()
+        let secrets = try FakeSecretService(
+            items: [(["host": "127.0.0.1", "service": "smtp", "user": "jane"], "pw")], locked: true, promptDismissed: true)
+        try writeAccount(sandbox, port: 2525, security: "none", user: "jane")
+        let result = try mailtoRoute(["send", "--to", "joe@example.com", "--body", "x"], in: sandbox,
+                                     extraEnvironment: ["DBUS_SESSION_BUS_ADDRESS": secrets.address, "WAYLAND_DISPLAY": "wayland-0"])
+        #expect(result.status == 78, "\(result)")
+        #expect(result.stderr.contains("locked: its unlock prompt was dismissed"), "\(result)")
+        #expect(secrets.calls.contains("Prompt"), "\(secrets.calls)")
+        #expect(!secrets.calls.contains("GetSecrets"), "\(secrets.calls)")
+    }
+
     /// A keyring daemon that owns its name and never answers costs the lookup's deadline
     /// (SecretService.lookupTimeout, 5 s), not a hang: the message is kept as a draft.
     @Test func secretServiceThatNeverAnswersIsAConfigurationErrorWithinTheDeadline() throws {

@@ -9,10 +9,12 @@ public final class FakeSecretService: Sendable {
     private let log: URL
 
     /// `items`: attributes and the secret stored under them; `locked`: every item is behind
-    /// a locked keyring, which its prompt unlocks; `stalled`: the service takes its name on
-    /// the bus and then never answers, as a hung keyring daemon.
+    /// a locked keyring, which its prompt unlocks, or leaves locked when `promptDismissed`;
+    /// `stalled`: the service takes its name on the bus and then never answers, as a hung
+    /// keyring daemon.
     public init(
-        items: [(attributes: [String: String], secret: String)], locked: Bool = false, stalled: Bool = false
+        items: [(attributes: [String: String], secret: String)], locked: Bool = false,
+        promptDismissed: Bool = false, stalled: Bool = false
     ) throws {
         log = FileManager.default.temporaryDirectory.appendingPathComponent("secret-service-\(UUID().uuidString).log")
         var arguments = [resourcePath("secret_service.py"), "--log", log.path]
@@ -21,6 +23,7 @@ public final class FakeSecretService: Sendable {
             arguments += ["--item", "\(attributes):\(item.secret)"]
         }
         if locked { arguments.append("--locked") }
+        if promptDismissed { arguments.append("--dismiss") }
         if stalled { arguments.append("--stall") }
         let words = try launchDetached(arguments)
         guard words.count == 3, words[0].hasPrefix("unix:") else {

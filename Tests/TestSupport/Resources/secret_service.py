@@ -9,7 +9,7 @@ libsecret calls for a lookup (seen with dbus-monitor on this bus):
   Completed(dismissed=false, unlocked paths)), GetSecrets and Session.Close,
 
 over the items given as --item 'host=H,service=smtp,user=U:SECRET' (--locked for a locked
-keyring). --stall takes the name and then never answers anything, as a hung keyring daemon.
+keyring; --dismiss makes its prompt answer as a person who closed it). --stall takes the name and then never answers anything, as a hung keyring daemon.
 --log FILE appends one line per method called. Prints the bus address and the pids to stop
 (the server and its bus), and runs detached for --lifetime seconds at most."""
 import argparse
@@ -30,6 +30,7 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--item", action="append", default=[])
     parser.add_argument("--locked", action="store_true")
+    parser.add_argument("--dismiss", action="store_true")
     parser.add_argument("--stall", action="store_true")
     parser.add_argument("--log")
     parser.add_argument("--lifetime", type=float, default=300)
@@ -148,8 +149,9 @@ def main():
             }
 
     class Prompt(dbus.service.Object):
-        """The keyring's own prompt, answered at once as a person who typed the keyring's
-        password would: the keyring is unlocked and Completed says which objects."""
+        """The keyring's own prompt, answered a moment later as a person who typed the
+        keyring's password would (the keyring is unlocked and Completed says which objects),
+        or with --dismiss as one who closed it."""
         requested = []
 
         @dbus.service.method(PROMPT, in_signature="s", out_signature="")
@@ -157,8 +159,11 @@ def main():
             log("Prompt")
 
             def answer():
-                state["locked"] = False
-                self.Completed(False, dbus.Array(self.requested, signature="o", variant_level=1))
+                if args.dismiss:
+                    self.Completed(True, dbus.Array([], signature="o", variant_level=1))
+                else:
+                    state["locked"] = False
+                    self.Completed(False, dbus.Array(self.requested, signature="o", variant_level=1))
                 return False
             GLib.timeout_add(50, answer)
 
