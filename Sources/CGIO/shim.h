@@ -53,8 +53,10 @@ typedef struct mr_gio_api {
     GAppLaunchContext *(* _Nonnull g_app_launch_context_new)(void);
     void (* _Nonnull g_app_launch_context_setenv)(GAppLaunchContext *context, const char *variable, const char *value);
     char **(* _Nonnull g_app_launch_context_get_environment)(GAppLaunchContext *context);
+    /* GCancellable: how a wait for an asynchronous call is given a deadline */
+    GCancellable *(* _Nonnull g_cancellable_new)(void);
+    void (* _Nonnull g_cancellable_cancel)(GCancellable *cancellable);
     /* GDBus */
-    GDBusConnection *(* _Nonnull g_bus_get_sync)(GBusType bus_type, GCancellable *cancellable, GError **error);
     gchar *(* _Nonnull g_dbus_address_get_for_bus_sync)(GBusType bus_type, GCancellable *cancellable, GError **error);
     void (* _Nonnull g_dbus_connection_new_for_address)(const gchar *address, GDBusConnectionFlags flags,
                                                         GDBusAuthObserver *observer, GCancellable *cancellable,
@@ -65,8 +67,8 @@ typedef struct mr_gio_api {
                                                        const gchar *method_name, GVariant *parameters,
                                                        const GVariantType *reply_type, GDBusCallFlags flags,
                                                        gint timeout_msec, GCancellable *cancellable, GError **error);
-    gboolean (* _Nonnull g_dbus_connection_close_sync)(GDBusConnection *connection, GCancellable *cancellable,
-                                                       GError **error);
+    void (* _Nonnull g_dbus_connection_close)(GDBusConnection *connection, GCancellable *cancellable,
+                                              GAsyncReadyCallback callback, gpointer user_data);
     guint (* _Nonnull g_dbus_connection_signal_subscribe)(GDBusConnection *connection, const gchar *sender,
                                                           const gchar *interface_name, const gchar *member,
                                                           const gchar *object_path, const gchar *arg0,
@@ -79,14 +81,20 @@ typedef struct mr_gio_api {
 } mr_gio_api;
 #pragma clang diagnostic pop
 
-/* Fills `api` from the system's GIO. Returns NULL on success, else dlerror()'s text
- * (owned by the C library, valid until the next dl* call). RTLD_GLOBAL, as when GIO was
- * linked: GIO modules and GModule look GIO's symbols up in the global scope. */
+/* How every loader (mr_gio_load, mr_secret_load in secret.h) fills its table, all fields
+ * or none: MR_SYM(name) looks `name` up in the handle `lib` into the field of that name of
+ * the loader's local table `loaded`, and makes the loader return dlerror()'s text (owned by
+ * the C library, valid until the next dl* call) when it is missing; the loader copies
+ * `loaded` out only once every field was found, and returns NULL. */
+#define MR_SYM(name) \
+    do { *(void **)(&loaded.name) = dlsym(lib, #name); if (*(void **)(&loaded.name) == NULL) return dlerror(); } while (0)
+
+/* Fills `api` from the system's GIO (see MR_SYM). RTLD_GLOBAL, as when GIO was linked: GIO
+ * modules and GModule look GIO's symbols up in the global scope. */
 static inline const char *mr_gio_load(mr_gio_api *api) {
     void *lib = dlopen("libgio-2.0.so.0", RTLD_LAZY | RTLD_GLOBAL);
     if (lib == NULL) return dlerror();
-#define MR_SYM(name) \
-    do { *(void **)(&api->name) = dlsym(lib, #name); if (*(void **)(&api->name) == NULL) return dlerror(); } while (0)
+    mr_gio_api loaded;
     /* libgio depends on libgobject: its symbols are found through the same handle. */
     MR_SYM(g_object_ref);
     MR_SYM(g_object_unref);
@@ -112,17 +120,18 @@ static inline const char *mr_gio_load(mr_gio_api *api) {
     MR_SYM(g_app_launch_context_new);
     MR_SYM(g_app_launch_context_setenv);
     MR_SYM(g_app_launch_context_get_environment);
-    MR_SYM(g_bus_get_sync);
+    MR_SYM(g_cancellable_new);
+    MR_SYM(g_cancellable_cancel);
     MR_SYM(g_dbus_address_get_for_bus_sync);
     MR_SYM(g_dbus_connection_new_for_address);
     MR_SYM(g_dbus_connection_new_for_address_finish);
     MR_SYM(g_dbus_connection_call_sync);
-    MR_SYM(g_dbus_connection_close_sync);
+    MR_SYM(g_dbus_connection_close);
     MR_SYM(g_dbus_connection_signal_subscribe);
     MR_SYM(g_dbus_connection_signal_unsubscribe);
     MR_SYM(g_network_monitor_get_default);
     MR_SYM(g_network_monitor_get_network_available);
-#undef MR_SYM
+    *api = loaded;
     return NULL;
 }
 

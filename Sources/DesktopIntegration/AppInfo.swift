@@ -18,69 +18,69 @@ public final class AppInfo: @unchecked Sendable {
     /// `GAppInfo *` (an interface type, so opaque to Swift).
     let pointer: OpaquePointer
     /// GIO, loaded: an `AppInfo` exists only once it is.
-    let gio: mr_gio_api
+    let gio: UnsafePointer<mr_gio_api>
 
     /// Takes over a reference the caller owned (transfer full).
-    init(adopting pointer: OpaquePointer, gio: mr_gio_api) {
+    init(adopting pointer: OpaquePointer, gio: UnsafePointer<mr_gio_api>) {
         self.pointer = pointer
         self.gio = gio
     }
 
     /// Takes a reference of its own to a pointer that is only lent (transfer none).
-    init(retaining pointer: OpaquePointer, gio: mr_gio_api) {
-        _ = gio.g_object_ref(UnsafeMutableRawPointer(pointer))
+    init(retaining pointer: OpaquePointer, gio: UnsafePointer<mr_gio_api>) {
+        _ = gio.pointee.g_object_ref(UnsafeMutableRawPointer(pointer))
         self.pointer = pointer
         self.gio = gio
     }
 
     deinit {
-        gio.g_object_unref(UnsafeMutableRawPointer(pointer))
+        gio.pointee.g_object_unref(UnsafeMutableRawPointer(pointer))
     }
 
     /// Wraps `g_desktop_app_info_new` (transfer full): the application whose desktop id is
     /// `id` (`thunderbird.desktop`), or `nil` when none is installed, hidden, or its
     /// executable is missing (or GIO cannot be loaded: `Handlers.checkGIO()` says why).
     public static func named(_ id: String) -> AppInfo? {
-        guard let gio = try? GIOLibrary.load(), let desktop = gio.g_desktop_app_info_new(id) else { return nil }
+        guard let gio = try? GIOLibrary.load(), let desktop = gio.pointee.g_desktop_app_info_new(id) else { return nil }
         return AppInfo(adopting: mr_desktop_as_app_info(desktop), gio: gio)
     }
 
     /// Wraps `g_app_info_get_id` (transfer none): the desktop id, such as `thunderbird.desktop`.
-    public var id: String? { borrowString(gio.g_app_info_get_id(pointer)) }
+    public var id: String? { borrowString(gio.pointee.g_app_info_get_id(pointer)) }
 
     /// Wraps `g_app_info_get_name` (transfer none).
-    public var name: String { borrowString(gio.g_app_info_get_name(pointer)) ?? id ?? "?" }
+    public var name: String { borrowString(gio.pointee.g_app_info_get_name(pointer)) ?? id ?? "?" }
 
     /// Wraps `g_app_info_get_executable` (transfer none): the first word of `Exec=`.
-    public var executable: String { borrowString(gio.g_app_info_get_executable(pointer)) ?? "" }
+    public var executable: String { borrowString(gio.pointee.g_app_info_get_executable(pointer)) ?? "" }
 
     /// Wraps `g_app_info_get_commandline` (transfer none): `Exec=` as GIO read it.
-    public var commandLine: String? { borrowString(gio.g_app_info_get_commandline(pointer)) }
+    public var commandLine: String? { borrowString(gio.pointee.g_app_info_get_commandline(pointer)) }
 
     /// The `GDesktopAppInfo *` behind this info, when it comes from a desktop file
     /// (transfer none: valid while `self` lives).
     private var desktop: OpaquePointer? {
-        withUnsafePointer(to: gio) { mr_as_desktop_app_info($0, pointer) }
+        mr_as_desktop_app_info(gio, pointer)
     }
 
     /// Wraps `g_desktop_app_info_get_filename` (transfer none).
     public var fileName: String? {
         guard let desktop else { return nil }
-        return borrowString(gio.g_desktop_app_info_get_filename(desktop))
+        return borrowString(gio.pointee.g_desktop_app_info_get_filename(desktop))
     }
 
     /// Wraps `g_desktop_app_info_get_string` (transfer full): a key of the `[Desktop Entry]`
     /// group, such as `X-Flatpak`.
     public func desktopEntryString(_ key: String) -> String? {
         guard let desktop else { return nil }
-        return takeString(gio.g_desktop_app_info_get_string(desktop, key))
+        return takeString(gio.pointee.g_desktop_app_info_get_string(desktop, key))
     }
 
     /// Wraps `g_desktop_app_info_get_boolean(…, "Terminal")`: whether the program must run
     /// in a terminal (mutt, neomutt).
     public var needsTerminal: Bool {
         guard let desktop else { return false }
-        return gio.g_desktop_app_info_get_boolean(desktop, "Terminal") != 0
+        return gio.pointee.g_desktop_app_info_get_boolean(desktop, "Terminal") != 0
     }
 
     /// Flatpak apps carry their id in `X-Flatpak`; Snap apps are run from `/snap/bin` and

@@ -17,13 +17,13 @@ public enum Handlers {
     /// Wraps `g_app_info_get_default_for_uri_scheme` (transfer full).
     public static func defaultForScheme(_ scheme: String) -> AppInfo? {
         guard let gio = try? GIOLibrary.load() else { return nil }
-        return gio.g_app_info_get_default_for_uri_scheme(scheme).map { AppInfo(adopting: $0, gio: gio) }
+        return gio.pointee.g_app_info_get_default_for_uri_scheme(scheme).map { AppInfo(adopting: $0, gio: gio) }
     }
 
     /// Wraps `g_app_info_get_default_for_type(type, FALSE)` (transfer full).
     public static func defaultForType(_ type: String) -> AppInfo? {
         guard let gio = try? GIOLibrary.load() else { return nil }
-        return gio.g_app_info_get_default_for_type(type, 0).map { AppInfo(adopting: $0, gio: gio) }
+        return gio.pointee.g_app_info_get_default_for_type(type, 0).map { AppInfo(adopting: $0, gio: gio) }
     }
 
     /// Every program that says it handles `type`: the recommended ones first
@@ -33,8 +33,8 @@ public enum Handlers {
         guard let gio = try? GIOLibrary.load() else { return [] }
         var seen = Set<String>()
         var result: [AppInfo] = []
-        for app in adoptList(gio.g_app_info_get_recommended_for_type(type), gio: gio)
-            + adoptList(gio.g_app_info_get_all_for_type(type), gio: gio) {
+        for app in adoptList(gio.pointee.g_app_info_get_recommended_for_type(type), gio: gio)
+            + adoptList(gio.pointee.g_app_info_get_all_for_type(type), gio: gio) {
             let key = app.id ?? app.executable
             if seen.insert(key).inserted { result.append(app) }
         }
@@ -43,7 +43,7 @@ public enum Handlers {
 
     /// Walks a `GList` of `GAppInfo *` (transfer full): each element gets a Swift owner of
     /// its own reference, then the list and its references are freed.
-    private static func adoptList(_ list: UnsafeMutablePointer<GList>?, gio: mr_gio_api) -> [AppInfo] {
+    private static func adoptList(_ list: UnsafeMutablePointer<GList>?, gio: UnsafePointer<mr_gio_api>) -> [AppInfo] {
         var result: [AppInfo] = []
         var node = list
         while let current = node {
@@ -52,7 +52,7 @@ public enum Handlers {
             }
             node = current.pointee.next
         }
-        g_list_free_full(list, gio.g_object_unref)
+        g_list_free_full(list, gio.pointee.g_object_unref)
         return result
     }
 }

@@ -4,12 +4,21 @@ internal import CGIO
 /// terminal, launch context), or from an argv array for a client's own command line.
 /// Never through a shell: no value can become a command.
 public enum Launcher {
+    /// How long a launch may take: GIO first connects to the session bus (`g_bus_get`,
+    /// which has no deadline of its own), then starts the program, or for a D-Bus-activatable
+    /// one waits for its `Activate`/`Open` call (GDBus's default of 25 s, which this outlasts).
+    public static let launchTimeout: Double = 30
+
     /// Launches `app` with `uris`: wraps `g_app_info_launch_uris_async` with a
-    /// `GAppLaunchContext` carrying `environment`, and iterates the default main context
-    /// until `g_app_info_launch_uris_finish` has said how it went (for a D-Bus-activatable
-    /// program, that is when the bus has answered).
+    /// `GAppLaunchContext` carrying `environment`, on a main context of its own, until
+    /// `g_app_info_launch_uris_finish` has said how it went (for a D-Bus-activatable program,
+    /// that is when the bus has answered) or `timeout` seconds have passed. Then the launch
+    /// is cancelled and reported as failed (transient), since whether the program started
+    /// cannot be known: GIO goes on to start a program that is not D-Bus-activatable without
+    /// the bus, but its answer is by then only "cancelled". A message is never lost so: the
+    /// caller keeps it (a draft) although the program may have it too.
     public static func launch(
-        _ app: AppInfo, uris: [String], environment: [String: String] = [:]
+        _ app: AppInfo, uris: [String], environment: [String: String] = [:], timeout: Double = launchTimeout
     ) throws(DesktopError) {
         let gio = app.gio
         let context = try LaunchContext(environment: environment, gio: gio)
@@ -21,13 +30,20 @@ public enum Launcher {
         var failure: String?
         let call = AsyncCall { source, result in
             var error: UnsafeMutablePointer<GError>?
-            if let source, gio.g_app_info_launch_uris_finish(OpaquePointer(source), result, &error) == 0 {
+            if let source, gio.pointee.g_app_info_launch_uris_finish(OpaquePointer(source), result, &error) == 0 {
                 failure = takeError(error, .permanent, "launch failed").message
             }
         }
-        gio.g_app_info_launch_uris_async(app.pointer, list, context.pointer, nil, AsyncCall.ready, call.userData)
-        while !call.finished {
-            g_main_context_iteration(nil, 1)
+        let cancellable = Cancellable(gio: gio)
+        let waited = MainContext()
+        let finished = waited.run {
+            gio.pointee.g_app_info_launch_uris_async(app.pointer, list, context.pointer, cancellable.pointer,
+                                                     AsyncCall.ready, call.userData)
+            return waited.wait(for: call, cancelling: cancellable, seconds: timeout)
+        }
+        guard finished else {
+            throw DesktopError(.transient,
+                               "\(app.name) (\(app.id ?? app.executable)) was not seen to start within \(timeout.secondsText) s (the session bus or the program did not answer)")
         }
         if let error = failure {
             throw DesktopError(.permanent, "cannot start \(app.name) (\(app.id ?? app.executable)): \(error)")
@@ -52,7 +68,7 @@ public enum Launcher {
         let gio = try GIOLibrary.load()
         let context = try LaunchContext(environment: environment, gio: gio)
         // transfer full: a NULL-terminated copy of the environment with our additions.
-        let environ = gio.g_app_launch_context_get_environment(context.pointer)
+        let environ = gio.pointee.g_app_launch_context_get_environment(context.pointer)
         defer { g_strfreev(environ) }
         var cArgv: [UnsafeMutablePointer<gchar>?] = command.map { g_strdup($0) } + [nil]
         defer { for argument in cArgv { g_free(argument) } }
@@ -81,21 +97,21 @@ public enum Launcher {
 /// The one Swift owner of a `GAppLaunchContext` (`g_app_launch_context_new`, transfer full).
 final class LaunchContext {
     let pointer: UnsafeMutablePointer<GAppLaunchContext>
-    private let gio: mr_gio_api
+    private let gio: UnsafePointer<mr_gio_api>
 
     /// Wraps `g_app_launch_context_setenv` for each pair.
-    init(environment: [String: String], gio: mr_gio_api) throws(DesktopError) {
-        guard let made = gio.g_app_launch_context_new() else {
+    init(environment: [String: String], gio: UnsafePointer<mr_gio_api>) throws(DesktopError) {
+        guard let made = gio.pointee.g_app_launch_context_new() else {
             throw DesktopError(.transient, "g_app_launch_context_new failed (out of memory?)")
         }
         self.gio = gio
         pointer = made
         for (name, value) in environment {
-            gio.g_app_launch_context_setenv(pointer, name, value)
+            gio.pointee.g_app_launch_context_setenv(pointer, name, value)
         }
     }
 
     deinit {
-        gio.g_object_unref(pointer)
+        gio.pointee.g_object_unref(pointer)
     }
 }

@@ -19,7 +19,7 @@ public final class NetworkMonitor {
     }
 
     private let context = MainContext()
-    private let gio: mr_gio_api
+    private let gio: UnsafePointer<mr_gio_api>
     /// `g_network_monitor_get_default` (transfer none, a process-wide singleton), ref'd
     /// here so it outlives our handler; unref'd in `deinit`.
     private let monitor: OpaquePointer
@@ -27,19 +27,21 @@ public final class NetworkMonitor {
     private var signalSources: [UnsafeMutablePointer<GSource>] = []
     fileprivate var pending: [Wake] = []
 
-    /// Takes SIGTERM and SIGINT, and listens for network changes.
+    /// How long GIO may take to make its network monitor: NetworkManager's
+    /// (gnetworkmonitornm.c) connects to the system bus and asks it with blocking calls
+    /// that have no deadline of their own.
+    public static let startTimeout: Double = 10
+
+    /// Takes SIGTERM and SIGINT, and listens for network changes. Throws when GIO has no
+    /// network monitor, or did not make one within `startTimeout` seconds.
     public init() throws(DesktopError) {
         let gio = try GIOLibrary.load()
         self.gio = gio
-        // GNetworkMonitor emits its signals on the context that was the thread default
-        // when it was made: ours (gnetworkmonitorbase.c, `priv->context`).
-        let made = context.run { gio.g_network_monitor_get_default() }
-        guard let made else { throw DesktopError(.configuration, "GIO has no network monitor") }
-        monitor = made
-        _ = gio.g_object_ref(gpointer(made))
+        monitor = try Self.defaultMonitor(gio, on: context, seconds: Self.startTimeout)
+        _ = gio.pointee.g_object_ref(gpointer(monitor))
         let owner = Unmanaged.passUnretained(self).toOpaque()
         let callback = unsafeBitCast(onNetworkChanged as NetworkChangedCallback, to: GCallback.self)
-        handler = gio.g_signal_connect_data(gpointer(made), "network-changed", callback, owner, nil, GConnectFlags(rawValue: 0))
+        handler = gio.pointee.g_signal_connect_data(gpointer(monitor), "network-changed", callback, owner, nil, GConnectFlags(rawValue: 0))
         for (signal, function) in [(SIGTERM, onTerminate), (SIGINT, onInterrupt)] as [(Int32, GSourceFunc)] {
             let source = g_unix_signal_source_new(signal)
             g_source_set_callback(source, function, owner, nil)
@@ -53,13 +55,13 @@ public final class NetworkMonitor {
             g_source_destroy(source)
             g_source_unref(source)
         }
-        gio.g_signal_handler_disconnect(gpointer(monitor), handler)
-        gio.g_object_unref(gpointer(monitor))
+        gio.pointee.g_signal_handler_disconnect(gpointer(monitor), handler)
+        gio.pointee.g_object_unref(gpointer(monitor))
     }
 
     /// Whether the monitor sees a default route (`g_network_monitor_get_network_available`).
     public var isNetworkAvailable: Bool {
-        gio.g_network_monitor_get_network_available(monitor) != 0
+        gio.pointee.g_network_monitor_get_network_available(monitor) != 0
     }
 
     /// The next thing that happened, or `.timeout` after `seconds`. A stop wins over
@@ -72,9 +74,58 @@ public final class NetworkMonitor {
         return pending.isEmpty ? .timeout : pending.removeFirst()
     }
 
+    /// `g_network_monitor_get_default` (transfer none), called on a thread of its own so
+    /// that its blocking bus calls cannot outlast `seconds`: the thread hands the monitor
+    /// over through a `GAsyncQueue`, waited for with `g_async_queue_timeout_pop`. A thread
+    /// still blocked at the deadline is left behind; it holds its own reference to the job.
+    /// GNetworkMonitor emits its signals on the context that was the thread default when
+    /// it was made (gnetworkmonitorbase.c, `priv->context`): `context`, pushed there.
+    private static func defaultMonitor(
+        _ gio: UnsafePointer<mr_gio_api>, on context: MainContext, seconds: Double
+    ) throws(DesktopError) -> OpaquePointer {
+        let job = MonitorJob(gio: gio, context: context)
+        let thread = g_thread_new("mailto-route-network-monitor", makeDefaultMonitor, Unmanaged.passRetained(job).toOpaque())
+        g_thread_unref(thread)
+        guard g_async_queue_timeout_pop(job.done, guint64(max(0, seconds) * 1_000_000)) != nil else {
+            throw DesktopError(.transient, "GIO's network monitor did not start within \(seconds.secondsText) s")
+        }
+        guard let made = job.monitor else { throw DesktopError(.configuration, "GIO has no network monitor") }
+        return made
+    }
+
     fileprivate static func owner(_ data: gpointer?) -> NetworkMonitor? {
         data.map { Unmanaged<NetworkMonitor>.fromOpaque($0).takeUnretainedValue() }
     }
+}
+
+/// What `makeDefaultMonitor` is given and gives back: the monitor is written before the job
+/// is pushed on `done`, and read only after it was popped (GAsyncQueue's lock orders them).
+private final class MonitorJob {
+    let gio: UnsafePointer<mr_gio_api>
+    let context: MainContext
+    /// The one owner of this `GAsyncQueue` (`g_async_queue_new`, transfer full).
+    let done: OpaquePointer
+    var monitor: OpaquePointer?
+
+    init(gio: UnsafePointer<mr_gio_api>, context: MainContext) {
+        self.gio = gio
+        self.context = context
+        done = g_async_queue_new()
+    }
+
+    deinit {
+        g_async_queue_unref(done)
+    }
+}
+
+/// The `GThreadFunc` of `NetworkMonitor.defaultMonitor`: makes the monitor with `context` as
+/// this thread's default, then pushes the job (which it took over, retained) on `done`.
+private func makeDefaultMonitor(_ data: gpointer?) -> gpointer? {
+    guard let data else { return nil }
+    let job = Unmanaged<MonitorJob>.fromOpaque(data).takeRetainedValue()
+    job.monitor = job.context.run { job.gio.pointee.g_network_monitor_get_default() }
+    g_async_queue_push(job.done, data)
+    return nil
 }
 
 private typealias NetworkChangedCallback = @convention(c) (OpaquePointer?, gboolean, gpointer?) -> Void

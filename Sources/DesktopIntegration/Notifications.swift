@@ -161,11 +161,11 @@ public final class NotificationClient {
         return bus.context.run {
             // Dispatched on `bus.context` (the thread default now); retained for the
             // subscription and released by GLib when it ends (`releaseAnswers`).
-            let subscription = bus.gio.g_dbus_connection_signal_subscribe(
+            let subscription = bus.gio.pointee.g_dbus_connection_signal_subscribe(
                 bus.pointer, Self.service, Self.service, nil, Self.path, nil, G_DBUS_SIGNAL_FLAGS_NONE,
                 notificationSignal, Unmanaged.passRetained(answers).toOpaque(), releaseAnswers
             )
-            defer { bus.gio.g_dbus_connection_signal_unsubscribe(bus.pointer, subscription) }
+            defer { bus.gio.pointee.g_dbus_connection_signal_unsubscribe(bus.pointer, subscription) }
             let id: UInt32
             do throws(DesktopError) {
                 id = try show(notification)

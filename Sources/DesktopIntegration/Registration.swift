@@ -108,7 +108,7 @@ public enum Registration {
                 throw DesktopError(.configuration, "GIO does not see \(desktopFilePath); is \(executable) executable?")
             }
             var error: UnsafeMutablePointer<GError>?
-            if ours.gio.g_app_info_set_as_default_for_type(ours.pointer, Handlers.mailtoType, &error) == 0 {
+            if ours.gio.pointee.g_app_info_set_as_default_for_type(ours.pointer, Handlers.mailtoType, &error) == 0 {
                 throw takeError(error, .configuration, "cannot set the default mailto: handler")
             }
             if let listAfter = try Files.read(Mimeapps.userListPath) {

@@ -224,6 +224,57 @@ import TestSupport
         #expect(result.stderr.contains("locked"))
     }
 
+    /// With a display, a locked keyring is unlocked through its own prompt, as GNOME
+    /// applications do (the fake's prompt answers by itself, as a person would).
+    @Test func lockedKeyringIsUnlockedThroughItsPromptWhenThereIsADisplay() throws {
+        let sandbox = try Sandbox()
+        let server = try SMTPTestServer(.plain, auth: ("jane", "from-keyring"))
+        let secrets = try FakeSecretService(
+            items: [(["host": "127.0.0.1", "service": "smtp", "user": "jane"], "from-keyring")], locked: true)
+        try writeAccount(sandbox, port: server.port, security: "none", user: "jane")
+        let result = try mailtoRoute(["send", "--to", "joe@example.com", "--body", "x"], in: sandbox,
+                                     extraEnvironment: ["DBUS_SESSION_BUS_ADDRESS": secrets.address, "DISPLAY": ":99"])
+        #expect(result.status == 0, "\(result)")
+        #expect(server.messages.count == 1)
+        let calls = secrets.calls
+        let unlock = try #require(calls.firstIndex(of: "Unlock"), "\(calls)")
+        let prompt = try #require(calls.firstIndex(of: "Prompt"), "\(calls)")
+        let secret = try #require(calls.firstIndex(of: "GetSecrets"), "\(calls)")
+        #expect(unlock < prompt && prompt < secret, "\(calls)")
+    }
+
+    @Test func dismissedUnlockPromptLeavesTheKeyringLockedAndSaysSo() throws {
+        let sandbox = try Sandbox()
+        let secrets = try FakeSecretService(
+            items: [(["host": "127.0.0.1", "service": "smtp", "user": "jane"], "pw")], locked: true, promptDismissed: true)
+        try writeAccount(sandbox, port: 2525, security: "none", user: "jane")
+        let result = try mailtoRoute(["send", "--to", "joe@example.com", "--body", "x"], in: sandbox,
+                                     extraEnvironment: ["DBUS_SESSION_BUS_ADDRESS": secrets.address, "WAYLAND_DISPLAY": "wayland-0"])
+        #expect(result.status == 78, "\(result)")
+        #expect(result.stderr.contains("locked: its unlock prompt was dismissed"), "\(result)")
+        #expect(secrets.calls.contains("Prompt"), "\(secrets.calls)")
+        #expect(!secrets.calls.contains("GetSecrets"), "\(secrets.calls)")
+    }
+
+    /// A keyring daemon that owns its name and never answers costs the lookup's deadline
+    /// (SecretService.lookupTimeout, 5 s), not a hang: the message is kept as a draft.
+    @Test func secretServiceThatNeverAnswersIsAConfigurationErrorWithinTheDeadline() throws {
+        let sandbox = try Sandbox()
+        let secrets = try FakeSecretService(
+            items: [(["host": "127.0.0.1", "service": "smtp", "user": "jane"], "pw")], stalled: true)
+        try writeAccount(sandbox, port: 2525, security: "none", user: "jane")
+        let clock = ContinuousClock()
+        let started = clock.now
+        let result = try mailtoRoute(["send", "--to", "joe@example.com", "--body", "x"], in: sandbox,
+                                     extraEnvironment: ["DBUS_SESSION_BUS_ADDRESS": secrets.address, "DISPLAY": ":99"])
+        let elapsed = clock.now - started
+        #expect(result.status == 78, "\(result)")
+        #expect(result.stderr.contains("the Secret Service did not answer"), "\(result)")
+        // GDBus's own default (25 s) would end a call without a deadline; this one ends at 5 s.
+        #expect(elapsed >= .seconds(5) && elapsed < .seconds(10), "\(elapsed)")
+        #expect(sandbox.drafts.count == 1)
+    }
+
     @Test func noPasswordAnywhereNamesTheAttributesToStore() throws {
         let sandbox = try Sandbox()
         let secrets = try FakeSecretService(items: [])

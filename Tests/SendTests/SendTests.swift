@@ -111,6 +111,26 @@ func certificates() throws -> TestCertificates {
         #expect(!result.stderr.contains("libgobject-2.0"))
     }
 
+    /// libsecret (with libgcrypt under it) is opened only when a password is looked up in
+    /// the keyring (CGIO/secret.h): the same account with `password=` never loads it.
+    @Test func libsecretIsLoadedOnlyWhenThePasswordComesFromTheKeyring() throws {
+        let sandbox = try Sandbox()
+        let server = try SMTPTestServer(.plain, auth: ("jane", "from-keyring"))
+        let secrets = try FakeSecretService(items: [(["host": "127.0.0.1", "service": "smtp", "user": "jane"], "from-keyring")])
+        let environment = ["LD_DEBUG": "files", "DBUS_SESSION_BUS_ADDRESS": secrets.address]
+        let send = ["send", "--to", "joe@example.com", "--body", "x"]
+        try writeAccount(sandbox, port: server.port, security: "none", user: "jane")
+        let fromKeyring = try mailtoRoute(send, in: sandbox, extraEnvironment: environment)
+        #expect(fromKeyring.status == 0, "\(fromKeyring)")
+        #expect(fromKeyring.stderr.contains("file=libsecret-1.so.0"), "the loader's log is missing")
+        try writeAccount(sandbox, port: server.port, security: "none", user: "jane", password: "from-keyring")
+        let inline = try mailtoRoute(send, in: sandbox, extraEnvironment: environment)
+        #expect(inline.status == 0, "\(inline)")
+        #expect(inline.stderr.contains("file=libcurl.so.4"), "the loader's log is missing")
+        #expect(!inline.stderr.contains("libsecret"))
+        #expect(server.messages.count == 2)
+    }
+
     @Test func refusedRecipientIsNamedWhileTheOthersGetTheMessage() throws {
         let sandbox = try Sandbox()
         let server = try SMTPTestServer(.plain, refuse: ["nobody@example.com"])

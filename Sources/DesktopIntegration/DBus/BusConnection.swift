@@ -9,17 +9,21 @@ final class BusConnection {
     let pointer: OpaquePointer
     /// Where signal callbacks and async results of this connection are dispatched.
     let context: MainContext
-    let gio: mr_gio_api
+    let gio: UnsafePointer<mr_gio_api>
 
-    private init(adopting pointer: OpaquePointer, context: MainContext, gio: mr_gio_api) {
+    private init(adopting pointer: OpaquePointer, context: MainContext, gio: UnsafePointer<mr_gio_api>) {
         self.pointer = pointer
         self.context = context
         self.gio = gio
     }
 
     deinit {
-        _ = gio.g_dbus_connection_close_sync(pointer, nil, nil)
-        gio.g_object_unref(UnsafeMutableRawPointer(pointer))
+        // `g_dbus_connection_close`, not `_close_sync`: closing flushes what is still queued,
+        // which against a peer that stopped reading would wait without end. Every call made
+        // here has had its reply or been given up, so nothing is waited for; the worker
+        // thread holds its own reference until the stream is closed.
+        gio.pointee.g_dbus_connection_close(pointer, nil, nil, nil)
+        gio.pointee.g_object_unref(UnsafeMutableRawPointer(pointer))
     }
 
     /// Connects to the session bus within `seconds`: the address from
@@ -30,7 +34,7 @@ final class BusConnection {
     static func session(within seconds: Double) throws(DesktopError) -> BusConnection {
         let gio = try GIOLibrary.load()
         var error: UnsafeMutablePointer<GError>?
-        guard let address = takeString(gio.g_dbus_address_get_for_bus_sync(G_BUS_TYPE_SESSION, nil, &error)) else {
+        guard let address = takeString(gio.pointee.g_dbus_address_get_for_bus_sync(G_BUS_TYPE_SESSION, nil, &error)) else {
             throw takeError(error, .configuration, "no session bus")
         }
         let context = MainContext()
@@ -38,7 +42,7 @@ final class BusConnection {
         var failure: String?
         let call = AsyncCall { _, result in
             var error: UnsafeMutablePointer<GError>?
-            if let made = gio.g_dbus_connection_new_for_address_finish(result, &error) {
+            if let made = gio.pointee.g_dbus_connection_new_for_address_finish(result, &error) {
                 connection = made
             } else {
                 failure = error?.pointee.message.map { String(cString: $0) } ?? "unknown error"
@@ -49,17 +53,22 @@ final class BusConnection {
             rawValue: G_DBUS_CONNECTION_FLAGS_AUTHENTICATION_CLIENT.rawValue
                 | G_DBUS_CONNECTION_FLAGS_MESSAGE_BUS_CONNECTION.rawValue
         )
+        // Cancelled at the deadline, so that the connecting and authenticating (on GDBus's
+        // worker thread) stop too.
+        let cancellable = Cancellable(gio: gio)
         let finished = context.run {
-            gio.g_dbus_connection_new_for_address(address, flags, nil, nil, AsyncCall.ready, call.userData)
-            return context.iterate(until: { call.finished }, seconds: seconds)
+            gio.pointee.g_dbus_connection_new_for_address(address, flags, nil, cancellable.pointer, AsyncCall.ready,
+                                                          call.userData)
+            return context.wait(for: call, cancelling: cancellable, seconds: seconds)
+        }
+        // Also a connection made in the grace after the deadline: it is ours to close.
+        if let connection {
+            return BusConnection(adopting: connection, context: context, gio: gio)
         }
         guard finished else {
-            throw DesktopError(.transient, "the session bus at \(address) did not answer within \(seconds) s")
+            throw DesktopError(.transient, "the session bus at \(address) did not answer within \(seconds.secondsText) s")
         }
-        guard let connection else {
-            throw DesktopError(.configuration, "cannot connect to the session bus at \(address): \(failure ?? "unknown error")")
-        }
-        return BusConnection(adopting: connection, context: context, gio: gio)
+        throw DesktopError(.configuration, "cannot connect to the session bus at \(address): \(failure ?? "unknown error")")
     }
 
     /// Calls `method` and waits at most `seconds` for the reply: wraps
@@ -72,7 +81,7 @@ final class BusConnection {
         var error: UnsafeMutablePointer<GError>?
         let timeout = Int32(clamping: Int(seconds * 1000))
         let reply = withExtendedLifetime(VariantType(replyType)) { type in
-            gio.g_dbus_connection_call_sync(
+            gio.pointee.g_dbus_connection_call_sync(
                 pointer, destination, path, interface, method, parameters, type.pointer,
                 G_DBUS_CALL_FLAGS_NONE, timeout, nil, &error
             )

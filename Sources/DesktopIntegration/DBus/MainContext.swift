@@ -49,3 +49,24 @@ final class MainContext {
 private func wakeOnly(_ userData: gpointer?) -> gboolean {
     1
 }
+
+extension MainContext {
+    /// Waits at most `seconds` for `call`, started on this context with `cancellable`;
+    /// returns whether it finished in time. At the deadline the call is cancelled and its
+    /// callback, which GIO then dispatches at once, is waited for `grace` seconds more, so
+    /// that no half-done call outlives the wait; one that still has not called back is left
+    /// behind (see `AsyncCall.userData`).
+    func wait(for call: AsyncCall, cancelling cancellable: Cancellable, seconds: Double, grace: Double = 1) -> Bool {
+        if iterate(until: { call.finished }, seconds: seconds) { return true }
+        cancellable.cancel()
+        _ = iterate(until: { call.finished }, seconds: grace)
+        return false
+    }
+}
+
+extension Double {
+    /// `5` rather than `5.0`, for messages that name a number of seconds.
+    var secondsText: String {
+        rounded() == self && abs(self) < 1e9 ? String(Int(self)) : String(self)
+    }
+}

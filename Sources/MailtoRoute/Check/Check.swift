@@ -154,6 +154,8 @@ public enum Check {
         }
         do {
             session.passwordCommandTimeout = passwordCommandSeconds
+            // A check never pops up a prompt: it says the keyring is locked.
+            session.passwordMayPrompt = false
             let server = try session.server()
             if account.server.user != nil { report.account.passwordAvailable = true }
             return server

@@ -32,8 +32,11 @@ public struct Account: Sendable {
     }
 
     /// The server with its password, from the account's password source; a
-    /// password-command gets `commandTimeout` seconds.
-    public func serverWithPassword(commandTimeout: Double = PasswordCommand.timeoutSeconds) throws(ConfigurationError) -> SMTPServer {
+    /// password-command gets `commandTimeout` seconds; a locked keyring is unlocked through
+    /// its own prompt when `mayPrompt` (there is a display to show it on).
+    public func serverWithPassword(
+        commandTimeout: Double = PasswordCommand.timeoutSeconds, mayPrompt: Bool = false
+    ) throws(ConfigurationError) -> SMTPServer {
         var server = server
         switch password {
         case .none:
@@ -43,7 +46,7 @@ public struct Account: Sendable {
             let attributes = ["host": server.host, "service": "smtp", "user": user]
             let found: String?
             do {
-                found = try SecretService.lookup(attributes)
+                found = try SecretService.lookup(attributes, mayPrompt: mayPrompt)
             } catch {
                 throw ConfigurationError(
                     "\(source): no password for user \(user): set password-command=, or store it in the Secret Service (\(error.message))")

@@ -22,6 +22,9 @@ public final class Session {
     public let environment: Environment
     /// How long a password command may take (`check` gives it less: a click would wait).
     public var passwordCommandTimeout = PasswordCommand.timeoutSeconds
+    /// Whether a locked keyring may show its unlock prompt: with a display, as GNOME
+    /// applications do (`check` never shows one).
+    public lazy var passwordMayPrompt = environment.hasDisplay
 
     private var credentials: Result<SMTPServer, ConfigurationError>?
     private var connection: Result<SMTPSession, SMTPError>?
@@ -87,7 +90,7 @@ public final class Session {
         case .failure(let mistake)?:
             return .failure(mistake)
         case .success(let account)?:
-            return Result { () throws(ConfigurationError) in try account.serverWithPassword(commandTimeout: passwordCommandTimeout) }
+            return Result { () throws(ConfigurationError) in try account.serverWithPassword(commandTimeout: passwordCommandTimeout, mayPrompt: passwordMayPrompt) }
         }
     }
 

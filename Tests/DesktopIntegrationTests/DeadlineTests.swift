@@ -1,0 +1,61 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// Every bus call has a deadline: a session bus that takes the connection and never
+/// answers costs a bounded time, never a hang.
+@Suite struct DeadlineTests {
+    /// GIO's launch first connects to the session bus (`g_bus_get`, without a deadline of
+    /// its own); Launcher.launchTimeout (30 s) bounds it, and the message is kept.
+    @Test func handoffOverABusThatNeverAnswersEndsAtTheLaunchDeadline() throws {
+        let sandbox = try Sandbox()
+        try sandbox.installHandler("fakebird.desktop", name: "Fake Bird", program: "fakebird")
+        try sandbox.setDefaultMailHandler("fakebird.desktop")
+        let socket = try silentBus(in: sandbox)
+        defer { socket.listener.stop() }
+        let (result, elapsed) = try timedRun(["open", "mailto:a@example.org", "--json"], in: sandbox,
+                                             ["DBUS_SESSION_BUS_ADDRESS": "unix:path=\(socket.path)"])
+        #expect(elapsed < .seconds(45), "\(elapsed)")
+        #expect(result.status == 3, "\(result)")
+        #expect(result.stdout.contains("was not seen to start within 30 s"), "\(result)")
+        #expect(sandbox.drafts.count == 1)
+    }
+
+    /// GIO's NetworkManager monitor connects to the system bus with blocking calls of its
+    /// own; NetworkMonitor.startTimeout (10 s) bounds them, and `outbox watch` says why it
+    /// cannot watch.
+    @Test func outboxWatchOverASystemBusThatNeverAnswersEndsAtTheMonitorDeadline() throws {
+        let sandbox = try Sandbox()
+        let socket = try silentBus(in: sandbox)
+        defer { socket.listener.stop() }
+        let (result, elapsed) = try timedRun(["outbox", "watch"], in: sandbox,
+                                             ["DBUS_SYSTEM_BUS_ADDRESS": "unix:path=\(socket.path)"])
+        #expect(elapsed < .seconds(25), "\(elapsed)")
+        #expect(result.status != 0, "\(result)")
+        #expect(result.stderr.contains("GIO's network monitor did not start within 10 s"), "\(result)")
+    }
+
+    /// A unix socket that listens and never accepts: connecting succeeds, authentication
+    /// never ends.
+    private func silentBus(in sandbox: Sandbox) throws -> (path: String, listener: ServerProcess) {
+        let socket = sandbox.root.appendingPathComponent("silent-bus").path
+        let ready = sandbox.root.appendingPathComponent("silent-bus.ready").path
+        let listener = try ServerProcess(["/usr/bin/python3", "-c", """
+            import socket, sys, time
+            s = socket.socket(socket.AF_UNIX); s.bind(sys.argv[1]); s.listen(8)
+            open(sys.argv[2], "w").close(); time.sleep(90)
+            """, socket, ready])
+        try listener.waitForReady(ready, name: "the silent bus listener")
+        return (socket, listener)
+    }
+
+    /// Runs the built binary in `sandbox` (its `bin` first in PATH) and measures how long it took.
+    private func timedRun(
+        _ arguments: [String], in sandbox: Sandbox, _ extra: [String: String]
+    ) throws -> (RunResult, Duration) {
+        let clock = ContinuousClock()
+        let started = clock.now
+        let result = try run(mailtoRouteBinary, arguments, environment: sandbox.environment(extra), timeout: 80)
+        return (result, clock.now - started)
+    }
+}
