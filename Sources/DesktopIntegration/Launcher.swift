@@ -202,8 +202,9 @@ public enum Launcher {
         if onThisTerminal { return .foreground(argv) }
         guard let emulator else {
             throw DesktopError(.permanent, """
-                \(app.name) (\(app.id ?? app.executable)) must run in a terminal (Terminal=true), and there is none: \
-                mailto-route has no terminal of its own here, \(TerminalEmulator.searched(terminalVariable: terminalVariable))
+                \(app.name) (\(app.id ?? app.executable)) must run in a terminal (Terminal=true), and there is none to \
+                run it in: mailto-route has no terminal of its own (as for a clicked link), \
+                \(TerminalEmulator.searched(terminalVariable: terminalVariable))
                 """)
         }
         return .detached(emulator.command(running: argv))
