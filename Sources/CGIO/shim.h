@@ -17,6 +17,8 @@
 /* gdesktopappinfo.h (gio-unix) declares functions that are only ever called through
  * the table; the type is all that is needed here. */
 typedef struct _GDesktopAppInfo GDesktopAppInfo;
+/* gdesktopappinfo.h's: called once for each process g_desktop_app_info_launch_uris_as_manager starts. */
+typedef void (*GDesktopAppLaunchCallback)(GDesktopAppInfo *appinfo, GPid pid, gpointer user_data);
 
 /* Every field is filled by mr_gio_load before it returns NULL, hence _Nonnull: Swift
  * calls them as plain functions. The other pointers keep GLib's (unspecified) nullability. */
@@ -50,6 +52,13 @@ typedef struct mr_gio_api {
     const char *(* _Nonnull g_desktop_app_info_get_filename)(GDesktopAppInfo *info);
     char *(* _Nonnull g_desktop_app_info_get_string)(GDesktopAppInfo *info, const char *key);
     gboolean (* _Nonnull g_desktop_app_info_get_boolean)(GDesktopAppInfo *info, const char *key);
+    gboolean (* _Nonnull g_desktop_app_info_launch_uris_as_manager)(GDesktopAppInfo *appinfo, GList *uris,
+                                                                    GAppLaunchContext *launch_context,
+                                                                    GSpawnFlags spawn_flags,
+                                                                    GSpawnChildSetupFunc user_setup,
+                                                                    gpointer user_setup_data,
+                                                                    GDesktopAppLaunchCallback pid_callback,
+                                                                    gpointer pid_callback_data, GError **error);
     GAppLaunchContext *(* _Nonnull g_app_launch_context_new)(void);
     void (* _Nonnull g_app_launch_context_setenv)(GAppLaunchContext *context, const char *variable, const char *value);
     char **(* _Nonnull g_app_launch_context_get_environment)(GAppLaunchContext *context);
@@ -117,6 +126,7 @@ static inline const char *mr_gio_load(mr_gio_api *api) {
     MR_SYM(g_desktop_app_info_get_filename);
     MR_SYM(g_desktop_app_info_get_string);
     MR_SYM(g_desktop_app_info_get_boolean);
+    MR_SYM(g_desktop_app_info_launch_uris_as_manager);
     MR_SYM(g_app_launch_context_new);
     MR_SYM(g_app_launch_context_setenv);
     MR_SYM(g_app_launch_context_get_environment);

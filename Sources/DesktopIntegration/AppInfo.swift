@@ -59,7 +59,7 @@ public final class AppInfo: @unchecked Sendable {
 
     /// The `GDesktopAppInfo *` behind this info, when it comes from a desktop file
     /// (transfer none: valid while `self` lives).
-    private var desktop: OpaquePointer? {
+    var desktop: OpaquePointer? {
         mr_as_desktop_app_info(gio, pointer)
     }
 
@@ -81,6 +81,12 @@ public final class AppInfo: @unchecked Sendable {
     public var needsTerminal: Bool {
         guard let desktop else { return false }
         return gio.pointee.g_desktop_app_info_get_boolean(desktop, "Terminal") != 0
+    }
+
+    /// `Exec=` as words, with the program it really runs (see `ExecLine`); `nil` when it
+    /// does not split.
+    public var execLine: ExecLine? {
+        commandLine.flatMap(ExecLine.init)
     }
 
     /// Flatpak apps carry their id in `X-Flatpak`; Snap apps are run from `/snap/bin` and

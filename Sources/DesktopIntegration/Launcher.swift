@@ -1,4 +1,8 @@
 internal import CGIO
+import MailtoCore
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Starting programs: through GIO for a desktop entry (its `Exec=`, D-Bus activation,
 /// terminal, launch context), or from an argv array for a client's own command line.
@@ -50,47 +54,198 @@ public enum Launcher {
         }
     }
 
-    /// Starts `argv` (the program is looked up in `PATH`): wraps `g_spawn_async`, with the
-    /// environment of a `GAppLaunchContext` carrying `environment`. When `inTerminal`,
-    /// the argv is run inside the first terminal emulator found, as GIO does for
-    /// `Terminal=true` entries. Does not wait for the program.
-    public static func spawn(
-        _ argv: [String], inTerminal: Bool = false, environment: [String: String] = [:]
+    /// How long a started mail program is watched for failing at once: a program that
+    /// exits with an error within this time did not get the message (a launcher that
+    /// cannot start it, a wrapper that refused its options). A program that exits 0 ends
+    /// the watch at once, so a launcher that hands over to a running instance (or
+    /// daemonises) and exits costs no more than its own run; only one that keeps running
+    /// is watched the whole time, which delays mailto-route's report, never the program.
+    public static let earlyFailureSeconds = 2.0
+
+    /// Starts `app` as `plan` says, with `environment` added to its own (the loop guard),
+    /// and throws when it failed to start or failed at once (see `earlyFailureSeconds`).
+    /// `terminal` is the descriptor of mailto-route's own terminal, which a `.foreground`
+    /// plan runs on.
+    public static func start(
+        _ plan: LaunchPlan, of app: AppInfo, terminal: Int32?, environment: [String: String]
     ) throws(DesktopError) {
-        precondition(!argv.isEmpty, "spawn needs a program")
-        var command = argv
-        if inTerminal {
-            guard let terminal = terminalPrefix() else {
-                throw DesktopError(.permanent, "\(argv[0]) must run in a terminal, and no terminal emulator was found")
+        let name = "\(app.name) (\(app.id ?? app.executable))"
+        switch plan {
+        case .gio(let uris):
+            for pid in try launchWithPIDs(app, uris: uris, environment: environment) {
+                try watch(pid, name: name)
             }
-            command = terminal + argv
+        case .detached(let argv):
+            try watch(try spawn(argv, environment: environment, terminal: nil), name: name)
+        case .foreground(let argv):
+            precondition(terminal != nil, "a foreground plan needs the terminal it runs on")
+            let pid = try spawn(argv, environment: environment, terminal: terminal)
+            let status = waitInForeground(pid)
+            if status != 0 {
+                throw DesktopError(.permanent, "\(name) ended with \(describe(status)) on this terminal")
+            }
         }
+    }
+
+    /// Wraps `g_desktop_app_info_launch_uris_as_manager` with `G_SPAWN_DO_NOT_REAP_CHILD`
+    /// and a `GAppLaunchContext` carrying `environment`: GIO expands `Exec=` (or activates
+    /// the program over D-Bus, when it is D-Bus activatable: then no process is ours to
+    /// watch), and each process it starts is returned, for the caller to reap.
+    static func launchWithPIDs(
+        _ app: AppInfo, uris: [String], environment: [String: String]
+    ) throws(DesktopError) -> [pid_t] {
+        let gio = app.gio
+        guard let desktop = app.desktop else {
+            try launch(app, uris: uris, environment: environment)
+            return []
+        }
+        let context = try LaunchContext(environment: environment, gio: gio)
+        var list: UnsafeMutablePointer<GList>?
+        for uri in uris.reversed() {
+            list = g_list_prepend(list, g_strdup(uri))
+        }
+        defer { g_list_free_full(list, g_free) }
+        let started = StartedProcesses()
+        let userData = Unmanaged.passUnretained(started).toOpaque()
+        var error: UnsafeMutablePointer<GError>?
+        let flags = GSpawnFlags(G_SPAWN_SEARCH_PATH.rawValue | G_SPAWN_DO_NOT_REAP_CHILD.rawValue)
+        let launched = withExtendedLifetime(started) {
+            gio.pointee.g_desktop_app_info_launch_uris_as_manager(
+                desktop, list, context.pointer, flags, nil, nil, StartedProcesses.callback, userData, &error)
+        }
+        if launched == 0 {
+            // GIO may have started some before failing: they are not left as zombies.
+            for pid in started.pids { try? watch(pid, name: "") }
+            throw DesktopError(.permanent, "cannot start \(app.name) (\(app.id ?? app.executable)): \(takeErrorMessage(error))")
+        }
+        return started.pids
+    }
+
+    /// Starts `argv` (the program is looked up in `PATH`): wraps `g_spawn_async_with_fds`
+    /// with `G_SPAWN_DO_NOT_REAP_CHILD`, with the environment of a `GAppLaunchContext`
+    /// carrying `environment`; on `terminal` (its standard input, output and error) when
+    /// given, else with mailto-route's own. Returns the child, for the caller to reap.
+    static func spawn(_ argv: [String], environment: [String: String], terminal: Int32?) throws(DesktopError) -> pid_t {
+        precondition(!argv.isEmpty, "spawn needs a program")
         let gio = try GIOLibrary.load()
         let context = try LaunchContext(environment: environment, gio: gio)
         // transfer full: a NULL-terminated copy of the environment with our additions.
         let environ = gio.pointee.g_app_launch_context_get_environment(context.pointer)
         defer { g_strfreev(environ) }
-        var cArgv: [UnsafeMutablePointer<gchar>?] = command.map { g_strdup($0) } + [nil]
+        var cArgv: [UnsafeMutablePointer<gchar>?] = argv.map { g_strdup($0) } + [nil]
         defer { for argument in cArgv { g_free(argument) } }
         var error: UnsafeMutablePointer<GError>?
-        // Without G_SPAWN_DO_NOT_REAP_CHILD, GLib double-forks: the mail program is never
-        // our zombie and outlives us.
-        if g_spawn_async(nil, &cArgv, environ, G_SPAWN_SEARCH_PATH, nil, nil, nil, &error) == 0 {
-            throw takeError(error, .permanent, "cannot start \(command[0])")
+        var pid: GPid = 0
+        let flags = GSpawnFlags(G_SPAWN_SEARCH_PATH.rawValue | G_SPAWN_DO_NOT_REAP_CHILD.rawValue)
+        let descriptor = terminal ?? -1
+        if g_spawn_async_with_fds(nil, &cArgv, environ, flags, nil, nil, &pid, descriptor, descriptor, descriptor, &error) == 0 {
+            throw takeError(error, .permanent, "cannot start \(argv[0])")
+        }
+        return pid
+    }
+
+    /// Watches `pid` for at most `earlyFailureSeconds`: returns when it exits 0 or is
+    /// still running then (it has the message), throws when it exited otherwise. Polls
+    /// `waitpid(WNOHANG)` every 0.2 ms for the first 50 ms, when a launcher that hands
+    /// over and exits usually ends, so that its exit is seen within 0.2 ms of it; then
+    /// every 20 ms, which no one waiting for a report notices.
+    static func watch(_ pid: pid_t, name: String) throws(DesktopError) {
+        let started = MonotonicClock.seconds
+        while true {
+            var status: Int32 = 0
+            let result = waitpid(pid, &status, WNOHANG)
+            if result == pid {
+                if status == 0 { return }
+                throw DesktopError(.permanent, """
+                    \(name) failed at once (\(describe(status))): the mail program did not get the message
+                    """)
+            }
+            // ECHILD: reaped elsewhere (SIGCHLD ignored by whoever started us): nothing to tell.
+            if result < 0, errno != EINTR { return }
+            let elapsed = MonotonicClock.seconds - started
+            if elapsed >= earlyFailureSeconds { return }
+            usleep(elapsed < 0.05 ? 200 : 20_000)
         }
     }
 
-    /// The terminal emulators GIO itself tries for `Terminal=true`, Debian's alternative
-    /// first, with the word that ends their own options.
-    private static func terminalPrefix() -> [String]? {
-        let known: [(String, [String])] = [
-            ("x-terminal-emulator", ["-e"]), ("gnome-terminal", ["--"]), ("konsole", ["-e"]),
-            ("xfce4-terminal", ["-x"]), ("xterm", ["-e"]),
-        ]
-        for (name, separator) in known {
-            if let path = takeString(g_find_program_in_path(name)) { return [path] + separator }
+    /// Waits for `pid`, which runs in the foreground of mailto-route's terminal, ignoring
+    /// SIGINT and SIGQUIT meanwhile, as `system(3)` does: Ctrl-C there is the program's,
+    /// and must not end mailto-route before it has said what came of the handoff.
+    /// Returns the wait status.
+    static func waitInForeground(_ pid: pid_t) -> Int32 {
+        let interrupt = signal(SIGINT, SIG_IGN)
+        let quit = signal(SIGQUIT, SIG_IGN)
+        defer {
+            signal(SIGINT, interrupt)
+            signal(SIGQUIT, quit)
         }
-        return nil
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 {
+            if errno != EINTR { return 0 }
+        }
+        return status
+    }
+
+    /// A wait status as a person reads it. WIFEXITED and WEXITSTATUS by hand: the macros
+    /// do not import.
+    static func describe(_ status: Int32) -> String {
+        status & 0x7F == 0 ? "exit status \((status >> 8) & 0xFF)" : "signal \(status & 0x7F)"
+    }
+
+    /// Where a handoff's program runs, decided before anything runs: the same for `check`
+    /// (which names it) and for the click (which runs it).
+    ///
+    /// A `Terminal=true` program runs on mailto-route's own terminal when it has one
+    /// (`onThisTerminal`), else in `emulator`; without either it cannot run, and the error
+    /// says so. Any other program runs through GIO with `uris` (its `Exec=`), or as
+    /// `command`, a client command line, when given.
+    public static func plan(
+        _ app: AppInfo, command: [String]?, uris: [String], onThisTerminal: Bool, emulator: TerminalEmulator?,
+        terminalVariable: String?
+    ) throws(DesktopError) -> LaunchPlan {
+        guard app.needsTerminal else {
+            return command.map(LaunchPlan.detached) ?? .gio(uris: uris)
+        }
+        let argv: [String]
+        if let command {
+            argv = command
+        } else {
+            guard let line = app.execLine else {
+                throw DesktopError(.permanent, "cannot read the Exec= line of \(app.name) (\(app.id ?? app.executable))")
+            }
+            argv = line.expanded(uris: uris, name: app.name, icon: app.desktopEntryString("Icon"), desktopFile: app.fileName)
+        }
+        if onThisTerminal { return .foreground(argv) }
+        guard let emulator else {
+            throw DesktopError(.permanent, """
+                \(app.name) (\(app.id ?? app.executable)) must run in a terminal (Terminal=true), and there is none to \
+                run it in: mailto-route has no terminal of its own (as for a clicked link), \
+                \(TerminalEmulator.searched(terminalVariable: terminalVariable))
+                """)
+        }
+        return .detached(emulator.command(running: argv))
+    }
+}
+
+/// How a handoff starts its program (see `Launcher.plan`).
+public enum LaunchPlan: Sendable, Equatable {
+    /// Through GIO: the entry's `Exec=` with these URIs (D-Bus activation, launch context).
+    case gio(uris: [String])
+    /// This argv, not waited for beyond `Launcher.earlyFailureSeconds`: a client command
+    /// line, or a terminal program in a terminal emulator.
+    case detached([String])
+    /// This argv on mailto-route's own terminal, in the foreground, waited for.
+    case foreground([String])
+}
+
+/// The processes one `g_desktop_app_info_launch_uris_as_manager` started, heard through its
+/// `GDesktopAppLaunchCallback` (a top-level non-capturing closure, as C needs).
+final class StartedProcesses {
+    var pids: [pid_t] = []
+
+    static let callback: GDesktopAppLaunchCallback = { _, pid, userData in
+        guard let userData else { return }
+        Unmanaged<StartedProcesses>.fromOpaque(userData).takeUnretainedValue().pids.append(pid)
     }
 }
 

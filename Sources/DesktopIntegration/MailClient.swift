@@ -5,23 +5,41 @@ public import MailtoCore
 public enum MailClient: String, CaseIterable, Sendable {
     case thunderbird, evolution, kmail, clawsMail = "claws-mail", sylpheed, balsa, mutt, neomutt
 
-    /// Which client `app` is, from its desktop id, its executable and its Flatpak app id
-    /// (a Flatpak entry's executable is `flatpak`); `nil` for any other program.
+    /// Which client `app` is, from the program its `Exec=` really runs (`ExecLine`: through
+    /// `env`, `flatpak run`, `tmux new-window`, a terminal's `-e`), never from its desktop
+    /// id: an entry that runs another program than its name says gets the URL, not a
+    /// command line that program would misread. `nil` for any other program, and for one
+    /// run through a shell or a launcher that would not pass the words on.
     public static func identify(_ app: AppInfo) -> MailClient? {
-        var names = [app.id ?? "", app.executable.split(separator: "/").last.map(String.init) ?? ""]
-        if case .flatpak(let appID) = app.packaging { names.append(appID) }
-        if case .snap(let name) = app.packaging { names.append(name) }
-        let text = names.joined(separator: " ").lowercased()
+        guard let line = app.execLine, line.passesArguments else { return nil }
+        return line.programNames.lazy.compactMap(named).first
+    }
+
+    /// The client a program name (lower-case, without its directory) is.
+    static func named(_ name: String) -> MailClient? {
+        switch name {
         // Betterbird is Thunderbird's fork and takes the same command line.
-        if text.contains("thunderbird") || text.contains("betterbird") { return .thunderbird }
-        if text.contains("evolution") { return .evolution }
-        if text.contains("kmail") { return .kmail }
-        if text.contains("claws") { return .clawsMail }
-        if text.contains("sylpheed") { return .sylpheed }
-        if text.contains("balsa") { return .balsa }
-        if text.contains("neomutt") { return .neomutt }
-        if text.contains("mutt") { return .mutt }
-        return nil
+        case "thunderbird", "thunderbird-esr", "betterbird": .thunderbird
+        case "evolution": .evolution
+        case "kmail", "kmail2": .kmail
+        case "claws-mail", "claws_mail", "clawsmail": .clawsMail
+        case "sylpheed": .sylpheed
+        case "balsa": .balsa
+        case "mutt": .mutt
+        case "neomutt": .neomutt
+        default: nil
+        }
+    }
+
+    /// Why `app` gets no client command line: the program its `Exec=` runs, and how.
+    public static func noCommandLineReason(_ app: AppInfo) -> String {
+        guard let line = app.execLine else { return "\(app.name)'s Exec= cannot be read" }
+        if let opaque = line.wrappers.lazy.compactMap({ wrapper -> String? in
+            if case .opaque(let name) = wrapper { name } else { nil }
+        }).first {
+            return "\(app.name) runs its program through \(opaque), which mailto-route adds no command line to"
+        }
+        return "\(app.name) runs \(ExecLine.baseName(line.program)), which takes no attachments on a command line mailto-route knows"
     }
 
     /// Whether a body longer than a URL can carry goes in whole (read from a file).
@@ -113,14 +131,15 @@ public enum MailClient: String, CaseIterable, Sendable {
         }
     }
 
-    /// The argv that runs `app`'s program with `arguments`: a Flatpak app through
-    /// `flatpak run APP-ID` (its `Exec=` starts with `flatpak`), a Snap app through
-    /// `/snap/bin/NAME`, any other through the first word of its `Exec=`.
-    public static func command(for app: AppInfo, arguments: [String]) -> [String] {
-        switch app.packaging {
-        case .flatpak(let appID): ["flatpak", "run", appID] + arguments
-        case .snap(let name): ["/snap/bin/\(name)"] + arguments
-        case .native: [app.executable] + arguments
+    /// The argv that runs `app`'s program with `arguments` in place of its `Exec=` ones:
+    /// the wrappers in front of it stay (`env VAR=x`, `tmux new-window`), a Flatpak app
+    /// runs through `flatpak run APP-ID`. `nil` when its `Exec=` does not pass words on.
+    public static func command(for app: AppInfo, arguments: [String]) -> [String]? {
+        guard let line = app.execLine else { return nil }
+        if case .flatpak(let appID, _)? = line.wrappers.last,
+           let flatpak = line.words[..<line.programIndex].lastIndex(where: { ExecLine.baseName($0) == "flatpak" }) {
+            return Array(line.words[...flatpak]) + ["run", appID] + arguments
         }
+        return line.command(arguments: arguments)
     }
 }

@@ -100,13 +100,26 @@ public enum Handoff {
         [loopGuardVariable: String(Int(time(nil)))]
     }
 
-    /// Starts `app` with the canonical URL through GIO; or, when there are attachments or
-    /// a body too long for a URL, with the command line of the client it is, if it is one.
+    /// Starts `app` with the canonical URL; or, when there are attachments or a body too
+    /// long for a URL, with the command line of the client its `Exec=` really runs, if it
+    /// is one. A `Terminal=true` program runs on mailto-route's own terminal when it has
+    /// one (in the foreground, waited for), else in the user's terminal emulator. A
+    /// program that fails at once did not get the message: that is thrown, as a failure
+    /// to start is (the router keeps the message as a draft).
     static func launch(_ email: EmailData, with app: AppInfo, warnings: [String]) throws -> HandoffResult {
         var report = Leftovers(warnings: warnings)
         let id = app.id ?? app.executable
         let asURL = { (email: EmailData) in [MailtoURL.encode(email)] }
-        if !email.attachments.isEmpty || !bodyFits(email, asURL), let client = MailClient.identify(app) {
+        // Held while the program runs on it: the descriptor it is given.
+        let terminal = app.needsTerminal ? Terminal.open() : nil
+        let (terminalVariable, emulator) = app.needsTerminal ? TerminalEmulator.fromEnvironment() : (nil, nil)
+        func start(command: [String]?, uris: [String]) throws {
+            let plan = try Launcher.plan(app, command: command, uris: uris, onThisTerminal: terminal != nil,
+                                         emulator: emulator, terminalVariable: terminalVariable)
+            try Launcher.start(plan, of: app, terminal: terminal?.descriptor, environment: guardEnvironment)
+        }
+        let needsCommandLine = !email.attachments.isEmpty || !bodyFits(email, asURL)
+        if needsCommandLine, let client = MailClient.identify(app) {
             let files = try HandoffFiles.attachmentPaths(email.attachments)
             let onCommandLine = { (email: EmailData) in try client.arguments(for: email, attachments: files, bodyFile: nil) }
             var bodyFile: String?
@@ -131,17 +144,20 @@ public enum Handoff {
             // Rule 4: a NUL never reaches an argv (it would silently end the value there).
             sent = report.replacingNUL(in: sent, for: app.name)
             let arguments = try client.arguments(for: sent, attachments: files, bodyFile: bodyFile)
-            try Launcher.spawn(MailClient.command(for: app, arguments: arguments),
-                               inTerminal: app.needsTerminal, environment: guardEnvironment)
+            // identify found the client behind wrappers that pass words on: it has a command.
+            guard let command = MailClient.command(for: app, arguments: arguments) else {
+                throw DesktopError(.permanent, "cannot build \(app.name)'s command line")
+            }
+            try start(command: command, uris: [])
             return report.result(id: id, name: app.name)
         }
         var sent = email
-        report.attachmentsNotCarried(email.attachments, because: "\(app.name) does not take attachments on its command line")
+        report.attachmentsNotCarried(email.attachments, because: MailClient.noCommandLineReason(app))
         report.htmlNotCarried(email, by: "a mailto: URL")
         if !bodyFits(email, asURL) {
             sent.body = report.truncating(email, for: app.name) { bodyFits($0, asURL) }
         }
-        try Launcher.launch(app, uris: asURL(sent), environment: guardEnvironment)
+        try start(command: nil, uris: asURL(sent))
         return report.result(id: id, name: app.name)
     }
 }

@@ -1,9 +1,12 @@
 import Foundation
 import TestSupport
 
-/// Runs the test-only `handoff-probe`, built next to `mailto-route`.
+/// Runs the test-only `handoff-probe`, built next to `mailto-route`, with no controlling
+/// terminal (`setsid`): a terminal program then goes to a terminal emulator, as for a
+/// clicked link, also when the tests themselves run on a terminal.
 func handoffProbe(_ arguments: [String], in sandbox: Sandbox, _ extra: [String: String] = [:]) throws -> RunResult {
-    try run(builtExecutable("handoff-probe"), arguments, environment: sandbox.environment(extra), timeout: 30)
+    try run("/usr/bin/setsid", ["-w", builtExecutable("handoff-probe")] + arguments,
+            environment: sandbox.environment(extra), timeout: 30)
 }
 
 /// Runs a judge (`xdg-mime`, `gio`, `desktop-file-validate`) in `sandbox`.

@@ -27,6 +27,20 @@ import TestSupport
         #expect(shown.urgency == 2)
     }
 
+    /// Issue 11, item 3: each file a link asked to attach is named in the notification,
+    /// and the handoff is offered.
+    @Test func eachFileTheLinkAskedToAttachIsNamedAsNotAttached() throws {
+        let (decision, server, result) = try ask(requestedAttachmentsURL, answers: ["action:handoff"])
+        #expect(decision == "handOff", "\(result)")
+        let shown = try #require(server.notifications.first)
+        let lines = shown.body.split(separator: "\n").map(String.init)
+        #expect(lines.contains("Attach: /etc/passwd will not be attached"), "\(shown.body)")
+        #expect(lines.contains("Attach: /home/joe/report 2026.pdf will not be attached"), "\(shown.body)")
+        #expect(lines.contains("Attach: /tmp/x\\u{202E}fdp.exe will not be attached"), "\(shown.body)")
+        #expect(lines.contains("A link cannot attach files: to send one, hand off to Fake Bird and attach it there."))
+        #expect(shown.actions == ["send", "Send", "handoff", "Open in Fake Bird", "cancel", "Cancel"])
+    }
+
     @Test func cancelButtonCancels() throws {
         let (decision, _, result) = try ask(answers: ["action:cancel"])
         #expect(decision == "cancel", "\(result)")

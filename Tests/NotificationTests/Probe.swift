@@ -9,6 +9,11 @@ let consentProbe = builtExecutable("consent-probe")
 let disguisedURL = "mailto:joe@example.org?cc=ann@example.org&bcc=bob@example.org"
     + "&subject=invoice%E2%80%AEfdp.exe&body=%1B%5B31mred%0D%0Asecond%20line"
 
+/// A URL asking for three files, one with a space (encoded) and one with a right-to-left
+/// override in its name; `attach`, `attachment` and `attachments` alike.
+let requestedAttachmentsURL = "mailto:joe@example.org?subject=Report&attach=/etc/passwd"
+    + "&attachment=%2Fhome%2Fjoe%2Freport%202026.pdf&attachments=/tmp/x%E2%80%AEfdp.exe"
+
 /// Runs `consent-probe` in `sandbox` with the session bus at `bus` (none: `disabled:`),
 /// without a controlling terminal (`setsid`), as a clicked link runs.
 func probeWithoutTerminal(

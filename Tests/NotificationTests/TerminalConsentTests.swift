@@ -89,6 +89,24 @@ import TestSupport
         #expect(!screen.unicodeScalars.contains("\u{1B}"))
     }
 
+    /// Issue 11, item 3: what a link asked to attach is never silently gone.
+    @Test func eachFileTheLinkAskedToAttachIsNamedAsNotAttached() throws {
+        let result = try ask(["h"], url: requestedAttachmentsURL)
+        let screen = result.stdout
+        #expect(screen.contains("Attach:  /etc/passwd will not be attached\r\n"), "\(result)")
+        #expect(screen.contains("Attach:  /home/joe/report 2026.pdf will not be attached\r\n"), "\(result)")
+        #expect(screen.contains("Attach:  /tmp/x\\u{202E}fdp.exe will not be attached\r\n"), "\(result)")
+        #expect(screen.contains("A link cannot attach files: to send one, hand off to Fake Bird and attach it there."))
+        #expect(screen.contains("[s]end, [h]and off to Fake Bird, [c]ancel? "))
+        #expect(result.decision == "handOff", "\(result)")
+    }
+
+    @Test func withoutMailProgramTheFilesAreNamedAndADraftOffered() throws {
+        let result = try ask(["c"], options: ["--no-handler"], url: requestedAttachmentsURL)
+        #expect(result.stdout.contains("Attach:  /etc/passwd will not be attached\r\n"), "\(result)")
+        #expect(result.stdout.contains("save a draft and attach it in your mail program"), "\(result)")
+    }
+
     @Test func longBodyShowsItsFirstLines() throws {
         let body = (1...20).map { "line\($0)" }.joined(separator: "%0D%0A")
         let result = try ask(["c"], url: "mailto:joe@example.org?body=\(body)")

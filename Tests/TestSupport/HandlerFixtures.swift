@@ -47,6 +47,41 @@ extension Sandbox {
         precondition(result.status == 0, "update-desktop-database failed: \(result)")
     }
 
+    /// A script named `program` in the sandbox's `bin` (first in `PATH`) that runs `body`
+    /// (sh), for launchers that fail, daemonise or look at their terminal.
+    @discardableResult
+    public func installScript(_ program: String, _ body: String) throws -> String {
+        try FileManager.default.createDirectory(at: recordsDirectory, withIntermediateDirectories: true)
+        return try write("#!/bin/sh\n" + body + "\n", to: "bin/\(program)", mode: 0o755).path
+    }
+
+    /// Installs a real package's desktop file (such as Debian's
+    /// `/usr/share/applications/neomutt.desktop`) unchanged, as its package does.
+    public func installDesktopFile(copying path: String) throws {
+        try FileManager.default.createDirectory(at: systemApplications, withIntermediateDirectories: true)
+        let target = systemApplications.appendingPathComponent(URL(fileURLWithPath: path).lastPathComponent)
+        try? FileManager.default.removeItem(at: target)
+        try FileManager.default.copyItem(atPath: path, toPath: target.path)
+        let result = try run("/usr/bin/update-desktop-database", [systemApplications.path])
+        precondition(result.status == 0, "update-desktop-database failed: \(result)")
+    }
+
+    /// A `PATH` holding only the sandbox's `bin` and links to `tools` (what the recording
+    /// scripts use), so that no terminal emulator installed on the machine is found.
+    public func isolatedPath(tools: [String] = ["mv", "sleep", "cat", "tty"]) throws -> String {
+        let directory = root.appendingPathComponent("tools")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        for tool in tools {
+            let link = directory.appendingPathComponent(tool)
+            guard !FileManager.default.fileExists(atPath: link.path),
+                  let found = ["/usr/bin/\(tool)", "/bin/\(tool)"].first(where: FileManager.default.isExecutableFile)
+            else { continue }
+            try FileManager.default.createSymbolicLink(atPath: link.path, withDestinationPath: found)
+        }
+        try FileManager.default.createDirectory(at: binDirectory, withIntermediateDirectories: true)
+        return binDirectory.path + ":" + directory.path
+    }
+
     /// Writes `~/.config/mimeapps.list` naming `id` the default `mailto:` handler.
     public func setDefaultMailHandler(_ id: String) throws {
         try write("[Default Applications]\nx-scheme-handler/mailto=\(id)\n", to: "home/.config/mimeapps.list")
@@ -84,6 +119,12 @@ extension Sandbox {
     public func contents(_ url: URL) -> String? {
         FileManager.default.contents(atPath: url.path).map { String(decoding: $0, as: UTF8.self) }
     }
+}
+
+/// Runs the built `mailto-route` in `sandbox` with no controlling terminal (`setsid`), as
+/// a clicked link runs it, also when the tests themselves run on one.
+public func routeWithoutTerminal(_ arguments: [String], in sandbox: Sandbox, _ extra: [String: String] = [:]) throws -> RunResult {
+    try run("/usr/bin/setsid", ["-w", mailtoRouteBinary] + arguments, environment: sandbox.environment(extra), timeout: 30)
 }
 
 /// Runs the built `mailto-route` in `sandbox`, its `bin` first in `PATH`.

@@ -104,11 +104,16 @@ public enum Check {
                 report.handoff = .init(id: target.id, name: target.name, executable: "", executableExists: true)
             } else if let app = AppInfo.named(target.id) {
                 report.handoff = program(app)
+                if app.needsTerminal { report.handoff?.describeTerminalLaunch(of: app) }
             } else {
                 report.handoff = .init(id: target.id, name: target.name, executable: "", executableExists: false)
             }
         case .failure(let failure):
             report.handoffProblem = failure.message
+        }
+        if let gioDefault = Handlers.defaultForScheme("mailto"), gioDefault.needsTerminal,
+           !gioDefault.isMailtoRoute, !GIOTerminals.anyInstalled {
+            report.handler.gioDefault?.problem = GIOTerminals.problem(gioDefault)
         }
         report.candidates = Handlers.candidates(forType: type)
             .filter { !$0.isMailtoRoute && ($0.id ?? $0.executable) != report.handoff?.id }
@@ -201,3 +206,33 @@ public enum Check {
     }
 }
 
+
+extension CheckReport.Program {
+    /// What a click runs for `app`, a `Terminal=true` program: a clicked link has no
+    /// terminal of its own, so the program runs in the user's terminal emulator, found as
+    /// the handoff finds it (`Launcher.plan`, the same function); or why it cannot run.
+    mutating func describeTerminalLaunch(of app: AppInfo) {
+        let (variable, emulator) = TerminalEmulator.fromEnvironment()
+        do throws(DesktopError) {
+            let plan = try Launcher.plan(app, command: nil, uris: ["%u"], onThisTerminal: false, emulator: emulator,
+                                         terminalVariable: variable)
+            if case .detached(let argv) = plan { runs = argv }
+        } catch {
+            problem = error.message
+        }
+    }
+}
+
+/// The terminals GIO 2.74 itself tries for a `Terminal=true` program (gdesktopappinfo.c,
+/// `prepend_terminal_to_vector`), which decide a click while mailto-route is not the
+/// default: neither `$TERMINAL` nor `x-terminal-emulator` is among them.
+enum GIOTerminals {
+    static let names = ["gnome-terminal", "mate-terminal", "xfce4-terminal", "tilix", "konsole", "nxterm",
+                        "color-xterm", "rxvt", "dtterm", "xterm"]
+
+    static var anyInstalled: Bool { names.contains { DesktopEntries.findProgram($0) != nil } }
+
+    static func problem(_ app: AppInfo) -> String {
+        "\(app.name) (\(app.id ?? app.executable)) must run in a terminal, and GIO, which opens links while mailto-route is not the default, finds none of \(names.joined(separator: ", "))"
+    }
+}

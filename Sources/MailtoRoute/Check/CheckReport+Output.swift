@@ -103,6 +103,8 @@ extension CheckReport {
         if !program.executable.isEmpty {
             text += program.executableExists ? ", runs \(program.executable)" : ", \(program.executable) does not exist"
         }
+        if let runs = program.runs { text += " in a terminal: \(ExecLine.readable(runs))" }
+        if let problem = program.problem { text += "; cannot be started: \(problem)" }
         return text
     }
 
@@ -145,7 +147,8 @@ extension CheckReport {
         func program(_ value: Program?) -> JSON {
             guard let value else { return .null }
             return .object([("id", .string(value.id)), ("name", .string(value.name)),
-                            ("executable", .string(value.executable)), ("executableExists", .bool(value.executableExists))])
+                            ("executable", .string(value.executable)), ("executableExists", .bool(value.executableExists)),
+                            ("runs", value.runs.map(JSON.strings) ?? .null), ("problem", .string(value.problem))])
         }
         func optionalBool(_ value: Bool?) -> JSON { value.map(JSON.bool) ?? .null }
         var consentMembers: [(String, JSON)]

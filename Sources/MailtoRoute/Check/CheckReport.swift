@@ -20,6 +20,14 @@ public struct CheckReport: Sendable {
         public var executable: String
         /// Whether that program can be run (found in `PATH` or at its path).
         public var executableExists: Bool
+        /// For the handoff program, when it is not started through GIO: the argv a click
+        /// runs (a `Terminal=true` program in the terminal emulator), `%u` for the URL.
+        public var runs: [String]? = nil
+        /// Why a click could not start it although it exists (a terminal program with no
+        /// terminal to run in): the click saves a draft instead.
+        public var problem: String? = nil
+        /// Whether a click reaches it.
+        public var startable: Bool { executableExists && problem == nil }
     }
 
     /// A desktop file named as a default whose program is gone: GIO ignores it.

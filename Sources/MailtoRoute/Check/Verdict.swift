@@ -18,9 +18,10 @@ enum Verdict {
             report.verdict = sentence
             report.works = works
         } else if let direct = report.handler.gioDefault {
-            report.verdict = "would open \(direct.name) directly: mailto-route is not the default mailto: handler"
+            report.verdict = direct.problem.map { "would not open \(direct.name): \($0)" }
+                ?? "would open \(direct.name) directly: mailto-route is not the default mailto: handler"
             report.throughMailtoRoute = sentence
-            report.works = direct.executableExists
+            report.works = direct.startable
         } else {
             report.verdict = "nothing would open: no program handles mailto: links"
             report.throughMailtoRoute = sentence
@@ -49,6 +50,9 @@ enum Verdict {
                 switch otherwise {
                 case .handOff:
                     let handoff = report.handoff
+                    if let problem = handoff?.problem {
+                        return ("would save a draft: consent to send cannot be asked (\(reason)), and \(problem)", false)
+                    }
                     return ("would open \(handoff?.name ?? "the mail program"): consent to send cannot be asked (\(reason))",
                             handoff?.executableExists ?? false)
                 case .saveDraft:
@@ -60,6 +64,8 @@ enum Verdict {
             let handoff = report.handoff
             let policy = report.policy.error == nil ? "policy=handoff" : "until the mistake in [route] is fixed"
             let why = account.usable && report.policy.value == .handoff ? " (\(policy))" : ""
+            // Context.handOff: a program that cannot be started leaves the message a draft.
+            if let problem = handoff?.problem { return ("would save a draft: \(problem)", false) }
             return ("would open \(handoff?.name ?? "the mail program")" + why, handoff?.executableExists ?? false)
         case .saveDraft:
             if !account.configured { return ("would save a draft: no mail program and no account", false) }
@@ -98,6 +104,13 @@ enum Verdict {
         if let handoff = report.handoff, !handoff.executableExists {
             add("the mail program \(handoff.name) (\(handoff.id)) cannot be started: \(handoff.executable) does not exist",
                 fix: "reinstall \(handoff.name), or set handler= in [route] of \(config)")
+        }
+        if let handoff = report.handoff, let problem = handoff.problem {
+            add(problem, fix: "install a terminal emulator (such as xterm), or set TERMINAL to the one you use; "
+                + "or set handler= in [route] of \(config) to a mail program that needs none")
+        }
+        if !registration.isDefault, let direct = report.handler.gioDefault, let problem = direct.problem {
+            add(problem, fix: "mailto-route register (mailto-route also finds $TERMINAL and x-terminal-emulator), or install xterm")
         }
         if report.handoff == nil {
             add("no mail program to hand off to" + (report.account.configured ? "" : ", and no account: a click can only save a draft"),

@@ -23,6 +23,8 @@ struct ConsentQuestion {
     let sendingAs: String
     let server: String
     let choices: [Choice]
+    /// Said when the link asked for attachments: how the user can still send a file.
+    let attachmentNote: String?
 
     static let maximumBodyLines = 6
     static let maximumLineLength = 200
@@ -41,7 +43,19 @@ struct ConsentQuestion {
         if !email.attachments.isEmpty {
             fields.append(("Attached", Self.shown(email.attachments.map(\.fileName).joined(separator: ", "))))
         }
+        // Rule 8: what a link asked to attach is never attached on its own, and never
+        // silently gone either: each file is named, with what becomes of it.
+        for path in email.requestedAttachments {
+            fields.append(("Attach", Self.shown(path) + " will not be attached"))
+        }
         self.fields = fields
+        if email.requestedAttachments.isEmpty {
+            attachmentNote = nil
+        } else if let handlerName {
+            attachmentNote = "A link cannot attach files: to send one, hand off to \(Self.shown(handlerName)) and attach it there."
+        } else {
+            attachmentNote = "A link cannot attach files: to send one, save a draft and attach it in your mail program."
+        }
         var lines = Self.lines(of: email.body ?? "")
         while lines.last?.isEmpty == true { lines.removeLast() }
         bodyLines = lines.prefix(Self.maximumBodyLines).map(Self.shown)

@@ -31,6 +31,7 @@ struct NotificationPrompt {
     var body: String {
         var lines = question.fields.map { "\($0.label): \($0.value)" }
         lines.append("Through: \(question.server)")
+        if let note = question.attachmentNote { lines.append(note) }
         if !question.bodyLines.isEmpty {
             lines.append("")
             lines += question.bodyLines.prefix(Self.bodyLines)

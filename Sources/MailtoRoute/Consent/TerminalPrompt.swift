@@ -48,6 +48,7 @@ struct TerminalPrompt {
             }
         }
         lines.append("It would be sent as \(question.sendingAs) through \(question.server).")
+        if let note = question.attachmentNote { lines.append(note) }
         return lines.joined(separator: "\n") + "\n"
     }
 }
