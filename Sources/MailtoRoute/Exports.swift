@@ -2,7 +2,6 @@
 // from MailtoCore and are part of it.
 @_exported public import MailtoCore
 
-// `outbox watch` waits on GIO's network monitor; the command line sees it through this
-// module, under its own name.
-public import DesktopIntegration
-public typealias NetworkMonitor = DesktopIntegration.NetworkMonitor
+// The desktop's side (registration, the network monitor `outbox watch` waits on, the
+// mail programs) is part of the public API too; only its C stays behind its own door.
+@_exported public import DesktopIntegration

@@ -1,13 +1,7 @@
-import DesktopIntegration
+public import DesktopIntegration
 
 /// One program that handles `mailto:` links, as `--check` and the report describe it.
 public struct MailHandler: Equatable, Sendable {
-    public enum Packaging: Equatable, Sendable {
-        case native
-        case flatpak(appID: String)
-        case snap(name: String)
-    }
-
     /// The desktop id, such as `thunderbird.desktop`.
     public var id: String
     public var name: String
@@ -28,14 +22,9 @@ public enum MailHandlers {
         let candidates = Handlers.candidates(forType: Handlers.mailtoType)
         let ordered = candidates.filter { $0.id == defaultID } + candidates.filter { $0.id != defaultID }
         return ordered.map { app in
-            let packaging: MailHandler.Packaging = switch app.packaging {
-            case .native: .native
-            case .flatpak(let appID): .flatpak(appID: appID)
-            case .snap(let name): .snap(name: name)
-            }
-            return MailHandler(
+            MailHandler(
                 id: app.id ?? app.executable, name: app.name, executable: app.executable,
-                packaging: packaging, isDefault: app.id == defaultID, isMailtoRoute: app.isMailtoRoute
+                packaging: app.packaging, isDefault: app.id == defaultID, isMailtoRoute: app.isMailtoRoute
             )
         }
     }

@@ -4,9 +4,6 @@ public struct RouteReport: Sendable, Equatable {
     public enum Path: String, Sendable { case direct, compose, handoff, outbox, draft }
     public enum Result: String, Sendable { case sent, queued, handedOff, saved, cancelled, failed }
 
-    /// The `error` member: a failure's kind and text.
-    public typealias Failure = MailtoCore.Failure
-
     public struct Refusal: Sendable, Equatable {
         public var address: String
         public var reply: String

@@ -12,14 +12,24 @@ enum RegisterCommand: Command {
     static let maxPositionals = 0
 
     static func run(_ arguments: Arguments, output: Output) throws -> ExitStatus {
-        try Registering.register(force: arguments.has("--force")).print(to: output)
+        let report = try Registration.register(force: arguments.has("--force"))
+        output.print(report.wasRegistered
+            ? "mailto-route is already the default mailto: handler (\(report.desktopFile))"
+            : "mailto-route is now the default mailto: handler (\(report.desktopFile))")
+        output.print("previous default: \(report.previousDefault ?? "none") (unregister restores it)")
+        for path in report.takenOver {
+            output.print("\(path) now names mailto-route first (unregister gives it back)")
+        }
+        for found in report.overrides {
+            output.error("""
+                warning: \(found.path) names \(found.handlers.joined(separator: ";")) for mailto: links and wins \
+                over mimeapps.list on this desktop: remove that line, or run 'mailto-route register --force', \
+                for mailto-route to take effect
+                """)
+        }
+        if report.overrides.isEmpty, let effective = report.effectiveDefault, effective != Registration.desktopID {
+            output.error("warning: GIO still names \(effective) as the default mailto: handler")
+        }
         return .success
-    }
-}
-
-extension Registering.Outcome {
-    func print(to output: Output) {
-        for line in lines { output.print(line) }
-        for warning in warnings { output.error("warning: \(warning)") }
     }
 }

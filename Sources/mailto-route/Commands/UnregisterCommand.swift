@@ -10,7 +10,10 @@ enum UnregisterCommand: Command {
     static let maxPositionals = 0
 
     static func run(_ arguments: Arguments, output: Output) throws -> ExitStatus {
-        try Registering.unregister().print(to: output)
+        let report = try Registration.unregister()
+        output.print(report.wasRegistered
+            ? "mailto-route is no longer the mailto: handler; default restored: \(report.restoredDefault ?? "none")"
+            : "mailto-route was not registered; nothing changed")
         return .success
     }
 }
