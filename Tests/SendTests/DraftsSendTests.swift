@@ -41,7 +41,11 @@ func draftExists(_ sandbox: Sandbox, _ id: String) -> Bool {
         #expect(headers["Bcc"] == nil)
         #expect(headers["From"] == "Jane Doe <jane@example.org>")
         #expect(headers["To"] == "Joe <joe@example.com>")
-        #expect(headers["Message-ID"] == "<draft-1@localhost>")
+        // A draft is not sent until now: a fresh Message-ID from the account's domain and a
+        // fresh Date (issue 11 §9), never the saving time and @localhost.
+        #expect(headers["Message-ID"]?.hasSuffix("@example.org>") == true, "\(headers)")
+        #expect(headers["Message-ID"] != "<draft-1@localhost>")
+        #expect(headers["Date"] != "Sun, 29 Nov 2026 14:00:00 +0000")
         #expect(!(try String(contentsOf: message, encoding: .utf8)).contains("hidden"))
         #expect((view["parts"] as? [[String: Any]])?.first?["text"] as? String == "Hello Joe,\r\nsee you.\r\n")
         #expect(view["defects"] as? [String] == [])
@@ -64,7 +68,8 @@ func draftExists(_ sandbox: Sandbox, _ id: String) -> Bool {
         let entry = try #require(try box.list().first)
         #expect(entry.id == report["outboxId"] as? String)
         #expect(entry.recipients == ["joe@example.com", "ann@example.net", "hidden@example.org", "hidden2@example.org"])
-        #expect(entry.messageId == "<draft-1@localhost>")
+        #expect(entry.messageId == report["messageId"] as? String)
+        #expect(entry.messageId?.hasSuffix("@example.org>") == true)
         #expect(!String(decoding: try box.message(entry.id), as: UTF8.self).contains("Bcc"))
     }
 
@@ -84,5 +89,44 @@ func draftExists(_ sandbox: Sandbox, _ id: String) -> Bool {
         #expect(refused.stderr.contains("it stays a draft"))
         #expect(draftExists(sandbox, id))
         #expect(try sandboxOutbox(sandbox).list().isEmpty)
+    }
+
+    /// An `.eml` copied into the drafts by hand is sent as the builder would send it:
+    /// its 10 MB header line folded, no Date or Message-ID added, its own trace fields
+    /// dropped; a NUL is refused with a clear error and the draft stays.
+    @Test func aHandCopiedDraftIsMendedAsTheBuilderWouldSendIt() throws {
+        let sandbox = try Sandbox()
+        let server = try SMTPTestServer(.plain)
+        try writeAccount(sandbox, port: server.port, security: "none")
+        let drafts = Drafts(directory: sandbox.dataHome.appendingPathComponent("mailto-route/drafts").path)
+        let words = String(repeating: "word ", count: 2_000_000)
+        let text = "Return-Path: <bounce@elsewhere.example>\nReceived: from mx by mx; Sun, 29 Nov 2026\n"
+            + "To: joe@example.com\nSubject: Copied\nX-Long: \(words)\n\nHello\n"
+        let id = try drafts.save(Array(text.utf8)).id
+        let result = try mailtoRoute(["drafts", "send", id, "--json"], in: sandbox)
+        #expect(result.status == 0, "\(result.stderr)")
+        let report = try jsonObject(result.stdout)
+        #expect(report["path"] as? String == "direct")
+        #expect(report["result"] as? String == "sent")
+        #expect(report["server"] as? String == "127.0.0.1:\(server.port)")
+        #expect((report["reply"] as? String)?.hasPrefix("250") == true)
+        let message = try #require(server.messages.first)
+        let view = try pythonView(of: message)
+        let headers = try #require(view["headers"] as? [String: String])
+        #expect(headers["Date"] != nil)
+        #expect(headers["Message-ID"] == report["messageId"] as? String)
+        #expect(headers["From"] == "Jane Doe <jane@example.org>")
+        #expect((view["longestLine"] as? Int ?? .max) <= 998)
+        #expect(view["defects"] as? [String] == [])
+        let raw = try String(contentsOf: message, encoding: .utf8)
+        #expect(!raw.contains("Return-Path: <bounce") && !raw.contains("Received: from mx"))
+        #expect((report["warnings"] as? [String])?.contains { $0.contains("Return-Path, Received") } == true)
+
+        let withNUL = try drafts.save(Array("To: joe@example.com\nSubject: x\n\nnul \u{0} here\n".utf8)).id
+        let refused = try mailtoRoute(["drafts", "send", withNUL], in: sandbox)
+        #expect(refused.status == 65, "\(refused)")
+        #expect(refused.stderr.contains("NUL byte"), "\(refused)")
+        #expect(draftExists(sandbox, withNUL))
+        #expect(server.messages.count == 1)
     }
 }

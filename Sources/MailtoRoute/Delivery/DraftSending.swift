@@ -1,3 +1,5 @@
+import MIMEMessage
+
 extension Session {
     /// `drafts send ID`: the user asked, so it is sent (trusted, like `send`) from the
     /// account, through the submit step every send takes. Sent: the draft is removed. The
@@ -18,6 +20,7 @@ extension Session {
         do {
             let draft = try DraftSubmission(draft: bytes, from: account.from)
             report.messageId = draft.messageId
+            report.warnings += draft.warnings
             let submission = Submission(stored: .bytes(draft.bytes), envelopeFrom: draft.envelopeFrom,
                                         recipients: draft.recipients, messageId: draft.messageId, subject: nil)
             if submit(submission, into: &report) == .delivered {
