@@ -15,6 +15,8 @@ public final class OutboxClaim {
     public private(set) var state: Outbox.State
     private let lock: FileDescriptor
     private var spent = false
+    /// `beginAttempt` recorded an attempt that `entry` counts and `meta.json` does not yet.
+    private var attemptBegun = false
 
     init(outbox: Outbox, entry: OutboxEntry, state: Outbox.State, lock: FileDescriptor) {
         self.outbox = outbox
@@ -34,43 +36,69 @@ public final class OutboxClaim {
         try openFile(messagePath, O_RDONLY).readAll()
     }
 
+    /// Records durably that an attempt begins (DESIGN.md rule 9): an empty `attempt` file
+    /// in the entry's directory, the file and the directory synced. A sender calls it
+    /// before every send and sends nothing when it throws: the outbox could not account
+    /// for what would come of the send. From here on the attempt counts, and waits its
+    /// back-off, also if its outcome is never recorded (the process dies, the disk turns
+    /// read-only). An earlier attempt whose outcome was not recorded is first written into
+    /// the metadata, so that each `attempt` file stands for one attempt.
+    ///
+    /// One sync of an empty file's creation, not a rewrite of the metadata (two syncs, one
+    /// of them of data): this is paid for every message a flush sends.
+    public func beginAttempt(now: Timestamp = .now()) throws {
+        guard !spent, !attemptBegun else {
+            throw OutboxError(.permanent, "outbox claim on '\(entry.id)' was already used")
+        }
+        if entry.unrecordedAttempt { try writeMetadata(entry) }
+        let marker = try openFile(path + "/" + Outbox.attemptName, O_WRONLY | O_CREAT | O_EXCL, operation: "cannot record the attempt in")
+        try marker.sync()
+        try marker.close()
+        try lock.sync()
+        entry.countUnrecordedAttempt(at: now, policy: outbox.policy)
+        attemptBegun = true
+    }
+
     /// The message was accepted by a server: the entry leaves the outbox for good.
     /// When this returns the removal is durable, so the message is never sent again.
     public func markSent() throws {
         try spend()
-        let trash = try takeOut()
-        try syncDirectory(parentDirectory(of: trash))
-        // Past the commit point: what is left is invisible, and a crash here leaves it to
-        // the clean-up of old leftovers.
-        try? removeTree(trash)
+        let from = parentDirectory(of: path)
+        let taken = try takeOut()
+        try syncDirectory(from)
+        // Past the commit point: what is left is invisible, and a crash here leaves it
+        // unlocked in `.trash/`, for the next writer to delete.
+        try? removeTree(taken.path)
     }
 
     /// `markSent` without the sync: the entry is out of every listing at once (also for
     /// a process that kills this one), but a power cut before the caller syncs the
     /// directory may bring it back: a duplicate, never a loss. `flush` syncs once for
-    /// all its messages, then deletes the returned directories.
-    func markSentUnsynced() throws -> String {
+    /// all its messages, then deletes the returned directories, holding their locks until
+    /// they are gone.
+    func markSentUnsynced() throws -> TakenOut {
         try spend()
         return try takeOut()
     }
 
     /// Records a failed attempt. A permanent or input error, or a failure after the
     /// entry's lifetime, moves it to `failed/`; anything else reschedules it after the
-    /// back-off (`RetryPolicy`).
+    /// back-off (`RetryPolicy`). After `beginAttempt` the attempt is already counted.
     @discardableResult
     public func recordFailedAttempt(_ error: AttemptError, now: Timestamp = .now()) throws -> AttemptOutcome {
         try spend()
         var updated = entry
-        updated.attempts += 1
-        updated.lastAttempt = now
+        if !attemptBegun {
+            updated.attempts += 1
+            updated.lastAttempt = now
+            updated.nextAttempt = now + outbox.policy.delay(afterAttempts: updated.attempts)
+        }
         updated.lastError = error
-        updated.nextAttempt = now + outbox.policy.delay(afterAttempts: updated.attempts)
         try writeMetadata(updated)
-        entry = updated
         let givesUp = error.kind == .permanent || error.kind == .input || now >= updated.expires
-        guard givesUp, state == .queued else { return .rescheduled(updated) }
+        guard givesUp, state == .queued else { return .rescheduled(entry) }
         try move(to: .failed)
-        return .movedToFailed(updated)
+        return .movedToFailed(entry)
     }
 
     /// Due now; a failed entry goes back to the queue with a fresh lifetime.
@@ -80,9 +108,8 @@ public final class OutboxClaim {
         updated.nextAttempt = now
         if state == .failed { updated.expires = now + outbox.policy.lifetime }
         try writeMetadata(updated)
-        entry = updated
         if state == .failed { try move(to: .queued) }
-        return updated
+        return entry
     }
 
     /// Deletes the entry unsent: as durably as `markSent`.
@@ -105,15 +132,40 @@ public final class OutboxClaim {
         spent = true
     }
 
-    private func writeMetadata(_ entry: OutboxEntry) throws {
-        try writeFileAtomically(Array(entry.json.serialized.utf8), to: path + "/" + Outbox.metadataName)
+    /// Replaces `meta.json` with `updated` (tmp → fsync → rename → fsync of the directory),
+    /// and with it the `attempt` file, which `updated` counts; `entry` becomes `updated`.
+    private func writeMetadata(_ updated: OutboxEntry) throws {
+        var stored = updated
+        let hasMarker = stored.unrecordedAttempt || attemptBegun
+        stored.unrecordedAttempt = false
+        let temporary = path + "/.tmp-\(processID)-" + EntryID.randomSuffix()
+        do {
+            try writeNewFile(Array(stored.json.serialized.utf8), at: temporary)
+            try renameFile(temporary, to: path + "/" + Outbox.metadataName)
+        } catch {
+            unlink(temporary)
+            throw error
+        }
+        // After the rename: a crash in between counts the attempt twice (a longer wait),
+        // never not at all.
+        if hasMarker { try removeFile(path + "/" + Outbox.attemptName) }
+        attemptBegun = false
+        try lock.sync()
+        entry = stored
     }
 
-    /// One rename takes the entry out of every listing; returns where it went.
-    private func takeOut() throws -> String {
-        let trash = parentDirectory(of: path) + "/.trash-" + entry.id
-        try renameFile(path, to: trash)
-        return trash
+    /// One rename takes the entry out of every listing, into `.trash/`; returns where it
+    /// went, with this claim's lock, which keeps others from deleting it under its remover.
+    private func takeOut() throws -> TakenOut {
+        let trash = outbox.trashDirectory + "/" + entry.id + "-" + EntryID.randomSuffix()
+        do {
+            try renameFile(path, to: trash)
+        } catch let error as OutboxError where error.errno == ENOENT {
+            // No `.trash/` yet: a new outbox, or one an older version made.
+            try makeDirectories(outbox.trashDirectory)
+            try renameFile(path, to: trash)
+        }
+        return TakenOut(path: trash, lock: lock)
     }
 
     private func move(to newState: Outbox.State) throws {
@@ -125,4 +177,11 @@ public final class OutboxClaim {
         try syncDirectory(parentDirectory(of: path))
         try syncDirectory(fromBase)
     }
+}
+
+/// An entry taken out of the outbox, to be deleted: its directory in `.trash/`, and the
+/// lock on it, held until it is gone.
+struct TakenOut {
+    let path: String
+    let lock: FileDescriptor
 }

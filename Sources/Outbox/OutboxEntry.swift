@@ -58,6 +58,21 @@ public struct OutboxEntry: Equatable, Sendable {
     public var subject: String?
     /// The message's size in bytes.
     public var size: Int
+    /// An attempt began (its claim was recorded, `<id>/attempt`) and its outcome was not:
+    /// the sending process died, or the outbox could not be written after the send. It
+    /// counts as a failed attempt, so that it waits its back-off (DESIGN.md rule 9).
+    var unrecordedAttempt = false
+
+    /// Counts the attempt that began at `time` and whose outcome is not known.
+    mutating func countUnrecordedAttempt(at time: Timestamp, policy: RetryPolicy) {
+        attempts += 1
+        lastAttempt = time
+        nextAttempt = time + policy.delay(afterAttempts: attempts)
+        lastError = AttemptError(
+            kind: .transient,
+            message: "the outcome of the attempt at \(time.shortText) UTC was not recorded (the sending mailto-route ended, or the outbox could not be written): it may have been sent")
+        unrecordedAttempt = true
+    }
 
     /// The metadata file's contents, keys in a fixed order.
     var json: JSON {

@@ -94,7 +94,7 @@ func message(_ subject: String, to: String = "joe@example.org") -> OutboxMessage
         let sandbox = try Sandbox()
         let nothing = try mailtoRoute(["outbox", "flush"], in: sandbox)
         #expect(nothing.status == 0)
-        #expect(nothing.stdout == "Nothing in the outbox is due.\n")
+        #expect(nothing.stdout == "The outbox is empty: nothing to send.\n")
 
         let box = outbox(in: sandbox)
         try box.enqueue(message("One"))

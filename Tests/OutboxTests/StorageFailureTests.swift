@@ -80,18 +80,57 @@ func leftovers(in directory: String) -> [String] {
                 #expect(error.description.contains("Read-only file system"), "\(error)")
                 #expect(error.description.contains(outbox.directory), "\(error)")
             }
-            // A flush that cannot record a delivery says so; the message stays queued (a
-            // possible duplicate later, never a loss).
-            let reports = try outbox.flush { claim in
-                if claim.entry.id == second { throw FakeSendError(kind: .transient) }
+            // DESIGN.md rule 9: an attempt that cannot be recorded is not made, and the
+            // flush stops with the outbox's error; three flushes send nothing, twice nothing.
+            var sent: [String] = []
+            for allQueued in [false, true, true] {
+                let reports = try outbox.flush(allQueued: allQueued) { sent.append($0.entry.id) }
+                #expect(reports.map(\.outcome) == [.skipped])
+                #expect(reports.map(\.stoppedFlush) == [true])
+                let error = try #require(FlushReport.stoppingError(in: reports))
+                #expect(error.errno == EROFS && error.kind == .configuration)
+                #expect(error.description.contains("cannot record the attempt in \(outbox.directory)/\(first)/attempt"), "\(error)")
             }
-            #expect(reports.map(\.outcome) == [.sent, .rescheduled])
-            #expect(reports.allSatisfy { $0.storeError?.errno == EROFS })
+            #expect(sent.isEmpty, "sent with a read-only outbox: \(sent)")
             #expect(try outbox.list().map(\.id) == [first, second])
             #expect(try outbox.list().allSatisfy { $0.attempts == 0 })
 
             #expect(throws: OutboxError.self) { try drafts.save(sampleMessage(3).bytes) }
             #expect(throws: OutboxError.self) { try log.append(Outcome(source: "send", path: "draft", result: "saved")) }
+        }
+    }
+
+    /// Issue 11 item 4: with a full outbox and a server answering 451, each message is
+    /// tried at most once: the attempt is recorded (an empty file needs no space) but its
+    /// failure cannot be, so it waits its back-off, and a flush that would fold the
+    /// unrecorded attempt in stops without sending.
+    @Test(.enabled(if: canMountTmpfs)) func aFullOutboxTriesEachMessageAtMostOnce() throws {
+        let sandbox = try Sandbox()
+        try withSmallFileSystem(sandbox, size: "64k") { point in
+            let outbox = Outbox(directory: point + "/outbox")
+            let ids = try (0..<3).map { try outbox.enqueue(sampleMessage($0)).id }
+            // Fill what is left.
+            let filler = try run("/bin/dd", ["if=/dev/zero", "of=\(point)/filler", "bs=4096"])
+            try #require(filler.status != 0 && filler.stderr.contains("No space left"), "\(filler)")
+
+            var tried: [String] = []
+            var stops: [OutboxError] = []
+            for allQueued in [false, false, true, true, false] {
+                let reports = try outbox.flush(allQueued: allQueued) { claim in
+                    tried.append(claim.entry.id)
+                    throw FakeSendError(kind: .transient)
+                }
+                if let error = FlushReport.stoppingError(in: reports) { stops.append(error) }
+            }
+            let counts = Dictionary(tried.map { ($0, 1) }, uniquingKeysWith: +)
+            #expect(counts.values.allSatisfy { $0 <= 1 }, "tried again: \(tried)")
+            #expect(!stops.isEmpty && stops.allSatisfy { $0.errno == ENOSPC }, "\(stops)")
+            // Nothing lost, and what was tried counts its attempt.
+            let entries = try outbox.list()
+            #expect(entries.map(\.id) == ids)
+            for entry in entries {
+                #expect(entry.attempts == counts[entry.id, default: 0], "\(entry)")
+            }
         }
     }
 

@@ -27,16 +27,16 @@ extension FlushReport.Outcome {
 /// `outbox flush`, `outbox retry` and `outbox watch`: send what is selected over the
 /// configured account, one connection, and log each outcome.
 public enum OutboxFlushing {
-    /// Sends the queued entries `selecting` picks (by default those due at `now`). Throws
+    /// Sends the queued entries `selecting` picks (by default those due at `now`; with
+    /// `allQueued`, every one: `Outbox.selection`). Throws
     /// a configuration error, with every message still queued, when there is no account
     /// or it cannot be used now; once sending has begun, every problem is in the result.
     /// `nil`: nothing was selected, so no account was needed.
     public static func run(
-        _ locations: StorageLocations, now: Timestamp = .now(), selecting: ((OutboxEntry) -> Bool)? = nil
+        _ locations: StorageLocations, now: Timestamp = .now(), allQueued: Bool = false, selecting: ((OutboxEntry) -> Bool)? = nil
     ) throws -> OutboxFlushResult? {
         let outbox = locations.outbox
-        let wanted = selecting ?? { $0.nextAttempt <= now }
-        let selected = try outbox.list().filter(wanted)
+        let selected = try outbox.selected(now: now, allQueued: allQueued, selecting: selecting)
         guard !selected.isEmpty else { return nil }
         let log = locations.outcomeLog
         let sender: OutboxSender
@@ -56,7 +56,7 @@ public enum OutboxFlushing {
             let text = (error as? any ClassifiedError)?.description ?? "\(error)"
             throw OutboxError(.configuration, "\(text); \(selected.count) message(s) stay queued")
         }
-        let reports = try outbox.flush(now: now, selecting: wanted, send: sender.send)
+        let reports = try outbox.flush(now: now, allQueued: allQueued, selecting: selecting, send: sender.send)
         try? log.append(contentsOf: reports.map {
             Outcome(source: "outbox", path: "outbox", result: $0.outcome.result, server: sender.serverAddress, errorKind: $0.error?.kind)
         })
