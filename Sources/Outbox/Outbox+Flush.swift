@@ -70,39 +70,70 @@ extension Outbox {
         var reports: [FlushReport] = []
         /// Sent and taken out, not yet synced: (report index, what to delete).
         var removed: [(Int, TakenOut)] = []
-        for candidate in try list() where wanted(candidate) {
-            guard reports.count < limit else { break }
-            let claimed: OutboxClaim?
+        let candidates = try list().filter(wanted)
+        var next = 0
+        // Attempts are recorded a batch at a time, with one sync: 1, 2, 4… up to 64, so
+        // that a quick flush of a few messages records no attempt it does not make.
+        var batchSize = 1
+        sending: while next < candidates.count, reports.count < limit {
+            let batch = claimBatch(of: min(batchSize, limit - reports.count), from: candidates, next: &next, wanted: wanted, reports: &reports)
+            batchSize = min(batchSize * 2, Outbox.removalsPerSync)
+            guard let first = batch.first else { continue }
             do {
-                claimed = try claim(candidate.id)
+                try OutboxClaim.beginAttempts(batch, now: now)
             } catch {
-                // One unreadable entry does not stop the others, nor hide what was sent.
-                reports.append(FlushReport(id: candidate.id, outcome: .skipped, entry: candidate, storeError: OutboxError(error)))
-                continue
-            }
-            guard let claim = claimed else { continue }
-            // Another flusher may have tried it (and rescheduled it) since the listing.
-            guard wanted(claim.entry) else {
-                claim.release()
-                continue
-            }
-            let (report, taken) = attempt(claim, now: now, send: send)
-            reports.append(report)
-            if let taken { removed.append((reports.count - 1, taken)) }
-            var stops = report.storeError != nil
-            if removed.count >= Outbox.removalsPerSync || stops {
-                stops = !finishRemovals(removed, reports: &reports, remover: remover) || stops
-                removed = []
-            }
-            if stops {
-                reports[reports.count - 1].stoppedFlush = true
+                // Not sent: what would come of them could not be recorded.
+                for claim in batch { claim.release() }
+                var report = FlushReport(id: first.entry.id, outcome: .skipped, entry: first.entry, storeError: OutboxError(error))
+                report.stoppedFlush = true
+                reports.append(report)
                 break
+            }
+            for (position, claim) in batch.enumerated() {
+                let (report, taken) = attempt(claim, now: now, send: send)
+                reports.append(report)
+                if let taken { removed.append((reports.count - 1, taken)) }
+                var stops = report.storeError != nil
+                if removed.count >= Outbox.removalsPerSync || stops {
+                    stops = !finishRemovals(removed, reports: &reports, remover: remover) || stops
+                    removed = []
+                }
+                if stops {
+                    reports[reports.count - 1].stoppedFlush = true
+                    for unsent in batch[(position + 1)...] { unsent.abandonAttempt() }
+                    break sending
+                }
             }
         }
         if !finishRemovals(removed, reports: &reports, remover: remover) {
             reports[reports.count - 1].stoppedFlush = true
         }
         return reports
+    }
+
+    /// Claims up to `count` of `candidates` from `next` on. Entries another process holds
+    /// are left to it; one that cannot be claimed is reported and does not stop the others.
+    private func claimBatch(
+        of count: Int, from candidates: [OutboxEntry], next: inout Int, wanted: (OutboxEntry) -> Bool,
+        reports: inout [FlushReport]
+    ) -> [OutboxClaim] {
+        var batch: [OutboxClaim] = []
+        while batch.count < count, next < candidates.count {
+            let candidate = candidates[next]
+            next += 1
+            do {
+                guard let claim = try claim(candidate.id) else { continue }
+                // Another flusher may have tried it (and rescheduled it) since the listing.
+                guard wanted(claim.entry) else {
+                    claim.release()
+                    continue
+                }
+                batch.append(claim)
+            } catch {
+                reports.append(FlushReport(id: candidate.id, outcome: .skipped, entry: candidate, storeError: OutboxError(error)))
+            }
+        }
+        return batch
     }
 
     /// What a flush takes: what `selecting` picks; else every queued entry (`allQueued`: a
@@ -123,8 +154,8 @@ extension Outbox {
         try list().filter(Outbox.selection(now: now, allQueued: allQueued, selecting: selecting))
     }
 
-    /// Removals synced together: few enough that a flush of large messages does not hold
-    /// their disk space long.
+    /// Removals synced together, and the most attempts recorded with one sync: few enough
+    /// that a flush of large messages does not hold their disk space long.
     static let removalsPerSync = 64
 
     /// Makes removals durable with one sync, then has what they left deleted. `false`:
@@ -142,17 +173,10 @@ extension Outbox {
         return synced
     }
 
-    /// One message under its claim: record the attempt, send, then record what came of it.
-    /// Returns what a sent message's entry was taken out to, to be synced and deleted.
+    /// One message under its claim, its attempt recorded: send, then record what came of
+    /// it. Returns what a sent message's entry was taken out to, to be synced and deleted.
     func attempt(_ claim: OutboxClaim, now: Timestamp, send: (OutboxClaim) throws -> Void) -> (FlushReport, TakenOut?) {
         let id = claim.entry.id
-        do {
-            try claim.beginAttempt(now: now)
-        } catch {
-            // Not sent: what would come of it could not be recorded.
-            claim.release()
-            return (FlushReport(id: id, outcome: .skipped, entry: claim.entry, storeError: OutboxError(error)), nil)
-        }
         do {
             try send(claim)
         } catch {
@@ -165,7 +189,7 @@ extension Outbox {
                     return (FlushReport(id: id, outcome: .failed, entry: entry, error: attemptError), nil)
                 }
             } catch {
-                // The attempt is counted all the same (its `attempt` file): it waits its back-off.
+                // The attempt is counted all the same (its record in `.attempts/`): it waits its back-off.
                 return (FlushReport(id: id, outcome: .rescheduled, entry: claim.entry, error: attemptError, storeError: OutboxError(error)), nil)
             }
         }

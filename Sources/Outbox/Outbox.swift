@@ -10,8 +10,9 @@ import MailtoCore
 ///
 ///     <id>/message.eml    the message, never rewritten
 ///     <id>/meta.json      its metadata (`OutboxEntry`), replaced atomically
-///     <id>/attempt        an attempt began and its outcome is not recorded yet (empty;
-///                         its mtime is when): written and synced before each send
+///     .attempts/<id>      an attempt at <id> began and its outcome is not recorded yet
+///                         (an empty file; its mtime says when): made before each send,
+///                         in one directory so that one sync records a batch of them
 ///     failed/<id>/        messages given up on, kept for the user
 ///     .tmp-<id>/          an entry being queued (or left by a crash: never listed)
 ///     .trash/<id>-<rnd>/  an entry taken out, being deleted; locked by its remover, so
@@ -42,7 +43,7 @@ public struct Outbox: Sendable {
 
     static let messageName = "message.eml"
     static let metadataName = "meta.json"
-    static let attemptName = "attempt"
+    static let attemptsName = ".attempts"
     static let trashName = ".trash"
 
     public init(directory: String, policy: RetryPolicy = .standard) {
@@ -54,6 +55,9 @@ public struct Outbox: Sendable {
 
     /// Where entries taken out of the outbox (sent, dropped) wait to be deleted.
     var trashDirectory: String { directory + "/" + Outbox.trashName }
+
+    /// The record that an attempt at `id` began and its outcome is not recorded yet.
+    func attemptMarker(_ id: String) -> String { directory + "/" + Outbox.attemptsName + "/" + id }
 
     func entryDirectory(_ id: String, _ state: State) -> String {
         (state == .queued ? directory : failedDirectory) + "/" + id
@@ -183,7 +187,7 @@ public struct Outbox: Sendable {
         let base = state == .queued ? directory : failedDirectory
         for name in try directoryNames(base).sorted() {
             if name.hasPrefix(".") {
-                if name != Outbox.trashName { removeLeftover(base + "/" + name) }
+                if name != Outbox.trashName && name != Outbox.attemptsName { removeLeftover(base + "/" + name) }
                 continue
             }
             guard EntryID.isValid(name), name != "failed" else { continue }
@@ -198,7 +202,7 @@ public struct Outbox: Sendable {
         guard let json = JSONReader.parse(bytes), var entry = OutboxEntry(json: json) else {
             throw OutboxError(.permanent, "damaged outbox metadata in", path: path)
         }
-        if let marker = try fileStatus(entryDirectory(id, state) + "/" + Outbox.attemptName) {
+        if let marker = try fileStatus(attemptMarker(id)) {
             entry.countUnrecordedAttempt(at: Timestamp(secondsSinceEpoch: Int64(marker.st_mtim.tv_sec)), policy: policy)
         }
         return entry
@@ -215,16 +219,30 @@ public struct Outbox: Sendable {
     }
 
     /// Deletes what removers that died (a flush killed half-way) left in `.trash/`: a
-    /// directory there whose lock can be taken has no living remover. One `opendir` of a
-    /// directory that is nearly always empty, so every writer can afford it at its start.
+    /// directory there whose lock can be taken has no living remover; and the attempt
+    /// records of entries that are gone (sent by a process killed before it removed the
+    /// record). An `opendir` of two directories that are nearly always empty, so every
+    /// writer can afford it at its start.
     func removeDeadTrash() {
-        guard let names = try? directoryNames(trashDirectory) else { return }
-        for name in names {
+        for name in (try? directoryNames(trashDirectory)) ?? [] {
             let path = trashDirectory + "/" + name
             guard let handle = try? openIfExists(path, O_RDONLY | O_DIRECTORY),
                   (try? handle.tryLockExclusive()) == true
             else { continue }
             try? removeTree(path)
+        }
+        for id in (try? directoryNames(directory + "/" + Outbox.attemptsName)) ?? [] {
+            guard EntryID.isValid(id), isGone(id) else { continue }
+            try? removeFile(attemptMarker(id))
+        }
+    }
+
+    /// Whether no entry `id` exists, queued or failed (`false` when that cannot be told).
+    private func isGone(_ id: String) -> Bool {
+        do {
+            return try fileStatus(entryDirectory(id, .queued)) == nil && fileStatus(entryDirectory(id, .failed)) == nil
+        } catch {
+            return false
         }
     }
 

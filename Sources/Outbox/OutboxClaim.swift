@@ -36,27 +36,60 @@ public final class OutboxClaim {
         try openFile(messagePath, O_RDONLY).readAll()
     }
 
-    /// Records durably that an attempt begins (DESIGN.md rule 9): an empty `attempt` file
-    /// in the entry's directory, the file and the directory synced. A sender calls it
+    /// Records durably that an attempt begins (DESIGN.md rule 9): an empty file named
+    /// after the entry in `.attempts/`, and that directory synced. A sender calls it
     /// before every send and sends nothing when it throws: the outbox could not account
     /// for what would come of the send. From here on the attempt counts, and waits its
     /// back-off, also if its outcome is never recorded (the process dies, the disk turns
     /// read-only). An earlier attempt whose outcome was not recorded is first written into
-    /// the metadata, so that each `attempt` file stands for one attempt.
-    ///
-    /// One sync of an empty file's creation, not a rewrite of the metadata (two syncs, one
-    /// of them of data): this is paid for every message a flush sends.
+    /// the metadata, so that each record stands for one attempt.
     public func beginAttempt(now: Timestamp = .now()) throws {
+        try OutboxClaim.beginAttempts([self], now: now)
+    }
+
+    /// `beginAttempt` for several claims on one outbox, with one sync for all of them: a
+    /// flush records its next messages' attempts together, as the syncs, not the sending,
+    /// would otherwise be most of its time. When it throws, none of them has begun.
+    static func beginAttempts(_ claims: [OutboxClaim], now: Timestamp) throws {
+        guard let outbox = claims.first?.outbox else { return }
+        let records = outbox.directory + "/" + Outbox.attemptsName
+        var made: [OutboxClaim] = []
+        do {
+            try makeDirectories(records)
+            for claim in claims {
+                try claim.makeAttemptRecord()
+                made.append(claim)
+            }
+            try syncDirectory(records)
+        } catch {
+            // Best effort: a record left behind only makes its message wait its back-off.
+            for claim in made { claim.removeAttemptRecord() }
+            throw error
+        }
+        for claim in claims {
+            claim.entry.countUnrecordedAttempt(at: now, policy: outbox.policy)
+            claim.attemptBegun = true
+        }
+    }
+
+    /// The attempt was recorded (`beginAttempts`) but is not made: the flush stopped
+    /// first. Its record goes (when it can), and the claim with it.
+    func abandonAttempt() {
+        if attemptBegun { removeAttemptRecord() }
+        release()
+    }
+
+    private func makeAttemptRecord() throws {
         guard !spent, !attemptBegun else {
             throw OutboxError(.permanent, "outbox claim on '\(entry.id)' was already used")
         }
         if entry.unrecordedAttempt { try writeMetadata(entry) }
-        let marker = try openFile(path + "/" + Outbox.attemptName, O_WRONLY | O_CREAT | O_EXCL, operation: "cannot record the attempt in")
-        try marker.sync()
-        try marker.close()
-        try lock.sync()
-        entry.countUnrecordedAttempt(at: now, policy: outbox.policy)
-        attemptBegun = true
+        let record = try openFile(outbox.attemptMarker(entry.id), O_WRONLY | O_CREAT | O_EXCL, operation: "cannot record the attempt in")
+        try record.close()
+    }
+
+    private func removeAttemptRecord() {
+        try? removeFile(outbox.attemptMarker(entry.id))
     }
 
     /// The message was accepted by a server: the entry leaves the outbox for good.
@@ -133,7 +166,7 @@ public final class OutboxClaim {
     }
 
     /// Replaces `meta.json` with `updated` (tmp → fsync → rename → fsync of the directory),
-    /// and with it the `attempt` file, which `updated` counts; `entry` becomes `updated`.
+    /// and with it the attempt record, which `updated` counts; `entry` becomes `updated`.
     private func writeMetadata(_ updated: OutboxEntry) throws {
         var stored = updated
         let hasMarker = stored.unrecordedAttempt || attemptBegun
@@ -148,7 +181,7 @@ public final class OutboxClaim {
         }
         // After the rename: a crash in between counts the attempt twice (a longer wait),
         // never not at all.
-        if hasMarker { try removeFile(path + "/" + Outbox.attemptName) }
+        if hasMarker { try removeFile(outbox.attemptMarker(entry.id)) }
         attemptBegun = false
         try lock.sync()
         entry = stored
@@ -165,6 +198,9 @@ public final class OutboxClaim {
             try makeDirectories(outbox.trashDirectory)
             try renameFile(path, to: trash)
         }
+        // After the rename: a record left by a crash in between belongs to no entry, and
+        // the next writer deletes it.
+        if attemptBegun || entry.unrecordedAttempt { removeAttemptRecord() }
         return TakenOut(path: trash, lock: lock)
     }
 

@@ -3,25 +3,10 @@ import Outbox
 import Testing
 import TestSupport
 
-/// Mounting a tmpfs needs CAP_SYS_ADMIN (root on the build machines).
-private let canMountTmpfs: Bool = {
-    let point = FileManager.default.temporaryDirectory.appendingPathComponent("mount-probe-\(UUID().uuidString)").path
-    guard (try? FileManager.default.createDirectory(atPath: point, withIntermediateDirectories: true)) != nil else { return false }
-    defer { try? FileManager.default.removeItem(atPath: point) }
-    guard (try? run("/bin/mount", ["-t", "tmpfs", "-o", "size=64k", "tmpfs", point]))?.status == 0 else { return false }
-    _ = try? run("/bin/umount", [point])
-    return true
-}()
-
-/// The sandbox's outbox directory on a tmpfs of its own for the duration of `body`,
-/// unmounted also when `body` throws or an expectation fails.
+/// The sandbox's outbox directory on a tmpfs of its own for the duration of `body`.
 private func withOutboxOnTmpfs(_ sandbox: Sandbox, size: String, _ body: (Outbox) throws -> Void) throws {
     let box = sandboxOutbox(sandbox)
-    try FileManager.default.createDirectory(atPath: box.directory, withIntermediateDirectories: true)
-    let mounted = try run("/bin/mount", ["-t", "tmpfs", "-o", "size=\(size),mode=0700", "tmpfs", box.directory])
-    try #require(mounted.status == 0, "\(mounted)")
-    defer { _ = try? run("/bin/umount", ["-l", box.directory]) }
-    try body(box)
+    try withTmpfs(at: box.directory, size: size, mode: "0700") { try body(box) }
 }
 
 /// `outbox watch` for `seconds`, then SIGTERM; returns its exit status and what it printed.
