@@ -54,9 +54,10 @@ extension Outbox {
     /// A process killed at any moment leaves each message either sent and removed, or
     /// still queued; only the one being sent may be sent again (its removal had not
     /// happened yet), after its back-off or by a flush that takes every queued message.
-    /// The removals are synced once per `removalsPerSync` messages rather than once per
-    /// message (1,000 directory syncs cost more than the sending): a power cut during a
-    /// flush may bring back messages already sent, as duplicates, and never loses one.
+    /// The removals are synced with the next batch's attempt records (one sync of the
+    /// outbox's directory per batch of up to `removalsPerSync` messages) rather than once
+    /// per message (1,000 directory syncs cost more than the sending): a power cut during
+    /// a flush may bring back messages already sent, as duplicates, and never loses one.
     ///
     /// `selecting`: which queued entries to send instead (one the user asked to retry).
     public func flush(
@@ -89,16 +90,16 @@ extension Outbox {
                 reports.append(report)
                 break
             }
+            // The sync that recorded these attempts made the removals before them durable.
+            remover.add(removed.map(\.1))
+            removed = []
             for (position, claim) in batch.enumerated() {
                 let (report, taken) = attempt(claim, now: now, send: send)
                 reports.append(report)
                 if let taken { removed.append((reports.count - 1, taken)) }
-                var stops = report.storeError != nil
-                if removed.count >= Outbox.removalsPerSync || stops {
-                    stops = !finishRemovals(removed, reports: &reports, remover: remover) || stops
+                if report.storeError != nil {
+                    _ = finishRemovals(removed, reports: &reports, remover: remover)
                     removed = []
-                }
-                if stops {
                     reports[reports.count - 1].stoppedFlush = true
                     for unsent in batch[(position + 1)...] { unsent.abandonAttempt() }
                     break sending
@@ -189,7 +190,7 @@ extension Outbox {
                     return (FlushReport(id: id, outcome: .failed, entry: entry, error: attemptError), nil)
                 }
             } catch {
-                // The attempt is counted all the same (its record in `.attempts/`): it waits its back-off.
+                // The attempt is counted all the same (its `.attempt-` record): it waits its back-off.
                 return (FlushReport(id: id, outcome: .rescheduled, entry: claim.entry, error: attemptError, storeError: OutboxError(error)), nil)
             }
         }

@@ -10,9 +10,10 @@ import MailtoCore
 ///
 ///     <id>/message.eml    the message, never rewritten
 ///     <id>/meta.json      its metadata (`OutboxEntry`), replaced atomically
-///     .attempts/<id>      an attempt at <id> began and its outcome is not recorded yet
+///     .attempt-<id>       an attempt at <id> began and its outcome is not recorded yet
 ///                         (an empty file; its mtime says when): made before each send,
-///                         in one directory so that one sync records a batch of them
+///                         beside the entries, so that one sync of this directory
+///                         records a batch of them and the removals before them
 ///     failed/<id>/        messages given up on, kept for the user
 ///     .tmp-<id>/          an entry being queued (or left by a crash: never listed)
 ///     .trash/<id>-<rnd>/  an entry taken out, being deleted; locked by its remover, so
@@ -43,7 +44,7 @@ public struct Outbox: Sendable {
 
     static let messageName = "message.eml"
     static let metadataName = "meta.json"
-    static let attemptsName = ".attempts"
+    static let attemptPrefix = ".attempt-"
     static let trashName = ".trash"
 
     public init(directory: String, policy: RetryPolicy = .standard) {
@@ -57,7 +58,7 @@ public struct Outbox: Sendable {
     var trashDirectory: String { directory + "/" + Outbox.trashName }
 
     /// The record that an attempt at `id` began and its outcome is not recorded yet.
-    func attemptMarker(_ id: String) -> String { directory + "/" + Outbox.attemptsName + "/" + id }
+    func attemptMarker(_ id: String) -> String { directory + "/" + Outbox.attemptPrefix + id }
 
     func entryDirectory(_ id: String, _ state: State) -> String {
         (state == .queued ? directory : failedDirectory) + "/" + id
@@ -186,8 +187,12 @@ public struct Outbox: Sendable {
     private func scan(_ state: State, _ body: (String) throws -> Void) throws {
         let base = state == .queued ? directory : failedDirectory
         for name in try directoryNames(base).sorted() {
+            if name.hasPrefix(Outbox.attemptPrefix) {
+                removeAttemptRecordIfOrphaned(String(name.dropFirst(Outbox.attemptPrefix.count)))
+                continue
+            }
             if name.hasPrefix(".") {
-                if name != Outbox.trashName && name != Outbox.attemptsName { removeLeftover(base + "/" + name) }
+                if name != Outbox.trashName { removeLeftover(base + "/" + name) }
                 continue
             }
             guard EntryID.isValid(name), name != "failed" else { continue }
@@ -219,10 +224,8 @@ public struct Outbox: Sendable {
     }
 
     /// Deletes what removers that died (a flush killed half-way) left in `.trash/`: a
-    /// directory there whose lock can be taken has no living remover; and the attempt
-    /// records of entries that are gone (sent by a process killed before it removed the
-    /// record). An `opendir` of two directories that are nearly always empty, so every
-    /// writer can afford it at its start.
+    /// directory there whose lock can be taken has no living remover. One `opendir` of a
+    /// directory that is nearly always empty, so every writer can afford it at its start.
     func removeDeadTrash() {
         for name in (try? directoryNames(trashDirectory)) ?? [] {
             let path = trashDirectory + "/" + name
@@ -231,18 +234,19 @@ public struct Outbox: Sendable {
             else { continue }
             try? removeTree(path)
         }
-        for id in (try? directoryNames(directory + "/" + Outbox.attemptsName)) ?? [] {
-            guard EntryID.isValid(id), isGone(id) else { continue }
-            try? removeFile(attemptMarker(id))
-        }
     }
 
-    /// Whether no entry `id` exists, queued or failed (`false` when that cannot be told).
-    private func isGone(_ id: String) -> Bool {
+    /// Deletes the attempt record of an entry that is gone (sent by a process killed
+    /// before it deleted the record). Looked at again here, not taken from a listing: a
+    /// directory read while others change it may show a new record and not its entry.
+    private func removeAttemptRecordIfOrphaned(_ id: String) {
         do {
-            return try fileStatus(entryDirectory(id, .queued)) == nil && fileStatus(entryDirectory(id, .failed)) == nil
+            guard EntryID.isValid(id), try fileStatus(entryDirectory(id, .queued)) == nil,
+                  try fileStatus(entryDirectory(id, .failed)) == nil
+            else { return }
+            try removeFile(attemptMarker(id))
         } catch {
-            return false
+            // Left for the next listing.
         }
     }
 

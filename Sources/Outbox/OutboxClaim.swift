@@ -36,8 +36,8 @@ public final class OutboxClaim {
         try openFile(messagePath, O_RDONLY).readAll()
     }
 
-    /// Records durably that an attempt begins (DESIGN.md rule 9): an empty file named
-    /// after the entry in `.attempts/`, and that directory synced. A sender calls it
+    /// Records durably that an attempt begins (DESIGN.md rule 9): an empty file
+    /// `.attempt-<id>` in the outbox's directory, and that directory synced. A sender calls it
     /// before every send and sends nothing when it throws: the outbox could not account
     /// for what would come of the send. From here on the attempt counts, and waits its
     /// back-off, also if its outcome is never recorded (the process dies, the disk turns
@@ -49,18 +49,17 @@ public final class OutboxClaim {
 
     /// `beginAttempt` for several claims on one outbox, with one sync for all of them: a
     /// flush records its next messages' attempts together, as the syncs, not the sending,
-    /// would otherwise be most of its time. When it throws, none of them has begun.
+    /// would otherwise be most of its time. The same sync makes the removals made before
+    /// it in the outbox's directory durable. When it throws, none of them has begun.
     static func beginAttempts(_ claims: [OutboxClaim], now: Timestamp) throws {
         guard let outbox = claims.first?.outbox else { return }
-        let records = outbox.directory + "/" + Outbox.attemptsName
         var made: [OutboxClaim] = []
         do {
-            try makeDirectories(records)
             for claim in claims {
                 try claim.makeAttemptRecord()
                 made.append(claim)
             }
-            try syncDirectory(records)
+            try syncDirectory(outbox.directory)
         } catch {
             // Best effort: a record left behind only makes its message wait its back-off.
             for claim in made { claim.removeAttemptRecord() }

@@ -58,7 +58,7 @@ public struct OutboxEntry: Equatable, Sendable {
     public var subject: String?
     /// The message's size in bytes.
     public var size: Int
-    /// An attempt began (its claim was recorded, `.attempts/<id>`) and its outcome was not:
+    /// An attempt began (its claim was recorded, `.attempt-<id>`) and its outcome was not:
     /// the sending process died, or the outbox could not be written after the send. It
     /// counts as a failed attempt, so that it waits its back-off (DESIGN.md rule 9).
     var unrecordedAttempt = false

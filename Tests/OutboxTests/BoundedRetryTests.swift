@@ -15,7 +15,7 @@ import TestSupport
         var seenBySender: [OutboxEntry] = []
         var markerAtSend = false
         let reports = try outbox.flush(now: now) { claim in
-            markerAtSend = FileManager.default.fileExists(atPath: outbox.directory + "/.attempts/" + claim.entry.id)
+            markerAtSend = FileManager.default.fileExists(atPath: outbox.directory + "/.attempt-" + claim.entry.id)
             // What any other process reads at this moment: the attempt already counts.
             seenBySender = try outbox.list()
             throw FakeSendError(kind: .transient)
@@ -52,6 +52,18 @@ import TestSupport
         // The unrecorded attempt and this one, each counted once.
         #expect(try outbox.entry(id).entry.attempts == 2)
         #expect(names(in: outbox.directory + "/" + id) == ["message.eml", "meta.json"])
+    }
+
+    /// The record of an attempt at a message that was sent, left by a process killed
+    /// before it deleted it, goes at the next listing; a live one stays.
+    @Test func anAttemptRecordWithoutItsEntryIsDeletedByTheNextListing() throws {
+        let sandbox = try Sandbox()
+        let (outbox, id) = try outboxWithAnUnrecordedAttempt(sandbox)
+        let orphan = outbox.directory + "/.attempt-20261129-000000-000000-0badf00d"
+        #expect(FileManager.default.createFile(atPath: orphan, contents: nil))
+        #expect(try outbox.list().map(\.id) == [id])
+        #expect(!FileManager.default.fileExists(atPath: orphan))
+        #expect(FileManager.default.fileExists(atPath: outbox.directory + "/.attempt-" + id))
     }
 
     @Test func aRetryAfterAnUnrecordedAttemptMakesTheMessageDueNow() throws {
@@ -116,8 +128,8 @@ private func outboxWithAnUnrecordedAttempt(_ sandbox: Sandbox) throws -> (Outbox
         // The next run that writes to the outbox (here: one that queues a message).
         #expect(try run(tortureBinary, ["fill", outbox.directory, "1"]).status == 0)
         #expect(names(in: trash).isEmpty)
-        // Nothing else either (`.attempts/` holds what the killed flush had begun).
-        #expect(Set(leftovers(in: outbox.directory)).isSubset(of: [".trash", ".attempts"]), "\(leftovers(in: outbox.directory))")
+        // Nothing else either, but the records of attempts the killed flush had begun.
+        #expect(leftovers(in: outbox.directory).allSatisfy { $0 == ".trash" || $0.hasPrefix(".attempt-") }, "\(leftovers(in: outbox.directory))")
         // Nothing lost: what was not delivered is queued.
         #expect(queued.isSubset(of: Set(deliveries(log)).union(try outbox.list().map(\.id))))
     }

@@ -75,7 +75,7 @@ func leftovers(in directory: String) -> [String] {
                 #expect(reports.map(\.stoppedFlush) == [true])
                 let error = try #require(FlushReport.stoppingError(in: reports))
                 #expect(error.errno == EROFS && error.kind == .configuration)
-                #expect(error.description.contains("\(outbox.directory)/.attempts"), "\(error)")
+                #expect(error.description.contains("cannot record the attempt in \(outbox.directory)/.attempt-\(first)"), "\(error)")
             }
             #expect(sent.isEmpty, "sent with a read-only outbox: \(sent)")
             #expect(try outbox.list().map(\.id) == [first, second])
