@@ -1,3 +1,5 @@
+public import MailtoCore
+
 /// What one message came to in a flush.
 public struct FlushReport: Sendable {
     public enum Outcome: String, Sendable {
@@ -16,92 +18,172 @@ public struct FlushReport: Sendable {
     /// The entry after the attempt.
     public var entry: OutboxEntry
     /// Why the sender failed.
-    public var error: AttemptError?
-    /// The outbox could not record the outcome (a full disk, a read-only directory). After
-    /// `sent` this means the message may be sent again later: a duplicate, never a loss.
+    public var error: Failure?
+    /// The outbox could not record the attempt (then it was not made: `skipped`) or its
+    /// outcome (a full disk, a read-only directory). After `sent` this means the message
+    /// may be sent again later, once its back-off is over: a duplicate, never a loss.
     public var storeError: OutboxError?
+    /// The flush stopped after this message (DESIGN.md rule 9): the outbox could not
+    /// record its attempt or the outcome; the messages after it were not tried.
+    public var stoppedFlush = false
+}
+
+extension FlushReport {
+    /// Why a flush stopped before it was through: the outbox's error; `nil` when it went
+    /// through everything it selected.
+    public static func stoppingError(in reports: [FlushReport]) -> OutboxError? {
+        reports.last(where: \.stoppedFlush)?.storeError
+    }
 }
 
 extension Outbox {
-    /// Sends every entry due at `now`, oldest first, each under its claim, and reports
-    /// per message; at most `limit` messages (a quick flush before the user's own message).
-    /// Entries another process has claimed are left to it. Throws only when the outbox
-    /// cannot be listed; once sending has begun, every problem is in the reports.
+    /// Sends every entry due at `now` (or every queued one: `allQueued`), oldest first, each
+    /// under its claim, and reports per message; at most `limit` messages (a quick flush
+    /// before the user's own message). Entries another process has claimed are left to it.
+    /// Throws only when the outbox cannot be listed; once sending has begun, every problem
+    /// is in the reports.
     ///
     /// `send` is called once per message, one at a time, so it may keep one server
     /// connection open across calls. It returns when a server accepted the message, and
     /// throws otherwise (a `ClassifiedError` says whether to retry: `transient` and
     /// `configuration` reschedule, `permanent` and `input` move the entry to `failed/`).
     ///
+    /// DESIGN.md rule 9: each message is sent only after its attempt is recorded durably
+    /// (`OutboxClaim.beginAttempt`). When the outbox cannot record an attempt or its
+    /// outcome, the flush stops there (that report has `stoppedFlush` and the outbox's
+    /// error): nothing is sent again because a file could not be written.
+    ///
     /// A process killed at any moment leaves each message either sent and removed, or
     /// still queued; only the one being sent may be sent again (its removal had not
-    /// happened yet). The removals are synced once, at the end, rather than once per
-    /// message (1,000 directory syncs cost more than the sending): a power cut during a
-    /// flush may bring back messages already sent, as duplicates, and never loses one.
+    /// happened yet), after its back-off or by a flush that takes every queued message.
+    /// The removals are synced with the next batch's attempt records (one sync of the
+    /// outbox's directory per batch of up to `removalsPerSync` messages) rather than once
+    /// per message (1,000 directory syncs cost more than the sending): a power cut during
+    /// a flush may bring back messages already sent, as duplicates, and never loses one.
     ///
-    /// `selecting`: which queued entries to send instead of those due at `now` (one the
-    /// user asked to retry; all of them when the network came back).
+    /// `selecting`: which queued entries to send instead (one the user asked to retry).
     public func flush(
-        now: Timestamp = .now(), limit: Int = .max, selecting: ((OutboxEntry) -> Bool)? = nil,
-        send: (OutboxClaim) throws -> Void
+        now: Timestamp = .now(), limit: Int = .max, allQueued: Bool = false,
+        selecting: ((OutboxEntry) -> Bool)? = nil, send: (OutboxClaim) throws -> Void
     ) throws -> [FlushReport] {
-        let wanted = selecting ?? { $0.nextAttempt <= now }
+        let wanted = Outbox.selection(now: now, allQueued: allQueued, selecting: selecting)
+        removeDeadTrash()
         let remover = TrashRemover()
         defer { remover.finish() }
         var reports: [FlushReport] = []
-        /// Sent and taken out, not yet synced: (report index, directory to delete).
-        var removed: [(Int, String)] = []
-        for candidate in try list() where wanted(candidate) {
-            guard reports.count < limit else { break }
-            let claimed: OutboxClaim?
+        /// Sent and taken out, not yet synced: (report index, what to delete).
+        var removed: [(Int, TakenOut)] = []
+        let candidates = try list().filter(wanted)
+        var next = 0
+        // Attempts are recorded a batch at a time, with one sync: 1, 2, 4… up to 64, so
+        // that a quick flush of a few messages records no attempt it does not make.
+        var batchSize = 1
+        sending: while next < candidates.count, reports.count < limit {
+            let batch = claimBatch(of: min(batchSize, limit - reports.count), from: candidates, next: &next, wanted: wanted, reports: &reports)
+            batchSize = min(batchSize * 2, Outbox.removalsPerSync)
+            guard let first = batch.first else { continue }
             do {
-                claimed = try claim(candidate.id)
+                try OutboxClaim.beginAttempts(batch, now: now)
             } catch {
-                // One unreadable entry does not stop the others, nor hide what was sent.
-                reports.append(FlushReport(id: candidate.id, outcome: .skipped, entry: candidate, storeError: OutboxError(error)))
-                continue
+                // Not sent: what would come of them could not be recorded.
+                for claim in batch { claim.release() }
+                var report = FlushReport(id: first.entry.id, outcome: .skipped, entry: first.entry, storeError: OutboxError(error))
+                report.stoppedFlush = true
+                reports.append(report)
+                break
             }
-            guard let claim = claimed else { continue }
-            // Another flusher may have tried it (and rescheduled it) since the listing.
-            guard wanted(claim.entry) else {
-                claim.release()
-                continue
-            }
-            let (report, trash) = attempt(claim, now: now, send: send)
-            reports.append(report)
-            if let trash { removed.append((reports.count - 1, trash)) }
-            if removed.count >= Outbox.removalsPerSync {
-                finishRemovals(removed, reports: &reports, remover: remover)
-                removed = []
+            // The sync that recorded these attempts made the removals before them durable.
+            remover.add(removed.map(\.1))
+            removed = []
+            for (position, claim) in batch.enumerated() {
+                let (report, taken) = attempt(claim, now: now, send: send)
+                reports.append(report)
+                if let taken { removed.append((reports.count - 1, taken)) }
+                if report.storeError != nil {
+                    _ = finishRemovals(removed, reports: &reports, remover: remover)
+                    removed = []
+                    reports[reports.count - 1].stoppedFlush = true
+                    for unsent in batch[(position + 1)...] { unsent.abandonAttempt() }
+                    break sending
+                }
             }
         }
-        finishRemovals(removed, reports: &reports, remover: remover)
+        if !finishRemovals(removed, reports: &reports, remover: remover) {
+            reports[reports.count - 1].stoppedFlush = true
+        }
         return reports
     }
 
-    /// Removals synced together: few enough that a flush of large messages does not hold
-    /// their disk space long.
+    /// Claims up to `count` of `candidates` from `next` on. Entries another process holds
+    /// are left to it; one that cannot be claimed is reported and does not stop the others.
+    private func claimBatch(
+        of count: Int, from candidates: [OutboxEntry], next: inout Int, wanted: (OutboxEntry) -> Bool,
+        reports: inout [FlushReport]
+    ) -> [OutboxClaim] {
+        var batch: [OutboxClaim] = []
+        while batch.count < count, next < candidates.count {
+            let candidate = candidates[next]
+            next += 1
+            do {
+                guard let claim = try claim(candidate.id) else { continue }
+                // Another flusher may have tried it (and rescheduled it) since the listing.
+                guard wanted(claim.entry) else {
+                    claim.release()
+                    continue
+                }
+                batch.append(claim)
+            } catch {
+                reports.append(FlushReport(id: candidate.id, outcome: .skipped, entry: candidate, storeError: OutboxError(error)))
+            }
+        }
+        return batch
+    }
+
+    /// What a flush takes: what `selecting` picks; else every queued entry (`allQueued`: a
+    /// flush the user runs, as `postqueue -f` and `msmtpq -r` do); else what is due at `now`
+    /// (the back-off schedule, for `watch` and the quick flush).
+    public static func selection(
+        now: Timestamp, allQueued: Bool = false, selecting: ((OutboxEntry) -> Bool)? = nil
+    ) -> (OutboxEntry) -> Bool {
+        if let selecting { return selecting }
+        if allQueued { return { _ in true } }
+        return { $0.nextAttempt <= now }
+    }
+
+    /// The queued entries a flush with these arguments would take, oldest first.
+    public func selected(
+        now: Timestamp = .now(), allQueued: Bool = false, selecting: ((OutboxEntry) -> Bool)? = nil
+    ) throws -> [OutboxEntry] {
+        try list().filter(Outbox.selection(now: now, allQueued: allQueued, selecting: selecting))
+    }
+
+    /// Removals synced together, and the most attempts recorded with one sync: few enough
+    /// that a flush of large messages does not hold their disk space long.
     static let removalsPerSync = 64
 
-    /// Makes removals durable with one sync, then has what they left deleted.
-    private func finishRemovals(_ removed: [(Int, String)], reports: inout [FlushReport], remover: TrashRemover) {
-        guard !removed.isEmpty else { return }
+    /// Makes removals durable with one sync, then has what they left deleted. `false`:
+    /// the sync failed, and each of those reports says so.
+    private func finishRemovals(_ removed: [(Int, TakenOut)], reports: inout [FlushReport], remover: TrashRemover) -> Bool {
+        guard !removed.isEmpty else { return true }
+        var synced = true
         do {
             try syncDirectory(directory)
         } catch {
             for (index, _) in removed { reports[index].storeError = OutboxError(error) }
+            synced = false
         }
         remover.add(removed.map(\.1))
+        return synced
     }
 
-    /// One message under its claim: send, then record what came of it. Returns the
-    /// directory a sent message's entry was moved to, to be synced and deleted.
-    func attempt(_ claim: OutboxClaim, now: Timestamp, send: (OutboxClaim) throws -> Void) -> (FlushReport, String?) {
+    /// One message under its claim, its attempt recorded: send, then record what came of
+    /// it. Returns what a sent message's entry was taken out to, to be synced and deleted.
+    func attempt(_ claim: OutboxClaim, now: Timestamp, send: (OutboxClaim) throws -> Void) -> (FlushReport, TakenOut?) {
         let id = claim.entry.id
         do {
             try send(claim)
         } catch {
-            let attemptError = AttemptError(attempt: error)
+            let attemptError = Failure(attempt: error)
             do {
                 switch try claim.recordFailedAttempt(attemptError, now: now) {
                 case .rescheduled(let entry):
@@ -110,12 +192,13 @@ extension Outbox {
                     return (FlushReport(id: id, outcome: .failed, entry: entry, error: attemptError), nil)
                 }
             } catch {
+                // The attempt is counted all the same (its `.attempt-` record): it waits its back-off.
                 return (FlushReport(id: id, outcome: .rescheduled, entry: claim.entry, error: attemptError, storeError: OutboxError(error)), nil)
             }
         }
         do {
-            let trash = try claim.markSentUnsynced()
-            return (FlushReport(id: id, outcome: .sent, entry: claim.entry), trash)
+            let taken = try claim.markSentUnsynced()
+            return (FlushReport(id: id, outcome: .sent, entry: claim.entry), taken)
         } catch {
             return (FlushReport(id: id, outcome: .sent, entry: claim.entry, storeError: OutboxError(error)), nil)
         }

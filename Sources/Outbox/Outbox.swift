@@ -11,15 +11,25 @@ import MIMEMessage
 ///
 ///     <id>/message.eml    the message, never rewritten
 ///     <id>/meta.json      its metadata (`OutboxEntry`), replaced atomically
+///     .attempt-<id>       an attempt at <id> began and its outcome is not recorded yet
+///                         (an empty file; its mtime says when): made before each send,
+///                         beside the entries, so that one sync of this directory
+///                         records a batch of them and the removals before them
 ///     failed/<id>/        messages given up on, kept for the user
 ///     .tmp-<id>/          an entry being queued (or left by a crash: never listed)
-///     .trash-<id>/        an entry being removed (or left by a crash: never listed)
+///     .trash/<id>-<rnd>/  an entry taken out, being deleted; locked by its remover, so
+///                         that one whose remover died is deleted by the next writer
 ///
 /// An entry appears and disappears with one `rename(2)` of its directory, synced, so a
 /// reader sees a whole entry or none, whatever happens half-way. A process works on an
 /// entry only while it holds an exclusive `flock` on the entry's directory (an
 /// `OutboxClaim`): two flushers never send the same message, and a claim dies with its
 /// process, also under SIGKILL.
+///
+/// DESIGN.md rule 9 (bounded retries): a message is sent only after its claim is
+/// recorded durably (`OutboxClaim.beginAttempt`), so an attempt whose outcome could not be
+/// written still counts and still waits its back-off; when the claim cannot be recorded,
+/// nothing is sent.
 public struct Outbox: Sendable {
     public let directory: String
     public var policy: RetryPolicy
@@ -35,6 +45,8 @@ public struct Outbox: Sendable {
 
     static let messageName = "message.eml"
     static let metadataName = "meta.json"
+    static let attemptPrefix = ".attempt-"
+    static let trashName = ".trash"
 
     public init(directory: String, policy: RetryPolicy = .standard) {
         self.directory = directory
@@ -42,6 +54,12 @@ public struct Outbox: Sendable {
     }
 
     public var failedDirectory: String { directory + "/failed" }
+
+    /// Where entries taken out of the outbox (sent, dropped) wait to be deleted.
+    var trashDirectory: String { directory + "/" + Outbox.trashName }
+
+    /// The record that an attempt at `id` began and its outcome is not recorded yet.
+    func attemptMarker(_ id: String) -> String { directory + "/" + Outbox.attemptPrefix + id }
 
     func entryDirectory(_ id: String, _ state: State) -> String {
         (state == .queued ? directory : failedDirectory) + "/" + id
@@ -60,8 +78,9 @@ public struct Outbox: Sendable {
     /// `failedAttempt`: the router already tried once and failed (the usual way a message
     /// arrives here); the entry then counts one attempt and waits the first back-off.
     @discardableResult
-    public func enqueue(_ message: OutboxMessage, now: Timestamp = .now(), failedAttempt: AttemptError? = nil) throws -> OutboxEntry {
+    public func enqueue(_ message: OutboxMessage, now: Timestamp = .now(), failedAttempt: Failure? = nil) throws -> OutboxEntry {
         try makeDirectories(directory)
+        removeDeadTrash()
         let headers = HeaderSection(message.bytes.prefix(65_536))
         let attempts = failedAttempt == nil ? 0 : 1
         var entry = OutboxEntry(
@@ -169,8 +188,12 @@ public struct Outbox: Sendable {
     private func scan(_ state: State, _ body: (String) throws -> Void) throws {
         let base = state == .queued ? directory : failedDirectory
         for name in try directoryNames(base).sorted() {
+            if name.hasPrefix(Outbox.attemptPrefix) {
+                removeAttemptRecordIfOrphaned(String(name.dropFirst(Outbox.attemptPrefix.count)))
+                continue
+            }
             if name.hasPrefix(".") {
-                removeLeftover(base + "/" + name)
+                if name != Outbox.trashName { removeLeftover(base + "/" + name) }
                 continue
             }
             guard EntryID.isValid(name), name != "failed" else { continue }
@@ -178,24 +201,54 @@ public struct Outbox: Sendable {
         }
     }
 
+    /// An entry as its files say, counting an attempt whose outcome was not recorded.
     func readEntry(_ id: String, _ state: State) throws -> OutboxEntry? {
         let path = entryDirectory(id, state) + "/" + Outbox.metadataName
         guard let bytes = try readFileIfExists(path) else { return nil }
-        guard let json = JSONReader.parse(bytes), let entry = OutboxEntry(json: json) else {
+        guard let json = JSONReader.parse(bytes), var entry = OutboxEntry(json: json) else {
             throw OutboxError(.permanent, "damaged outbox metadata in", path: path)
+        }
+        if let marker = try fileStatus(attemptMarker(id)) {
+            entry.countUnrecordedAttempt(at: Timestamp(secondsSinceEpoch: Int64(marker.st_mtim.tv_sec)), policy: policy)
         }
         return entry
     }
 
-    /// Removes what a crashed enqueue or removal left behind. Work still going on in
-    /// another process is left alone: an enqueue filling its `.tmp-`, a flush whose
-    /// `.trash-` waits for its directory sync. Both are young (the rename that made a
-    /// `.trash-` set its ctime).
+    /// Removes what a crashed enqueue left behind (and the `.trash-<id>` of versions before
+    /// `.trash/`). Work still going on in another process is left alone: an enqueue
+    /// filling its `.tmp-` is young.
     private func removeLeftover(_ path: String) {
         guard let status = try? fileStatus(path),
               Int64(status.st_ctim.tv_sec) + leftoverAge < Timestamp.now().secondsSinceEpoch
         else { return }
         try? removeTree(path)
+    }
+
+    /// Deletes what removers that died (a flush killed half-way) left in `.trash/`: a
+    /// directory there whose lock can be taken has no living remover. One `opendir` of a
+    /// directory that is nearly always empty, so every writer can afford it at its start.
+    func removeDeadTrash() {
+        for name in (try? directoryNames(trashDirectory)) ?? [] {
+            let path = trashDirectory + "/" + name
+            guard let handle = try? openIfExists(path, O_RDONLY | O_DIRECTORY),
+                  (try? handle.tryLockExclusive()) == true
+            else { continue }
+            try? removeTree(path)
+        }
+    }
+
+    /// Deletes the attempt record of an entry that is gone (sent by a process killed
+    /// before it deleted the record). Looked at again here, not taken from a listing: a
+    /// directory read while others change it may show a new record and not its entry.
+    private func removeAttemptRecordIfOrphaned(_ id: String) {
+        do {
+            guard EntryID.isValid(id), try fileStatus(entryDirectory(id, .queued)) == nil,
+                  try fileStatus(entryDirectory(id, .failed)) == nil
+            else { return }
+            try removeFile(attemptMarker(id))
+        } catch {
+            // Left for the next listing.
+        }
     }
 
     static func validate(_ id: String) throws {
@@ -235,6 +288,7 @@ public struct Outbox: Sendable {
 
     /// Like `claim`, but an entry held elsewhere or unknown is an error the user reads.
     func claimOrThrow(_ id: String) throws -> OutboxClaim {
+        removeDeadTrash()
         let (_, state) = try entry(id)
         guard let claim = try claim(id, state: state, patience: 500) else {
             if try readEntry(id, state) == nil {
@@ -247,7 +301,7 @@ public struct Outbox: Sendable {
 
     /// Records a failed attempt on a queued entry: see `OutboxClaim.recordFailedAttempt`.
     @discardableResult
-    public func markAttempt(_ id: String, error: AttemptError, now: Timestamp = .now()) throws -> AttemptOutcome {
+    public func markAttempt(_ id: String, error: Failure, now: Timestamp = .now()) throws -> AttemptOutcome {
         try claimOrThrow(id).recordFailedAttempt(error, now: now)
     }
 

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+public import MailtoCore
 
 /// The exclusive right to work on one outbox entry: an open descriptor of the entry's
 /// directory holding `flock(LOCK_EX)`. Only the holder sends, reschedules, moves or
@@ -15,6 +16,8 @@ public final class OutboxClaim {
     public private(set) var state: Outbox.State
     private let lock: FileDescriptor
     private var spent = false
+    /// `beginAttempt` recorded an attempt that `entry` counts and `meta.json` does not yet.
+    private var attemptBegun = false
 
     init(outbox: Outbox, entry: OutboxEntry, state: Outbox.State, lock: FileDescriptor) {
         self.outbox = outbox
@@ -34,43 +37,101 @@ public final class OutboxClaim {
         try openFile(messagePath, O_RDONLY).readAll()
     }
 
+    /// Records durably that an attempt begins (DESIGN.md rule 9): an empty file
+    /// `.attempt-<id>` in the outbox's directory, and that directory synced. A sender calls it
+    /// before every send and sends nothing when it throws: the outbox could not account
+    /// for what would come of the send. From here on the attempt counts, and waits its
+    /// back-off, also if its outcome is never recorded (the process dies, the disk turns
+    /// read-only). An earlier attempt whose outcome was not recorded is first written into
+    /// the metadata, so that each record stands for one attempt.
+    public func beginAttempt(now: Timestamp = .now()) throws {
+        try OutboxClaim.beginAttempts([self], now: now)
+    }
+
+    /// `beginAttempt` for several claims on one outbox, with one sync for all of them: a
+    /// flush records its next messages' attempts together, as the syncs, not the sending,
+    /// would otherwise be most of its time. The same sync makes the removals made before
+    /// it in the outbox's directory durable. When it throws, none of them has begun.
+    static func beginAttempts(_ claims: [OutboxClaim], now: Timestamp) throws {
+        guard let outbox = claims.first?.outbox else { return }
+        var made: [OutboxClaim] = []
+        do {
+            for claim in claims {
+                try claim.makeAttemptRecord()
+                made.append(claim)
+            }
+            try syncDirectory(outbox.directory)
+        } catch {
+            // Best effort: a record left behind only makes its message wait its back-off.
+            for claim in made { claim.removeAttemptRecord() }
+            throw error
+        }
+        for claim in claims {
+            claim.entry.countUnrecordedAttempt(at: now, policy: outbox.policy)
+            claim.attemptBegun = true
+        }
+    }
+
+    /// The attempt was recorded (`beginAttempts`) but is not made: the flush stopped
+    /// first. Its record goes (when it can), and the claim with it.
+    func abandonAttempt() {
+        if attemptBegun { removeAttemptRecord() }
+        release()
+    }
+
+    private func makeAttemptRecord() throws {
+        guard !spent, !attemptBegun else {
+            throw OutboxError(.permanent, "outbox claim on '\(entry.id)' was already used")
+        }
+        if entry.unrecordedAttempt { try writeMetadata(entry) }
+        let record = try openFile(outbox.attemptMarker(entry.id), O_WRONLY | O_CREAT | O_EXCL, operation: "cannot record the attempt in")
+        try record.close()
+    }
+
+    private func removeAttemptRecord() {
+        try? removeFile(outbox.attemptMarker(entry.id))
+    }
+
     /// The message was accepted by a server: the entry leaves the outbox for good.
     /// When this returns the removal is durable, so the message is never sent again.
     public func markSent() throws {
         try spend()
-        let trash = try takeOut()
-        try syncDirectory(parentDirectory(of: trash))
-        // Past the commit point: what is left is invisible, and a crash here leaves it to
-        // the clean-up of old leftovers.
-        try? removeTree(trash)
+        let from = parentDirectory(of: path)
+        let taken = try takeOut()
+        try syncDirectory(from)
+        // Past the commit point: what is left is invisible, and a crash here leaves it
+        // unlocked in `.trash/`, for the next writer to delete.
+        try? removeTree(taken.path)
     }
 
     /// `markSent` without the sync: the entry is out of every listing at once (also for
     /// a process that kills this one), but a power cut before the caller syncs the
     /// directory may bring it back: a duplicate, never a loss. `flush` syncs once for
-    /// all its messages, then deletes the returned directories.
-    func markSentUnsynced() throws -> String {
+    /// all its messages, then deletes the returned directories, holding their locks until
+    /// they are gone.
+    func markSentUnsynced() throws -> TakenOut {
         try spend()
         return try takeOut()
     }
 
     /// Records a failed attempt. A permanent or input error, or a failure after the
     /// entry's lifetime, moves it to `failed/`; anything else reschedules it after the
-    /// back-off (`RetryPolicy`).
+    /// back-off (`RetryPolicy`). After `beginAttempt` the attempt is already counted.
     @discardableResult
-    public func recordFailedAttempt(_ error: AttemptError, now: Timestamp = .now()) throws -> AttemptOutcome {
+    public func recordFailedAttempt(_ error: Failure, now: Timestamp = .now()) throws -> AttemptOutcome {
         try spend()
         var updated = entry
-        updated.attempts += 1
-        updated.lastAttempt = now
+        if !attemptBegun {
+            updated.attempts += 1
+            updated.lastAttempt = now
+            updated.nextAttempt = now + outbox.policy.delay(afterAttempts: updated.attempts)
+        }
         updated.lastError = error
-        updated.nextAttempt = now + outbox.policy.delay(afterAttempts: updated.attempts)
         try writeMetadata(updated)
-        entry = updated
         let givesUp = error.kind == .permanent || error.kind == .input || now >= updated.expires
-        guard givesUp, state == .queued else { return .rescheduled(updated) }
+        guard givesUp, state == .queued else { return .rescheduled(entry) }
         try move(to: .failed)
-        return .movedToFailed(updated)
+        return .movedToFailed(entry)
     }
 
     /// Due now; a failed entry goes back to the queue with a fresh lifetime.
@@ -80,9 +141,8 @@ public final class OutboxClaim {
         updated.nextAttempt = now
         if state == .failed { updated.expires = now + outbox.policy.lifetime }
         try writeMetadata(updated)
-        entry = updated
         if state == .failed { try move(to: .queued) }
-        return updated
+        return entry
     }
 
     /// Deletes the entry unsent: as durably as `markSent`.
@@ -105,15 +165,43 @@ public final class OutboxClaim {
         spent = true
     }
 
-    private func writeMetadata(_ entry: OutboxEntry) throws {
-        try writeFileAtomically(Array(entry.json.serialized.utf8), to: path + "/" + Outbox.metadataName)
+    /// Replaces `meta.json` with `updated` (tmp → fsync → rename → fsync of the directory),
+    /// and with it the attempt record, which `updated` counts; `entry` becomes `updated`.
+    private func writeMetadata(_ updated: OutboxEntry) throws {
+        var stored = updated
+        let hasMarker = stored.unrecordedAttempt || attemptBegun
+        stored.unrecordedAttempt = false
+        let temporary = path + "/.tmp-\(processID)-" + EntryID.randomSuffix()
+        do {
+            try writeNewFile(Array(stored.json.serialized.utf8), at: temporary)
+            try renameFile(temporary, to: path + "/" + Outbox.metadataName)
+        } catch {
+            unlink(temporary)
+            throw error
+        }
+        // After the rename: a crash in between counts the attempt twice (a longer wait),
+        // never not at all.
+        if hasMarker { try removeFile(outbox.attemptMarker(entry.id)) }
+        attemptBegun = false
+        try lock.sync()
+        entry = stored
     }
 
-    /// One rename takes the entry out of every listing; returns where it went.
-    private func takeOut() throws -> String {
-        let trash = parentDirectory(of: path) + "/.trash-" + entry.id
-        try renameFile(path, to: trash)
-        return trash
+    /// One rename takes the entry out of every listing, into `.trash/`; returns where it
+    /// went, with this claim's lock, which keeps others from deleting it under its remover.
+    private func takeOut() throws -> TakenOut {
+        let trash = outbox.trashDirectory + "/" + entry.id + "-" + EntryID.randomSuffix()
+        do {
+            try renameFile(path, to: trash)
+        } catch let error as OutboxError where error.errno == ENOENT {
+            // No `.trash/` yet: a new outbox, or one an older version made.
+            try makeDirectories(outbox.trashDirectory)
+            try renameFile(path, to: trash)
+        }
+        // After the rename: a record left by a crash in between belongs to no entry, and
+        // the next writer deletes it.
+        if attemptBegun || entry.unrecordedAttempt { removeAttemptRecord() }
+        return TakenOut(path: trash, lock: lock)
     }
 
     private func move(to newState: Outbox.State) throws {
@@ -125,4 +213,11 @@ public final class OutboxClaim {
         try syncDirectory(parentDirectory(of: path))
         try syncDirectory(fromBase)
     }
+}
+
+/// An entry taken out of the outbox, to be deleted: its directory in `.trash/`, and the
+/// lock on it, held until it is gone.
+struct TakenOut {
+    let path: String
+    let lock: FileDescriptor
 }

@@ -30,10 +30,6 @@ public struct OutboxMessage: Sendable {
     }
 }
 
-/// Why an attempt failed: the kind the retry schedule goes by, and the server's or
-/// library's own text (never a password).
-public typealias AttemptError = Failure
-
 extension Failure {
     /// A sender's error: its own kind when it has one, else transient (worth a retry).
     public init(attempt error: any Error) {
@@ -50,7 +46,7 @@ public struct OutboxEntry: Equatable, Sendable {
     public var attempts: Int
     public var nextAttempt: Timestamp
     public var lastAttempt: Timestamp?
-    public var lastError: AttemptError?
+    public var lastError: Failure?
     public var messageId: String?
     public var envelopeFrom: String
     public var recipients: [String]
@@ -58,6 +54,21 @@ public struct OutboxEntry: Equatable, Sendable {
     public var subject: String?
     /// The message's size in bytes.
     public var size: Int
+    /// An attempt began (its claim was recorded, `.attempt-<id>`) and its outcome was not:
+    /// the sending process died, or the outbox could not be written after the send. It
+    /// counts as a failed attempt, so that it waits its back-off (DESIGN.md rule 9).
+    var unrecordedAttempt = false
+
+    /// Counts the attempt that began at `time` and whose outcome is not known.
+    mutating func countUnrecordedAttempt(at time: Timestamp, policy: RetryPolicy) {
+        attempts += 1
+        lastAttempt = time
+        nextAttempt = time + policy.delay(afterAttempts: attempts)
+        lastError = Failure(
+            kind: .transient,
+            message: "the outcome of the attempt at \(time.shortText) UTC was not recorded (the sending mailto-route ended, or the outbox could not be written): it may have been sent")
+        unrecordedAttempt = true
+    }
 
     /// The metadata file's contents, keys in a fixed order.
     var json: JSON {
@@ -80,7 +91,7 @@ public struct OutboxEntry: Equatable, Sendable {
 
     init(
         id: String, created: Timestamp, expires: Timestamp, attempts: Int, nextAttempt: Timestamp,
-        lastAttempt: Timestamp?, lastError: AttemptError?, messageId: String?, envelopeFrom: String,
+        lastAttempt: Timestamp?, lastError: Failure?, messageId: String?, envelopeFrom: String,
         recipients: [String], server: String?, subject: String?, size: Int
     ) {
         self.id = id
@@ -109,10 +120,10 @@ public struct OutboxEntry: Equatable, Sendable {
               let recipients = json["recipients"]?.stringsValue,
               let size = json["size"]?.intValue
         else { return nil }
-        var lastError: AttemptError?
+        var lastError: Failure?
         if let error = json["lastError"], let kindText = error["kind"]?.stringValue,
            let kind = ErrorKind(rawValue: kindText), let message = error["message"]?.stringValue {
-            lastError = AttemptError(kind: kind, message: message)
+            lastError = Failure(kind: kind, message: message)
         }
         self.init(
             id: id, created: created, expires: expires, attempts: attempts, nextAttempt: nextAttempt,

@@ -1,4 +1,5 @@
 import Foundation
+import MailtoCore
 import Outbox
 import Testing
 import TestSupport
@@ -26,9 +27,9 @@ func message(_ subject: String, to: String = "joe@example.org") -> OutboxMessage
     @Test func listShowsQueuedAndFailedMessages() throws {
         let sandbox = try Sandbox()
         let box = outbox(in: sandbox)
-        let queued = try box.enqueue(message("Lunch?"), failedAttempt: AttemptError(kind: .transient, message: "connection refused"))
+        let queued = try box.enqueue(message("Lunch?"), failedAttempt: Failure(kind: .transient, message: "connection refused"))
         let failed = try box.enqueue(message("Report", to: "nobody@example.org")).id
-        try box.markAttempt(failed, error: AttemptError(kind: .permanent, message: "550 5.1.1 no such user"))
+        try box.markAttempt(failed, error: Failure(kind: .permanent, message: "550 5.1.1 no such user"))
 
         let result = try mailtoRoute(["outbox", "list"], in: sandbox)
         #expect(result.status == 0, "\(result)")
@@ -74,7 +75,7 @@ func message(_ subject: String, to: String = "joe@example.org") -> OutboxMessage
     @Test func retryMakesAnEntryDueAndDropDeletesIt() throws {
         let sandbox = try Sandbox()
         let box = outbox(in: sandbox)
-        let entry = try box.enqueue(message("Later"), failedAttempt: AttemptError(kind: .transient, message: "timeout"))
+        let entry = try box.enqueue(message("Later"), failedAttempt: Failure(kind: .transient, message: "timeout"))
         #expect(try box.due().isEmpty)
 
         // No account: due now, and why it is not sent now (78).
@@ -94,7 +95,7 @@ func message(_ subject: String, to: String = "joe@example.org") -> OutboxMessage
         let sandbox = try Sandbox()
         let nothing = try mailtoRoute(["outbox", "flush"], in: sandbox)
         #expect(nothing.status == 0)
-        #expect(nothing.stdout == "Nothing in the outbox is due.\n")
+        #expect(nothing.stdout == "The outbox is empty: nothing to send.\n")
 
         let box = outbox(in: sandbox)
         try box.enqueue(message("One"))

@@ -1,4 +1,5 @@
 import Foundation
+import MailtoCore
 import Outbox
 import Testing
 import TestSupport
@@ -331,11 +332,11 @@ private func emailPortal(on bus: PrivateSessionBus, version: Int) throws -> Serv
         for index in 0..<3 {
             let text = "From: jane@example.org\r\nTo: joe@example.org\r\nSubject: \(index)\r\n\r\nHi\r\n"
             _ = try box.enqueue(OutboxMessage(bytes: Array(text.utf8), envelopeFrom: "jane@example.org", recipients: ["joe@example.org"]),
-                                failedAttempt: AttemptError(kind: .transient, message: "connection refused"))
+                                failedAttempt: Failure(kind: .transient, message: "connection refused"))
         }
         let failed = try box.enqueue(OutboxMessage(bytes: Array("Subject: x\r\n\r\nx\r\n".utf8), envelopeFrom: "jane@example.org",
                                                    recipients: ["nobody@example.org"]))
-        try box.markAttempt(failed.id, error: AttemptError(kind: .permanent, message: "550 no such user"))
+        try box.markAttempt(failed.id, error: Failure(kind: .permanent, message: "550 no such user"))
         let (table, _, object) = try check(sandbox)
         #expect(row(table, "pending")?.hasPrefix("3, oldest queued ") == true, "\(table)")
         #expect(row(table, "last error") == "transient: connection refused")

@@ -4,27 +4,13 @@ import MailtoCore
 import Testing
 import TestSupport
 
-/// Mounting a small tmpfs needs CAP_SYS_ADMIN (root on the build machines); without it
-/// these tests are skipped and `fileSizeLimit…` still covers a write failing half-way.
-let canMountTmpfs: Bool = {
-    let point = FileManager.default.temporaryDirectory.appendingPathComponent("mount-probe-\(UUID().uuidString)").path
-    guard (try? FileManager.default.createDirectory(atPath: point, withIntermediateDirectories: true)) != nil else { return false }
-    defer { try? FileManager.default.removeItem(atPath: point) }
-    guard (try? run("/bin/mount", ["-t", "tmpfs", "-o", "size=64k", "tmpfs", point]))?.status == 0 else { return false }
-    _ = try? run("/bin/umount", [point])
-    return true
-}()
-
 let hasStrace = FileManager.default.isExecutableFile(atPath: "/usr/bin/strace")
 
-/// A tmpfs of `size` mounted in the sandbox for the duration of `body`.
+/// A tmpfs of `size` mounted in the sandbox for the duration of `body` (without one,
+/// these tests are skipped and `aWriteFailingHalfWay…` still covers a write failing).
 func withSmallFileSystem(_ sandbox: Sandbox, size: String, _ body: (String) throws -> Void) throws {
     let point = sandbox.root.appendingPathComponent("small").path
-    try FileManager.default.createDirectory(atPath: point, withIntermediateDirectories: true)
-    let mounted = try run("/bin/mount", ["-t", "tmpfs", "-o", "size=\(size),mode=0755", "tmpfs", point])
-    try #require(mounted.status == 0, "\(mounted)")
-    defer { _ = try? run("/bin/umount", ["-l", point]) }
-    try body(point)
+    try withTmpfs(at: point, size: size) { try body(point) }
 }
 
 func leftovers(in directory: String) -> [String] {
@@ -80,18 +66,57 @@ func leftovers(in directory: String) -> [String] {
                 #expect(error.description.contains("Read-only file system"), "\(error)")
                 #expect(error.description.contains(outbox.directory), "\(error)")
             }
-            // A flush that cannot record a delivery says so; the message stays queued (a
-            // possible duplicate later, never a loss).
-            let reports = try outbox.flush { claim in
-                if claim.entry.id == second { throw FakeSendError(kind: .transient) }
+            // DESIGN.md rule 9: an attempt that cannot be recorded is not made, and the
+            // flush stops with the outbox's error; three flushes send nothing, twice nothing.
+            var sent: [String] = []
+            for allQueued in [false, true, true] {
+                let reports = try outbox.flush(allQueued: allQueued) { sent.append($0.entry.id) }
+                #expect(reports.map(\.outcome) == [.skipped])
+                #expect(reports.map(\.stoppedFlush) == [true])
+                let error = try #require(FlushReport.stoppingError(in: reports))
+                #expect(error.errno == EROFS && error.kind == .configuration)
+                #expect(error.description.contains("cannot record the attempt in \(outbox.directory)/.attempt-\(first)"), "\(error)")
             }
-            #expect(reports.map(\.outcome) == [.sent, .rescheduled])
-            #expect(reports.allSatisfy { $0.storeError?.errno == EROFS })
+            #expect(sent.isEmpty, "sent with a read-only outbox: \(sent)")
             #expect(try outbox.list().map(\.id) == [first, second])
             #expect(try outbox.list().allSatisfy { $0.attempts == 0 })
 
             #expect(throws: OutboxError.self) { try drafts.save(sampleMessage(3).bytes) }
             #expect(throws: OutboxError.self) { try log.append(Outcome(source: "send", path: "draft", result: "saved")) }
+        }
+    }
+
+    /// Issue 11 item 4: with a full outbox and a server answering 451, each message is
+    /// tried at most once: the attempt is recorded (an empty file needs no space) but its
+    /// failure cannot be, so it waits its back-off, and a flush that would fold the
+    /// unrecorded attempt in stops without sending.
+    @Test(.enabled(if: canMountTmpfs)) func aFullOutboxTriesEachMessageAtMostOnce() throws {
+        let sandbox = try Sandbox()
+        try withSmallFileSystem(sandbox, size: "64k") { point in
+            let outbox = Outbox(directory: point + "/outbox")
+            let ids = try (0..<3).map { try outbox.enqueue(sampleMessage($0)).id }
+            // Fill what is left.
+            let filler = try run("/bin/dd", ["if=/dev/zero", "of=\(point)/filler", "bs=4096"])
+            try #require(filler.status != 0 && filler.stderr.contains("No space left"), "\(filler)")
+
+            var tried: [String] = []
+            var stops: [OutboxError] = []
+            for allQueued in [false, false, true, true, false] {
+                let reports = try outbox.flush(allQueued: allQueued) { claim in
+                    tried.append(claim.entry.id)
+                    throw FakeSendError(kind: .transient)
+                }
+                if let error = FlushReport.stoppingError(in: reports) { stops.append(error) }
+            }
+            let counts = Dictionary(tried.map { ($0, 1) }, uniquingKeysWith: +)
+            #expect(counts.values.allSatisfy { $0 <= 1 }, "tried again: \(tried)")
+            #expect(!stops.isEmpty && stops.allSatisfy { $0.errno == ENOSPC }, "\(stops)")
+            // Nothing lost, and what was tried counts its attempt.
+            let entries = try outbox.list()
+            #expect(entries.map(\.id) == ids)
+            for entry in entries {
+                #expect(entry.attempts == counts[entry.id, default: 0], "\(entry)")
+            }
         }
     }
 

@@ -6,7 +6,7 @@ import Outbox
 // outbox-torture: the process the outbox tests kill.
 //
 //   outbox-torture fill OUTBOX COUNT              queue COUNT small messages
-//   outbox-torture flush OUTBOX DELIVERIES [MS]   flush everything due; the fake sender
+//   outbox-torture flush OUTBOX DELIVERIES [MS]   flush everything queued; the fake sender
 //                                                 appends "<id>\n" to DELIVERIES and
 //                                                 fsyncs it (the "server accepted" moment),
 //                                                 sleeping MS/2 milliseconds before and
@@ -43,7 +43,8 @@ do {
         let pause = arguments.count > 3 ? Int32(arguments[3]) ?? 0 : 0
         let deliveries = open(arguments[2], O_WRONLY | O_APPEND | O_CREAT, 0o600)
         guard deliveries >= 0 else { fail("cannot open \(arguments[2])") }
-        let reports = try outbox.flush { claim in
+        // A flush the user runs: every queued message, due or not (as `outbox flush`).
+        let reports = try outbox.flush(allQueued: true) { claim in
             if pause > 0 { usleep(useconds_t(pause) * 500) }
             let line = Array((claim.entry.id + "\n").utf8)
             guard write(deliveries, line, line.count) == line.count, fsync(deliveries) == 0 else {

@@ -1,4 +1,5 @@
 import Foundation
+import MailtoCore
 import Outbox
 import Testing
 import TestSupport
@@ -48,12 +49,9 @@ func startMailtoRoute(_ arguments: [String], in sandbox: Sandbox) throws -> Serv
         #expect(try box.list().count == 3)
         #expect(try box.list().allSatisfy { $0.attempts == 1 && $0.lastError?.kind == .transient })
 
-        // Not due yet: nothing is sent before the back-off is over.
-        let early = try mailtoRoute(["outbox", "flush"], in: sandbox)
-        #expect(early.status == 0 && early.stdout == "Nothing in the outbox is due.\n", "\(early)")
-
+        // Issue 11 item 5: right after the failure, a flush the user runs sends at once,
+        // as `postqueue -f` would; the back-off is for `watch` and the quick flush.
         let server = try SMTPTestServer(.plain, port: port)
-        for entry in try box.list() { try box.retry(entry.id) }
         let up = try mailtoRoute(["outbox", "flush"], in: sandbox)
         #expect(up.status == 0, "\(up)")
         #expect(up.stdout.split(separator: "\n").count == 3)
@@ -69,6 +67,22 @@ func startMailtoRoute(_ arguments: [String], in sandbox: Sandbox) throws -> Serv
         let log = try String(contentsOf: sandbox.stateHome.appendingPathComponent("mailto-route/outcomes.log"), encoding: .utf8)
         let results = log.split(separator: "\n").compactMap { try? jsonObject(String($0)) }.map { "\($0["path"] ?? "") \($0["result"] ?? "")" }
         #expect(results == Array(repeating: "outbox queued", count: 3) + Array(repeating: "outbox sent", count: 3))
+    }
+
+    /// Issue 11 item 5: `flush --json` names the server also when there is nothing to send
+    /// (null without an account).
+    @Test func flushJSONAlwaysNamesTheServer() throws {
+        let sandbox = try Sandbox()
+        let bare = try mailtoRoute(["outbox", "flush", "--json"], in: sandbox)
+        #expect(bare.status == 0, "\(bare)")
+        let bareObject = try jsonObject(bare.stdout)
+        #expect(bareObject.keys.contains("server") && bareObject["server"] is NSNull, "\(bare)")
+        #expect((bareObject["flushed"] as? [Any])?.isEmpty == true, "\(bare)")
+
+        try writeAccount(sandbox, port: 2525, security: "none")
+        let empty = try mailtoRoute(["outbox", "flush", "--json"], in: sandbox)
+        #expect(empty.status == 0, "\(empty)")
+        #expect(try jsonObject(empty.stdout)["server"] as? String == "127.0.0.1:2525", "\(empty)")
     }
 
     /// A server that accepts connections and never answers costs one timeout, not one per
@@ -147,7 +161,7 @@ func startMailtoRoute(_ arguments: [String], in sandbox: Sandbox) throws -> Serv
         let box = sandboxOutbox(sandbox)
         let ids = try enqueueMessages(box, 2)
         let entry = try #require(try box.list().last)
-        try box.markAttempt(entry.id, error: AttemptError(kind: .permanent, message: "550 earlier"))
+        try box.markAttempt(entry.id, error: Failure(kind: .permanent, message: "550 earlier"))
         #expect(try box.failed().count == 1)
         let result = try mailtoRoute(["outbox", "retry", entry.id], in: sandbox)
         #expect(result.status == 0, "\(result)")

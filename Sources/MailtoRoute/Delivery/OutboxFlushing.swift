@@ -37,17 +37,16 @@ extension FlushReport.Outcome {
 
 extension Session {
     /// `outbox flush`, `outbox retry`, `outbox watch` and the quick flush: sends the queued
-    /// entries `selecting` picks (by default those due now), at most `limit`, over this
-    /// run's one connection, and logs each outcome. Throws a configuration error, with
-    /// every message still queued, when there is no account or it cannot be used now; once
-    /// sending has begun, every problem is in the result. `nil`: nothing was selected, so
-    /// no account was needed.
+    /// entries `selecting` picks (by default those due now; with `allQueued`, every one:
+    /// `Outbox.selection`), at most `limit`, over this run's one connection, and logs each
+    /// outcome. Throws a configuration error, with every message still queued, when there
+    /// is no account or it cannot be used now; once sending has begun, every problem is in
+    /// the result. `nil`: nothing was selected, so no account was needed.
     public func flushOutbox(
-        now: Timestamp = .now(), limit: Int = .max, selecting: ((OutboxEntry) -> Bool)? = nil
+        now: Timestamp = .now(), limit: Int = .max, allQueued: Bool = false, selecting: ((OutboxEntry) -> Bool)? = nil
     ) throws -> OutboxFlushResult? {
         let outbox = storage.outbox
-        let wanted = selecting ?? { $0.nextAttempt <= now }
-        let selected = try outbox.list().filter(wanted)
+        let selected = try outbox.selected(now: now, allQueued: allQueued, selecting: selecting)
         guard !selected.isEmpty else { return nil }
         let server: String
         do {
@@ -66,7 +65,7 @@ extension Session {
             throw OutboxError(.configuration, "\(Failure(error, otherwise: .configuration).message); \(selected.count) message(s) stay queued")
         }
         var replies: [String: String] = [:]
-        let reports = try outbox.flush(now: now, limit: limit, selecting: wanted) { claim in
+        let reports = try outbox.flush(now: now, limit: limit, allQueued: allQueued, selecting: selecting) { claim in
             let entry = claim.entry
             do {
                 let sent = try transmit(Submission(

@@ -5,14 +5,15 @@ import Glibc
 /// Deletes the directories a flush took out of the outbox, on a thread of its own, while
 /// the flush goes on sending: on ext4 an `unlink` of a file with data costs about as much
 /// as submitting a small message on loopback, and nothing waits for these deletions (a
-/// `.trash-` directory is invisible to every listing, and one left by a crash is removed
-/// later as a leftover). The one owner of its `pthread_t`, joined by `finish`.
+/// directory in `.trash/` is invisible to every listing). Each stays locked by its claim's
+/// descriptor until it is gone, so that another process deletes only those whose remover
+/// died (`Outbox.removeDeadTrash`). The one owner of its `pthread_t`, joined by `finish`.
 final class TrashRemover: @unchecked Sendable {
     /// Allocated, not stored properties: a pthread object must not move.
     private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
     private let condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
     /// Guarded by `mutex`.
-    private var pending: [String] = []
+    private var pending: [TakenOut] = []
     private var finishing = false
     private var thread: pthread_t?
 
@@ -37,13 +38,13 @@ final class TrashRemover: @unchecked Sendable {
     }
 
     /// Queues directories for deletion (after the removal that made them was synced).
-    func add(_ paths: [String]) {
+    func add(_ taken: [TakenOut]) {
         guard thread != nil else {
-            for path in paths { try? removeTree(path) }
+            for item in taken { delete(item) }
             return
         }
         pthread_mutex_lock(mutex)
-        pending += paths
+        pending += taken
         pthread_cond_signal(condition)
         pthread_mutex_unlock(mutex)
     }
@@ -68,8 +69,15 @@ final class TrashRemover: @unchecked Sendable {
             let done = finishing && batch.isEmpty
             pthread_mutex_unlock(mutex)
             if done { return }
-            for path in batch { try? removeTree(path) }
+            for item in batch { delete(item) }
         }
+    }
+
+    /// Deletes one directory, then lets its lock go. One that cannot be deleted now (a
+    /// read-only disk) is left, unlocked, to the next writer.
+    private func delete(_ item: TakenOut) {
+        try? removeTree(item.path)
+        try? item.lock.close()
     }
 }
 

@@ -44,7 +44,7 @@ enum OutboxCommand: Command {
                 output.print("\(id): dropped, not sent (\(describe(entry).visible)).")
             }
             return .success
-        case ("flush", _): return try flush(session, json: json, output: output)
+        case ("flush", _): return try flush(session, json: json, output: output, allQueued: true)
         case ("watch", _): return try OutboxWatchCommand.run(json: json, output: output)
         default:
             throw UsageError("unknown outbox action '\(action)'", usage: fullUsage)
@@ -150,18 +150,33 @@ enum OutboxCommand: Command {
 
     // MARK: - flush
 
-    /// Sends what `selecting` picks (by default what is due) and reports per message.
-    /// Exit 0 when everything tried was sent, 1 when something moved to failed/, 75 when
-    /// something is still queued, 78 (thrown) when no account can send.
+    /// Sends what `selecting` picks (by default what is due; every queued message with
+    /// `allQueued`) and reports per message. Exit 0 when everything tried was sent, 1 when
+    /// something moved to failed/, 75 when something is still queued, 78 (thrown) when no
+    /// account can send; the outbox error's status when the outbox could not record an
+    /// attempt (the flush stopped there).
     static func flush(
-        _ session: Session, json: Bool, output: Output, selecting: ((OutboxEntry) -> Bool)? = nil
+        _ session: Session, json: Bool, output: Output, allQueued: Bool = false,
+        selecting: ((OutboxEntry) -> Bool)? = nil
     ) throws -> ExitStatus {
-        guard let result = try session.flushOutbox(selecting: selecting) else {
-            output.print(json ? JSON.object([("flushed", .array([]))]).serialized : "Nothing in the outbox is due.")
+        guard let result = try session.flushOutbox(allQueued: allQueued, selecting: selecting) else {
+            // `server` all the same, from the account as written (no password is asked for).
+            let server = session.account?.server.address
+            output.print(json ? JSON.object([("server", .string(server)), ("flushed", .array([]))]).serialized
+                              : allQueued ? "The outbox is empty: nothing to send." : "Nothing in the outbox is due.")
             return .success
         }
         print(result, json: json, output: output)
+        if let error = reportStop(of: result, output: output) { return ExitStatus(for: error.kind) }
         return status(of: result.reports)
+    }
+
+    /// Says why a flush stopped before it was through (DESIGN.md rule 9) and returns the
+    /// outbox's error; `nil` when it did not stop.
+    static func reportStop(of result: OutboxFlushResult, output: Output) -> OutboxError? {
+        guard let error = FlushReport.stoppingError(in: result.reports) else { return nil }
+        output.error("mailto-route: the flush stopped: nothing is sent while the outbox cannot record what it sends: \(error.description)")
+        return error
     }
 
     static func status(of reports: [FlushReport]) -> ExitStatus {

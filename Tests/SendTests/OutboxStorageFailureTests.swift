@@ -1,0 +1,80 @@
+import Foundation
+import Outbox
+import Testing
+import TestSupport
+
+/// The sandbox's outbox directory on a tmpfs of its own for the duration of `body`.
+private func withOutboxOnTmpfs(_ sandbox: Sandbox, size: String, _ body: (Outbox) throws -> Void) throws {
+    let box = sandboxOutbox(sandbox)
+    try withTmpfs(at: box.directory, size: size, mode: "0700") { try body(box) }
+}
+
+/// `outbox watch` for `seconds`, then SIGTERM; returns its exit status and what it printed.
+private func watchFor(_ seconds: Double, in sandbox: Sandbox) throws -> (status: Int32?, log: String) {
+    let log = sandbox.root.appendingPathComponent("watch.log").path
+    let watch = try ServerProcess([mailtoRouteBinary, "outbox", "watch"], environment: sandbox.environment, output: log)
+    usleep(UInt32(seconds * 1_000_000))
+    let running = watch.isRunning
+    let status = watch.terminate()
+    let text = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
+    return (running ? status : -1, text)
+}
+
+/// Issue 11 item 4 (DESIGN.md rule 9), against a real server and a real read-only or full
+/// file system: nothing is sent twice because a file could not be written.
+@Suite struct OutboxStorageFailureTests {
+    /// Before: 3 flushes delivered each message 3 times (each exiting 0), and 20 s of
+    /// `watch` 20 times more.
+    @Test(.enabled(if: canMountTmpfs, "mounting a tmpfs needs root"))
+    func aReadOnlyOutboxDeliversEachMessageAtMostOnceToThreeFlushesAndTwentySecondsOfWatch() throws {
+        let sandbox = try Sandbox()
+        let server = try SMTPTestServer(.plain)
+        try writeAccount(sandbox, port: server.port, security: "none")
+        try withOutboxOnTmpfs(sandbox, size: "1m") { box in
+            let ids = try enqueueMessages(box, 3)
+            let remounted = try run("/bin/mount", ["-o", "remount,ro", box.directory])
+            try #require(remounted.status == 0, "\(remounted)")
+
+            for _ in 0..<3 {
+                let flush = try mailtoRoute(["outbox", "flush"], in: sandbox)
+                // The outbox's error: a read-only file system is the user's to fix (78).
+                #expect(flush.status == 78, "\(flush)")
+                #expect(flush.stderr.contains("the flush stopped"), "\(flush)")
+                #expect(flush.stderr.contains("Read-only file system"), "\(flush)")
+            }
+            let watch = try watchFor(20, in: sandbox)
+            #expect(watch.status == 0, "\(watch.log)")
+            #expect(watch.log.contains("Read-only file system"), "\(watch.log)")
+
+            let received = try server.receivedMessageIDs()
+            let counts = Dictionary(received.map { ($0, 1) }, uniquingKeysWith: +)
+            #expect(counts.values.allSatisfy { $0 <= 1 }, "delivered more than once: \(counts)")
+            #expect(Set(received).isSubset(of: Set(ids)))
+            // Nothing lost: not recorded as sent, so still queued.
+            #expect(try box.list().compactMap(\.messageId) == ids)
+            print("read-only outbox, 3 flushes and 20 s of watch: deliveries=\(received.count) of \(ids.count) messages")
+        }
+    }
+
+    /// Before: `watch` tried every second (its failures could not be written, so the
+    /// message stayed due).
+    @Test(.enabled(if: canMountTmpfs, "mounting a tmpfs needs root"))
+    func aFullOutboxAndAServerSaying451AreTriedAtMostOncePerMessageInTwentySecondsOfWatch() throws {
+        let sandbox = try Sandbox()
+        let server = try SMTPTestServer(.plain, dataReply: "451 4.3.0 try again later")
+        try writeAccount(sandbox, port: server.port, security: "none")
+        try withOutboxOnTmpfs(sandbox, size: "64k") { box in
+            let ids = try enqueueMessages(box, 3)
+            let filler = try run("/bin/dd", ["if=/dev/zero", "of=\(box.directory)/.filler", "bs=4096"])
+            try #require(filler.stderr.contains("No space left on device"), "\(filler)")
+
+            let watch = try watchFor(20, in: sandbox)
+            #expect(watch.status == 0, "\(watch.log)")
+            // libcurl drops the connection after a refused message: one connection per try.
+            #expect(server.connections <= ids.count, "\(server.connections) tries in 20 s\n\(watch.log)")
+            #expect(watch.log.contains("No space left on device"), "\(watch.log)")
+            #expect(try box.list().compactMap(\.messageId) == ids)
+            print("full outbox, 451 server, 20 s of watch: tries=\(server.connections) for \(ids.count) messages")
+        }
+    }
+}
