@@ -177,6 +177,9 @@ public final class NotificationClient {
                 close(id)
                 return .timedOut
             }
+            // An answered question does not stay on screen (a resident notification, or a
+            // server that keeps answered ones, would leave it there).
+            if case .action = outcome { close(id) }
             return outcome
         }
     }

@@ -73,6 +73,15 @@ import TestSupport
         #expect(decision == "cancel", "\(result)")
     }
 
+    /// Issue 11, item 17: a question answered is closed, also where the server keeps it.
+    @Test func answeredNotificationIsClosedWhereTheServerKeepsIt() throws {
+        let (decision, server, result) = try ask(answers: ["resident-action:cancel"])
+        #expect(decision == "cancel", "\(result)")
+        let calls = server.calls
+        #expect(calls.map(\.method) == ["Notify", "CloseNotification"], "\(calls)")
+        #expect(calls.count == 2 && calls[0].id == calls[1].id)
+    }
+
     @Test func unansweredNotificationTimesOutAndIsClosed() throws {
         let sandbox = try Sandbox()
         let bus = try PrivateSessionBus()

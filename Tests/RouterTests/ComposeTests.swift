@@ -36,6 +36,18 @@ import TestSupport
         #expect(try String(contentsOf: message, encoding: .utf8).contains("Typed in the editor"))
     }
 
+    /// Issue 11, item 17: the question before sending labels each recipient by its field.
+    @Test func theSummaryLabelsToCcAndBcc() throws {
+        let (sandbox, server, environment) = try setUp()
+        let result = try runOnTerminal([mailtoRouteBinary, "compose", "mailto:joe@example.com?bcc=hidden@example.org"],
+                                       answers: ["c"], environment: environment)
+        #expect(result.status == 4, "\(result)")
+        #expect(result.stdout.contains("To: joe@example.com\r\nCc: ann@example.org\r\nBcc: hidden@example.org\r\nSubject: Written here"),
+                "\(result)")
+        #expect(server.messages.isEmpty)
+        #expect(sandbox.drafts.isEmpty)
+    }
+
     @Test func draftKeepsItAndSendsNothing() throws {
         let (sandbox, server, environment) = try setUp()
         let result = try runOnTerminal([mailtoRouteBinary, "compose", "mailto:joe@example.com"], answers: ["d"],

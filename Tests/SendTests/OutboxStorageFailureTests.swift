@@ -78,3 +78,39 @@ private func watchFor(_ seconds: Double, in sandbox: Sandbox) throws -> (status:
         }
     }
 }
+
+/// Issue 11 item 8: when neither the outbox nor the drafts can take a message the server
+/// could not take now, the error says so, with one kind and status whether the disk is
+/// read-only or full (the user's storage needs them: configuration, 78), never transient.
+@Suite struct NowhereToKeepTests {
+    @Test(.enabled(if: canMountTmpfs, "mounting a tmpfs needs root"), arguments: ["read-only", "full"])
+    func aMessageThatCannotBeKeptAnywhereIsAConfigurationError(storage: String) throws {
+        let sandbox = try Sandbox()
+        let down = try SMTPTestServer(.plain)
+        let port = down.port
+        down.stop()
+        try writeAccount(sandbox, port: port, security: "none")
+        let outbox = sandboxOutbox(sandbox).directory
+        let drafts = sandbox.dataHome.appendingPathComponent("mailto-route/drafts").path
+        try withTmpfs(at: outbox, size: "64k", mode: "0700") {
+            try withTmpfs(at: drafts, size: "64k", mode: "0700") {
+                for directory in [outbox, drafts] {
+                    if storage == "read-only" {
+                        let remounted = try run("/bin/mount", ["-o", "remount,ro", directory])
+                        try #require(remounted.status == 0, "\(remounted)")
+                    } else {
+                        // Filled to the last block.
+                        _ = try run("/bin/dd", ["if=/dev/zero", "of=\(directory)/filler", "bs=4k"])
+                    }
+                }
+                let result = try mailtoRoute(["send", "--to", "joe@example.com", "--body", "x", "--json"], in: sandbox)
+                #expect(result.status == 78, "\(result)")
+                let report = try jsonObject(result.stdout)
+                #expect(report["result"] as? String == "failed")
+                let error = try #require(report["error"] as? [String: String])
+                #expect(error["kind"] == "configuration", "\(error)")
+                #expect(error["message"]?.contains("could not be kept anywhere") == true, "\(error)")
+            }
+        }
+    }
+}

@@ -136,8 +136,9 @@ func certificates() throws -> TestCertificates {
         let server = try SMTPTestServer(.plain, refuse: ["nobody@example.com"])
         try writeAccount(sandbox, port: server.port, security: "none")
         let result = try mailtoRoute(
-            ["send", "--to", "joe@example.com", "--to", "nobody@example.com", "--body", "x", "--json"], in: sandbox)
-        #expect(result.status == 0, "\(result)")
+            ["send", "--to", "joe@example.com", "--to", "nobody@example.com", "--subject", "Plans", "--body", "x", "--json"], in: sandbox)
+        // Issue 11, item 6: not a plain success: the refused recipient's copy is a draft.
+        #expect(result.status == 2, "\(result)")
         let report = try jsonObject(result.stdout)
         #expect(report["accepted"] as? [String] == ["joe@example.com"])
         let refused = try #require(report["refused"] as? [[String: String]])
@@ -146,6 +147,10 @@ func certificates() throws -> TestCertificates {
         #expect(refused.first?["reply"]?.hasPrefix("550 5.1.1") == true)
         let message = try #require(server.messages.first)
         #expect(try server.envelope(of: message)["rcpt_tos"] as? [String] == ["joe@example.com"])
+        let draft = try #require(report["draft"] as? String)
+        #expect(try sandbox.header("To", of: URL(fileURLWithPath: draft)) == "nobody@example.com")
+        #expect(try sandbox.header("Subject", of: URL(fileURLWithPath: draft)) == "Plans")
+        #expect((report["warnings"] as? [String])?.contains { $0.contains("draft addressed to nobody@example.com") } == true)
     }
 
     @Test func everyRecipientRefusedIsAPermanentFailure() throws {

@@ -153,8 +153,11 @@ extension Compose {
     /// understood keep the message as a draft: only `c` discards what the user wrote.
     public static func askWhatNext(for email: EmailData, timeout: Double = 600) -> Choice? {
         guard let terminal = Terminal.open() else { return nil }
-        let to = (email.to + email.cc + email.bcc).joined(separator: ", ")
-        terminal.write("To: \(to.isEmpty ? "(nobody)" : to.visible)\nSubject: \((email.subject ?? "").visible)\n")
+        // Each recipient under the field the user put them in: a Bcc is not a To.
+        var summary = "To: \(email.to.isEmpty ? "(nobody)" : email.to.joined(separator: ", ").visible)\n"
+        if !email.cc.isEmpty { summary += "Cc: \(email.cc.joined(separator: ", ").visible)\n" }
+        if !email.bcc.isEmpty { summary += "Bcc: \(email.bcc.joined(separator: ", ").visible)\n" }
+        terminal.write(summary + "Subject: \((email.subject ?? "").visible)\n")
         let answer = terminal.ask("[s]end, save as [d]raft, [c]ancel? ", retry: "Please answer s, d or c.\n",
                                   attempts: 3, timeout: timeout) { word -> Choice? in
             switch word {

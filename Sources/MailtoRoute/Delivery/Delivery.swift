@@ -40,6 +40,15 @@ struct Submission {
         }
     }
 
+    /// This message as a draft addressed to `recipients` alone: its own To, Cc and Bcc
+    /// fields give way to one To field naming them.
+    func draft(for recipients: [String]) throws -> [UInt8] {
+        let whole = try bytes()
+        let header = HeaderSection(whole)
+        let kept = header.fields.filter { !["to", "cc", "bcc"].contains($0.name) }.flatMap(\.raw)
+        return Array("To: \(recipients.joined(separator: ", "))\r\n".utf8) + kept + [0x0D, 0x0A] + whole[header.bodyStart...]
+    }
+
     /// This message for `recipients` only, as the outbox keeps it.
     func queued(for recipients: [String], server: String?) throws -> OutboxMessage {
         OutboxMessage(bytes: try bytes(), envelopeFrom: envelopeFrom, recipients: recipients, messageId: messageId,
@@ -70,8 +79,17 @@ extension Session {
         case .stored(let content):
             try smtp.send(RawMessage(content, envelopeFrom: submission.envelopeFrom, recipients: submission.recipients))
         }
+        // Refused for good while the others got it: a draft addressed to them keeps their
+        // copy, for the user to correct the address and send again (rule 3).
+        let refused = receipt.refused.filter { $0.reply.hasPrefix("5") }.map(\.address)
+        let refusedCopy = refused.isEmpty ? nil : Result {
+            try storage.drafts.save(try submission.draft(for: refused)).path
+        }.mapError { error in
+            Failure(kind: .permanent, message: "the copy for \(refused.joined(separator: ", ")), whom the server refused, "
+                + "could not be saved as a draft: \(Failure(error, otherwise: .permanent).message)")
+        }
         let deferred = receipt.refused.filter { $0.reply.hasPrefix("4") }
-        guard !deferred.isEmpty else { return Transmitted(receipt: receipt, deferred: nil) }
+        guard !deferred.isEmpty else { return Transmitted(receipt: receipt, deferred: nil, refusedCopy: refusedCopy) }
         let names = deferred.map(\.address).joined(separator: ", ")
         let queued = Result {
             try storage.outbox.enqueue(
@@ -82,7 +100,7 @@ extension Session {
             (entry.id, "the server put off \(names) for now: queued in the outbox as \(entry.id) for them")
         }.mapError { error in
             Failure(kind: .configuration, message: "could not queue the message for \(names), whom the server put off: \(Failure(error, otherwise: .permanent).message)")
-        })
+        }, refusedCopy: refusedCopy)
     }
 
     /// What `transmit` came to.
@@ -91,6 +109,8 @@ extension Session {
         /// The outbox entry and the warning for the recipients put off; or why they are in
         /// no outbox.
         var deferred: Result<(id: String, warning: String), Failure>?
+        /// The draft addressed to the recipients refused for good, or why there is none.
+        var refusedCopy: Result<String, Failure>?
     }
 
     /// The submit step every send shares (a message, a draft): sent; or, when the server
@@ -115,6 +135,16 @@ extension Session {
         report.refused = sent.receipt.refused.map { RouteReport.Refusal(address: $0.address, reply: $0.reply) }
         for refusal in sent.receipt.refused {
             report.warnings.append("the server refused \(refusal.address): \(refusal.reply)")
+        }
+        switch sent.refusedCopy {
+        case .success(let path)?:
+            report.draft = path
+            report.warnings.append("the message is saved as a draft addressed to \(report.refusedForGood.map(\.address).joined(separator: ", ")), "
+                + "whom the server refused")
+        case .failure(let failure)?:
+            report.warnings.append(failure.message)
+        case nil:
+            break
         }
         switch sent.deferred {
         case .success(let queued)?:

@@ -33,6 +33,9 @@ public struct RouteReport: Sendable, Equatable {
     public var warnings: [String] = []
     public var error: Failure?
 
+    /// The recipients the server refused for good (a 5xx reply) while it took the message.
+    public var refusedForGood: [Refusal] { refused.filter { $0.reply.hasPrefix("5") } }
+
     public init(path: Path, result: Result) {
         self.path = path
         self.result = result

@@ -214,11 +214,17 @@ private struct Routing {
         return keepAsDraft(report)
     }
 
-    /// The message kept as a draft, beside whatever `report` says of it.
+    /// The message kept as a draft, beside whatever `report` says of it. When it cannot be
+    /// kept there either, that is the error: the user's storage needs them (issue 11 §8).
     func keepAsDraft(_ report: RouteReport) -> RouteReport {
         var report = report
         if let error = attachDraft(to: &report) {
             report.warnings.append("the message could not be saved as a draft either: \(error.message)")
+            if report.result != .sent {
+                report.result = .failed
+                report.error = Failure(kind: .configuration, message: (report.error.map { "\($0.message); and " } ?? "")
+                    + "the message could not be kept anywhere: \(error.message)")
+            }
         }
         return report
     }
@@ -233,8 +239,9 @@ private struct Routing {
             report.draft = try session.storage.drafts.save(bytes).path
             return nil
         } catch {
-            let failure = Failure(error, otherwise: .permanent)
-            return Failure(kind: failure.kind, message: "cannot save a draft: \(failure.message)")
+            // A full disk and a read-only one alike: the user's storage must be mended
+            // before anything can be kept, so both are the same kind (and exit status).
+            return Failure(kind: .configuration, message: "cannot save a draft: \(Failure(error, otherwise: .permanent).message)")
         }
     }
 }

@@ -4,6 +4,8 @@ enum ExitStatus: Int32, Sendable {
     case success = 0
     /// Failed for good: the server refused, the handler could not start.
     case failure = 1
+    /// Sent to some recipients; refused for good for others, whose copy is a draft.
+    case partlyRefused = 2
     /// Saved as a draft.
     case saved = 3
     /// Cancelled by the user.

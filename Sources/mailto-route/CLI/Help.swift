@@ -27,6 +27,7 @@ enum Help {
             "Exit status:",
             "  0   sent, or handed off to the mail program",
             "  1   failed (the server refused, the handler could not start)",
+            "  2   sent, but refused for good for some recipients: a draft to them is kept",
             "  3   saved as a draft",
             "  4   cancelled by the user",
             "  64  usage error",

@@ -4,7 +4,8 @@ extension ExitStatus {
     /// DESIGN.md's exit statuses for what a route came to.
     init(for report: RouteReport) {
         switch report.result {
-        case .sent, .handedOff: self = .success
+        case .sent: self = report.refusedForGood.isEmpty ? .success : .partlyRefused
+        case .handedOff: self = .success
         case .saved: self = .saved
         case .cancelled: self = .cancelled
         case .queued: self = .queued

@@ -10,6 +10,7 @@ body, actions, hints, expire_timeout, id); so is each CloseNotification. --ready
 written once the name is owned. After each Notify, the --answer steps run in order,
 --delay apart:
   action:KEY        ActionInvoked(id, KEY), then NotificationClosed(id, 2), as servers do
+  resident-action:KEY  ActionInvoked(id, KEY) alone: the notification stays on screen
   close:REASON      NotificationClosed(id, REASON)
   other-action:KEY  ActionInvoked for another id (a notification of someone else)
   other-close:R     NotificationClosed for another id
@@ -97,6 +98,10 @@ class Server(dbus.service.Object):
         if kind == "action":
             self.ActionInvoked(notification, value)
             self.NotificationClosed(notification, 2)
+        elif kind == "resident-action":
+            # A resident notification (or a server that keeps answered ones, as some
+            # do): the button is pressed and the notification stays until closed.
+            self.ActionInvoked(notification, value)
         elif kind == "close":
             self.NotificationClosed(notification, int(value))
         elif kind == "other-action":
