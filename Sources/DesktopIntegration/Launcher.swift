@@ -26,10 +26,7 @@ public enum Launcher {
     ) throws(DesktopError) {
         let gio = app.gio
         let context = try LaunchContext(environment: environment, gio: gio)
-        var list: UnsafeMutablePointer<GList>?
-        for uri in uris.reversed() {
-            list = g_list_prepend(list, g_strdup(uri))
-        }
+        let list = uriList(uris)
         defer { g_list_free_full(list, g_free) }
         var failure: String?
         let call = AsyncCall { source, result in
@@ -250,6 +247,16 @@ public enum LaunchPlan: Sendable, Equatable {
     case foreground([String])
 }
 
+/// `uris` as the `GList` of `g_strdup`ed strings GIO's launch calls take (transfer full:
+/// free it with `g_list_free_full(list, g_free)`).
+private func uriList(_ uris: [String]) -> UnsafeMutablePointer<GList>? {
+    var list: UnsafeMutablePointer<GList>?
+    for uri in uris.reversed() {
+        list = g_list_prepend(list, g_strdup(uri))
+    }
+    return list
+}
+
 // MARK: - The launch on a thread of its own
 
 /// One `g_desktop_app_info_launch_uris_as_manager` call of `Launcher.launchWithPIDs`, made
@@ -278,11 +285,7 @@ final class ManagedLaunch {
         self.app = app
         self.desktop = desktop
         self.context = context
-        var list: UnsafeMutablePointer<GList>?
-        for uri in uris.reversed() {
-            list = g_list_prepend(list, g_strdup(uri))
-        }
-        self.uris = list
+        self.uris = uriList(uris)
         self.handback = handback
     }
 
