@@ -26,10 +26,7 @@ public enum Launcher {
     ) throws(DesktopError) {
         let gio = app.gio
         let context = try LaunchContext(environment: environment, gio: gio)
-        var list: UnsafeMutablePointer<GList>?
-        for uri in uris.reversed() {
-            list = g_list_prepend(list, g_strdup(uri))
-        }
+        let list = uriList(uris)
         defer { g_list_free_full(list, g_free) }
         var failure: String?
         let call = AsyncCall { source, result in
@@ -45,10 +42,7 @@ public enum Launcher {
                                                      AsyncCall.ready, call.userData)
             return waited.wait(for: call, cancelling: cancellable, seconds: timeout)
         }
-        guard finished else {
-            throw DesktopError(.transient,
-                               "\(app.name) (\(app.id ?? app.executable)) was not seen to start within \(timeout.secondsText) s (the session bus or the program did not answer)")
-        }
+        guard finished else { throw notSeenToStart(app, within: timeout) }
         if let error = failure {
             throw DesktopError(.permanent, "cannot start \(app.name) (\(app.id ?? app.executable)): \(error)")
         }
@@ -91,34 +85,49 @@ public enum Launcher {
     /// and a `GAppLaunchContext` carrying `environment`: GIO expands `Exec=` (or activates
     /// the program over D-Bus, when it is D-Bus activatable: then no process is ours to
     /// watch), and each process it starts is returned, for the caller to reap.
+    ///
+    /// The call blocks, and first connects to the session bus (`g_bus_get_sync`, with no
+    /// deadline of its own), so it is made on a thread of its own (`ManagedLaunch`), waited
+    /// for at most `timeout` seconds, as `launch` waits, and with the same answer when the
+    /// time is up. The asynchronous launch cannot be used here: it spawns without
+    /// `G_SPAWN_DO_NOT_REAP_CHILD`, so GLib double-forks and the pid it reports is not our
+    /// child, whose exit status `watch` then cannot see.
     static func launchWithPIDs(
-        _ app: AppInfo, uris: [String], environment: [String: String]
+        _ app: AppInfo, uris: [String], environment: [String: String], timeout: Double = launchTimeout
     ) throws(DesktopError) -> [pid_t] {
-        let gio = app.gio
         guard let desktop = app.desktop else {
-            try launch(app, uris: uris, environment: environment)
+            try launch(app, uris: uris, environment: environment, timeout: timeout)
             return []
         }
-        let context = try LaunchContext(environment: environment, gio: gio)
-        var list: UnsafeMutablePointer<GList>?
-        for uri in uris.reversed() {
-            list = g_list_prepend(list, g_strdup(uri))
+        let context = try LaunchContext(environment: environment, gio: app.gio)
+        let handback = LaunchHandback()
+        // The job is the launching thread's from here until it is popped from `handback`;
+        // this thread keeps no reference to it meanwhile.
+        let thread = g_thread_new("mailto-route-launch", runManagedLaunch, Unmanaged.passRetained(
+            ManagedLaunch(app: app, desktop: desktop, context: context, uris: uris, handback: handback)).toOpaque())
+        g_thread_unref(thread)
+        guard let job = handback.pop(seconds: timeout) else {
+            // The launch goes on without us, and may yet start the program: the processes
+            // it starts after the deadline are neither watched nor reaped (mailto-route
+            // ends right after its report, and init reaps them then). The job it hands back
+            // stays in `handback`, which it keeps alive until then and which releases it.
+            throw notSeenToStart(app, within: timeout)
         }
-        defer { g_list_free_full(list, g_free) }
-        let started = StartedProcesses()
-        let userData = Unmanaged.passUnretained(started).toOpaque()
-        var error: UnsafeMutablePointer<GError>?
-        let flags = GSpawnFlags(G_SPAWN_SEARCH_PATH.rawValue | G_SPAWN_DO_NOT_REAP_CHILD.rawValue)
-        let launched = withExtendedLifetime(started) {
-            gio.pointee.g_desktop_app_info_launch_uris_as_manager(
-                desktop, list, context.pointer, flags, nil, nil, StartedProcesses.callback, userData, &error)
-        }
-        if launched == 0 {
+        if let error = job.failure {
             // GIO may have started some before failing: they are not left as zombies.
-            for pid in started.pids { try? watch(pid, name: "") }
-            throw DesktopError(.permanent, "cannot start \(app.name) (\(app.id ?? app.executable)): \(takeErrorMessage(error))")
+            for pid in job.pids { try? watch(pid, name: "") }
+            throw DesktopError(.permanent, "cannot start \(app.name) (\(app.id ?? app.executable)): \(error)")
         }
-        return started.pids
+        return job.pids
+    }
+
+    /// A launch that did not end within `timeout` seconds: transient, so the router keeps
+    /// the message (a draft), although the program may get it too.
+    private static func notSeenToStart(_ app: AppInfo, within timeout: Double) -> DesktopError {
+        DesktopError(.transient, """
+            \(app.name) (\(app.id ?? app.executable)) was not seen to start within \(timeout.secondsText) s \
+            (the session bus or the program did not answer)
+            """)
     }
 
     /// Starts `argv` (the program is looked up in `PATH`): wraps `g_spawn_async_with_fds`
@@ -238,15 +247,115 @@ public enum LaunchPlan: Sendable, Equatable {
     case foreground([String])
 }
 
-/// The processes one `g_desktop_app_info_launch_uris_as_manager` started, heard through its
-/// `GDesktopAppLaunchCallback` (a top-level non-capturing closure, as C needs).
-final class StartedProcesses {
-    var pids: [pid_t] = []
-
-    static let callback: GDesktopAppLaunchCallback = { _, pid, userData in
-        guard let userData else { return }
-        Unmanaged<StartedProcesses>.fromOpaque(userData).takeUnretainedValue().pids.append(pid)
+/// `uris` as the `GList` of `g_strdup`ed strings GIO's launch calls take (transfer full:
+/// free it with `g_list_free_full(list, g_free)`).
+private func uriList(_ uris: [String]) -> UnsafeMutablePointer<GList>? {
+    var list: UnsafeMutablePointer<GList>?
+    for uri in uris.reversed() {
+        list = g_list_prepend(list, g_strdup(uri))
     }
+    return list
+}
+
+// MARK: - The launch on a thread of its own
+
+/// One `g_desktop_app_info_launch_uris_as_manager` call of `Launcher.launchWithPIDs`, made
+/// by `runManagedLaunch` on a thread of its own, and what came of it. Owned by one thread at
+/// a time: the waiting thread makes it and hands it over (retained) to the launching thread,
+/// which fills in `pids` and `failure` and then hands it back through `handback`; the waiting
+/// thread reads them only once it has popped it there (GAsyncQueue's lock orders the writes
+/// before the reads). It holds its own references to all the call uses, so a launch that
+/// ends after the waiter gave up touches nothing the waiter freed.
+final class ManagedLaunch {
+    /// Keeps `desktop` (transfer none, from `app.desktop`) valid.
+    private let app: AppInfo
+    private let desktop: OpaquePointer
+    private let context: LaunchContext
+    /// The one owner of this list of `g_strdup`ed URIs, freed with `g_list_free_full`.
+    private let uris: UnsafeMutablePointer<GList>?
+    /// Where the job goes back; taken by the launching thread just before it does, so that
+    /// a job left in the queue does not keep the queue alive.
+    fileprivate var handback: LaunchHandback?
+    /// Each process GIO started, heard through its `GDesktopAppLaunchCallback`.
+    private(set) var pids: [pid_t] = []
+    /// GIO's error when the launch failed; `nil` when it succeeded.
+    private(set) var failure: String?
+
+    init(app: AppInfo, desktop: OpaquePointer, context: LaunchContext, uris: [String], handback: LaunchHandback) {
+        self.app = app
+        self.desktop = desktop
+        self.context = context
+        self.uris = uriList(uris)
+        self.handback = handback
+    }
+
+    deinit {
+        g_list_free_full(uris, g_free)
+    }
+
+    /// Wraps `g_desktop_app_info_launch_uris_as_manager`; blocks, on the launching thread.
+    fileprivate func run() {
+        let flags = GSpawnFlags(G_SPAWN_SEARCH_PATH.rawValue | G_SPAWN_DO_NOT_REAP_CHILD.rawValue)
+        var error: UnsafeMutablePointer<GError>?
+        // Unretained: this thread holds the job for the whole call, the only time GIO calls back.
+        let launched = app.gio.pointee.g_desktop_app_info_launch_uris_as_manager(
+            desktop, uris, context.pointer, flags, nil, nil, Self.started, Unmanaged.passUnretained(self).toOpaque(), &error)
+        if launched == 0 {
+            failure = takeErrorMessage(error)
+        }
+    }
+
+    /// The `GDesktopAppLaunchCallback` of `run` (a top-level non-capturing closure, as C needs).
+    private static let started: GDesktopAppLaunchCallback = { _, pid, userData in
+        guard let userData else { return }
+        Unmanaged<ManagedLaunch>.fromOpaque(userData).takeUnretainedValue().pids.append(pid)
+    }
+}
+
+/// The `GThreadFunc` of `Launcher.launchWithPIDs`: takes over the job (retained), runs it,
+/// and hands it back.
+private func runManagedLaunch(_ data: gpointer?) -> gpointer? {
+    guard let data else { return nil }
+    let job = Unmanaged<ManagedLaunch>.fromOpaque(data).takeRetainedValue()
+    job.run()
+    // Taken out before the push: after it, the job is no longer this thread's to change.
+    guard let handback = job.handback else { return nil }
+    job.handback = nil
+    handback.push(job)
+    return nil
+}
+
+/// The one Swift owner of the `GAsyncQueue` (`g_async_queue_new_full`, transfer full) a
+/// `ManagedLaunch` comes back through; each job in it holds one retain, which the queue's
+/// `GDestroyNotify` drops for a job no one popped when the queue goes.
+final class LaunchHandback {
+    private let queue: OpaquePointer
+
+    init() {
+        queue = g_async_queue_new_full(releaseManagedLaunch)
+    }
+
+    deinit {
+        g_async_queue_unref(queue)
+    }
+
+    /// Wraps `g_async_queue_push`, retaining `job` for the queue.
+    fileprivate func push(_ job: ManagedLaunch) {
+        g_async_queue_push(queue, Unmanaged.passRetained(job).toOpaque())
+    }
+
+    /// Wraps `g_async_queue_timeout_pop`: the job, with the queue's retain, or `nil` when
+    /// none came within `seconds`.
+    func pop(seconds: Double) -> ManagedLaunch? {
+        g_async_queue_timeout_pop(queue, guint64(max(0, seconds) * 1_000_000))
+            .map { Unmanaged<ManagedLaunch>.fromOpaque($0).takeRetainedValue() }
+    }
+}
+
+/// The `GDestroyNotify` of `LaunchHandback`'s queue: drops the retain of a job left in it.
+private func releaseManagedLaunch(_ data: gpointer?) {
+    guard let data else { return }
+    Unmanaged<ManagedLaunch>.fromOpaque(data).release()
 }
 
 /// The one Swift owner of a `GAppLaunchContext` (`g_app_launch_context_new`, transfer full).
