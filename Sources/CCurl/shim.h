@@ -97,6 +97,10 @@ static inline CURLcode mr_curl_setopt_xferinfo_callback(const mr_curl_api *api, 
         int (*callback)(void *userdata, curl_off_t dltotal, curl_off_t dlnow, curl_off_t ultotal, curl_off_t ulnow)) {
     return api->easy_setopt(h, CURLOPT_XFERINFOFUNCTION, callback);
 }
+static inline CURLcode mr_curl_getinfo_socket(const mr_curl_api *api, CURL *h, curl_socket_t *value) {
+    return api->easy_getinfo(h, CURLINFO_ACTIVESOCKET, value);
+}
+
 static inline CURLcode mr_curl_getinfo_long(const mr_curl_api *api, CURL *h, CURLINFO info, long *value) {
     return api->easy_getinfo(h, info, value);
 }

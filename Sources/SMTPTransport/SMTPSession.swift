@@ -111,6 +111,8 @@ public final class SMTPSession {
             let error = SMTPSubmission.classify(code, responseCode: responseCode, reply: replies.lastReply,
                                                 refused: refused, detail: easy.errorText(code), server: server)
             if Self.meansUnreachable(code, error: error, reply: replies.lastReply) { unreachable = error }
+            // A server that went silent is not waited for again at the end (its QUIT).
+            if code == CURLE_OPERATION_TIMEDOUT { easy.abandonConnection = true }
             throw error
         }
         let refusedAddresses = Set(refused.map(\.address))

@@ -1,4 +1,7 @@
 internal import CCurl
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// One libcurl easy handle and everything that must live as long as it: the one Swift
 /// owner of the `CURL *` (`curl_easy_cleanup` in `deinit`), of the recipient
@@ -24,7 +27,19 @@ final class CurlEasy {
         try set(CURLOPT_ERRORBUFFER, pointer: UnsafeMutableRawPointer(errorBuffer))
     }
 
+    /// The server stopped answering: its connection is not closed politely (no QUIT).
+    var abandonConnection = false
+
     deinit {
+        // Cleaning up sends QUIT on a connection still open and waits for its answer, up to
+        // the response timeout: after a server that went silent, a second `timeout=` of
+        // waiting (issue 11 §7). Such a connection is shut down first, so QUIT fails at once.
+        if abandonConnection {
+            var socket: curl_socket_t = -1
+            if mr_curl_getinfo_socket(curl.apiPointer, handle, &socket) == CURLE_OK, socket >= 0 {
+                shutdown(socket, Int32(SHUT_RDWR))
+            }
+        }
         // The handle first: it may still point at the lists and the buffer.
         curl.api.easy_cleanup?(handle)
         for list in lists.values { curl.api.slist_free_all?(list) }
