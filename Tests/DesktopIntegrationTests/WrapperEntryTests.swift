@@ -99,6 +99,13 @@ import TestSupport
         #expect(click.status == 3, "\(click)")
         #expect(click.stderr.contains("not handed off: Fake Bird (fakebird.desktop) failed at once (exit status 1)"), "\(click)")
         #expect(sandbox.drafts.count == 1)
+        // Issue 11, item 17: the log records the failed handoff, with its kind, before the
+        // draft it became.
+        let log = try routeWithoutTerminal(["log", "--json"], in: sandbox)
+        let lines = try #require(try JSONSerialization.jsonObject(with: Data(log.stdout.utf8)) as? [[String: Any]], "\(log)")
+        #expect(lines.map { "\($0["path"] ?? "")/\($0["result"] ?? "")" } == ["handoff/failed", "draft/saved"], "\(lines)")
+        #expect(lines.first?["handler"] as? String == "fakebird.desktop")
+        #expect(lines.first?["errorKind"] as? String == "permanent")
 
         let forced = try routeWithoutTerminal(["send", Self.url, "--handoff", "--json"], in: sandbox)
         #expect(forced.status == 1, "\(forced)")
