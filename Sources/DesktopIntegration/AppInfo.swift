@@ -13,7 +13,9 @@ public enum Packaging: Equatable, Sendable {
 }
 
 /// One installed application as GIO sees it. The only Swift owner of one reference to a
-/// `GAppInfo *`, dropped with `g_object_unref` in `deinit`.
+/// `GAppInfo *`, dropped with `g_object_unref` in `deinit`. `@unchecked Sendable`: a
+/// GAppInfo is immutable once GIO has read its desktop file, GObject reference counts are
+/// atomic, and this class only reads it.
 public final class AppInfo: @unchecked Sendable {
     /// `GAppInfo *` (an interface type, so opaque to Swift).
     let pointer: OpaquePointer

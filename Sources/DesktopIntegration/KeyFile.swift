@@ -2,7 +2,9 @@ internal import CGIO
 
 /// A file in GLib key-file syntax (the config file, the state file, `mimeapps.list`),
 /// read and written by GLib itself. The only Swift owner of a `GKeyFile *`
-/// (`g_key_file_new`, transfer full; `g_key_file_free` in `deinit`).
+/// (`g_key_file_new`, transfer full; `g_key_file_free` in `deinit`). `@unchecked
+/// Sendable` because a loaded file is handed between the run's threads only whole, one
+/// owner at a time (GLib's key file has no lock of its own, so it is never shared live).
 public final class KeyFile: @unchecked Sendable {
     /// `GKeyFile *`.
     private let pointer: OpaquePointer
