@@ -1,0 +1,198 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+public import MailtoCore
+
+/// What the user typed, kept on disk while a sheet is open, so that a sheet that is killed
+/// or crashes loses nothing (DESIGN.md rule 3): `$XDG_STATE_HOME/mailto-route/recovery/`,
+/// one `ID.recovery` (mode 0600, replaced whole by rename, never half-written) and one
+/// `ID.lock` that the sheet's process holds an `flock` on for as long as it lives. A
+/// recovery file whose lock nobody holds was left by a sheet that is gone.
+public struct RecoveryStore: Sendable {
+    public let directory: String
+
+    /// `stateDirectory`: `$XDG_STATE_HOME/mailto-route`, as the run found it.
+    public init(stateDirectory: String) {
+        directory = stateDirectory + "/recovery"
+    }
+
+    /// The messages of sheets that ended without finishing, each taken out of the store
+    /// (so that two starts never offer the same one twice), oldest first.
+    public func takeLeftovers() -> [RecoveredMessage] {
+        guard let stream = opendir(directory) else { return [] }
+        defer { closedir(stream) }
+        var names: [String] = []
+        while let entry = readdir(stream) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix(while: { $0 != 0 }), as: UTF8.self) }
+            if name.hasSuffix(".recovery") { names.append(String(name.dropLast(".recovery".count))) }
+        }
+        var found: [RecoveredMessage] = []
+        for id in names.sorted() {
+            let lockPath = "\(directory)/\(id).lock"
+            let lock = open(lockPath, O_RDWR | O_CLOEXEC)
+            if lock >= 0 {
+                defer { close(lock) }
+                // Held: that sheet is still open (another click's).
+                guard flock(lock, LOCK_EX | LOCK_NB) == 0 else { continue }
+            }
+            let path = "\(directory)/\(id).recovery"
+            if let bytes = readFile(path), let email = RecoveryFormat.read(bytes) {
+                found.append(RecoveredMessage(email: email))
+            }
+            unlink(path)
+            unlink(lockPath)
+        }
+        return found
+    }
+
+    /// A recovery file for one sheet, locked; `nil` when the directory cannot be made
+    /// (then the sheet works without one).
+    func create() -> RecoveryFile? {
+        guard makeDirectories() else { return nil }
+        let random = UInt64.random(in: 0...UInt64.max)
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        let id = "\(now.tv_sec)-\(getpid())-\(String(random, radix: 16))"
+        let lock = open("\(directory)/\(id).lock", O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        guard lock >= 0 else { return nil }
+        guard flock(lock, LOCK_EX | LOCK_NB) == 0 else {
+            close(lock)
+            return nil
+        }
+        return RecoveryFile(directory: directory, id: id, lock: lock)
+    }
+
+    private func makeDirectories() -> Bool {
+        var path = ""
+        for component in directory.split(separator: "/") {
+            path += "/" + component
+            if mkdir(path, 0o700) != 0, errno != EEXIST { return false }
+        }
+        return true
+    }
+}
+
+/// A message a sheet left behind.
+public struct RecoveredMessage: Sendable {
+    public var email: EmailData
+}
+
+/// One sheet's recovery file: the lock held from creation to `remove()`.
+final class RecoveryFile {
+    let directory: String
+    let id: String
+    private var lock: Int32
+    var path: String { "\(directory)/\(id).recovery" }
+
+    init(directory: String, id: String, lock: Int32) {
+        self.directory = directory
+        self.id = id
+        self.lock = lock
+    }
+
+    /// Replaces the file with `email`; a failure leaves the previous one (it is a safety
+    /// net: the sheet itself still holds the text).
+    func write(_ email: EmailData) {
+        let bytes = RecoveryFormat.write(email)
+        let temporary = "\(directory)/.\(id).tmp"
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { return }
+        var written = 0
+        let ok = bytes.withUnsafeBytes { buffer -> Bool in
+            guard let base = buffer.baseAddress else { return true }
+            while written < buffer.count {
+                let n = Glibc.write(fd, base + written, buffer.count - written)
+                if n < 0, errno == EINTR { continue }
+                guard n > 0 else { return false }
+                written += n
+            }
+            return true
+        }
+        close(fd)
+        if ok { rename(temporary, path) } else { unlink(temporary) }
+    }
+
+    /// The sheet ended as the user chose: nothing to recover.
+    func remove() {
+        guard lock >= 0 else { return }
+        unlink(path)
+        unlink("\(directory)/\(id).lock")
+        close(lock)
+        lock = -1
+    }
+
+    deinit {
+        if lock >= 0 { close(lock) }
+    }
+}
+
+/// The recovery file's text: a first line naming the format, the message as a `mailto:`
+/// URL (MailtoCore's exact encoder and parser, so nothing is lost on the way back), then a
+/// line per file: `file PATH` for a trusted or added attachment, `requested PATH` for one
+/// a link asked for (offered again unticked), each path percent-encoded.
+enum RecoveryFormat {
+    static let header = "mailto-route recovery 1"
+
+    static func write(_ email: EmailData) -> [UInt8] {
+        var out = Array((header + "\n" + MailtoURL.encode(email) + "\n").utf8)
+        for attachment in email.attachments {
+            if case .file(let path) = attachment.content {
+                out += Array("file \(PercentEncoding.unreservedOnly(path))\n".utf8)
+            }
+        }
+        for path in email.requestedAttachments {
+            out += Array("requested \(PercentEncoding.unreservedOnly(path))\n".utf8)
+        }
+        return out
+    }
+
+    static func read(_ bytes: [UInt8]) -> EmailData? {
+        let lines = bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: true)
+        guard lines.count >= 2, String(decoding: lines[0], as: UTF8.self) == header,
+              var email = try? MailtoURL.parse(String(decoding: lines[1], as: UTF8.self))
+        else { return nil }
+        email.dropped = []
+        email.requestedAttachments = []
+        for line in lines.dropFirst(2) {
+            let text = String(decoding: line, as: UTF8.self)
+            if text.hasPrefix("file "), let path = percentDecoded(text.dropFirst(5)) {
+                email.attachments.append(.file(path))
+            } else if text.hasPrefix("requested "), let path = percentDecoded(text.dropFirst(10)) {
+                email.requestedAttachments.append(path)
+            }
+        }
+        return email
+    }
+
+    static func percentDecoded(_ text: Substring) -> String? {
+        var out: [UInt8] = []
+        var bytes = Array(text.utf8)[...]
+        while let byte = bytes.popFirst() {
+            guard byte == UInt8(ascii: "%") else {
+                out.append(byte)
+                continue
+            }
+            guard bytes.count >= 2, let value = UInt8(String(decoding: bytes.prefix(2), as: UTF8.self), radix: 16) else {
+                return nil
+            }
+            out.append(value)
+            bytes = bytes.dropFirst(2)
+        }
+        return String(validating: out, as: UTF8.self)
+    }
+}
+
+func readFile(_ path: String) -> [UInt8]? {
+    let fd = open(path, O_RDONLY | O_CLOEXEC)
+    guard fd >= 0 else { return nil }
+    defer { close(fd) }
+    var out: [UInt8] = []
+    var buffer = [UInt8](repeating: 0, count: 1 << 16)
+    while true {
+        let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+        if n < 0, errno == EINTR { continue }
+        guard n >= 0 else { return nil }
+        if n == 0 { return out }
+        out += buffer[..<n]
+    }
+}
