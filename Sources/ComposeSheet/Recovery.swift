@@ -1,7 +1,9 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+internal import CGTK
 public import MailtoCore
+import Synchronization
 
 /// What the user typed, kept on disk while a sheet is open, so that a sheet that is killed
 /// or crashes loses nothing (DESIGN.md rule 3): `$XDG_STATE_HOME/mailto-route/recovery/`,
@@ -77,17 +79,39 @@ public struct RecoveredMessage: Sendable {
     public var email: EmailData
 }
 
-/// One sheet's recovery file: the lock held from creation to `remove()`.
-final class RecoveryFile {
+/// One sheet's recovery file: the lock held from creation to `remove()`. Written on a
+/// worker thread (encoding and writing a 10 MB body is not for the main loop), so its
+/// state is behind a lock: one write at a time, and none after `remove()`.
+final class RecoveryFile: Sendable {
     let directory: String
     let id: String
-    private var lock: Int32
     var path: String { "\(directory)/\(id).recovery" }
+    private struct State {
+        var lock: Int32
+        var writing = false
+    }
+    private let state: Mutex<State>
 
     init(directory: String, id: String, lock: Int32) {
         self.directory = directory
         self.id = id
-        self.lock = lock
+        state = Mutex(State(lock: lock))
+    }
+
+    /// Whether a write is under way (the next one waits for the timer's next tick).
+    var isWriting: Bool { state.withLock { $0.writing } }
+
+    /// Writes `email` on a worker thread; returns at once.
+    func writeInBackground(_ email: EmailData) {
+        let started = state.withLock { state -> Bool in
+            guard !state.writing, state.lock >= 0 else { return false }
+            state.writing = true
+            return true
+        }
+        guard started else { return }
+        let job = RecoveryWrite(file: self, email: email)
+        let thread = g_thread_new("mailto-route-recovery", onRecoveryThread, Unmanaged.passRetained(job).toOpaque())
+        g_thread_unref(thread)
     }
 
     /// Replaces the file with `email`; a failure leaves the previous one (it is a safety
@@ -96,7 +120,7 @@ final class RecoveryFile {
         let bytes = RecoveryFormat.write(email)
         let temporary = "\(directory)/.\(id).tmp"
         let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { return }
+        guard fd >= 0 else { return finishWrite() }
         var written = 0
         let ok = bytes.withUnsafeBytes { buffer -> Bool in
             guard let base = buffer.baseAddress else { return true }
@@ -109,21 +133,59 @@ final class RecoveryFile {
             return true
         }
         close(fd)
-        if ok { rename(temporary, path) } else { unlink(temporary) }
+        // Renamed into place only while the sheet is open: after remove() it is gone for good.
+        state.withLock { state in
+            if ok, state.lock >= 0 { rename(temporary, path) } else { unlink(temporary) }
+            state.writing = false
+        }
+    }
+
+    private func finishWrite() {
+        state.withLock { $0.writing = false }
     }
 
     /// The sheet ended as the user chose: nothing to recover.
     func remove() {
-        guard lock >= 0 else { return }
-        unlink(path)
-        unlink("\(directory)/\(id).lock")
-        close(lock)
-        lock = -1
+        state.withLock { state in
+            guard state.lock >= 0 else { return }
+            unlink(path)
+            unlink("\(directory)/\(id).lock")
+            close(state.lock)
+            state.lock = -1
+        }
+    }
+
+    /// For the tests: lets go of the lock and leaves the file, as a killed process does.
+    func releaseLockAsACrashWould() {
+        state.withLock { state in
+            guard state.lock >= 0 else { return }
+            close(state.lock)
+            state.lock = -1
+        }
     }
 
     deinit {
-        if lock >= 0 { close(lock) }
+        state.withLock { state in
+            if state.lock >= 0 { close(state.lock) }
+        }
     }
+}
+
+private final class RecoveryWrite: Sendable {
+    let file: RecoveryFile
+    let email: EmailData
+
+    init(file: RecoveryFile, email: EmailData) {
+        self.file = file
+        self.email = email
+    }
+}
+
+private func onRecoveryThread(_ data: UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer? {
+    guard let data else { return nil }
+    let job = Unmanaged<RecoveryWrite>.fromOpaque(data).takeRetainedValue()
+    job.file.write(job.email)
+    return nil
 }
 
 /// The recovery file's text: a first line naming the format, the message as a `mailto:`

@@ -53,7 +53,7 @@ enum SheetDelivery {
                 let mailbox = account.from
                 from = mailbox.displayName.map { "\($0) <\(mailbox.address)>" } ?? mailbox.address
             } else {
-                sendUnavailable = "no account is configured (see README.md, The account)"
+                sendUnavailable = "no account is set up (`mailto-route check` says how)"
             }
         } catch {
             sendUnavailable = error.message

@@ -109,7 +109,6 @@ final class ComposeSheet {
         // Not selectable: a selectable label takes the focus, and Tab goes from To on.
         let from = label(fromText.visible, xalign: 0)
         gtk_label_set_ellipsize(mr_label(from), PANGO_ELLIPSIZE_END)
-        mr_set_accessible_label(from, "From")
         gtk_grid_attach(mr_grid(grid), from, 1, row, 1, 1)
         row += 1
         if let reason = content.sendUnavailable {
@@ -200,7 +199,8 @@ final class ComposeSheet {
         // The buttons, in the order GNOME puts them: the one that ends it well last.
         let buttons = box(GTK_ORIENTATION_HORIZONTAL, spacing: 8)
         statusLabel = GObjectRef(sinking: label("", classes: ["dim-label"]))
-        gtk_widget_set_hexpand(statusLabel.widget, 1)
+        setVisible(statusLabel.widget, false)
+        gtk_widget_set_halign(buttons, GTK_ALIGN_END)
         gtk_box_append(mr_box(buttons), statusLabel.widget)
         handOff = content.mailProgramName.map { GObjectRef(sinking: button("Open in \($0.visible)")) }
         if let handOff { gtk_box_append(mr_box(buttons), handOff.widget) }
@@ -224,9 +224,10 @@ final class ComposeSheet {
 
     /// Shows the window, the first empty field focused (the message, once To is filled).
     func present() {
-        gtk_window_present(mr_window(window.widget))
+        // Before presenting: focusing To and then moving on would leave its text selected.
         let first = entryText(to.widget).isEmpty ? to : textView
-        gtk_widget_grab_focus(first.widget)
+        gtk_window_set_focus(mr_window(window.widget), first.widget)
+        gtk_window_present(mr_window(window.widget))
     }
 
     private var data: UnsafeMutableRawPointer { Unmanaged.passUnretained(self).toOpaque() }
@@ -316,7 +317,7 @@ final class ComposeSheet {
     func checkBody() {
         hiddenCheckTimer = 0
         let text = bufferText(bufferPointer(buffer))
-        if let found = MessageText.hiddenCharacters(in: text, lineBreaksAllowed: true) {
+        if let found = MessageText.hiddenCharacters(in: text) {
             let what = found.count == 1 ? "an invisible or direction-changing character" : "\(found.count) invisible or direction-changing characters"
             gtk_label_set_text(mr_label(bodyHidden.widget), "The message holds \(what), first on line \(found.line): \(found.shown)")
             setVisible(bodyHidden.widget, true)
@@ -344,8 +345,10 @@ final class ComposeSheet {
             recoveryTimer = 0
             return false
         }
+        // The last write is still going (a long body): the next tick writes this one.
+        guard !recovery.isWriting else { return true }
         recoveryDue = false
-        recovery.write(message())
+        recovery.writeInBackground(message())
         return true
     }
 
@@ -384,6 +387,7 @@ final class ComposeSheet {
         setVisible(errorLabel.widget, false)
         let doing: [SheetAction: String] = [.send: "Sending…", .saveDraft: "Saving…", .handOff: "Opening…"]
         gtk_label_set_text(mr_label(statusLabel.widget), doing[action] ?? "")
+        setVisible(statusLabel.widget, true)
         setBusyLook(true)
         SheetJob.run(action, with: message(), host: host, for: self)
     }
@@ -396,7 +400,7 @@ final class ComposeSheet {
 
     func finish(_ action: SheetAction, _ result: SheetActionResult) {
         busy = false
-        gtk_label_set_text(mr_label(statusLabel.widget), "")
+        setVisible(statusLabel.widget, false)
         setBusyLook(false)
         switch result {
         case .finished:

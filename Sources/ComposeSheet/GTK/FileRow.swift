@@ -55,12 +55,17 @@ final class FileRow {
         facts = FileFacts(path: path)
         attachment = facts.problem == nil ? .file(path) : nil
         let line = box(GTK_ORIENTATION_HORIZONTAL, spacing: 8)
-        check = GObjectRef(sinking: gtk_check_button_new_with_label(path.visible))
+        // The full path, wrapped rather than widening the sheet: a link chooses its length.
+        check = GObjectRef(sinking: gtk_check_button_new())
+        let pathLabel = label(path.visible, wrap: true)
+        gtk_label_set_wrap_mode(mr_label(pathLabel), PANGO_WRAP_CHAR)
+        gtk_check_button_set_child(mr_check_button(check.widget), pathLabel)
+        mr_set_accessible_label(check.widget, path.visible)
+        gtk_widget_set_hexpand(check.widget, 1)
         gtk_check_button_set_active(mr_check_button(check.widget), 0)
         gtk_box_append(mr_box(line), check.widget)
         let state = facts.problem.map { "\($0): cannot be attached" } ?? facts.size.map(readableSize) ?? ""
         let stateLabel = label(state, classes: facts.problem == nil ? ["dim-label", "caption"] : ["error", "caption"])
-        gtk_widget_set_hexpand(stateLabel, 1)
         gtk_widget_set_halign(stateLabel, GTK_ALIGN_END)
         gtk_box_append(mr_box(line), stateLabel)
         if facts.problem != nil {

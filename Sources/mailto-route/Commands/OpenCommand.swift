@@ -21,6 +21,12 @@ enum OpenCommand: Command {
             Router.tellUnreadableLink(error)
             throw error
         }
+        // With a display, a working account and policy=ask, the link opens the compose
+        // sheet, which is its consent (DESIGN.md rule 1); it prints the report itself.
+        if DesktopSheet.suitsLink,
+           let status = DesktopSheet.run(["open", url] + (arguments.has("--json") ? ["--json"] : [])) {
+            return status
+        }
         let report = Router.route(RouteRequest(email: email, source: .link))
         let status = output.present(report, json: arguments.has("--json"), source: .link)
         Router.flushDueAfter(report, source: .link)
