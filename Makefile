@@ -24,6 +24,7 @@ deps:
 
 build: deps
 	swift build $(RELEASE_FLAGS) $(SWIFT_BUILD_FLAGS) --product mailto-route
+	swift build $(RELEASE_FLAGS) $(SWIFT_BUILD_FLAGS) --product mailto-route-desktop
 
 # A route that ends in a draft (3) or the outbox (75) did its job; say the status
 # rather than have make report a failure.
@@ -42,15 +43,17 @@ bench:
 
 # The binary, its man page and the outbox's systemd user unit (pointing at the installed
 # binary). `mailto-route register` then makes the installed binary the mailto: handler.
+# mailto-route-desktop (the compose sheet) goes beside it: mailto-route finds it there.
 install: build
 	install -D -m 755 .build/release/mailto-route $(DESTDIR)$(BINDIR)/mailto-route
+	install -D -m 755 .build/release/mailto-route-desktop $(DESTDIR)$(BINDIR)/mailto-route-desktop
 	install -D -m 644 data/mailto-route.1 $(DESTDIR)$(MANDIR)/mailto-route.1
 	mkdir -p $(DESTDIR)$(UNITDIR)
 	sed 's|@EXEC@|$(BINDIR)/mailto-route|' data/mailto-route-outbox.service > $(DESTDIR)$(UNITDIR)/mailto-route-outbox.service
 	chmod 644 $(DESTDIR)$(UNITDIR)/mailto-route-outbox.service
 
 uninstall:
-	rm -f $(DESTDIR)$(BINDIR)/mailto-route $(DESTDIR)$(MANDIR)/mailto-route.1 \
+	rm -f $(DESTDIR)$(BINDIR)/mailto-route $(DESTDIR)$(BINDIR)/mailto-route-desktop $(DESTDIR)$(MANDIR)/mailto-route.1 \
 		$(DESTDIR)$(UNITDIR)/mailto-route-outbox.service
 
 clean:

@@ -24,9 +24,19 @@ public struct RecoveryStore: Sendable {
         guard let stream = opendir(directory) else { return [] }
         defer { closedir(stream) }
         var names: [String] = []
+        var locks: [String] = []
         while let entry = readdir(stream) {
             let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix(while: { $0 != 0 }), as: UTF8.self) }
             if name.hasSuffix(".recovery") { names.append(String(name.dropLast(".recovery".count))) }
+            if name.hasSuffix(".lock"), !name.hasPrefix(".") { locks.append(String(name.dropLast(".lock".count))) }
+        }
+        // The locks of sheets that ended before anything was typed (killed, crashed).
+        for id in locks where !names.contains(id) {
+            let lockPath = "\(directory)/\(id).lock"
+            let lock = open(lockPath, O_RDWR | O_CLOEXEC)
+            guard lock >= 0 else { continue }
+            if flock(lock, LOCK_EX | LOCK_NB) == 0 { unlink(lockPath) }
+            close(lock)
         }
         var found: [RecoveredMessage] = []
         for id in names.sorted() {
@@ -55,9 +65,13 @@ public struct RecoveryStore: Sendable {
         var now = timespec()
         clock_gettime(CLOCK_REALTIME, &now)
         let id = "\(now.tv_sec)-\(getpid())-\(String(random, radix: 16))"
-        let lock = open("\(directory)/\(id).lock", O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        // Locked under a name of its own, then renamed: a lock file under its real name is
+        // always held by a live sheet or by nobody, never caught between open and flock.
+        let temporary = "\(directory)/.\(id).lock"
+        let lock = open(temporary, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         guard lock >= 0 else { return nil }
-        guard flock(lock, LOCK_EX | LOCK_NB) == 0 else {
+        guard flock(lock, LOCK_EX | LOCK_NB) == 0, rename(temporary, "\(directory)/\(id).lock") == 0 else {
+            unlink(temporary)
             close(lock)
             return nil
         }

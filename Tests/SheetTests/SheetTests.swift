@@ -265,6 +265,35 @@ import TestSupport
         #expect(left.isEmpty, "the recovery file goes when the sheet ends: \(left)")
     }
 
+    /// A 10 MB message (a recovered one: a link cannot carry that much) opens, takes typing
+    /// at its end and is saved whole, each step within the driver's few seconds.
+    @Test func tenMegabyteMessageStaysResponsive() throws {
+        let line = String(repeating: "All work and no play makes Jack a dull boy. ", count: 2) + "%0D%0A"
+        let lines = 10_000_000 / 90 + 1
+        let url = "mailto:joe@example.com?subject=Long&body=" + String(repeating: line, count: lines)
+        let recovery = "mailto-route recovery 1\n\(url)\n"
+        try sandbox.write(recovery, to: "home/.local/state/mailto-route/recovery/1-1-1.recovery", mode: 0o600)
+        let program = try start(["compose", "--json"], desktopProgram: true)
+        let clock = ContinuousClock()
+        let elapsed = try clock.measure {
+            _ = try desktop.drive([
+                "wait-sheet", "append:Message:The end.", "type:Subject:Long, and saved", screenshot("ten-megabytes"),
+                "press:Save Draft", "wait-gone",
+            ], timeout: 20)
+        }
+        let result = program.finish()
+        #expect(result.status == 3, "\(result)")
+        let draft = try #require(sandbox.drafts.first)
+        let size = try #require(try FileManager.default.attributesOfItem(atPath: draft.path)[.size] as? Int)
+        #expect(size > 10_000_000)
+        #expect(try sandbox.header("Subject", of: draft) == "Long, and saved")
+        let tail = try FileHandle(forReadingFrom: draft)
+        try tail.seek(toOffset: UInt64(size - 4096))
+        let end = String(decoding: tail.readDataToEndOfFile(), as: UTF8.self)
+        #expect(end.contains("The end."))
+        #expect(elapsed < .seconds(30), "\(elapsed)")
+    }
+
     // MARK: - Where the sheet does not open
 
     /// GTK cannot start (no display it can open): the desktop program says so with its

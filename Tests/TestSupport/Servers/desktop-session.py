@@ -63,7 +63,9 @@ display = ":" + number.decode().strip()
 
 # The session bus with the system's service files, so that org.a11y.Bus is activated as in a
 # real session; its socket lives in our directory.
-env = dict(os.environ, DISPLAY=display)
+# The system's data directories for the desktop's own services (whatever XDG_DATA_DIRS the
+# programs under test get): the bus finds org.a11y.Bus there.
+env = dict(os.environ, DISPLAY=display, XDG_DATA_DIRS="/usr/local/share:/usr/share")
 env.pop("DBUS_SESSION_BUS_ADDRESS", None)
 bus = start(["/usr/bin/dbus-daemon", "--session", "--nofork", "--nopidfile", "--print-address=1",
              "--address=unix:path=" + os.path.join(args.dir, "bus")], env=env, stdout=subprocess.PIPE,
