@@ -53,7 +53,7 @@ enum SheetDelivery {
                 let mailbox = account.from
                 from = mailbox.displayName.map { "\($0) <\(mailbox.address)>" } ?? mailbox.address
             } else {
-                sendUnavailable = "no account is set up (`mailto-route check` says how)"
+                sendUnavailable = "no account is set up (run mailto-route check to see how)"
             }
         } catch {
             sendUnavailable = error.message

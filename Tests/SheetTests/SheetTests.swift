@@ -274,12 +274,18 @@ import TestSupport
         let recovery = "mailto-route recovery 1\n\(url)\n"
         try sandbox.write(recovery, to: "home/.local/state/mailto-route/recovery/1-1-1.recovery", mode: 0o600)
         let program = try start(["compose", "--json"], desktopProgram: true)
-        let clock = ContinuousClock()
-        let elapsed = try clock.measure {
-            _ = try desktop.drive([
-                "wait-sheet", "append:Message:The end.", "type:Subject:Long, and saved", screenshot("ten-megabytes"),
-                "press:Save Draft", "wait-gone",
-            ], timeout: 20)
+        // GTK 4.8 itself takes seconds to put a window with a 10 MB text view on the
+        // accessibility bus (a plain GTK window with the same buffer does too), though the
+        // sheet is mapped and takes input well before: wait-sheet gets the time for that;
+        // after it, each step must come within moments (a debug build, a shared machine).
+        let steps = try desktop.drive([
+            "wait-sheet", "append:Message:The end.", "type:Subject:Long, and saved", screenshot("ten-megabytes"),
+            "press:Save Draft", "wait-gone",
+        ], timeout: 40)
+        let times = steps.compactMap { $0["seconds"] as? Double }
+        #expect(times.count == 6)
+        for (earlier, later) in zip(times, times.dropFirst()) {
+            #expect(later - earlier < 3, "a step took \(later - earlier) s: \(steps)")
         }
         let result = program.finish()
         #expect(result.status == 3, "\(result)")
@@ -291,7 +297,6 @@ import TestSupport
         try tail.seek(toOffset: UInt64(size - 4096))
         let end = String(decoding: tail.readDataToEndOfFile(), as: UTF8.self)
         #expect(end.contains("The end."))
-        #expect(elapsed < .seconds(30), "\(elapsed)")
     }
 
     // MARK: - Where the sheet does not open

@@ -21,9 +21,21 @@ func onSubjectChanged(_ editable: UnsafeMutableRawPointer?, _ data: UnsafeMutabl
 }
 
 func onBodyChanged(_ buffer: UnsafeMutableRawPointer?, _ data: UnsafeMutableRawPointer?) {
-    guard let sheet = sheet(data) else { return }
-    sheet.scheduleBodyCheck()
-    sheet.noteEdit()
+    sheet(data)?.noteEdit()
+}
+
+/// GtkTextBuffer::insert-text: the text being inserted (`length` bytes, not terminated).
+func onBodyInserted(
+    _ buffer: UnsafeMutableRawPointer?, _ location: UnsafeMutableRawPointer?, _ text: UnsafePointer<CChar>?, _ length: Int32,
+    _ data: UnsafeMutableRawPointer?
+) {
+    guard let sheet = sheet(data), let text, length > 0 else { return }
+    let inserted = UnsafeRawBufferPointer(start: text, count: Int(length))
+    sheet.bodyInserted(String(decoding: inserted, as: UTF8.self))
+}
+
+func onBodyDeleted(_ buffer: UnsafeMutableRawPointer?, _ start: UnsafeMutableRawPointer?, _ end: UnsafeMutableRawPointer?, _ data: UnsafeMutableRawPointer?) {
+    sheet(data)?.bodyDeleted()
 }
 
 func onBodyCheckDue(_ data: UnsafeMutableRawPointer?) -> gboolean {

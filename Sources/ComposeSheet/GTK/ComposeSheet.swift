@@ -238,6 +238,8 @@ final class ComposeSheet {
         }
         connections.connect(subject, "changed", callback(onSubjectChanged), data: data)
         connections.connect(buffer, "changed", callback(onBodyChanged), data: data)
+        connections.connect(buffer, "insert-text", callback(onBodyInserted), data: data)
+        connections.connect(buffer, "delete-range", callback(onBodyDeleted), data: data)
         connections.connect(send, "clicked", callback(onSendClicked), data: data)
         connections.connect(saveDraft, "clicked", callback(onSaveDraftClicked), data: data)
         connections.connect(cancel, "clicked", callback(onCancelClicked), data: data)
@@ -307,8 +309,18 @@ final class ComposeSheet {
         setVisible(subjectHidden.widget, hidden)
     }
 
-    /// The body is scanned once it has been still for a moment, so that a 10 MB message
-    /// does not cost a scan per key press.
+    /// Typing scans only what is typed: a whole scan is needed only when the text holds
+    /// hidden characters (a deletion may have taken them) or an insertion brings some, and
+    /// then once the text has been still for a moment, so that a 10 MB message never costs
+    /// a scan per key press.
+    func bodyInserted(_ text: String) {
+        if MessageText.hiddenCharacters(in: text) != nil { scheduleBodyCheck() }
+    }
+
+    func bodyDeleted() {
+        if gtk_widget_get_visible(bodyHidden.widget) != 0 { scheduleBodyCheck() }
+    }
+
     func scheduleBodyCheck() {
         if hiddenCheckTimer != 0 { g_source_remove(hiddenCheckTimer) }
         hiddenCheckTimer = mr_timeout_add(400, onBodyCheckDue, data)
@@ -348,7 +360,9 @@ final class ComposeSheet {
         // The last write is still going (a long body): the next tick writes this one.
         guard !recovery.isWriting else { return true }
         recoveryDue = false
-        recovery.writeInBackground(message())
+        // The body as the text view holds it (LF): the parser makes every line break CRLF
+        // when the file is read back, and the main loop does not convert 10 MB every second.
+        recovery.writeInBackground(message(convertingLineBreaks: false))
         return true
     }
 
@@ -357,7 +371,7 @@ final class ComposeSheet {
     /// What the sheet holds now, as EmailData: the addresses that read, the subject, the
     /// body with CRLF line breaks, the ticked files. What the link asked for and the user
     /// did not tick stays in `requestedAttachments`, never in `attachments`.
-    func message() -> EmailData {
+    func message(convertingLineBreaks: Bool = true) -> EmailData {
         var email = content.email
         email.to = AddressList(entryText(to.widget)).addresses
         email.cc = AddressList(entryText(cc.widget)).addresses
@@ -365,7 +379,7 @@ final class ComposeSheet {
         let subjectText = entryText(subject.widget)
         email.subject = subjectText.isEmpty && content.email.subject == nil ? nil : subjectText
         let body = bufferText(bufferPointer(buffer))
-        email.body = body.isEmpty && content.email.body == nil ? nil : MessageText.forSending(body)
+        email.body = body.isEmpty && content.email.body == nil ? nil : (convertingLineBreaks ? MessageText.forSending(body) : body)
         email.attachments = files.filter(\.isTicked).compactMap(\.attachment)
         email.requestedAttachments = files.filter { $0.origin == .requested && !$0.isTicked }.compactMap(\.path)
         email.dropped = []

@@ -47,9 +47,15 @@ struct SignalConnections {
 typealias Handler = @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> Void
 typealias BoolHandler = @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> gboolean
 typealias ResponseHandler = @convention(c) (UnsafeMutableRawPointer?, Int32, UnsafeMutableRawPointer?) -> Void
+typealias InsertTextHandler = @convention(c) (
+    UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, UnsafePointer<CChar>?, Int32, UnsafeMutableRawPointer?) -> Void
+typealias DeleteRangeHandler = @convention(c) (
+    UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> Void
 typealias DropHandler = @convention(c) (OpaquePointer?, UnsafePointer<GValue>?, Double, Double, UnsafeMutableRawPointer?) -> gboolean
 
 func callback(_ function: Handler) -> GCallback { unsafeBitCast(function, to: GCallback.self) }
 func callback(_ function: BoolHandler) -> GCallback { unsafeBitCast(function, to: GCallback.self) }
 func callback(_ function: ResponseHandler) -> GCallback { unsafeBitCast(function, to: GCallback.self) }
 func callback(_ function: DropHandler) -> GCallback { unsafeBitCast(function, to: GCallback.self) }
+func callback(_ function: InsertTextHandler) -> GCallback { unsafeBitCast(function, to: GCallback.self) }
+func callback(_ function: DeleteRangeHandler) -> GCallback { unsafeBitCast(function, to: GCallback.self) }

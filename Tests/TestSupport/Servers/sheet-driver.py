@@ -40,7 +40,12 @@ KEYCODES = {"Control": 37, "Shift": 50, "Return": 36, "Escape": 9, "Tab": 23, "a
             "Home": 110, "BackSpace": 22}
 
 
+STARTED = time.time()
+
+
 def say(**fields):
+    # "seconds": since the driver started, to see where a slow test spends its time.
+    fields["seconds"] = round(time.time() - STARTED, 3)
     print(json.dumps(fields), flush=True)
 
 
