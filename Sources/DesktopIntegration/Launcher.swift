@@ -5,9 +5,12 @@ internal import CGIO
 /// Never through a shell: no value can become a command.
 public enum Launcher {
     /// Launches `app` with `uris`: wraps `g_app_info_launch_uris_async` with a
-    /// `GAppLaunchContext` carrying `environment`, and iterates the default main context
-    /// until `g_app_info_launch_uris_finish` has said how it went (for a D-Bus-activatable
-    /// program, that is when the bus has answered).
+    /// `GAppLaunchContext` carrying `environment`, and iterates a main context of its own
+    /// (the thread default while the call is made, so its result arrives there) until
+    /// `g_app_info_launch_uris_finish` has said how it went (for a D-Bus-activatable
+    /// program, that is when the bus has answered). Not the global default context: on a
+    /// worker thread of a GTK program (the compose sheet's) that context belongs to the
+    /// main loop, and waiting on it would wait for ever.
     public static func launch(
         _ app: AppInfo, uris: [String], environment: [String: String] = [:]
     ) throws(DesktopError) {
@@ -25,9 +28,12 @@ public enum Launcher {
                 failure = takeError(error, .permanent, "launch failed").message
             }
         }
-        gio.g_app_info_launch_uris_async(app.pointer, list, context.pointer, nil, AsyncCall.ready, call.userData)
-        while !call.finished {
-            g_main_context_iteration(nil, 1)
+        let waiting = MainContext()
+        waiting.run {
+            gio.g_app_info_launch_uris_async(app.pointer, list, context.pointer, nil, AsyncCall.ready, call.userData)
+            while !call.finished {
+                g_main_context_iteration(waiting.pointer, 1)
+            }
         }
         if let error = failure {
             throw DesktopError(.permanent, "cannot start \(app.name) (\(app.id ?? app.executable)): \(error)")

@@ -79,9 +79,7 @@ func benchSheet() {
     var oursTimes: [Double] = []
     var referenceTimes: [Double] = []
     for round in 0..<15 {
-        let pair = round % 2 == 0
-            ? (timed(ours), timed(reference))
-            : ({ let r = timed(reference); return (timed(ours), r) }())
+        let pair = pairedRound(round, ours: { timed(ours) }, reference: { timed(reference) })
         guard let oursMs = pair.0, let referenceMs = pair.1 else {
             FileHandle.standardError.write(Data("bench: sheet: a window was not mapped within 20 s\n".utf8))
             exit(1)

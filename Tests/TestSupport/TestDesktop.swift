@@ -82,13 +82,15 @@ public final class DesktopProgram: @unchecked Sendable {
         // can be read as JSON.
         let shell = "exec \"$@\" >'\(out.path)' 2>'\(err.path)'"
         let pairs = environment.map { "\($0.key)=\($0.value)" }
-        process = try ServerProcess(["/usr/bin/env", "-i"] + pairs + ["/bin/sh", "-c", shell, "sh"] + argv)
+        // A session of its own (setsid), so that what it starts (mailto-route starts the
+        // sheet as a child) goes with it when a failed test leaves it running.
+        process = try ServerProcess(["/usr/bin/setsid", "/usr/bin/env", "-i"] + pairs + ["/bin/sh", "-c", shell, "sh"] + argv)
     }
 
     /// Waits for the exit: the status and what it printed; `nil` status when it did not end in time.
     public func finish(timeout: Double = 20) -> (status: Int32?, stdout: String, stderr: String) {
         let status = process.wait(timeout: timeout)
-        if status == nil { process.stop() }
+        if status == nil { stopAll() }
         let stdout = (try? String(contentsOf: out, encoding: .utf8)) ?? ""
         let stderr = (try? String(contentsOf: err, encoding: .utf8)) ?? ""
         return (status, stdout, stderr)
@@ -97,5 +99,14 @@ public final class DesktopProgram: @unchecked Sendable {
     public func kill9() {
         kill(process.pid, SIGKILL)
         _ = process.wait(timeout: 5)
+    }
+
+    private func stopAll() {
+        kill(-process.pid, SIGKILL)
+        process.stop()
+    }
+
+    deinit {
+        stopAll()
     }
 }
