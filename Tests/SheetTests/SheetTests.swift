@@ -144,6 +144,28 @@ import TestSupport
         #expect(try String(contentsOf: draft, encoding: .utf8).contains("Keep this text"))
     }
 
+    /// Add… opens the file chooser (GTK's own here: no portal on the test bus); a file
+    /// chosen is attached ticked; Remove takes one off again.
+    @Test func filesAddedWithTheChooserAreSentAndARemovedOneIsNot() throws {
+        let server = try SMTPTestServer(.plain)
+        try writeAccount(sandbox, port: server.port, security: "none")
+        let kept = try file("kept.txt", "keep me\n")
+        let dropped = try file("dropped.txt", "not me\n")
+        let program = try start(["open", "mailto:joe@example.com?subject=Files", "--json"])
+        _ = try desktop.drive([
+            "wait-sheet", "press:Add Attachments", "wait-window:Attach Files", "text:\(kept)", "key:Return",
+            "state:kept.txt", "press:Add Attachments", "wait-window:Attach Files", "text:\(dropped)", "key:Return",
+            "state:dropped.txt", screenshot("attachments-added"), "press:Remove dropped.txt", "press:Send", "wait-gone",
+        ])
+        let result = program.finish()
+        #expect(result.status == 0, "\(result)")
+        let message = try #require(server.messages.first)
+        let parts = try #require(try pythonView(of: message)["parts"] as? [[String: Any]])
+        let attached = parts.filter { $0["disposition"] as? String == "attachment" }
+        #expect(attached.map { $0["filename"] as? String } == ["kept.txt"])
+        #expect(attached.first?["sha256"] as? String == sha256(Data("keep me\n".utf8)))
+    }
+
     /// "Open in NAME" hands what the sheet holds now to the mail program, through the
     /// existing handoff.
     @Test func openInTheMailProgramHandsOffWhatTheSheetHolds() throws {

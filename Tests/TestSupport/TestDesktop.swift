@@ -49,6 +49,11 @@ public final class TestDesktop: Sendable {
         // The AT-SPI bus address is on the X root window and the session bus; GTK finds it.
         environment["NO_AT_BRIDGE"] = nil
         environment["GTK_A11Y"] = nil
+        // The sandbox's XDG_DATA_DIRS holds no GSettings schemas, which GTK's file chooser
+        // cannot do without (a desktop always has them in /usr/share); settings stay in
+        // memory, so that nothing is written to dconf.
+        environment["GSETTINGS_SCHEMA_DIR"] = "/usr/share/glib-2.0/schemas"
+        environment["GSETTINGS_BACKEND"] = "memory"
         return environment
     }
 

@@ -11,6 +11,7 @@ Steps:
   tick:NAME                   toggle the check box NAME (an attachment's path or name)
   press:NAME                  press the push button NAME
   key:KEYS                    press KEYS (ctrl+Return, Escape, Tab...) where the focus is
+  text:TEXT                   type TEXT where the focus is
   wait-label:PREFIX           wait for a label starting with PREFIX; prints its text
   wait-window:TITLE           wait for a window titled TITLE
   wait-gone                   wait until no sheet is left
@@ -92,13 +93,17 @@ def walk(node):
     except Exception:
         return
     for i in range(count):
-        child = node[i]
+        # A window going away (a dialog that just closed) takes its nodes with it.
+        try:
+            child = node[i]
+        except Exception:
+            continue
         if child is not None:
             yield from walk(child)
 
 
 def roots():
-    return sheets() + windows_named("Save this message as a draft?")
+    return sheets() + windows_named("Save this message as a draft?") + windows_named("Attach Files")
 
 
 def find(name, roles=None, prefix=False):
@@ -222,6 +227,9 @@ for step in args:
     elif kind == "key":
         press_keys(rest)
         say(step=kind, keys=rest)
+    elif kind == "text":
+        type_text(rest)
+        say(step=kind)
     elif kind == "wait-label":
         label = find(rest, ["label"], prefix=True)
         say(step=kind, text=label.name)
