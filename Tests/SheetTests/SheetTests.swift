@@ -341,6 +341,19 @@ import TestSupport
         #expect(end.contains("The end."))
     }
 
+    /// `compose` with a display and no terminal opens the sheet (here: cancelled); with
+    /// `--editor` it insists on the editor, which needs a terminal (64).
+    @Test func composeWithoutATerminalOpensTheSheetUnlessTheEditorIsAskedFor() throws {
+        let program = try start(["compose", "mailto:joe@example.com?subject=From%20a%20launcher", "--json"])
+        _ = try desktop.drive(["wait-sheet", "press:Cancel", "wait-gone"])
+        let result = program.finish()
+        #expect(result.status == 4, "\(result)")
+        #expect(try jsonObject(result.stdout)["result"] as? String == "cancelled")
+        let editor = try run(mailtoRouteBinary, ["compose", "--editor"], environment: environment)
+        #expect(editor.status == 64, "\(editor)")
+        #expect(editor.stderr.contains("compose needs a terminal"))
+    }
+
     // MARK: - Where the sheet does not open
 
     /// GTK cannot start (no display it can open): the desktop program says so with its
