@@ -314,11 +314,10 @@ import TestSupport
         let recovery = "mailto-route recovery 1\n\(url)\n"
         try sandbox.write(recovery, to: "home/.local/state/mailto-route/recovery/1-1-1.recovery", mode: 0o600)
         let program = try start(["compose", "--json"], desktopProgram: true)
-        // GTK 4.8 itself takes seconds to put a window with a 10 MB text view on the
-        // accessibility bus (a plain GTK window with the same buffer does too), though the
-        // sheet is mapped and takes input well before: wait-sheet gets the time for that;
-        // after it, each step the user takes must come within moments (a debug build, a
-        // shared machine). Saving 10 MB (wait-gone) is work on the worker thread, not the
+        // Reading 10 MB takes a debug build some seconds before the sheet shows: wait-sheet
+        // gets the time for that (a release build shows it in about a second). After it,
+        // each step the user takes must come within moments (a debug build, a shared
+        // machine). Saving 10 MB (wait-gone) is work on the worker thread, not the
         // window's: it only has to end within the driver's timeout.
         let steps = try desktop.drive([
             "wait-sheet", "append:Message:The end.", "type:Subject:Long, and saved", screenshot("ten-megabytes"),

@@ -38,6 +38,15 @@ func onBodyDeleted(_ buffer: UnsafeMutableRawPointer?, _ start: UnsafeMutableRaw
     sheet(data)?.bodyDeleted()
 }
 
+func onMapped(_ window: UnsafeMutableRawPointer?, _ data: UnsafeMutableRawPointer?) {
+    sheet(data)?.mapped()
+}
+
+func onFillBody(_ data: UnsafeMutableRawPointer?) -> gboolean {
+    sheet(data)?.fillBody()
+    return 0
+}
+
 func onBodyCheckDue(_ data: UnsafeMutableRawPointer?) -> gboolean {
     sheet(data)?.checkBody()
     return 0

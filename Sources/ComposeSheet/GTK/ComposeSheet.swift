@@ -56,6 +56,9 @@ final class ComposeSheet {
     private var recoveryTimer: guint = 0
     private var recoveryDue = false
     private var hiddenCheckTimer: guint = 0
+    /// The text the message opens with, until it is in the text view (`fillBody`).
+    private var pendingBody: String?
+    private var fillSource: guint = 0
 
     init(
         application: UnsafeMutablePointer<GtkApplication>, content: SheetContent, host: any SheetHost,
@@ -88,7 +91,6 @@ final class ComposeSheet {
         setVisible(errorLabel.widget, false)
         gtk_box_append(mr_box(outer), errorLabel.widget)
 
-        // Everything the user edits, made insensitive while an action runs.
         form = GObjectRef(sinking: box(GTK_ORIENTATION_VERTICAL, spacing: 8))
         gtk_widget_set_vexpand(form.widget, 1)
         gtk_box_append(mr_box(outer), form.widget)
@@ -156,8 +158,7 @@ final class ComposeSheet {
         }
         mr_set_accessible_label(textView.widget, "Message")
         buffer = GObjectRef(sinking: UnsafeMutableRawPointer(gtk_text_view_get_buffer(mr_text_view(textView.widget))))
-        // Before any handler is connected: the text a sheet opens with is not an edit.
-        gtk_text_buffer_set_text(bufferPointer(buffer), MessageText.forEditing(content.email.body ?? ""), -1)
+        pendingBody = MessageText.forEditing(content.email.body ?? "")
         let scrolled = gtk_scrolled_window_new()
         gtk_scrolled_window_set_child(mr_scrolled_window(scrolled), textView.widget)
         gtk_scrolled_window_set_has_frame(mr_scrolled_window(scrolled), 1)
@@ -219,7 +220,6 @@ final class ComposeSheet {
         addShortcuts()
         checkAddresses()
         checkSubject()
-        checkBody()
     }
 
     /// Shows the window, the first empty field focused (the message, once To is filled).
@@ -232,20 +232,41 @@ final class ComposeSheet {
 
     private var data: UnsafeMutableRawPointer { Unmanaged.passUnretained(self).toOpaque() }
 
+    /// Mapped: the message text goes in once the main loop is idle. GTK 4.8 takes seconds to
+    /// put a window whose text view already holds megabytes on the accessibility bus (a
+    /// screen reader would find nothing meanwhile), and none when the text comes after.
+    func mapped() {
+        guard pendingBody != nil, fillSource == 0 else { return }
+        fillSource = mr_idle_add(onFillBody, data)
+    }
+
+    /// Puts the opening text in, then connects the body's handlers: it is not an edit.
+    func fillBody() {
+        fillSource = 0
+        guard let body = pendingBody else { return }
+        pendingBody = nil
+        gtk_text_buffer_set_text(bufferPointer(buffer), body, -1)
+        var start = GtkTextIter()
+        gtk_text_buffer_get_start_iter(bufferPointer(buffer), &start)
+        gtk_text_buffer_place_cursor(bufferPointer(buffer), &start)
+        connections.connect(buffer, "changed", callback(onBodyChanged), data: data)
+        connections.connect(buffer, "insert-text", callback(onBodyInserted), data: data)
+        connections.connect(buffer, "delete-range", callback(onBodyDeleted), data: data)
+        if MessageText.hiddenCharacters(in: body) != nil { checkBody() }
+    }
+
     private func connectSignals() {
         for field in [to, cc, bcc] {
             connections.connect(field, "changed", callback(onAddressChanged), data: data)
         }
         connections.connect(subject, "changed", callback(onSubjectChanged), data: data)
-        connections.connect(buffer, "changed", callback(onBodyChanged), data: data)
-        connections.connect(buffer, "insert-text", callback(onBodyInserted), data: data)
-        connections.connect(buffer, "delete-range", callback(onBodyDeleted), data: data)
         connections.connect(send, "clicked", callback(onSendClicked), data: data)
         connections.connect(saveDraft, "clicked", callback(onSaveDraftClicked), data: data)
         connections.connect(cancel, "clicked", callback(onCancelClicked), data: data)
         if let handOff { connections.connect(handOff, "clicked", callback(onHandOffClicked), data: data) }
         connections.connect(addButton, "clicked", callback(onAddClicked), data: data)
         connections.connect(window, "close-request", callback(onCloseRequest), data: data)
+        connections.connect(window, "map", callback(onMapped), data: data)
 
         // Files dropped anywhere on the sheet are attached (the user's own hand: trusted).
         let drop = GObjectRef(sinking: UnsafeMutableRawPointer(gtk_drop_target_new(mr_file_list_type(), GDK_ACTION_COPY)))
@@ -378,7 +399,7 @@ final class ComposeSheet {
         email.bcc = AddressList(entryText(bcc.widget)).addresses
         let subjectText = entryText(subject.widget)
         email.subject = subjectText.isEmpty && content.email.subject == nil ? nil : subjectText
-        let body = bufferText(bufferPointer(buffer))
+        let body = pendingBody ?? bufferText(bufferPointer(buffer))
         email.body = body.isEmpty && content.email.body == nil ? nil : (convertingLineBreaks ? MessageText.forSending(body) : body)
         email.attachments = files.filter(\.isTicked).compactMap(\.attachment)
         email.requestedAttachments = files.filter { $0.origin == .requested && !$0.isTicked }.compactMap(\.path)
@@ -406,8 +427,13 @@ final class ComposeSheet {
         SheetJob.run(action, with: message(), host: host, for: self)
     }
 
+    /// While an action runs, nothing can be changed. The text view is made read-only rather
+    /// than insensitive: a style change makes it lay out all of a long message again.
     private func setBusyLook(_ isBusy: Bool) {
-        for widget in [form, saveDraft, cancel] { setSensitive(widget.widget, !isBusy) }
+        for widget in [to, cc, bcc, subject, addButton, attachmentList, requestedList, saveDraft, cancel] {
+            setSensitive(widget.widget, !isBusy)
+        }
+        gtk_text_view_set_editable(mr_text_view(textView.widget), isBusy ? 0 : 1)
         if let handOff { setSensitive(handOff.widget, !isBusy) }
         if isBusy { setSensitive(send.widget, false) } else { checkAddresses() }
     }
@@ -460,9 +486,10 @@ final class ComposeSheet {
         question = nil
         chooser?.close()
         chooser = nil
-        for timer in [recoveryTimer, hiddenCheckTimer] where timer != 0 { g_source_remove(timer) }
+        for timer in [recoveryTimer, hiddenCheckTimer, fillSource] where timer != 0 { g_source_remove(timer) }
         recoveryTimer = 0
         hiddenCheckTimer = 0
+        fillSource = 0
         connections.disconnectAll()
         for row in files { row.disconnect() }
         for controller in controllers { gtk_widget_remove_controller(window.widget, mr_event_controller(controller.pointer)) }

@@ -33,7 +33,7 @@ private func onJobThread(_ data: UnsafeMutableRawPointer?) -> UnsafeMutableRawPo
     guard let data else { return nil }
     let job = Unmanaged<SheetJob>.fromOpaque(data).takeUnretainedValue()
     job.result = job.host.perform(job.action, with: job.email)
-    mr_idle_add(onJobDone, data)
+    mr_idle_add_soon(onJobDone, data)
     return nil
 }
 
