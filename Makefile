@@ -33,6 +33,7 @@ deps:
 
 build: deps
 	swift build $(RELEASE_FLAGS) $(SWIFT_BUILD_FLAGS) --product mailto-route
+	swift build $(RELEASE_FLAGS) $(SWIFT_BUILD_FLAGS) --product mailto-route-desktop
 
 # A route that ends in a draft (3) or the outbox (75) did its job; say the status
 # rather than have make report a failure.
@@ -50,16 +51,18 @@ bench:
 	scripts/bench
 
 # Installs what `make` built, as a Debian package's rules do (`make && make install
-# DESTDIR=debian/tmp PREFIX=/usr`): it builds nothing and installs no packages. The binary,
-# its man page, the bash and zsh completions, the system desktop file (so that the
-# desktops' settings list mailto-route as a mail program), the AppStream metainfo and the
-# outbox's systemd user unit, each pointing at the installed binary.
+# DESTDIR=debian/tmp PREFIX=/usr`): it builds nothing and installs no packages. The binary
+# and mailto-route-desktop (the compose sheet, which mailto-route finds beside it), its man
+# page, the bash and zsh completions, the system desktop file (so that the desktops'
+# settings list mailto-route as a mail program), the AppStream metainfo and the outbox's
+# systemd user unit, each pointing at the installed binary.
 # `mailto-route register` then makes the installed binary the user's mailto: handler.
 # The system desktop file is the per-user one `register` writes, with the installed path,
 # and shown: a desktop's settings leave NoDisplay entries out of their lists.
 install:
 	@test -x $(BUILT) || { echo "make install: $(BUILT) is not built; run 'make' first (install builds nothing)" >&2; exit 1; }
 	install -D -m 755 $(BUILT) $(DESTDIR)$(BINDIR)/mailto-route
+	install -D -m 755 $(dir $(BUILT))mailto-route-desktop $(DESTDIR)$(BINDIR)/mailto-route-desktop
 	install -D -m 644 data/mailto-route.1 $(DESTDIR)$(MANDIR)/mailto-route.1
 	install -D -m 644 data/mailto-route.bash $(DESTDIR)$(BASHCOMPDIR)/mailto-route
 	install -D -m 644 data/_mailto-route $(DESTDIR)$(ZSHCOMPDIR)/_mailto-route
@@ -70,7 +73,7 @@ install:
 	chmod 644 $(DESTDIR)$(APPDIR)/mailto-route.desktop $(DESTDIR)$(UNITDIR)/mailto-route-outbox.service
 
 uninstall:
-	rm -f $(DESTDIR)$(BINDIR)/mailto-route $(DESTDIR)$(MANDIR)/mailto-route.1 \
+	rm -f $(DESTDIR)$(BINDIR)/mailto-route $(DESTDIR)$(BINDIR)/mailto-route-desktop $(DESTDIR)$(MANDIR)/mailto-route.1 \
 		$(DESTDIR)$(BASHCOMPDIR)/mailto-route $(DESTDIR)$(ZSHCOMPDIR)/_mailto-route \
 		$(DESTDIR)$(METAINFODIR)/$(METAINFO) $(DESTDIR)$(APPDIR)/mailto-route.desktop \
 		$(DESTDIR)$(UNITDIR)/mailto-route-outbox.service

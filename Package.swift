@@ -7,6 +7,7 @@ let package = Package(
     name: "mailto-route",
     products: [
         .executable(name: "mailto-route", targets: ["mailto-route"]),
+        .executable(name: "mailto-route-desktop", targets: ["mailto-route-desktop"]),
         .library(name: "MailtoRoute", targets: ["MailtoRoute"]),
     ],
     targets: [
@@ -23,6 +24,13 @@ let package = Package(
             name: "CCurl",
             providers: [.apt(["libcurl4-openssl-dev"])]
         ),
+        // GTK 4, for the compose sheet only: linked into mailto-route-desktop, never into
+        // the command line, whose handoff and send paths must not load it.
+        .systemLibrary(
+            name: "CGTK",
+            pkgConfig: "gtk4",
+            providers: [.apt(["libgtk-4-dev"])]
+        ),
         .target(name: "MailtoCore"),
         .target(name: "DesktopIntegration", dependencies: ["CGIO", "MailtoCore"]),
         .target(name: "MIMEMessage", dependencies: ["MailtoCore"]),
@@ -35,6 +43,11 @@ let package = Package(
             name: "MailtoRoute",
             dependencies: ["MailtoCore", "MIMEMessage", "DesktopIntegration", "SMTPTransport", "Outbox"]
         ),
+        // The compose sheet: the only module that imports CGTK; its API is GTK-free.
+        .target(name: "ComposeSheet", dependencies: ["CGTK", "MailtoCore", "MIMEMessage"]),
+        // The desktop side: shows the sheet for `open` and `compose` (the CLI starts it
+        // when there is a display), and performs what the user chose through MailtoRoute.
+        .executableTarget(name: "mailto-route-desktop", dependencies: ["ComposeSheet", "MailtoRoute"]),
         .executableTarget(
             name: "mailto-route",
             dependencies: ["MailtoRoute"],
@@ -84,5 +97,9 @@ let package = Package(
         .testTarget(name: "SendTests", dependencies: ["TestSupport", "mailto-route", "Outbox"]),
         // End-to-end: the Router's choices, with real servers, a real bus, a real terminal.
         .testTarget(name: "RouterTests", dependencies: ["TestSupport", "mailto-route"]),
+        // The sheet's logic in-process (addresses, files, recovery), then the real window,
+        // driven through AT-SPI under Xvfb (Servers/sheet-driver.py).
+        .testTarget(name: "ComposeSheetTests", dependencies: ["ComposeSheet"]),
+        .testTarget(name: "SheetTests", dependencies: ["TestSupport", "mailto-route", "mailto-route-desktop"]),
     ]
 )

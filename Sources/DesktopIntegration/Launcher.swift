@@ -14,7 +14,9 @@ public enum Launcher {
     public static let launchTimeout: Double = 30
 
     /// Launches `app` with `uris`: wraps `g_app_info_launch_uris_async` with a
-    /// `GAppLaunchContext` carrying `environment`, on a main context of its own, until
+    /// `GAppLaunchContext` carrying `environment`, on a main context of its own (not the
+    /// global default: on a worker thread of a GTK program, the compose sheet's, that one
+    /// belongs to the main loop, and waiting on it would wait for ever), until
     /// `g_app_info_launch_uris_finish` has said how it went (for a D-Bus-activatable program,
     /// that is when the bus has answered) or `timeout` seconds have passed. Then the launch
     /// is cancelled and reported as failed (transient), since whether the program started

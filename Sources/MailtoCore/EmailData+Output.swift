@@ -93,7 +93,7 @@ extension Unicode.Scalar {
     /// characters, the soft hyphen, the byte-order mark, interlinear annotations, tag
     /// characters, and the line and paragraph separators (which many terminals and
     /// notification servers show as a line break, faking a line of the question).
-    var isInvisibleOrControl: Bool {
+    public var isInvisibleOrControl: Bool {
         switch value {
         case 0x00...0x1F, 0x7F...0x9F, 0x00AD: true
         case 0x061C, 0x180E, 0x200B...0x200F, 0x2028...0x202E, 0x2060...0x206F, 0xFEFF: true

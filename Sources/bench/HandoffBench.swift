@@ -43,10 +43,7 @@ func benchHandoff() {
     var gioTimes: [Double] = []
     var xdgTimes: [Double] = []
     for round in 0..<41 {
-        // Alternate who goes first, so that neither always runs on a warmer cache.
-        let pair = round % 2 == 0
-            ? (launch(ours, environment), launch(gio, environment))
-            : ({ let g = launch(gio, environment); return (launch(ours, environment), g) }())
+        let pair = pairedRound(round, ours: { launch(ours, environment) }, reference: { launch(gio, environment) })
         guard let oursMs = pair.0, let gioMs = pair.1 else {
             FileHandle.standardError.write(Data("bench: handoff: a launch did not reach the handler\n".utf8))
             exit(1)

@@ -42,3 +42,14 @@ func median(_ values: [Double]) -> Double {
     let middle = sorted.count / 2
     return sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
 }
+
+/// One round of a side-by-side figure: both runs, who goes first alternating with
+/// `round`, so that neither always runs on a warmer cache. Returns (ours, reference).
+func pairedRound<T>(_ round: Int, ours: () -> T, reference: () -> T) -> (T, T) {
+    if round % 2 == 0 {
+        let first = ours()
+        return (first, reference())
+    }
+    let first = reference()
+    return (ours(), first)
+}

@@ -5,9 +5,9 @@ import Foundation
 
 let sections: [String: () -> Void] = [
     "parse": benchParse, "handoff": benchHandoff, "check": benchCheck, "send": benchSend, "flush": benchFlush,
-    "memory": benchMemory,
+    "memory": benchMemory, "sheet": benchSheet,
 ]
-let order = ["parse", "handoff", "check", "send", "flush", "memory"]
+let order = ["parse", "handoff", "check", "send", "flush", "memory", "sheet"]
 let wanted = CommandLine.arguments.count > 1 ? Array(CommandLine.arguments.dropFirst()) : order
 for name in wanted {
     guard let section = sections[name] else {

@@ -33,6 +33,30 @@ public struct RouteReport: Sendable, Equatable {
     public var warnings: [String] = []
     public var error: Failure?
 
+    /// DESIGN.md's exit status for this report (the command line's and the desktop
+    /// program's alike): 0 sent or handed off, 2 sent but refused for good for some
+    /// recipients (a draft to them is kept), 3 saved, 4 cancelled, 75 queued; a failure by
+    /// its kind: 65 input, 78 configuration, else 1.
+    public var exitStatus: Int32 {
+        switch result {
+        case .sent: refusedForGood.isEmpty ? 0 : 2
+        case .handedOff: 0
+        case .saved: 3
+        case .cancelled: 4
+        case .queued: 75
+        case .failed: Self.exitStatus(for: error?.kind ?? .permanent)
+        }
+    }
+
+    /// The status of a failure of `kind` that did not end in the outbox.
+    public static func exitStatus(for kind: ErrorKind) -> Int32 {
+        switch kind {
+        case .input: 65
+        case .configuration: 78
+        case .permanent, .transient: 1
+        }
+    }
+
     /// The recipients the server refused for good (a 5xx reply) while it took the message.
     public var refusedForGood: [Refusal] { refused.filter { $0.reply.hasPrefix("5") } }
 

@@ -15,6 +15,9 @@ public struct RouteRequest: Sendable {
         case drafts
         /// The outbox, sending what was queued before (a flush): trusted.
         case outbox
+        /// The compose sheet: the user wrote it there and pressed its button (the sheet is
+        /// a link's consent, DESIGN.md rule 1): trusted.
+        case sheet
     }
 
     /// A path the caller insists on; impossible is an error, never a silent switch.
@@ -27,6 +30,10 @@ public struct RouteRequest: Sendable {
 
     public var email: EmailData
     public var source: Source
+    /// Whether a message that fails is kept as a draft. `false` for a caller that holds
+    /// it itself (the compose sheet keeps it on screen for the user to mend and send
+    /// again): a draft then would be a stray copy.
+    public var keepsFailedMessage = true
     public var forcedPath: ForcedPath?
     /// How consent is asked for a link under `policy=ask`.
     public var consentChannel: ConsentChannel

@@ -24,7 +24,7 @@ extension Session {
     }
 
     /// The end of every run: `present` says what came of it, then the quick flush.
-    func finish(_ report: RouteReport, source: RouteRequest.Source, flushLimit: Int = 20,
+    public func finish(_ report: RouteReport, source: RouteRequest.Source, flushLimit: Int = 20,
                 present: (RouteReport) -> Void) -> RouteReport {
         present(report)
         let sendsNothing = source == .link && route.policy == .handoff
@@ -218,6 +218,7 @@ private struct Routing {
     /// kept there either, that is the error: the user's storage needs them (issue 11 §8).
     func keepAsDraft(_ report: RouteReport) -> RouteReport {
         var report = report
+        guard request.keepsFailedMessage else { return report }
         if let error = attachDraft(to: &report) {
             report.warnings.append("the message could not be saved as a draft either: \(error.message)")
             if report.result != .sent {

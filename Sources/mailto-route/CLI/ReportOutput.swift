@@ -1,16 +1,9 @@
 import MailtoRoute
 
 extension ExitStatus {
-    /// DESIGN.md's exit statuses for what a route came to.
+    /// DESIGN.md's exit status for what a route came to (`RouteReport.exitStatus`).
     init(for report: RouteReport) {
-        switch report.result {
-        case .sent: self = report.refusedForGood.isEmpty ? .success : .partlyRefused
-        case .handedOff: self = .success
-        case .saved: self = .saved
-        case .cancelled: self = .cancelled
-        case .queued: self = .queued
-        case .failed: self = ExitStatus(for: report.error?.kind ?? .permanent)
-        }
+        self = ExitStatus(rawValue: report.exitStatus) ?? .failure
     }
 }
 

@@ -56,10 +56,6 @@ func report(_ error: any Error, to output: Output, json: Bool = false) -> ExitSt
 extension ExitStatus {
     /// The status for a failure of this kind that did not end in the outbox.
     init(for kind: ErrorKind) {
-        switch kind {
-        case .input: self = .dataError
-        case .configuration: self = .configuration
-        case .permanent, .transient: self = .failure
-        }
+        self = ExitStatus(rawValue: RouteReport.exitStatus(for: kind)) ?? .failure
     }
 }

@@ -23,6 +23,12 @@ enum OpenCommand: Command {
             session.tellUnreadableLink(error)
             throw error
         }
+        // With a display, a working account and policy=ask, the link opens the compose
+        // sheet, which is its consent (DESIGN.md rule 1); it prints the report itself.
+        if DesktopSheet.suits(link: session),
+           let status = DesktopSheet.run(["open", url] + (arguments.has("--json") ? ["--json"] : [])) {
+            return status
+        }
         let report = session.run(RouteRequest(email: email, source: .link)) {
             output.present($0, json: arguments.has("--json"), source: .link)
         }

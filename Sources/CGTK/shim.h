@@ -1,0 +1,68 @@
+#ifndef MAILTO_ROUTE_CGTK_SHIM_H
+#define MAILTO_ROUTE_CGTK_SHIM_H
+
+/* GTK 4 for the compose sheet (Sources/ComposeSheet), and only there: it is linked into
+ * mailto-route-desktop, never into the mailto-route command line, so that the handoff and
+ * send paths never load it (DESIGN.md, Performance). What Swift cannot call directly is
+ * here: GObject's macros (g_signal_connect, the type-checked casts) and GTK's variadic
+ * accessibility setters, each as a typed static inline function. */
+
+#include <gtk/gtk.h>
+
+/* g_signal_connect is a macro. */
+static inline gulong mr_signal_connect(gpointer instance, const char *signal, GCallback handler, gpointer data) {
+    return g_signal_connect_data(instance, signal, handler, data, NULL, (GConnectFlags)0);
+}
+
+/* The type-checked casts (GTK_WINDOW() and friends), from the GtkWidget * that every
+ * gtk_*_new returns. */
+static inline GtkWindow *mr_window(GtkWidget *widget) { return GTK_WINDOW(widget); }
+static inline GtkBox *mr_box(GtkWidget *widget) { return GTK_BOX(widget); }
+static inline GtkGrid *mr_grid(GtkWidget *widget) { return GTK_GRID(widget); }
+static inline GtkLabel *mr_label(GtkWidget *widget) { return GTK_LABEL(widget); }
+static inline GtkEditable *mr_editable(GtkWidget *widget) { return GTK_EDITABLE(widget); }
+static inline GtkEntry *mr_entry(GtkWidget *widget) { return GTK_ENTRY(widget); }
+static inline GtkTextView *mr_text_view(GtkWidget *widget) { return GTK_TEXT_VIEW(widget); }
+static inline GtkButton *mr_button(GtkWidget *widget) { return GTK_BUTTON(widget); }
+static inline GtkCheckButton *mr_check_button(GtkWidget *widget) { return GTK_CHECK_BUTTON(widget); }
+static inline GtkListBox *mr_list_box(GtkWidget *widget) { return GTK_LIST_BOX(widget); }
+static inline GtkListBoxRow *mr_list_box_row(GtkWidget *widget) { return GTK_LIST_BOX_ROW(widget); }
+static inline GtkScrolledWindow *mr_scrolled_window(GtkWidget *widget) { return GTK_SCROLLED_WINDOW(widget); }
+static inline GtkAccessible *mr_accessible(GtkWidget *widget) { return GTK_ACCESSIBLE(widget); }
+static inline GtkWidget *mr_widget(gpointer object) { return GTK_WIDGET(object); }
+static inline GtkNativeDialog *mr_native_dialog(GtkFileChooserNative *chooser) { return GTK_NATIVE_DIALOG(chooser); }
+static inline GtkFileChooser *mr_file_chooser(GtkFileChooserNative *chooser) { return GTK_FILE_CHOOSER(chooser); }
+static inline GApplication *mr_application(GtkApplication *application) { return G_APPLICATION(application); }
+static inline GtkEventController *mr_event_controller(gpointer controller) { return GTK_EVENT_CONTROLLER(controller); }
+
+/* gtk_accessible_update_property and _relation are variadic. The name a screen reader
+ * speaks, and the tests find the control by. */
+static inline void mr_set_accessible_label(GtkWidget *widget, const char *label) {
+    gtk_accessible_update_property(GTK_ACCESSIBLE(widget), GTK_ACCESSIBLE_PROPERTY_LABEL, label, -1);
+}
+static inline void mr_set_accessible_description(GtkWidget *widget, const char *description) {
+    gtk_accessible_update_property(GTK_ACCESSIBLE(widget), GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, description, -1);
+}
+/* The field's error text: ERRORMESSAGE points at the label that says what is wrong. */
+static inline void mr_set_accessible_invalid(GtkWidget *widget, gboolean invalid) {
+    gtk_accessible_update_state(GTK_ACCESSIBLE(widget), GTK_ACCESSIBLE_STATE_INVALID,
+                                invalid ? GTK_ACCESSIBLE_INVALID_TRUE : GTK_ACCESSIBLE_INVALID_FALSE, -1);
+}
+
+/* G_TYPE_FILE and GDK_TYPE_FILE_LIST are macros over functions. */
+static inline GType mr_file_list_type(void) { return GDK_TYPE_FILE_LIST; }
+static inline gboolean mr_value_holds_file_list(const GValue *value) { return G_VALUE_HOLDS(value, GDK_TYPE_FILE_LIST); }
+
+/* g_idle_add's callback from another thread: the way a worker hands its result to the
+ * main loop (GLib's main context is thread-safe for adding sources). */
+static inline guint mr_idle_add(GSourceFunc function, gpointer data) { return g_idle_add(function, data); }
+/* At G_PRIORITY_DEFAULT, ahead of GTK's own idle work: a text view revalidating the
+ * layout of a 10 MB message runs at a higher priority than a plain idle, for seconds. */
+static inline guint mr_idle_add_soon(GSourceFunc function, gpointer data) {
+    return g_idle_add_full(G_PRIORITY_DEFAULT, function, data, NULL);
+}
+static inline guint mr_timeout_add(guint milliseconds, GSourceFunc function, gpointer data) {
+    return g_timeout_add(milliseconds, function, data);
+}
+
+#endif

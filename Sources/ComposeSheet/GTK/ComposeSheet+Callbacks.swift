@@ -1,0 +1,150 @@
+internal import CGTK
+
+// The C callbacks of the sheet's signals, shortcuts and timers: top-level, capturing
+// nothing, each recovering the sheet from its user data with Unmanaged (STYLE.md). The
+// sheet disconnects them all in end(), before it goes away.
+
+private func sheet(_ data: UnsafeMutableRawPointer?) -> ComposeSheet? {
+    data.map { Unmanaged<ComposeSheet>.fromOpaque($0).takeUnretainedValue() }
+}
+
+func onAddressChanged(_ editable: UnsafeMutableRawPointer?, _ data: UnsafeMutableRawPointer?) {
+    guard let sheet = sheet(data) else { return }
+    sheet.checkAddresses()
+    sheet.noteEdit()
+}
+
+func onSubjectChanged(_ editable: UnsafeMutableRawPointer?, _ data: UnsafeMutableRawPointer?) {
+    guard let sheet = sheet(data) else { return }
+    sheet.checkSubject()
+    sheet.noteEdit()
+}
+
+func onBodyChanged(_ buffer: UnsafeMutableRawPointer?, _ data: UnsafeMutableRawPointer?) {
+    sheet(data)?.noteEdit()
+}
+
+/// GtkTextBuffer::insert-text: the text being inserted (`length` bytes, not terminated).
+func onBodyInserted(
+    _ buffer: UnsafeMutableRawPointer?, _ location: UnsafeMutableRawPointer?, _ text: UnsafePointer<CChar>?, _ length: Int32,
+    _ data: UnsafeMutableRawPointer?
+) {
+    guard let sheet = sheet(data), let text, length > 0 else { return }
+    let inserted = UnsafeRawBufferPointer(start: text, count: Int(length))
+    sheet.bodyInserted(String(decoding: inserted, as: UTF8.self))
+}
+
+func onBodyDeleted(_ buffer: UnsafeMutableRawPointer?, _ start: UnsafeMutableRawPointer?, _ end: UnsafeMutableRawPointer?, _ data: UnsafeMutableRawPointer?) {
+    sheet(data)?.bodyDeleted()
+}
+
+func onMapped(_ window: UnsafeMutableRawPointer?, _ data: UnsafeMutableRawPointer?) {
+    sheet(data)?.mapped()
+}
+
+func onFillBody(_ data: UnsafeMutableRawPointer?) -> gboolean {
+    sheet(data)?.fillBody()
+    return 0
+}
+
+func onBodyCheckDue(_ data: UnsafeMutableRawPointer?) -> gboolean {
+    sheet(data)?.checkBody()
+    return 0
+}
+
+func onRecoveryDue(_ data: UnsafeMutableRawPointer?) -> gboolean {
+    (sheet(data)?.writeRecovery() ?? false) ? 1 : 0
+}
+
+func onSendClicked(_ button: UnsafeMutableRawPointer?, _ data: UnsafeMutableRawPointer?) {
+    sheet(data)?.requestSend()
+}
+
+func onSaveDraftClicked(_ button: UnsafeMutableRawPointer?, _ data: UnsafeMutableRawPointer?) {
+    sheet(data)?.start(.saveDraft)
+}
+
+func onHandOffClicked(_ button: UnsafeMutableRawPointer?, _ data: UnsafeMutableRawPointer?) {
+    sheet(data)?.start(.handOff)
+}
+
+func onCancelClicked(_ button: UnsafeMutableRawPointer?, _ data: UnsafeMutableRawPointer?) {
+    sheet(data)?.requestCancel()
+}
+
+/// Closing the window is Cancel: the sheet decides, the window never just goes.
+func onCloseRequest(_ window: UnsafeMutableRawPointer?, _ data: UnsafeMutableRawPointer?) -> gboolean {
+    sheet(data)?.requestCancel()
+    return 1
+}
+
+func onSendShortcut(_ widget: UnsafeMutablePointer<GtkWidget>?, _ arguments: OpaquePointer?, _ data: UnsafeMutableRawPointer?) -> gboolean {
+    sheet(data)?.requestSend()
+    return 1
+}
+
+func onCancelShortcut(_ widget: UnsafeMutablePointer<GtkWidget>?, _ arguments: OpaquePointer?, _ data: UnsafeMutableRawPointer?) -> gboolean {
+    sheet(data)?.requestCancel()
+    return 1
+}
+
+func onFileToggled(_ button: UnsafeMutableRawPointer?, _ data: UnsafeMutableRawPointer?) {
+    sheet(data)?.noteEdit()
+}
+
+func onRemoveClicked(_ button: UnsafeMutableRawPointer?, _ data: UnsafeMutableRawPointer?) {
+    guard let button else { return }
+    sheet(data)?.removeFile(withButton: button)
+}
+
+func onAddClicked(_ button: UnsafeMutableRawPointer?, _ data: UnsafeMutableRawPointer?) {
+    guard let sheet = sheet(data), sheet.chooser == nil else { return }
+    sheet.chooser = FileChooser(over: sheet)
+}
+
+func onChooserResponse(_ dialog: UnsafeMutableRawPointer?, _ response: Int32, _ data: UnsafeMutableRawPointer?) {
+    guard let sheet = sheet(data), let chooser = sheet.chooser else { return }
+    let paths = response == GTK_RESPONSE_ACCEPT.rawValue ? chooser.chosenPaths() : []
+    chooser.close()
+    sheet.chooser = nil
+    sheet.addUserFiles(paths)
+}
+
+/// Files dropped on the sheet: wraps `gdk_file_list_get_files` (transfer container: the
+/// list is freed here, the files belong to the list).
+func onDrop(_ target: OpaquePointer?, _ value: UnsafePointer<GValue>?, _ x: Double, _ y: Double, _ data: UnsafeMutableRawPointer?) -> gboolean {
+    guard let sheet = sheet(data), let value, mr_value_holds_file_list(value) != 0,
+          let list = g_value_get_boxed(value) else { return 0 }
+    var paths: [String] = []
+    var node = gdk_file_list_get_files(OpaquePointer(list))
+    let head = node
+    while let current = node {
+        if let file = current.pointee.data, let path = localPath(OpaquePointer(file)) { paths.append(path) }
+        node = current.pointee.next
+    }
+    g_slist_free(head)
+    sheet.addUserFiles(paths)
+    return paths.isEmpty ? 0 : 1
+}
+
+func onQuestionSave(_ button: UnsafeMutableRawPointer?, _ data: UnsafeMutableRawPointer?) {
+    sheet(data)?.answer(.save)
+}
+
+func onQuestionDiscard(_ button: UnsafeMutableRawPointer?, _ data: UnsafeMutableRawPointer?) {
+    sheet(data)?.answer(.discard)
+}
+
+func onQuestionKeepEditing(_ button: UnsafeMutableRawPointer?, _ data: UnsafeMutableRawPointer?) {
+    sheet(data)?.answer(.keepEditing)
+}
+
+func onQuestionCloseRequest(_ window: UnsafeMutableRawPointer?, _ data: UnsafeMutableRawPointer?) -> gboolean {
+    sheet(data)?.answer(.keepEditing)
+    return 1
+}
+
+func onQuestionEscape(_ widget: UnsafeMutablePointer<GtkWidget>?, _ arguments: OpaquePointer?, _ data: UnsafeMutableRawPointer?) -> gboolean {
+    sheet(data)?.answer(.keepEditing)
+    return 1
+}

@@ -1,0 +1,274 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+internal import CGTK
+public import MailtoCore
+import Synchronization
+
+/// What the user typed, kept on disk while a sheet is open, so that a sheet that is killed
+/// or crashes loses nothing (DESIGN.md rule 3): `$XDG_STATE_HOME/mailto-route/recovery/`,
+/// one `ID.recovery` (mode 0600, replaced whole by rename, never half-written) and one
+/// `ID.lock` that the sheet's process holds an `flock` on for as long as it lives. A
+/// recovery file whose lock nobody holds was left by a sheet that is gone.
+public struct RecoveryStore: Sendable {
+    public let directory: String
+
+    /// `stateDirectory`: `$XDG_STATE_HOME/mailto-route`, as the run found it.
+    public init(stateDirectory: String) {
+        directory = stateDirectory + "/recovery"
+    }
+
+    /// The messages of sheets that ended without finishing, each taken out of the store
+    /// (so that two starts never offer the same one twice), oldest first.
+    public func takeLeftovers() -> [RecoveredMessage] {
+        guard let stream = opendir(directory) else { return [] }
+        defer { closedir(stream) }
+        var names: [String] = []
+        var locks: [String] = []
+        while let entry = readdir(stream) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix(while: { $0 != 0 }), as: UTF8.self) }
+            if name.hasSuffix(".recovery") { names.append(String(name.dropLast(".recovery".count))) }
+            if name.hasSuffix(".lock"), !name.hasPrefix(".") { locks.append(String(name.dropLast(".lock".count))) }
+        }
+        // The locks of sheets that ended before anything was typed (killed, crashed).
+        for id in locks where !names.contains(id) {
+            let lockPath = "\(directory)/\(id).lock"
+            let lock = open(lockPath, O_RDWR | O_CLOEXEC)
+            guard lock >= 0 else { continue }
+            if flock(lock, LOCK_EX | LOCK_NB) == 0 { unlink(lockPath) }
+            close(lock)
+        }
+        var found: [RecoveredMessage] = []
+        for id in names.sorted() {
+            let lockPath = "\(directory)/\(id).lock"
+            let lock = open(lockPath, O_RDWR | O_CLOEXEC)
+            if lock >= 0 {
+                defer { close(lock) }
+                // Held: that sheet is still open (another click's).
+                guard flock(lock, LOCK_EX | LOCK_NB) == 0 else { continue }
+            }
+            let path = "\(directory)/\(id).recovery"
+            if let bytes = readFile(path), let email = RecoveryFormat.read(bytes) {
+                found.append(RecoveredMessage(email: email))
+            }
+            unlink(path)
+            unlink(lockPath)
+        }
+        return found
+    }
+
+    /// A recovery file for one sheet, locked; `nil` when the directory cannot be made
+    /// (then the sheet works without one).
+    func create() -> RecoveryFile? {
+        guard makeDirectories() else { return nil }
+        let random = UInt64.random(in: 0...UInt64.max)
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        let id = "\(now.tv_sec)-\(getpid())-\(String(random, radix: 16))"
+        // Locked under a name of its own, then renamed: a lock file under its real name is
+        // always held by a live sheet or by nobody, never caught between open and flock.
+        let temporary = "\(directory)/.\(id).lock"
+        let lock = open(temporary, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        guard lock >= 0 else { return nil }
+        guard flock(lock, LOCK_EX | LOCK_NB) == 0, rename(temporary, "\(directory)/\(id).lock") == 0 else {
+            unlink(temporary)
+            close(lock)
+            return nil
+        }
+        return RecoveryFile(directory: directory, id: id, lock: lock)
+    }
+
+    private func makeDirectories() -> Bool {
+        var path = ""
+        for component in directory.split(separator: "/") {
+            path += "/" + component
+            if mkdir(path, 0o700) != 0, errno != EEXIST { return false }
+        }
+        return true
+    }
+}
+
+/// A message a sheet left behind.
+public struct RecoveredMessage: Sendable {
+    public var email: EmailData
+}
+
+/// One sheet's recovery file: the lock held from creation to `remove()`. Written on a
+/// worker thread (encoding and writing a 10 MB body is not for the main loop), so its
+/// state is behind a lock: one write at a time, and none after `remove()`.
+final class RecoveryFile: Sendable {
+    let directory: String
+    let id: String
+    var path: String { "\(directory)/\(id).recovery" }
+    private struct State {
+        var lock: Int32
+        var writing = false
+    }
+    private let state: Mutex<State>
+
+    init(directory: String, id: String, lock: Int32) {
+        self.directory = directory
+        self.id = id
+        state = Mutex(State(lock: lock))
+    }
+
+    /// Whether a write is under way (the next one waits for the timer's next tick).
+    var isWriting: Bool { state.withLock { $0.writing } }
+
+    /// Writes `email` on a worker thread; returns at once.
+    func writeInBackground(_ email: EmailData) {
+        let started = state.withLock { state -> Bool in
+            guard !state.writing, state.lock >= 0 else { return false }
+            state.writing = true
+            return true
+        }
+        guard started else { return }
+        let job = RecoveryWrite(file: self, email: email)
+        let thread = g_thread_new("mailto-route-recovery", onRecoveryThread, Unmanaged.passRetained(job).toOpaque())
+        g_thread_unref(thread)
+    }
+
+    /// Replaces the file with `email`; a failure leaves the previous one (it is a safety
+    /// net: the sheet itself still holds the text).
+    func write(_ email: EmailData) {
+        let bytes = RecoveryFormat.write(email)
+        let temporary = "\(directory)/.\(id).tmp"
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { return finishWrite() }
+        var written = 0
+        let ok = bytes.withUnsafeBytes { buffer -> Bool in
+            guard let base = buffer.baseAddress else { return true }
+            while written < buffer.count {
+                let n = Glibc.write(fd, base + written, buffer.count - written)
+                if n < 0, errno == EINTR { continue }
+                guard n > 0 else { return false }
+                written += n
+            }
+            return true
+        }
+        close(fd)
+        // Renamed into place only while the sheet is open: after remove() it is gone for good.
+        state.withLock { state in
+            if ok, state.lock >= 0 { rename(temporary, path) } else { unlink(temporary) }
+            state.writing = false
+        }
+    }
+
+    private func finishWrite() {
+        state.withLock { $0.writing = false }
+    }
+
+    /// The sheet ended as the user chose: nothing to recover.
+    func remove() {
+        state.withLock { state in
+            guard state.lock >= 0 else { return }
+            unlink(path)
+            unlink("\(directory)/\(id).lock")
+            close(state.lock)
+            state.lock = -1
+        }
+    }
+
+    /// For the tests: lets go of the lock and leaves the file, as a killed process does.
+    func releaseLockAsACrashWould() {
+        state.withLock { state in
+            guard state.lock >= 0 else { return }
+            close(state.lock)
+            state.lock = -1
+        }
+    }
+
+    deinit {
+        state.withLock { state in
+            if state.lock >= 0 { close(state.lock) }
+        }
+    }
+}
+
+private final class RecoveryWrite: Sendable {
+    let file: RecoveryFile
+    let email: EmailData
+
+    init(file: RecoveryFile, email: EmailData) {
+        self.file = file
+        self.email = email
+    }
+}
+
+private func onRecoveryThread(_ data: UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer? {
+    guard let data else { return nil }
+    let job = Unmanaged<RecoveryWrite>.fromOpaque(data).takeRetainedValue()
+    job.file.write(job.email)
+    return nil
+}
+
+/// The recovery file's text: a first line naming the format, the message as a `mailto:`
+/// URL (MailtoCore's exact encoder and parser, so nothing is lost on the way back), then a
+/// line per file: `file PATH` for a trusted or added attachment, `requested PATH` for one
+/// a link asked for (offered again unticked), each path percent-encoded.
+enum RecoveryFormat {
+    static let header = "mailto-route recovery 1"
+
+    static func write(_ email: EmailData) -> [UInt8] {
+        var out = Array((header + "\n" + MailtoURL.encode(email) + "\n").utf8)
+        for attachment in email.attachments {
+            if case .file(let path) = attachment.content {
+                out += Array("file \(PercentEncoding.unreservedOnly(path))\n".utf8)
+            }
+        }
+        for path in email.requestedAttachments {
+            out += Array("requested \(PercentEncoding.unreservedOnly(path))\n".utf8)
+        }
+        return out
+    }
+
+    static func read(_ bytes: [UInt8]) -> EmailData? {
+        let lines = bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: true)
+        guard lines.count >= 2, String(decoding: lines[0], as: UTF8.self) == header,
+              var email = try? MailtoURL.parse(String(decoding: lines[1], as: UTF8.self))
+        else { return nil }
+        email.dropped = []
+        email.requestedAttachments = []
+        for line in lines.dropFirst(2) {
+            let text = String(decoding: line, as: UTF8.self)
+            if text.hasPrefix("file "), let path = percentDecoded(text.dropFirst(5)) {
+                email.attachments.append(.file(path))
+            } else if text.hasPrefix("requested "), let path = percentDecoded(text.dropFirst(10)) {
+                email.requestedAttachments.append(path)
+            }
+        }
+        return email
+    }
+
+    static func percentDecoded(_ text: Substring) -> String? {
+        var out: [UInt8] = []
+        var bytes = Array(text.utf8)[...]
+        while let byte = bytes.popFirst() {
+            guard byte == UInt8(ascii: "%") else {
+                out.append(byte)
+                continue
+            }
+            guard bytes.count >= 2, let value = UInt8(String(decoding: bytes.prefix(2), as: UTF8.self), radix: 16) else {
+                return nil
+            }
+            out.append(value)
+            bytes = bytes.dropFirst(2)
+        }
+        return String(validating: out, as: UTF8.self)
+    }
+}
+
+func readFile(_ path: String) -> [UInt8]? {
+    let fd = open(path, O_RDONLY | O_CLOEXEC)
+    guard fd >= 0 else { return nil }
+    defer { close(fd) }
+    var out: [UInt8] = []
+    var buffer = [UInt8](repeating: 0, count: 1 << 16)
+    while true {
+        let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+        if n < 0, errno == EINTR { continue }
+        guard n >= 0 else { return nil }
+        if n == 0 { return out }
+        out += buffer[..<n]
+    }
+}

@@ -1,0 +1,65 @@
+public import MailtoCore
+
+/// What a compose sheet shows when it opens: GTK-free, so that the desktop program (and
+/// the service of issue 13) builds it from a link, the command line or the Email portal.
+public struct SheetContent: Sendable {
+    /// The account the message goes out from, as a person reads it (`Jane Doe <jane@…>`);
+    /// shown, never editable.
+    public var from: String?
+    /// Why Send cannot work now (no account, a broken one); `nil`: it can.
+    public var sendUnavailable: String?
+    /// To, Cc, Bcc, Subject, body and the other header fields. `attachments` are trusted
+    /// (a local program or the user handed them over) and shown ticked;
+    /// `requestedAttachments` are what a link asked for, shown apart and unticked
+    /// (DESIGN.md rule 8).
+    public var email: EmailData
+    /// The mail program's name, for the "Open in NAME" button; `nil`: no button.
+    public var mailProgramName: String?
+    /// The application that asked for the message (the Email portal's caller), named in
+    /// the title; `nil` for a link or the command line.
+    public var requestingApplication: String?
+    /// Lines shown at the top of the sheet before anything else (a message recovered
+    /// from a sheet that ended unexpectedly, say).
+    public var notices: [String]
+
+    public init(
+        from: String?, sendUnavailable: String? = nil, email: EmailData, mailProgramName: String? = nil,
+        requestingApplication: String? = nil, notices: [String] = []
+    ) {
+        self.from = from
+        self.sendUnavailable = sendUnavailable
+        self.email = email
+        self.mailProgramName = mailProgramName
+        self.requestingApplication = requestingApplication
+        self.notices = notices
+    }
+}
+
+/// What the user asked the sheet to do with the message it holds.
+public enum SheetAction: String, Sendable {
+    case send
+    case saveDraft
+    /// "Open in NAME": the message as the sheet holds it now, to the mail program.
+    case handOff
+}
+
+/// How an action ended, as the sheet needs to know it.
+public enum SheetActionResult: Sendable, Equatable {
+    /// Done (sent, queued, saved, handed off): the sheet closes.
+    case finished
+    /// Not done (a permanent failure): the sheet stays open with `message` shown in it and
+    /// the text untouched, so that the user can fix it and try again, or save it.
+    case failed(String)
+}
+
+/// The program that shows a sheet and does what its user chooses. The sheet calls it once
+/// per user action; it never decides a route itself.
+public protocol SheetHost: AnyObject, Sendable {
+    /// Does `action` with `email`. Called on a worker thread, never the GTK main thread (an
+    /// SMTP send blocks); its result is brought back to the main loop.
+    func perform(_ action: SheetAction, with email: EmailData) -> SheetActionResult
+    /// The user cancelled: nothing was edited, or the edits were discarded. Main thread.
+    func cancelled()
+    /// The sheet is gone (after `finished` or `cancelled`). Main thread.
+    func sheetClosed()
+}

@@ -1,0 +1,181 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import ComposeSheet
+import MailtoRoute
+import Synchronization
+
+// Every call from the desktop program into MailtoRoute is in this file: what a sheet opens
+// with, what each of its buttons does, and how the outcome is told and logged, all through
+// the run's one Session (the paths, the configuration, the password, the connection).
+
+/// Where the message came from, as the outcome log and the report say it.
+enum SheetSource {
+    /// `open URL`: a clicked link; the sheet is its consent (DESIGN.md rule 1).
+    case link
+    /// `compose [URL]`: the user sat down to write.
+    case compose
+
+    /// The source a cancel is logged under; what the buttons route is the sheet's.
+    var routeSource: RouteRequest.Source {
+        self == .link ? .link : .compose
+    }
+}
+
+/// The facts a sheet opens with, read once at start (STYLE.md habit 12).
+struct SheetStart {
+    var content: SheetContent
+    var recovery: RecoveryStore?
+    /// What a leftover recovery file became (saved as a draft), for the report.
+    var warnings: [String]
+}
+
+enum SheetDelivery {
+    /// Reads a link (exit 65 with one line when it does not read; the outcome log and,
+    /// without a terminal, a notification say so, as for the command line).
+    static func parse(_ url: String, session: Session) -> Result<EmailData, MailtoURLError> {
+        do {
+            return .success(try MailtoURL.parse(url))
+        } catch {
+            session.tellUnreadableLink(error)
+            return .failure(error)
+        }
+    }
+
+    /// The account (From), whether Send can work, the mail program for "Open in NAME",
+    /// and the recovery files that earlier sheets left: `compose` without a URL offers the
+    /// newest one again in the sheet; every other is saved as a draft (rule 3).
+    static func start(_ email: EmailData?, source: SheetSource, session: Session) -> SheetStart {
+        var from: String?
+        var sendUnavailable: String?
+        switch session.configuration.account {
+        case .success(let account)?:
+            let mailbox = account.from
+            from = mailbox.displayName.map { "\($0) <\(mailbox.address)>" } ?? mailbox.address
+        case .failure(let mistake)?:
+            sendUnavailable = mistake.message
+        case nil:
+            sendUnavailable = "no account is set up (run mailto-route check to see how)"
+        }
+        let mailProgram = try? session.destination().get()
+
+        let recovery = RecoveryStore(stateDirectory: session.storage.stateDirectory)
+        var leftovers = recovery.takeLeftovers()
+        var shown = email ?? EmailData()
+        var notices: [String] = []
+        if email == nil, let newest = leftovers.popLast() {
+            shown = newest.email
+            notices.append("This is the message you were writing when its window closed unexpectedly.")
+        }
+        var warnings: [String] = []
+        for leftover in leftovers {
+            // The draft path: saved, logged, its path in the report.
+            let report = session.route(RouteRequest(email: leftover.email, source: .sheet, forcedPath: .draft))
+            let line = report.draft.map { "a message you were writing when its window closed unexpectedly is saved as a draft: \($0)" }
+                ?? "a message you were writing when its window closed unexpectedly could not be saved: \(report.summary)"
+            warnings.append(line)
+            notices.append(line.prefix(1).uppercased() + line.dropFirst())
+        }
+        let content = SheetContent(
+            from: from, sendUnavailable: sendUnavailable, email: shown, mailProgramName: mailProgram?.name,
+            notices: notices)
+        return SheetStart(content: content, recovery: recovery, warnings: warnings)
+    }
+}
+
+/// Does what the user chose in a sheet, through the Router, and keeps the report of the
+/// choice that ended it. Called from the sheet's worker thread (`perform`) and the main
+/// thread (the rest); the reports are behind a lock.
+final class SheetDeliveryHost: SheetHost {
+    let source: SheetSource
+    /// The run's session, used under `sessionLock` only, by one thread at a time (the
+    /// worker's action, or the main thread's cancel and finish): hence `unsafe`.
+    nonisolated(unsafe) private let session: Session
+    private let sessionLock = Mutex(())
+    private let state = Mutex<RouteReport?>(nil)
+
+    init(source: SheetSource, session: Session) {
+        self.source = source
+        self.session = session
+    }
+
+    /// The report of how the sheet ended; `nil` while it is open.
+    var report: RouteReport? {
+        state.withLock { $0 }
+    }
+
+    func perform(_ action: SheetAction, with email: EmailData) -> SheetActionResult {
+        // The sheet is the user's own writing and its button their consent (rule 1): it
+        // is routed on the path the button names, with no second question. A failure is
+        // kept on screen, not as a draft: the user mends it and sends again, or saves it.
+        let path: RouteRequest.ForcedPath = switch action {
+        case .send: .direct
+        case .saveDraft: .draft
+        case .handOff: .handoff
+        }
+        var request = RouteRequest(email: email, source: .sheet, forcedPath: path)
+        request.keepsFailedMessage = false
+        let report = sessionLock.withLock { _ in session.route(request) }
+        guard report.result == .failed else {
+            state.withLock { $0 = report }
+            return .finished
+        }
+        return .failed(report.error?.message ?? report.summary)
+    }
+
+    func cancelled() {
+        let report = RouteReport(path: .compose, result: .cancelled)
+        sessionLock.withLock { _ in session.log(report, source: source.routeSource) }
+        state.withLock { $0 = report }
+    }
+
+    func sheetClosed() {}
+
+    /// The end of the run, as every run ends (`Session.finish`): `present` says what came
+    /// of it, then what is due in the outbox goes out over the same connection.
+    func finish(_ report: RouteReport, present: (RouteReport) -> Void) {
+        sessionLock.withLock { _ in _ = session.finish(report, source: .sheet, present: present) }
+    }
+}
+
+// MARK: - Telling the outcome
+
+enum SheetOutput {
+    /// Prints the report as the command line does (one human line and details, a failure
+    /// on standard error, or `--json`), shows it as a notification when nobody is at a
+    /// terminal (the sheet closed: the user learns there whether it was sent or queued),
+    /// flushes what is due as every run does, and returns DESIGN.md's exit status.
+    static func present(_ report: RouteReport, warnings: [String], json: Bool, host: SheetDeliveryHost) -> Int32 {
+        var report = report
+        report.warnings = warnings + report.warnings
+        host.finish(report) { report in
+            let lines = report.readableLines
+            if json {
+                write(report.json.serialized, to: 1)
+            } else {
+                for (index, line) in lines.enumerated() {
+                    if line.hasPrefix("warning: ") || report.result == .failed {
+                        write(index == 0 ? "mailto-route: \(line)" : line, to: 2)
+                    } else {
+                        write(line, to: 1)
+                    }
+                }
+            }
+            if !hasTerminal(), report.result != .cancelled {
+                try? showReportNotification(summary: lines[0], details: Array(lines.dropFirst()), urgent: report.result == .failed)
+            }
+        }
+        return report.exitStatus
+    }
+
+    static func write(_ line: String, to descriptor: Int32) {
+        let bytes = Array((line + "\n").utf8)
+        var written = 0
+        while written < bytes.count {
+            let n = bytes[written...].withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
+            if n < 0, errno == EINTR { continue }
+            guard n > 0 else { return }
+            written += n
+        }
+    }
+}

@@ -1,0 +1,51 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import MailtoRoute
+
+/// The compose sheet lives in a second program, `mailto-route-desktop`, installed beside
+/// this one: GTK is loaded only where a sheet is shown, never on the handoff or send path
+/// (DESIGN.md, Performance). `open` and `compose` start it when a person can see it.
+enum DesktopSheet {
+    /// What `mailto-route-desktop` exits with when GTK cannot start (EX_UNAVAILABLE): it
+    /// showed nothing and did nothing, and today's path runs instead.
+    static let cannotStart: Int32 = 69
+
+    /// Whether a link opens the sheet in this run: a display, an account that is set up
+    /// and reads, and `policy=ask` (the sheet is the consent). Anything else takes the
+    /// path it always took.
+    static func suits(link session: Session) -> Bool {
+        session.environment.hasDisplay && session.route.policy == .ask && session.account != nil
+    }
+
+    /// Runs `mailto-route-desktop` (from this binary's directory) with `arguments` on this
+    /// process's standard input, output and error, and returns its exit status; `nil` when
+    /// it is not there or GTK could not start, so the caller goes on as before.
+    static func run(_ arguments: [String]) -> ExitStatus? {
+        guard let path = siblingPath("mailto-route-desktop"), access(path, X_OK) == 0 else { return nil }
+        let argv = [path] + arguments
+        let cArgv: [UnsafeMutablePointer<CChar>?] = argv.map { strdup($0) } + [nil]
+        defer { for pointer in cArgv { free(pointer) } }
+        var child: pid_t = 0
+        guard posix_spawn(&child, path, nil, nil, cArgv, environ) == 0 else { return nil }
+        var status: Int32 = 0
+        while waitpid(child, &status, 0) < 0 {
+            guard errno == EINTR else { return nil }
+        }
+        // Killed by a signal: the sheet is gone without a report (its recovery file stays).
+        guard status & 0x7F == 0 else { return .failure }
+        let code = (status >> 8) & 0xFF
+        if code == cannotStart { return nil }
+        return ExitStatus(rawValue: code) ?? .failure
+    }
+
+    /// `name` in the directory of the running binary (/proc/self/exe, links resolved).
+    private static func siblingPath(_ name: String) -> String? {
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        let length = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+        guard length > 0 else { return nil }
+        let exe = String(decoding: buffer[..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        guard let slash = exe.lastIndex(of: "/") else { return nil }
+        return String(exe[...slash]) + name
+    }
+}

@@ -1,0 +1,95 @@
+import Foundation
+import MailtoCore
+import Testing
+@testable import ComposeSheet
+
+/// What the sheet decides without a window: the address check beside each field, what a
+/// file a link asks for may be, the body's line breaks and hidden characters, and the
+/// recovery file's round trip.
+@Suite struct SheetLogicTests {
+    @Test func addressFieldTakesNamesAndCommasAndNamesTheFirstProblem() {
+        let list = AddressList("Joe Bloggs <joe@example.com>, ann@example.org , , bad, also bad@")
+        #expect(list.addresses == ["joe@example.com", "ann@example.org"])
+        #expect(list.problem == "not an address (no local@domain): bad")
+        #expect(AddressList("").addresses.isEmpty)
+        #expect(AddressList("").problem == nil)
+    }
+
+    @Test func fileALinkAsksForIsLookedAtBeforeItCanBeTicked() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("sheet-files-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let readable = directory.appendingPathComponent("ok.txt")
+        try Data("12345".utf8).write(to: readable)
+        #expect(FileFacts(path: readable.path) == FileFacts(size: 5))
+        #expect(FileFacts(path: directory.path).problem == "is a folder, not a file")
+        #expect(FileFacts(path: directory.appendingPathComponent("gone").path).problem == "does not exist")
+        #expect(FileFacts(path: "relative.txt").problem == "not a full path")
+        #expect(FileFacts(path: "/dev/null").problem == "is not a regular file")
+    }
+
+    @Test func sizesReadAsGNOMEShowsThem() {
+        #expect(readableSize(1) == "1 byte")
+        #expect(readableSize(999) == "999 bytes")
+        #expect(readableSize(12_345) == "12.3 kB")
+        #expect(readableSize(10_000_000) == "10.0 MB")
+    }
+
+    @Test func bodyLineBreaksAreCRLFForSendingAndLFForEditing() {
+        #expect(MessageText.forEditing("a\r\nb\rc\n") == "a\nb\nc\n")
+        #expect(MessageText.forSending("a\nb") == "a\r\nb")
+        #expect(MessageText.forSending(MessageText.forEditing("x\r\ny")) == "x\r\ny")
+    }
+
+    @Test func hiddenCharactersAreCountedAndTheirLineShown() throws {
+        #expect(MessageText.hiddenCharacters(in: "plain\ttext\nlines") == nil)
+        let found = try #require(MessageText.hiddenCharacters(in: "one\ntwo \u{202E}exe.txt\u{200B}\nthree"))
+        #expect(found.count == 2)
+        #expect(found.line == 2)
+        #expect(found.shown == "two \\u{202E}exe.txt\\u{200B}")
+    }
+
+    @Test func tenMegabyteBodyIsScannedQuickly() {
+        let body = String(repeating: "All work and no play makes Jack a dull boy.\n", count: 240_000)
+        let clock = ContinuousClock()
+        let elapsed = clock.measure {
+            #expect(MessageText.hiddenCharacters(in: body) == nil)
+            #expect(MessageText.forSending(body).utf8.count == body.utf8.count + 240_000)
+        }
+        // A debug build; the sheet scans only once the text has been still for a moment.
+        #expect(elapsed < .seconds(3), "\(elapsed)")
+    }
+
+    @Test func recoveryFileGivesBackWhatWasTyped() throws {
+        var email = EmailData(to: ["joe@example.com"], cc: ["ann@example.org"], subject: "Über = ?x", body: "line\r\n& more")
+        email.attachments = [.file("/tmp/a b%.txt")]
+        email.requestedAttachments = ["/etc/passwd"]
+        let back = try #require(RecoveryFormat.read(RecoveryFormat.write(email)))
+        #expect(back.to == email.to)
+        #expect(back.cc == email.cc)
+        #expect(back.subject == email.subject)
+        #expect(back.body == email.body)
+        #expect(back.attachments == email.attachments)
+        #expect(back.requestedAttachments == ["/etc/passwd"])
+        #expect(RecoveryFormat.read(Array("something else\nmailto:x@y.z\n".utf8)) == nil)
+    }
+
+    @Test func leftoverIsTakenOnceAndALiveSheetsFileIsLeftAlone() throws {
+        let state = FileManager.default.temporaryDirectory.appendingPathComponent("sheet-state-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: state) }
+        let store = RecoveryStore(stateDirectory: state.path)
+        let live = try #require(store.create())
+        live.write(EmailData(to: ["live@example.com"]))
+        let gone = try #require(store.create())
+        gone.write(EmailData(to: ["gone@example.com"]))
+        // A sheet that died: its lock is released, its file stays.
+        gone.releaseLockAsACrashWould()
+        let taken = store.takeLeftovers()
+        #expect(taken.map(\.email.to) == [["gone@example.com"]])
+        #expect(store.takeLeftovers().isEmpty)
+        let attributes = try FileManager.default.attributesOfItem(atPath: live.path)
+        #expect(attributes[.posixPermissions] as? Int == 0o600)
+        live.remove()
+        #expect(!FileManager.default.fileExists(atPath: live.path))
+    }
+}

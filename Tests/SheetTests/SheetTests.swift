@@ -1,0 +1,387 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// The compose sheet as a person uses it (STYLE.md habit 14): the real window on a real
+/// (virtual) display, found and driven through the accessibility tree by the names a
+/// screen reader speaks (Servers/sheet-driver.py), what arrived at a real SMTP server
+/// judged by Python's `email` package. Each test leaves a screenshot of the state it
+/// checks in `.build/sheet-screenshots/NAME.png`. One after another: one screen.
+@Suite(.serialized) struct SheetTests {
+    let sandbox: Sandbox
+    let desktop: TestDesktop
+
+    init() throws {
+        sandbox = try Sandbox()
+        desktop = try TestDesktop.shared.get()
+    }
+
+    var environment: [String: String] { desktop.environment(sandbox.environment) }
+
+    /// Starts `mailto-route ARGS` (or the desktop program itself) on the test desktop.
+    func start(_ arguments: [String], desktopProgram: Bool = false) throws -> DesktopProgram {
+        let binary = desktopProgram ? builtExecutable("mailto-route-desktop") : mailtoRouteBinary
+        return try DesktopProgram([binary] + arguments, environment: environment, directory: sandbox.root)
+    }
+
+    func screenshot(_ name: String) -> String {
+        let directory = packageRoot.appendingPathComponent(".build/sheet-screenshots")
+        try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        return "shot:" + directory.appendingPathComponent("\(name).png").path
+    }
+
+    /// A file in the sandbox, for a link to ask for.
+    func file(_ name: String, _ contents: String) throws -> String {
+        try sandbox.write(contents, to: "files/\(name)").path
+    }
+
+    func outcomes() throws -> [[String: Any]] {
+        let log = sandbox.stateHome.appendingPathComponent("mailto-route/outcomes.log")
+        let text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
+        return try text.split(separator: "\n").map { try jsonObject(String($0)) }
+    }
+
+    // MARK: - Send
+
+    /// The whole way: a clicked link (`mailto-route open`) with a display and an account
+    /// opens the sheet; the user writes, ticks the file the link asked for, presses Send;
+    /// the server gets exactly that, and the sheet closes itself.
+    @Test func typedMessageWithTheTickedFileArrivesAndTheSheetCloses() throws {
+        let server = try SMTPTestServer(.plain)
+        try writeAccount(sandbox, port: server.port, security: "none")
+        let report = try file("report.txt", "figures for the quarter\n")
+        let program = try start(["open", "mailto:?attach=\(report)&attach=/nonexistent/secret.key", "--json"])
+        let steps = try desktop.drive([
+            "wait-sheet", "type:To:Joe Bloggs <joe@example.com>", "type:Subject:Quarterly figures",
+            "type:Message:Hi Joe,\nthe figures are attached.", "tick:\(report)",
+            "state:/nonexistent/secret.key", screenshot("send-typed"), "press:Send", "wait-gone",
+        ])
+        let missing = try #require(steps.first { $0["step"] as? String == "state" })
+        #expect(missing["enabled"] as? Bool == false, "a path that does not exist cannot be ticked")
+        let result = program.finish()
+        #expect(result.status == 0, "\(result)")
+        let json = try jsonObject(result.stdout)
+        #expect(json["result"] as? String == "sent")
+        #expect(json["path"] as? String == "direct")
+        let message = try #require(server.messages.first)
+        #expect(server.messages.count == 1)
+        let view = try pythonView(of: message)
+        let headers = try #require(view["headers"] as? [String: String])
+        #expect(headers["To"] == "joe@example.com")
+        #expect(headers["Subject"] == "Quarterly figures")
+        #expect(headers["From"] == "Jane Doe <jane@example.org>")
+        let parts = try #require(view["parts"] as? [[String: Any]])
+        let body = try #require(parts.first { $0["type"] as? String == "text/plain" && $0["filename"] is NSNull })
+        // Python's reading of a text part ends it with a line break of its own.
+        let text = (body["text"] as? String)?.replacingOccurrences(of: "\r\n", with: "\n")
+        #expect(text == "Hi Joe,\nthe figures are attached.\n" || text == "Hi Joe,\nthe figures are attached.", "\(body)")
+        let attached = parts.filter { $0["disposition"] as? String == "attachment" }
+        #expect(attached.count == 1)
+        #expect(attached.first?["filename"] as? String == "report.txt")
+        #expect(attached.first?["sha256"] as? String == sha256(Data("figures for the quarter\n".utf8)))
+        #expect(try server.envelope(of: message)["rcpt_tos"] as? [String] == ["joe@example.com"])
+        #expect(try outcomes().last?["result"] as? String == "sent")
+    }
+
+    /// RFC 6068 §7, DESIGN.md rule 8: a file the link asked for and the user did not tick
+    /// is never attached. Sent with Ctrl+Enter from the message.
+    @Test func untickedRequestedFileIsNeverAttached() throws {
+        let server = try SMTPTestServer(.plain)
+        try writeAccount(sandbox, port: server.port, security: "none")
+        let secret = try file("id_rsa", "-----BEGIN OPENSSH PRIVATE KEY-----\n")
+        let program = try start(["open", "mailto:joe@example.com?subject=Hello&body=Hi&attach=\(secret)", "--json"])
+        _ = try desktop.drive([
+            "wait-sheet", "state:\(secret)", screenshot("unticked-attach"), "append:Message: there", "key:ctrl+Return",
+            "wait-gone",
+        ])
+        let result = program.finish()
+        #expect(result.status == 0, "\(result)")
+        let message = try #require(server.messages.first)
+        let parts = try #require(try pythonView(of: message)["parts"] as? [[String: Any]])
+        #expect(parts.allSatisfy { $0["disposition"] as? String != "attachment" })
+        #expect(parts.count == 1)
+        #expect(try !String(contentsOf: message, encoding: .utf8).contains("OPENSSH"))
+    }
+
+    /// The server cannot be reached: the message is queued (75) and the sheet closes.
+    @Test func serverDownQueuesTheMessageAndTheSheetCloses() throws {
+        let server = try SMTPTestServer(.plain)
+        let port = server.port
+        server.stop()
+        try writeAccount(sandbox, port: port, security: "none")
+        let program = try start(["open", "mailto:joe@example.com?subject=Later&body=x", "--json"])
+        _ = try desktop.drive(["wait-sheet", "press:Send", "wait-gone"], timeout: 30)
+        let result = program.finish()
+        #expect(result.status == 75, "\(result)")
+        let json = try jsonObject(result.stdout)
+        #expect(json["result"] as? String == "queued")
+        let outbox = sandbox.stateHome.appendingPathComponent("mailto-route/outbox")
+        let queued = try FileManager.default.contentsOfDirectory(atPath: outbox.path).filter { !$0.hasPrefix(".") && $0 != "failed" }
+        #expect(queued.count == 1)
+    }
+
+    /// A permanent failure keeps the sheet open with the server's reason in it and the
+    /// text as it was; the user then saves it: one draft, with what they wrote.
+    @Test func permanentFailureKeepsTheSheetOpenThenSaveDraftKeepsTheText() throws {
+        let server = try SMTPTestServer(.plain, dataReply: "554 5.7.1 Message refused by policy")
+        try writeAccount(sandbox, port: server.port, security: "none")
+        let program = try start(["open", "mailto:joe@example.com", "--json"])
+        let steps = try desktop.drive([
+            "wait-sheet", "type:Subject:Refused once", "type:Message:Keep this text", "press:Send",
+            "wait-label:Not sent:", screenshot("permanent-failure"), "state:Send", "press:Save Draft", "wait-gone",
+        ])
+        let shown = try #require(steps.first { $0["step"] as? String == "wait-label" })
+        #expect((shown["text"] as? String)?.contains("554 5.7.1") == true)
+        let send = try #require(steps.first { $0["step"] as? String == "state" })
+        #expect(send["enabled"] as? Bool == true, "Send again is possible")
+        let result = program.finish()
+        #expect(result.status == 3, "\(result)")
+        #expect(try jsonObject(result.stdout)["result"] as? String == "saved")
+        #expect(server.messages.isEmpty)
+        #expect(sandbox.drafts.count == 1, "the failure left no second draft")
+        let draft = try #require(sandbox.drafts.first)
+        #expect(try sandbox.header("Subject", of: draft) == "Refused once")
+        #expect(try String(contentsOf: draft, encoding: .utf8).contains("Keep this text"))
+    }
+
+    /// Add… opens the file chooser (GTK's own here: no portal on the test bus); a file
+    /// chosen is attached ticked; Remove takes one off again.
+    @Test func filesAddedWithTheChooserAreSentAndARemovedOneIsNot() throws {
+        let server = try SMTPTestServer(.plain)
+        try writeAccount(sandbox, port: server.port, security: "none")
+        let kept = try file("kept.txt", "keep me\n")
+        let dropped = try file("dropped.txt", "not me\n")
+        let program = try start(["open", "mailto:joe@example.com?subject=Files", "--json"])
+        _ = try desktop.drive([
+            "wait-sheet", "press:Add Attachments", "wait-window:Attach Files", "text:\(kept)", "key:Return",
+            "state:kept.txt", "press:Add Attachments", "wait-window:Attach Files", "text:\(dropped)", "key:Return",
+            "state:dropped.txt", screenshot("attachments-added"), "press:Remove dropped.txt", "press:Send", "wait-gone",
+        ])
+        let result = program.finish()
+        #expect(result.status == 0, "\(result)")
+        let message = try #require(server.messages.first)
+        let parts = try #require(try pythonView(of: message)["parts"] as? [[String: Any]])
+        let attached = parts.filter { $0["disposition"] as? String == "attachment" }
+        #expect(attached.map { $0["filename"] as? String } == ["kept.txt"])
+        #expect(attached.first?["sha256"] as? String == sha256(Data("keep me\n".utf8)))
+    }
+
+    /// "Open in NAME" hands what the sheet holds now to the mail program, through the
+    /// existing handoff.
+    @Test func openInTheMailProgramHandsOffWhatTheSheetHolds() throws {
+        try sandbox.installHandler("recorder.desktop", name: "Recorder", program: "recorder")
+        try sandbox.setDefaultMailHandler("recorder.desktop")
+        try writeAccount(sandbox, port: 9, security: "none")
+        let program = try start(["open", "mailto:joe@example.com", "--json"])
+        _ = try desktop.drive([
+            "wait-sheet", "type:Subject:Over to you", screenshot("open-in-mail-program"), "press:Open in Recorder", "wait-gone",
+        ])
+        let result = program.finish()
+        #expect(result.status == 0, "\(result)")
+        let json = try jsonObject(result.stdout)
+        #expect(json["result"] as? String == "handedOff")
+        let argv = try #require(sandbox.recordedArgv("recorder"))
+        #expect(argv == ["mailto:joe@example.com?subject=Over%20to%20you"])
+    }
+
+    // MARK: - Save Draft, Cancel
+
+    @Test func saveDraftSavesWhatTheSheetHolds() throws {
+        try writeAccount(sandbox, port: 9, security: "none")
+        let program = try start(["open", "mailto:joe@example.com?subject=Draft%20me", "--json"])
+        _ = try desktop.drive(["wait-sheet", "type:Cc:ann@example.com", screenshot("save-draft"), "press:Save Draft", "wait-gone"])
+        let result = program.finish()
+        #expect(result.status == 3, "\(result)")
+        let json = try jsonObject(result.stdout)
+        #expect(json["result"] as? String == "saved")
+        let draft = try #require(sandbox.drafts.first)
+        #expect(json["draft"] as? String == draft.path)
+        #expect(try sandbox.header("Cc", of: draft) == "ann@example.com")
+        #expect(try sandbox.header("Subject", of: draft) == "Draft me")
+    }
+
+    @Test func cancelWithNothingEditedIsCancelled() throws {
+        try writeAccount(sandbox, port: 9, security: "none")
+        let program = try start(["open", "mailto:joe@example.com?subject=Hi", "--json"])
+        _ = try desktop.drive(["wait-sheet", screenshot("cancel-unedited"), "press:Cancel", "wait-gone"])
+        let result = program.finish()
+        #expect(result.status == 4, "\(result)")
+        #expect(try jsonObject(result.stdout)["result"] as? String == "cancelled")
+        #expect(sandbox.drafts.isEmpty)
+        #expect(try outcomes().last?["result"] as? String == "cancelled")
+    }
+
+    /// With edits, Cancel asks "Save this message as a draft?"; Discard ends it cancelled.
+    @Test func cancelWithEditsAsksAndDiscardSavesNothing() throws {
+        try writeAccount(sandbox, port: 9, security: "none")
+        let program = try start(["open", "mailto:joe@example.com", "--json"])
+        _ = try desktop.drive([
+            "wait-sheet", "type:Subject:Second thoughts", "press:Cancel", "wait-window:Save this message as a draft?",
+            screenshot("cancel-question"), "press:Discard", "wait-gone",
+        ])
+        let result = program.finish()
+        #expect(result.status == 4, "\(result)")
+        #expect(sandbox.drafts.isEmpty)
+    }
+
+    /// Escape is Cancel; Keep Editing goes back to the sheet; Save keeps a draft.
+    @Test func escapeWithEditsThenSaveKeepsADraft() throws {
+        try writeAccount(sandbox, port: 9, security: "none")
+        let program = try start(["open", "mailto:joe@example.com", "--json"])
+        _ = try desktop.drive([
+            "wait-sheet", "type:Subject:Worth keeping", "key:Escape", "wait-window:Save this message as a draft?",
+            "press:Keep Editing", "append:Message:more", "key:Escape", "wait-window:Save this message as a draft?",
+            "press:Save", "wait-gone",
+        ])
+        let result = program.finish()
+        #expect(result.status == 3, "\(result)")
+        let draft = try #require(sandbox.drafts.first)
+        #expect(try sandbox.header("Subject", of: draft) == "Worth keeping")
+        #expect(try String(contentsOf: draft, encoding: .utf8).contains("more"))
+    }
+
+    // MARK: - Checks while writing, keyboard, names
+
+    /// Each address is checked as it is typed, the reason beside the field; Send only with
+    /// a valid recipient. Invisible and bidirectional characters in the subject are shown.
+    @Test func addressesAreCheckedAsTypedAndHiddenCharactersShown() throws {
+        try writeAccount(sandbox, port: 9, security: "none")
+        let program = try start(["open", "mailto:?subject=invoice%E2%80%AEfdp.exe", "--json"], desktopProgram: true)
+        let steps = try desktop.drive([
+            "wait-sheet", "state:Send", "wait-label:The subject holds invisible", "type:To:joe@", "wait-label:not an address",
+            "state:Send", screenshot("address-check"), "append:To:example.com", "state:Send", "press:Cancel",
+        ])
+        let sends = steps.filter { $0["step"] as? String == "state" }.map { $0["enabled"] as? Bool }
+        #expect(sends == [false, false, true])
+        let hidden = try #require(steps.first { ($0["text"] as? String)?.hasPrefix("The subject") == true })
+        #expect((hidden["text"] as? String)?.contains("\\u{202E}") == true)
+        // Cancel with edits asks; the question is answered by ending the program.
+        _ = try desktop.drive(["wait-window:Save this message as a draft?", "press:Discard", "wait-gone"])
+        #expect(program.finish().status == 4)
+    }
+
+    /// Tab goes To → Cc → Bcc → Subject → Message, and every control has the name a
+    /// screen reader speaks.
+    @Test func tabOrderAndAccessibleNames() throws {
+        let program = try start(["compose", "--json"], desktopProgram: true)
+        let steps = try desktop.drive(["wait-sheet", "names", "focused", "key:Tab", "focused", "key:Tab", "focused", "key:Tab", "focused", "key:Tab", "focused", "press:Cancel", "wait-gone"])
+        let names = try #require(steps.first { $0["step"] as? String == "names" }?["names"] as? [String])
+        for expected in ["text: To", "text: Cc", "text: Bcc", "text: Subject", "text: Message", "list: Attachments",
+                         "push button: Send", "push button: Save Draft", "push button: Cancel"] {
+            #expect(names.contains(expected), "\(expected) in \(names)")
+        }
+        let order = steps.filter { $0["step"] as? String == "focused" }.map { $0["name"] as? String }
+        #expect(order == ["To", "Cc", "Bcc", "Subject", "Message"])
+        #expect(program.finish().status == 4)
+    }
+
+    // MARK: - Nothing lost
+
+    /// A sheet killed with SIGKILL leaves a recovery file (0600, at most a few seconds
+    /// old); the next `compose` offers that message again, and it can be saved.
+    @Test func sheetKilledIsOfferedAgainOnTheNextStart() throws {
+        let first = try start(["compose"], desktopProgram: true)
+        _ = try desktop.drive(["wait-sheet", "type:To:joe@example.com", "type:Subject:Typed before the crash", "sleep:2.5"])
+        let directory = sandbox.stateHome.appendingPathComponent("mailto-route/recovery")
+        let files = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasSuffix(".recovery") }
+        #expect(files.count == 1)
+        let recovery = directory.appendingPathComponent(try #require(files.first))
+        let attributes = try FileManager.default.attributesOfItem(atPath: recovery.path)
+        #expect((attributes[.posixPermissions] as? Int) == 0o600)
+        #expect(try String(contentsOf: recovery, encoding: .utf8).contains("Typed%20before%20the%20crash"))
+        first.kill9()
+
+        let second = try start(["compose", "--json"], desktopProgram: true)
+        _ = try desktop.drive([
+            "wait-sheet", "wait-label:This is the message you were writing", screenshot("recovered"), "press:Save Draft",
+            "wait-gone",
+        ])
+        let result = second.finish()
+        #expect(result.status == 3, "\(result)")
+        let draft = try #require(sandbox.drafts.first)
+        #expect(try sandbox.header("Subject", of: draft) == "Typed before the crash")
+        #expect(try sandbox.header("To", of: draft) == "joe@example.com")
+        let left = try FileManager.default.contentsOfDirectory(atPath: directory.path)
+        #expect(left.isEmpty, "the recovery file goes when the sheet ends: \(left)")
+    }
+
+    /// A 10 MB message (a recovered one: a link cannot carry that much) opens, takes typing
+    /// at its end and is saved whole, each step within the driver's few seconds.
+    @Test func tenMegabyteMessageStaysResponsive() throws {
+        let line = String(repeating: "All work and no play makes Jack a dull boy. ", count: 2) + "%0D%0A"
+        let lines = 10_000_000 / 90 + 1
+        let url = "mailto:joe@example.com?subject=Long&body=" + String(repeating: line, count: lines)
+        let recovery = "mailto-route recovery 1\n\(url)\n"
+        try sandbox.write(recovery, to: "home/.local/state/mailto-route/recovery/1-1-1.recovery", mode: 0o600)
+        let program = try start(["compose", "--json"], desktopProgram: true)
+        // Reading 10 MB takes a debug build some seconds before the sheet shows: wait-sheet
+        // gets the time for that (a release build shows it in about a second). After it,
+        // each step the user takes must come within moments (a debug build, a shared
+        // machine). Saving 10 MB (wait-gone) is work on the worker thread, not the
+        // window's: it only has to end within the driver's timeout.
+        let steps = try desktop.drive([
+            "wait-sheet", "append:Message:The end.", "type:Subject:Long, and saved", screenshot("ten-megabytes"),
+            "press:Save Draft", "wait-gone",
+        ], timeout: 40)
+        let times = steps.compactMap { $0["seconds"] as? Double }
+        #expect(times.count == 6)
+        for (earlier, later) in zip(times.dropLast(), times.dropFirst().dropLast()) {
+            #expect(later - earlier < 3, "a step took \(later - earlier) s: \(steps)")
+        }
+        let result = program.finish()
+        #expect(result.status == 3, "\(result)")
+        let draft = try #require(sandbox.drafts.first)
+        let size = try #require(try FileManager.default.attributesOfItem(atPath: draft.path)[.size] as? Int)
+        #expect(size > 10_000_000)
+        #expect(try sandbox.header("Subject", of: draft) == "Long, and saved")
+        let tail = try FileHandle(forReadingFrom: draft)
+        try tail.seek(toOffset: UInt64(size - 4096))
+        let end = String(decoding: tail.readDataToEndOfFile(), as: UTF8.self)
+        #expect(end.contains("The end."))
+    }
+
+    /// `compose` with a display and no terminal opens the sheet (here: cancelled); with
+    /// `--editor` it insists on the editor, which needs a terminal (64).
+    @Test func composeWithoutATerminalOpensTheSheetUnlessTheEditorIsAskedFor() throws {
+        let program = try start(["compose", "mailto:joe@example.com?subject=From%20a%20launcher", "--json"])
+        _ = try desktop.drive(["wait-sheet", "press:Cancel", "wait-gone"])
+        let result = program.finish()
+        #expect(result.status == 4, "\(result)")
+        #expect(try jsonObject(result.stdout)["result"] as? String == "cancelled")
+        let editor = try run(mailtoRouteBinary, ["compose", "--editor"], environment: environment)
+        #expect(editor.status == 64, "\(editor)")
+        #expect(editor.stderr.contains("compose needs a terminal"))
+    }
+
+    // MARK: - Where the sheet does not open
+
+    /// GTK cannot start (no display it can open): the desktop program says so with its
+    /// own status, and `open` takes today's path (no consent can be asked: saved).
+    @Test func withoutAWorkingDisplayTodaysPathRuns() throws {
+        try writeAccount(sandbox, port: 9, security: "none")
+        var environment = sandbox.environment
+        environment["DISPLAY"] = ":9999"
+        let desktopRun = try run(builtExecutable("mailto-route-desktop"), ["open", "mailto:joe@example.com"], environment: environment)
+        #expect(desktopRun.status == 69, "\(desktopRun)")
+        #expect(desktopRun.stderr.contains("cannot start GTK"))
+        let cli = try run(mailtoRouteBinary, ["open", "mailto:joe@example.com", "--json"], environment: environment)
+        #expect(cli.status == 3, "\(cli)")
+        #expect(try jsonObject(cli.stdout)["result"] as? String == "saved")
+    }
+
+    /// DESIGN.md, Performance: with a display, the handoff path (no account) and a send
+    /// never load GTK; the loader's own log (LD_DEBUG=files) names every library loaded.
+    @Test func handoffAndSendPathsNeverLoadGTK() throws {
+        let server = try SMTPTestServer(.plain)
+        var environment = desktop.environment(sandbox.environment)
+        environment["LD_DEBUG"] = "files"
+        let handoff = try run(mailtoRouteBinary, ["open", "mailto:joe@example.com"], environment: environment)
+        #expect(handoff.stderr.contains("file=libglib-2.0.so.0"), "the loader's log is missing: \(handoff)")
+        #expect(!handoff.stderr.contains("libgtk-4"))
+        try writeAccount(sandbox, port: server.port, security: "none")
+        let send = try run(mailtoRouteBinary, ["send", "--to", "joe@example.com", "--body", "x"], environment: environment)
+        #expect(send.status == 0, "\(send)")
+        #expect(send.stderr.contains("file=libcurl.so.4"), "the loader's log is missing")
+        #expect(!send.stderr.contains("libgtk-4"))
+    }
+}

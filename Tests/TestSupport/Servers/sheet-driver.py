@@ -1,0 +1,272 @@
+#!/usr/bin/python3
+"""Drives a compose sheet as a person would, through the accessibility tree (AT-SPI, Debian's
+python3-pyatspi): finds each control by the name a screen reader speaks, clicks into a field
+and types (XTest key events through the AT-SPI registry), ticks a box, presses a button. Runs
+the steps given on the command line in order and prints one JSON line per observation.
+
+Steps:
+  wait-sheet                  wait until a window titled "New Message…" shows
+  type:NAME:TEXT              click into the field NAME, select all, type TEXT (replaces it)
+  append:NAME:TEXT            click into the field NAME, go to its end, type TEXT
+  tick:NAME                   toggle the check box NAME (an attachment's path or name)
+  press:NAME                  press the push button NAME
+  key:KEYS                    press KEYS (ctrl+Return, Escape, Tab...) where the focus is
+  text:TEXT                   type TEXT where the focus is
+  wait-label:PREFIX           wait for a label starting with PREFIX; prints its text
+  wait-window:TITLE           wait for a window titled TITLE
+  wait-gone                   wait until no sheet is left
+  state:NAME                  prints whether NAME is showing, enabled, checked, focused
+  focused                     prints the name of the focused control
+  names                       prints every named control of the sheet (role: name)
+  shot:PATH                   a screenshot of the screen (ImageMagick import)
+  sleep:SECONDS
+A step that cannot be done (a control not found within --timeout seconds) ends the driver
+with status 2 and the reason on standard error.
+"""
+import json
+import subprocess
+import sys
+import time
+
+import pyatspi
+
+TIMEOUT = 15.0
+args = sys.argv[1:]
+if args and args[0] == "--timeout":
+    TIMEOUT = float(args[1])
+    args = args[2:]
+
+# Xvfb's default keymap (evdev keycodes).
+KEYCODES = {"Control": 37, "Shift": 50, "Return": 36, "Escape": 9, "Tab": 23, "a": 38, "End": 115,
+            "Home": 110, "BackSpace": 22}
+
+
+STARTED = time.time()
+
+
+def say(**fields):
+    # "seconds": since the driver started, to see where a slow test spends its time.
+    fields["seconds"] = round(time.time() - STARTED, 3)
+    print(json.dumps(fields), flush=True)
+
+
+def fail(message):
+    print("sheet-driver: " + message, file=sys.stderr, flush=True)
+    sys.exit(2)
+
+
+def sheets():
+    desktop = pyatspi.Registry.getDesktop(0)
+    found = []
+    for i in range(desktop.childCount):
+        try:
+            app = desktop[i]
+            if app is None:
+                continue
+            for j in range(app.childCount):
+                window = app[j]
+                if window is not None and window.name.startswith("New Message"):
+                    found.append(window)
+        except Exception:
+            continue
+    return found
+
+
+def windows_named(title):
+    desktop = pyatspi.Registry.getDesktop(0)
+    found = []
+    for i in range(desktop.childCount):
+        try:
+            app = desktop[i]
+            for j in range(app.childCount):
+                if app[j].name == title:
+                    found.append(app[j])
+        except Exception:
+            continue
+    return found
+
+
+def walk(node):
+    yield node
+    try:
+        count = node.childCount
+    except Exception:
+        return
+    for i in range(count):
+        # A window going away (a dialog that just closed) takes its nodes with it.
+        try:
+            child = node[i]
+        except Exception:
+            continue
+        if child is not None:
+            yield from walk(child)
+
+
+def roots():
+    return sheets() + windows_named("Save this message as a draft?") + windows_named("Attach Files")
+
+
+def find(name, roles=None, prefix=False):
+    deadline = time.time() + TIMEOUT
+    while True:
+        for root in roots():
+            for node in walk(root):
+                try:
+                    if node is root:
+                        continue
+                    matches = node.name.startswith(name) if prefix else node.name == name
+                    # GTK leaves hidden widgets out of the tree: what is found is on screen.
+                    if matches and node.name and (roles is None or node.getRoleName() in roles):
+                        return node
+                except Exception:
+                    continue
+        if time.time() > deadline:
+            fail("no control named %r%s" % (name, "" if roles is None else " (%s)" % ", ".join(roles)))
+        time.sleep(0.05)
+
+
+def press_keys(keys):
+    names = keys.split("+")
+    codes = [KEYCODES.get("Control" if n == "ctrl" else "Shift" if n == "shift" else n) for n in names]
+    if None in codes:
+        fail("unknown key in %r" % keys)
+    for code in codes:
+        pyatspi.Registry.generateKeyboardEvent(code, None, pyatspi.KEY_PRESS)
+    for code in reversed(codes):
+        pyatspi.Registry.generateKeyboardEvent(code, None, pyatspi.KEY_RELEASE)
+    time.sleep(0.05)
+
+
+def click(node, left=False):
+    # Window coordinates: GTK 4 does not know where its window is on the screen, and under
+    # Xvfb without a window manager the sheet sits at the top left, where they are the same.
+    extents = node.queryComponent().getExtents(pyatspi.WINDOW_COORDS)
+    x = extents.x + (8 if left else min(extents.width // 2, 40))
+    y = extents.y + min(extents.height // 2, 14)
+    pyatspi.Registry.generateMouseEvent(x, y, "b1c")
+    time.sleep(0.1)
+
+
+def type_text(text):
+    # A line at a time, Return between: the registry turns each character of a string into
+    # its keysym's key events, but has no keysym for a line break.
+    for number, line in enumerate(text.split("\n")):
+        if number > 0:
+            press_keys("Return")
+        for chunk in [line[i:i + 20] for i in range(0, len(line), 20)]:
+            pyatspi.Registry.generateKeyboardEvent(0, chunk, pyatspi.KEY_STRING)
+    time.sleep(0.1)
+
+
+def wait_focused(node):
+    deadline = time.time() + TIMEOUT
+    while not node.getState().contains(pyatspi.STATE_FOCUSED):
+        if time.time() > deadline:
+            fail("%r did not take the focus" % node.name)
+        time.sleep(0.03)
+
+
+def state_of(node):
+    states = node.getState()
+    return {"name": node.name, "role": node.getRoleName(),
+            "showing": states.contains(pyatspi.STATE_SHOWING),
+            "enabled": states.contains(pyatspi.STATE_SENSITIVE),
+            "checked": states.contains(pyatspi.STATE_CHECKED),
+            "focused": states.contains(pyatspi.STATE_FOCUSED)}
+
+
+def focused():
+    for root in roots():
+        for node in walk(root):
+            try:
+                if node is not root and node.getState().contains(pyatspi.STATE_FOCUSED):
+                    return node
+            except Exception:
+                continue
+    return None
+
+
+FIELDS = ["text", "entry", "password text"]
+
+for step in args:
+    kind, _, rest = step.partition(":")
+    if kind == "wait-sheet":
+        deadline = time.time() + TIMEOUT
+        while not sheets():
+            if time.time() > deadline:
+                fail("no sheet appeared")
+            time.sleep(0.05)
+        find("Send", ["push button"])
+        say(step=kind, title=sheets()[0].name)
+    elif kind in ("type", "append"):
+        name, _, text = rest.partition(":")
+        field = find(name, FIELDS)
+        click(field)
+        wait_focused(field)
+        press_keys("ctrl+End" if kind == "append" and name == "Message" else "End" if kind == "append" else "ctrl+a")
+        type_text(text)
+        say(step=kind, field=name)
+    elif kind == "tick":
+        box = find(rest, ["check box"])
+        before = box.getState().contains(pyatspi.STATE_CHECKED)
+        # GTK 4.8 offers no action on a check box: it is clicked, as a person would.
+        click(box, left=True)
+        deadline = time.time() + TIMEOUT
+        while box.getState().contains(pyatspi.STATE_CHECKED) == before:
+            if time.time() > deadline:
+                fail("%r did not change when clicked" % rest)
+            time.sleep(0.03)
+        say(step=kind, **state_of(box))
+    elif kind == "press":
+        button = find(rest, ["push button"])
+        if not button.getState().contains(pyatspi.STATE_SENSITIVE):
+            fail("%r is not enabled" % rest)
+        button.queryAction().doAction(0)
+        time.sleep(0.1)
+        say(step=kind, button=rest)
+    elif kind == "key":
+        press_keys(rest)
+        say(step=kind, keys=rest)
+    elif kind == "text":
+        type_text(rest)
+        say(step=kind)
+    elif kind == "wait-label":
+        label = find(rest, ["label"], prefix=True)
+        say(step=kind, text=label.name)
+    elif kind == "wait-window":
+        deadline = time.time() + TIMEOUT
+        while not windows_named(rest):
+            if time.time() > deadline:
+                fail("no window %r appeared" % rest)
+            time.sleep(0.05)
+        say(step=kind, title=rest)
+    elif kind == "wait-gone":
+        deadline = time.time() + TIMEOUT
+        while sheets():
+            if time.time() > deadline:
+                fail("the sheet is still open")
+            time.sleep(0.05)
+        say(step=kind)
+    elif kind == "state":
+        say(step=kind, **state_of(find(rest)))
+    elif kind == "focused":
+        node = focused()
+        say(step=kind, name=node.name if node else None, role=node.getRoleName() if node else None)
+    elif kind == "names":
+        named = []
+        for root in sheets():
+            for node in walk(root):
+                try:
+                    if node is not root and node.name and node.getRoleName() != "label":
+                        named.append("%s: %s" % (node.getRoleName(), node.name))
+                except Exception:
+                    continue
+        say(step=kind, names=named)
+    elif kind == "shot":
+        time.sleep(0.3)
+        subprocess.run(["import", "-window", "root", rest], check=True)
+        say(step=kind, path=rest)
+    elif kind == "sleep":
+        time.sleep(float(rest))
+    else:
+        fail("unknown step %r" % step)

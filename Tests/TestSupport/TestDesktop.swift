@@ -1,0 +1,117 @@
+import Foundation
+
+/// A desktop for the sheet tests (Servers/desktop-session.py): Xvfb, a private session bus
+/// with the system's service files, and the AT-SPI bus and registry on it. One per test
+/// process, started by the first test that asks: it takes about a second, and the sheet
+/// tests run one after another on it (one screen, whole-screen screenshots). It stops
+/// itself when the test process is gone.
+public final class TestDesktop: Sendable {
+    public let display: String
+    public let busAddress: String
+    /// Holds the scratch directory (the buses' sockets) for as long as the process runs.
+    public let directory: URL
+    private let process: ServerProcess
+
+    public static let shared: Result<TestDesktop, TestSupportError> = {
+        do {
+            return .success(try TestDesktop())
+        } catch let error as TestSupportError {
+            return .failure(error)
+        } catch {
+            return .failure(TestSupportError("cannot start the test desktop: \(error)"))
+        }
+    }()
+
+    private init() throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("mailto-route-desktop-\(UUID().uuidString)")
+        let runtime = directory.appendingPathComponent("run")
+        try FileManager.default.createDirectory(at: runtime, withIntermediateDirectories: true)
+        chmod(runtime.path, 0o700)
+        let ready = directory.appendingPathComponent("ready")
+        // HOME and XDG_RUNTIME_DIR of its own: the AT-SPI bus puts its socket there.
+        process = try ServerProcess(
+            ["/usr/bin/python3", packageRoot.appendingPathComponent("Tests/TestSupport/Servers/desktop-session.py").path,
+             "--ready", ready.path, "--dir", directory.path],
+            environment: ["HOME": directory.path, "XDG_RUNTIME_DIR": runtime.path],
+            output: directory.appendingPathComponent("session.log").path)
+        try process.waitForReady(ready.path, name: "the test desktop (Xvfb, D-Bus, AT-SPI)", timeout: 20)
+        let lines = try String(contentsOf: ready, encoding: .utf8).split(separator: "\n").map(String.init)
+        guard lines.count == 2 else { throw TestSupportError("desktop-session.py wrote \(lines)") }
+        display = lines[0]
+        busAddress = lines[1]
+    }
+
+    /// `environment` with this desktop's display and session bus.
+    public func environment(_ environment: [String: String]) -> [String: String] {
+        var environment = environment
+        environment["DISPLAY"] = display
+        environment["DBUS_SESSION_BUS_ADDRESS"] = busAddress
+        // The AT-SPI bus address is on the X root window and the session bus; GTK finds it.
+        environment["NO_AT_BRIDGE"] = nil
+        environment["GTK_A11Y"] = nil
+        // The sandbox's XDG_DATA_DIRS holds no GSettings schemas, which GTK's file chooser
+        // cannot do without (a desktop always has them in /usr/share); settings stay in
+        // memory, so that nothing is written to dconf.
+        environment["GSETTINGS_SCHEMA_DIR"] = "/usr/share/glib-2.0/schemas"
+        environment["GSETTINGS_BACKEND"] = "memory"
+        return environment
+    }
+
+    /// Runs Servers/sheet-driver.py with `steps` on this desktop: the JSON line each step
+    /// printed, or the driver's failure as the error.
+    public func drive(_ steps: [String], timeout: Double = 15) throws -> [[String: Any]] {
+        let result = try run(
+            "/usr/bin/python3",
+            [packageRoot.appendingPathComponent("Tests/TestSupport/Servers/sheet-driver.py").path,
+             "--timeout", String(timeout)] + steps,
+            environment: environment(ProcessInfo.processInfo.environment), timeout: timeout * Double(max(steps.count, 1)) + 10)
+        guard result.status == 0 else { throw TestSupportError("sheet-driver.py: \(result)") }
+        return result.stdout.split(separator: "\n").compactMap {
+            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+        }
+    }
+}
+
+/// A program on the test desktop that runs while a test drives it (a sheet), its output
+/// in files; killed if the test leaves it running.
+public final class DesktopProgram: @unchecked Sendable {
+    private let process: ServerProcess
+    private let out: URL
+    private let err: URL
+    public var pid: pid_t { process.pid }
+
+    public init(_ argv: [String], environment: [String: String], directory: URL) throws {
+        out = directory.appendingPathComponent("program-\(UUID().uuidString).out")
+        err = directory.appendingPathComponent("program-\(UUID().uuidString).err")
+        // Exactly `environment` (env -i), standard output and error apart, so the report
+        // can be read as JSON.
+        let shell = "exec \"$@\" >'\(out.path)' 2>'\(err.path)'"
+        let pairs = environment.map { "\($0.key)=\($0.value)" }
+        // A session of its own (setsid), so that what it starts (mailto-route starts the
+        // sheet as a child) goes with it when a failed test leaves it running.
+        process = try ServerProcess(["/usr/bin/setsid", "/usr/bin/env", "-i"] + pairs + ["/bin/sh", "-c", shell, "sh"] + argv)
+    }
+
+    /// Waits for the exit: the status and what it printed; `nil` status when it did not end in time.
+    public func finish(timeout: Double = 20) -> (status: Int32?, stdout: String, stderr: String) {
+        let status = process.wait(timeout: timeout)
+        if status == nil { stopAll() }
+        let stdout = (try? String(contentsOf: out, encoding: .utf8)) ?? ""
+        let stderr = (try? String(contentsOf: err, encoding: .utf8)) ?? ""
+        return (status, stdout, stderr)
+    }
+
+    public func kill9() {
+        kill(process.pid, SIGKILL)
+        _ = process.wait(timeout: 5)
+    }
+
+    private func stopAll() {
+        kill(-process.pid, SIGKILL)
+        process.stop()
+    }
+
+    deinit {
+        stopAll()
+    }
+}

@@ -1,0 +1,27 @@
+/* The sheet benchmark's reference: the smallest GTK 4 window that holds what a compose
+ * window is made of (an entry, a text view, a button), started as the sheet is (a
+ * GtkApplication, non-unique). `scripts/bench sheet` builds it with cc and pkg-config. */
+#include <gtk/gtk.h>
+
+static void activate(GtkApplication *application, gpointer data) {
+    (void)data;
+    GtkWidget *window = gtk_application_window_new(application);
+    gtk_window_set_title(GTK_WINDOW(window), "Minimal");
+    gtk_window_set_default_size(GTK_WINDOW(window), 680, 640);
+    GtkWidget *box = gtk_box_new(GTK_ORIENTATION_VERTICAL, 8);
+    gtk_box_append(GTK_BOX(box), gtk_entry_new());
+    GtkWidget *text = gtk_text_view_new();
+    gtk_widget_set_vexpand(text, TRUE);
+    gtk_box_append(GTK_BOX(box), text);
+    gtk_box_append(GTK_BOX(box), gtk_button_new_with_label("Send"));
+    gtk_window_set_child(GTK_WINDOW(window), box);
+    gtk_window_present(GTK_WINDOW(window));
+}
+
+int main(int argc, char **argv) {
+    GtkApplication *application = gtk_application_new(NULL, G_APPLICATION_NON_UNIQUE);
+    g_signal_connect(application, "activate", G_CALLBACK(activate), NULL);
+    int status = g_application_run(G_APPLICATION(application), argc, argv);
+    g_object_unref(application);
+    return status;
+}
