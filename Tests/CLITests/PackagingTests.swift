@@ -9,6 +9,7 @@ import TestSupport
     let judgeEnvironment = ["LC_ALL": "C.UTF-8", "PATH": "/usr/bin:/bin"]
     static let expectedFiles = [
         "usr/bin/mailto-route",
+        "usr/bin/mailto-route-desktop",
         "usr/lib/systemd/user/mailto-route-outbox.service",
         "usr/share/applications/mailto-route.desktop",
         "usr/share/bash-completion/completions/mailto-route",
@@ -106,7 +107,7 @@ import TestSupport
         let sandbox = try Sandbox()
         let destination = sandbox.root.appendingPathComponent("dest")
         #expect(try make(["install"], destination: destination).status == 0)
-        let installed = try String(contentsOfFile: destination.appendingPathComponent(Self.expectedFiles[1]).path, encoding: .utf8)
+        let installed = try String(contentsOfFile: destination.appendingPathComponent("usr/lib/systemd/user/mailto-route-outbox.service").path, encoding: .utf8)
         let staged = try sandbox.write(
             installed.replacingOccurrences(of: "/usr/bin/mailto-route", with: destination.path + "/usr/bin/mailto-route"),
             to: "units/mailto-route-outbox.service")
