@@ -36,8 +36,7 @@ enum HandlerChoice {
         throw DesktopError(.permanent, """
             no mail program is set up: nothing but mailto-route handles mailto: links here; \
             install one, or set handler= in the [route] section of \
-            \(XDGDirectories.configHome)/mailto-route/config (a desktop id, or webmail:gmail, \
-            webmail:outlook, webmail:fastmail)
+            \(XDGDirectories.configHome)/mailto-route/config (a desktop id, \(Webmail.Known.choices))
             """)
     }
 }

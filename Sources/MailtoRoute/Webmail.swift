@@ -63,6 +63,11 @@ enum Webmail {
     enum Known: String, CaseIterable, Sendable {
         case gmail, outlook, fastmail, proton, yahoo
 
+        /// How a message names the `handler=` choices: each service, and the template.
+        static var choices: String {
+            allCases.map { "webmail:\($0.rawValue)" }.joined(separator: ", ") + ", or webmail:URL-TEMPLATE"
+        }
+
         var name: String {
             switch self {
             case .gmail: "Gmail"

@@ -115,7 +115,7 @@ enum Verdict {
         if report.handoff == nil {
             add("no mail program to hand off to" + (report.account.configured ? "" : ", and no account: a click can only save a draft"),
                 fix: "install a mail program (such as Thunderbird or Evolution), or set handler= in [route] of \(config) "
-                    + "(a desktop id, or webmail:gmail, webmail:outlook, webmail:fastmail)"
+                    + "(a desktop id, \(Webmail.Known.choices))"
                     + (report.account.configured ? "" : "; or set up [account] in \(config)"))
         }
         if report.handler.disagree, let xdg = report.handler.xdgMime {
