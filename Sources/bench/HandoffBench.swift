@@ -38,24 +38,16 @@ func benchHandoff() {
         _ = launch(ours, environment)
         _ = launch(gio, environment)
     }
-    var ratios: [Double] = []
-    var oursTimes: [Double] = []
-    var gioTimes: [Double] = []
     var xdgTimes: [Double] = []
-    for round in 0..<41 {
-        let pair = pairedRound(round, ours: { launch(ours, environment) }, reference: { launch(gio, environment) })
-        guard let oursMs = pair.0, let gioMs = pair.1 else {
-            FileHandle.standardError.write(Data("bench: handoff: a launch did not reach the handler\n".utf8))
-            exit(1)
-        }
-        oursTimes.append(oursMs)
-        gioTimes.append(gioMs)
-        ratios.append(oursMs / gioMs)
-        if round % 4 == 0, let xdgMs = launch(xdg, xdgEnvironment) { xdgTimes.append(xdgMs) }
-    }
+    let times = PairedTimes(
+        rounds: 41, failure: "handoff: a launch did not reach the handler",
+        ours: { launch(ours, environment) }, reference: { launch(gio, environment) },
+        between: { round in
+            if round % 4 == 0, let xdgMs = launch(xdg, xdgEnvironment) { xdgTimes.append(xdgMs) }
+        })
     let xdgText = xdgTimes.isEmpty ? "failed" : String(format: "%.1f ms", median(xdgTimes))
     print(String(format: "handoff: mailto-route open %.1f ms; gio open %.1f ms; ratio %.2f; xdg-email %@",
-                 median(oursTimes), median(gioTimes), median(ratios), xdgText))
+                 median(times.ours), median(times.reference), median(times.ratios), xdgText))
 }
 
 /// A HOME and XDG_* directories of the bench's own, with one recording mail program as

@@ -43,6 +43,29 @@ func median(_ values: [Double]) -> Double {
     return sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
 }
 
+/// A side-by-side figure of `rounds` paired rounds: each side's times and the per-round
+/// ratios, whose median is the figure. A run that gives no time ends the bench with
+/// `failure` (exit 1); `between` runs after each round (a third, unpaired command).
+struct PairedTimes {
+    var ours: [Double] = []
+    var reference: [Double] = []
+    var ratios: [Double] = []
+
+    init(rounds: Int, failure: String, ours: () -> Double?, reference: () -> Double?, between: (Int) -> Void = { _ in }) {
+        for round in 0..<rounds {
+            let pair = pairedRound(round, ours: ours, reference: reference)
+            guard let oursMs = pair.0, let referenceMs = pair.1 else {
+                FileHandle.standardError.write(Data("bench: \(failure)\n".utf8))
+                exit(1)
+            }
+            self.ours.append(oursMs)
+            self.reference.append(referenceMs)
+            ratios.append(oursMs / referenceMs)
+            between(round)
+        }
+    }
+}
+
 /// One round of a side-by-side figure: both runs, who goes first alternating with
 /// `round`, so that neither always runs on a warmer cache. Returns (ours, reference).
 func pairedRound<T>(_ round: Int, ours: () -> T, reference: () -> T) -> (T, T) {

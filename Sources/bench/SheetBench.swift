@@ -75,19 +75,8 @@ func benchSheet() {
         _ = timed(ours)
         _ = timed(reference)
     }
-    var ratios: [Double] = []
-    var oursTimes: [Double] = []
-    var referenceTimes: [Double] = []
-    for round in 0..<15 {
-        let pair = pairedRound(round, ours: { timed(ours) }, reference: { timed(reference) })
-        guard let oursMs = pair.0, let referenceMs = pair.1 else {
-            FileHandle.standardError.write(Data("bench: sheet: a window was not mapped within 20 s\n".utf8))
-            exit(1)
-        }
-        oursTimes.append(oursMs)
-        referenceTimes.append(referenceMs)
-        ratios.append(oursMs / referenceMs)
-    }
+    let times = PairedTimes(rounds: 15, failure: "sheet: a window was not mapped within 20 s",
+                            ours: { timed(ours) }, reference: { timed(reference) })
     print(String(format: "sheet: mailto-route open to the sheet mapped %.1f ms; minimal GTK 4 window in C %.1f ms; ratio %.2f",
-                 median(oursTimes), median(referenceTimes), median(ratios)))
+                 median(times.ours), median(times.reference), median(times.ratios)))
 }

@@ -23,18 +23,10 @@ enum DesktopSheet {
     /// it is not there or GTK could not start, so the caller goes on as before.
     static func run(_ arguments: [String]) -> ExitStatus? {
         guard let path = siblingPath("mailto-route-desktop"), access(path, X_OK) == 0 else { return nil }
-        let argv = [path] + arguments
-        let cArgv: [UnsafeMutablePointer<CChar>?] = argv.map { strdup($0) } + [nil]
-        defer { for pointer in cArgv { free(pointer) } }
-        var child: pid_t = 0
-        guard posix_spawn(&child, path, nil, nil, cArgv, environ) == 0 else { return nil }
-        var status: Int32 = 0
-        while waitpid(child, &status, 0) < 0 {
-            guard errno == EINTR else { return nil }
-        }
+        // The POSIX layer's foreground run: this process's streams, waited for.
+        guard let status = runInForeground([path] + arguments) else { return nil }
         // Killed by a signal: the sheet is gone without a report (its recovery file stays).
-        guard status & 0x7F == 0 else { return .failure }
-        let code = (status >> 8) & 0xFF
+        guard case .exited(let code) = status else { return .failure }
         if code == cannotStart { return nil }
         return ExitStatus(rawValue: code) ?? .failure
     }
