@@ -4,6 +4,9 @@
 #include <dlfcn.h>
 #include <gio/gio.h>
 #include <glib-unix.h>
+#include <errno.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 /* GLib is linked; GIO and GObject are opened with dlopen the first time a handoff, a
  * registration, a bus call or the network monitor needs them, never at start-up. A
@@ -147,6 +150,17 @@ static inline const char *mr_gio_load(mr_gio_api *api) {
 
 /* GLib's version macros and type-check macros do not import into Swift; these
  * static inline helpers give them a typed, non-macro form. */
+
+/* A descriptor that polls readable when `pid` (a child of ours) has ended: Linux 5.3's
+ * pidfd_open, which glibc 2.36 does not wrap. -1 with errno where the kernel lacks it. */
+static inline int mr_pidfd_open(pid_t pid) {
+#ifdef SYS_pidfd_open
+    return (int)syscall(SYS_pidfd_open, pid, 0);
+#else
+    errno = ENOSYS;
+    return -1;
+#endif
+}
 
 static inline unsigned mr_glib_major_version(void) { return glib_major_version; }
 static inline unsigned mr_glib_minor_version(void) { return glib_minor_version; }

@@ -10,8 +10,12 @@ struct Measured {
 }
 
 /// Runs `argv` with posix_spawn and waits with wait4, for its time and peak RSS. Standard
-/// input from `stdinPath` (or /dev/null); output discarded unless `keepOutput`.
-func measure(_ argv: [String], environment: [String: String]? = nil, stdinPath: String? = nil) -> Measured {
+/// input from `stdinPath` (or /dev/null); output discarded. With `untilCreated`, the time
+/// runs until the program has exited *and* that file exists, for an effect that the
+/// program may leave to a child of its own; both ends are woken by the kernel (wait4 on a
+/// thread, inotify here), never by a sleep, whose timer tick may be 4 ms.
+func measure(_ argv: [String], environment: [String: String]? = nil, stdinPath: String? = nil,
+             untilCreated file: String? = nil) -> Measured {
     var actions = posix_spawn_file_actions_t()
     posix_spawn_file_actions_init(&actions)
     defer { posix_spawn_file_actions_destroy(&actions) }
@@ -23,16 +27,63 @@ func measure(_ argv: [String], environment: [String: String]? = nil, stdinPath: 
     let env = (environment ?? ProcessInfo.processInfo.environment).map { "\($0.key)=\($0.value)" }
     let cEnv: [UnsafeMutablePointer<CChar>?] = env.map { strdup($0) } + [nil]
     defer { cEnv.forEach { free($0) } }
+    let created = file.map { FileCreation(path: $0) }
     var pid: pid_t = 0
     let start = DispatchTime.now().uptimeNanoseconds
     guard posix_spawnp(&pid, argv[0], &actions, nil, cArgs, cEnv) == 0 else {
         return Measured(status: -1, seconds: 0, maxRSSKB: 0)
     }
+    guard let created else {
+        let run = reap(pid)
+        return Measured(status: run.status, seconds: Double(run.ended - start) / 1e9, maxRSSKB: run.maxRSSKB)
+    }
+    nonisolated(unsafe) var run: (status: Int32, ended: UInt64, maxRSSKB: Int) = (0, 0, 0)
+    let exited = DispatchSemaphore(value: 0)
+    Thread.detachNewThread { [pid] in
+        run = reap(pid)
+        exited.signal()
+    }
+    let createdAt = created.wait(until: start + 5_000_000_000)
+    exited.wait()
+    guard let createdAt else { return Measured(status: -1, seconds: 0, maxRSSKB: 0) }
+    return Measured(status: run.status, seconds: Double(max(run.ended, createdAt) - start) / 1e9, maxRSSKB: run.maxRSSKB)
+}
+
+/// Waits for `pid`: its exit status, when it was seen to end, its peak RSS.
+private func reap(_ pid: pid_t) -> (status: Int32, ended: UInt64, maxRSSKB: Int) {
     var status: Int32 = 0
     var usage = rusage()
     while wait4(pid, &status, 0, &usage) < 0, errno == EINTR {}
-    let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
-    return Measured(status: (status >> 8) & 0xFF, seconds: seconds, maxRSSKB: usage.ru_maxrss)
+    return ((status >> 8) & 0xFF, DispatchTime.now().uptimeNanoseconds, usage.ru_maxrss)
+}
+
+/// The moment a file is created in a directory, from inotify, watched from before the
+/// program that creates it starts.
+private struct FileCreation {
+    let path: String
+    let descriptor: Int32
+
+    init(path: String) {
+        self.path = path
+        descriptor = inotify_init1(Int32(IN_CLOEXEC))
+        let directory = (path as NSString).deletingLastPathComponent
+        _ = inotify_add_watch(descriptor, directory, UInt32(IN_CREATE | IN_MOVED_TO))
+    }
+
+    /// When the file was seen to exist, or nil by `deadline` (uptime nanoseconds).
+    func wait(until deadline: UInt64) -> UInt64? {
+        defer { close(descriptor) }
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            if access(path, F_OK) == 0 { return DispatchTime.now().uptimeNanoseconds }
+            let now = DispatchTime.now().uptimeNanoseconds
+            guard now < deadline else { return nil }
+            var ready = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+            if poll(&ready, 1, Int32((deadline - now) / 1_000_000 + 1)) > 0 {
+                _ = read(descriptor, &buffer, buffer.count)
+            }
+        }
+    }
 }
 
 /// The median; for an even count, the mean of the two middle values.
