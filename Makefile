@@ -17,6 +17,11 @@ MANDIR := $(DATADIR)/man/man1
 UNITDIR := $(PREFIX)/lib/systemd/user
 APPDIR := $(DATADIR)/applications
 METAINFODIR := $(DATADIR)/metainfo
+DBUSDIR := $(DATADIR)/dbus-1/services
+# The desktop service: its D-Bus activatable desktop entry (named after the application
+# id) and the session bus's service files for its name and the Email portal backend's.
+SERVICE_DESKTOP := io.github.mailto_route.MailtoRoute.desktop
+SERVICE_FILES := io.github.mailto_route.MailtoRoute.service org.freedesktop.impl.portal.desktop.mailtoroute.service
 BASHCOMPDIR := $(DATADIR)/bash-completion/completions
 # Debian's zsh has this directory in $fpath (upstream zsh: site-functions).
 ZSHCOMPDIR := $(DATADIR)/zsh/vendor-completions
@@ -71,12 +76,19 @@ install:
 	sed -e 's|@EXEC@|$(BINDIR)/mailto-route|' -e '/^NoDisplay=/d' data/mailto-route.desktop > $(DESTDIR)$(APPDIR)/mailto-route.desktop
 	sed 's|@EXEC@|$(BINDIR)/mailto-route|' data/mailto-route-outbox.service > $(DESTDIR)$(UNITDIR)/mailto-route-outbox.service
 	chmod 644 $(DESTDIR)$(APPDIR)/mailto-route.desktop $(DESTDIR)$(UNITDIR)/mailto-route-outbox.service
+	sed 's|@DESKTOP@|$(BINDIR)/mailto-route-desktop|' data/$(SERVICE_DESKTOP) > $(DESTDIR)$(APPDIR)/$(SERVICE_DESKTOP)
+	mkdir -p $(DESTDIR)$(DBUSDIR)
+	for file in $(SERVICE_FILES); do \
+		sed 's|@DESKTOP@|$(BINDIR)/mailto-route-desktop|' data/$$file > $(DESTDIR)$(DBUSDIR)/$$file; \
+	done
+	chmod 644 $(DESTDIR)$(APPDIR)/$(SERVICE_DESKTOP) $(addprefix $(DESTDIR)$(DBUSDIR)/,$(SERVICE_FILES))
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/mailto-route $(DESTDIR)$(BINDIR)/mailto-route-desktop $(DESTDIR)$(MANDIR)/mailto-route.1 \
 		$(DESTDIR)$(BASHCOMPDIR)/mailto-route $(DESTDIR)$(ZSHCOMPDIR)/_mailto-route \
 		$(DESTDIR)$(METAINFODIR)/$(METAINFO) $(DESTDIR)$(APPDIR)/mailto-route.desktop \
-		$(DESTDIR)$(UNITDIR)/mailto-route-outbox.service
+		$(DESTDIR)$(UNITDIR)/mailto-route-outbox.service $(DESTDIR)$(APPDIR)/$(SERVICE_DESKTOP) \
+		$(addprefix $(DESTDIR)$(DBUSDIR)/,$(SERVICE_FILES))
 
 clean:
 	rm -rf .build

@@ -15,6 +15,10 @@ public struct RegistrationReport: Sendable {
     /// Desktop-specific lists that named another program and now name mailto-route first
     /// (`register --force`); `unregister` gives them back.
     public var takenOver: [String] = []
+    /// The desktop service's files installed: its D-Bus activatable desktop entry and the
+    /// D-Bus service files of the application and of the Email portal backend. Empty when
+    /// mailto-route-desktop is not beside the binary (no sheet, no service).
+    public var serviceFiles: [String] = []
 }
 
 /// What `unregister` did.
@@ -61,6 +65,61 @@ public enum Registration {
         Categories=Network;Email;
 
         """
+
+    /// The desktop service (mailto-route-desktop `--gapplication-service`), kept identical
+    /// to the files in `data/` (a test compares them): its desktop entry, whose name is the
+    /// application id, as GLib requires to launch it over D-Bus (`DBusActivatable=true`);
+    /// and the session bus's service files that start it for its own name and for the
+    /// Email portal backend's. `@DESKTOP@` becomes mailto-route-desktop's absolute path.
+    /// `mailto-route.desktop` stays the `mailto:` handler: a click that hands off must not
+    /// wait for GTK to start; the command line asks the service for a sheet.
+    static let serviceTemplates: [(directory: String, name: String, text: String)] = [
+        ("applications", "io.github.mailto_route.MailtoRoute.desktop", """
+            [Desktop Entry]
+            Type=Application
+            Name=mailto-route
+            Comment=The compose sheet of mailto-route, and its desktop service
+            Exec=@DESKTOP@ --gapplication-service
+            DBusActivatable=true
+            NoDisplay=true
+            Terminal=false
+            Categories=Network;Email;
+
+            """),
+        ("dbus-1/services", "io.github.mailto_route.MailtoRoute.service", """
+            [D-BUS Service]
+            Name=io.github.mailto_route.MailtoRoute
+            Exec=@DESKTOP@ --gapplication-service
+
+            """),
+        ("dbus-1/services", "org.freedesktop.impl.portal.desktop.mailtoroute.service", """
+            [D-BUS Service]
+            Name=org.freedesktop.impl.portal.desktop.mailtoroute
+            Exec=@DESKTOP@ --gapplication-service
+
+            """),
+    ]
+
+    /// Where `register` puts each service file: under `$XDG_DATA_HOME`.
+    static var serviceFilePaths: [String] {
+        serviceTemplates.map { XDGDirectories.dataHome + "/\($0.directory)/\($0.name)" }
+    }
+
+    /// Installs the service's files for mailto-route-desktop beside `executable`, or
+    /// removes them when it is not there.
+    static func installServiceFiles(besides executable: String) throws(DesktopError) -> [String] {
+        let desktop = Files.directory(of: executable) + "/mailto-route-desktop"
+        guard access(desktop, X_OK) == 0 else {
+            for path in serviceFilePaths { try Files.remove(path) }
+            return []
+        }
+        for (template, path) in zip(serviceTemplates, serviceFilePaths) {
+            let text = Array(template.text.replacing("@DESKTOP@", with: DesktopEntryQuoting.execArgument(desktop)).utf8)
+            try XDGDirectories.makeDirectory(Files.directory(of: path))
+            if try Files.read(path) != text { try Files.write(text, to: path) }
+        }
+        return serviceFilePaths
+    }
 
     /// The desktop entry for the binary at `executable` (absolute: GIO ignores an entry
     /// whose program it cannot find, and `PATH` differs between sessions).
@@ -115,6 +174,7 @@ public enum Registration {
                 try Files.write(listAfter, to: afterSnapshotPath)
             }
         }
+        let serviceFiles = try installServiceFiles(besides: executable)
         let wasRegistered = currentIsUs && current?.id == desktopID
         let takenOver = force ? try takeOver(Mimeapps.overrides(for: Handlers.mailtoType, expected: desktopID), state: state) : []
         return RegistrationReport(
@@ -123,7 +183,8 @@ public enum Registration {
             wasRegistered: wasRegistered && takenOver.isEmpty,
             effectiveDefault: Handlers.defaultForType(Handlers.mailtoType)?.id,
             overrides: Mimeapps.overrides(for: Handlers.mailtoType, expected: desktopID),
-            takenOver: takenOver
+            takenOver: takenOver,
+            serviceFiles: serviceFiles
         )
     }
 
@@ -190,6 +251,7 @@ public enum Registration {
         let previous = previousDefault
         let hadDesktopFile = try Files.read(desktopFilePath) != nil
         try Files.remove(desktopFilePath)
+        for path in serviceFilePaths { try Files.remove(path) }
         let current = try Files.read(Mimeapps.userListPath)
         var changedList = false
         if let state, let current, try Files.read(afterSnapshotPath) == current {

@@ -15,10 +15,16 @@ enum SheetSource {
     case link
     /// `compose [URL]`: the user sat down to write.
     case compose
+    /// An application's `ComposeEmail` through the Email portal.
+    case portal
 
     /// The source a cancel is logged under; what the buttons route is the sheet's.
     var routeSource: RouteRequest.Source {
-        self == .link ? .link : .compose
+        switch self {
+        case .link: .link
+        case .compose: .compose
+        case .portal: .portal
+        }
     }
 }
 
@@ -93,6 +99,8 @@ final class SheetDeliveryHost: SheetHost {
     nonisolated(unsafe) private let session: Session
     private let sessionLock = Mutex(())
     private let state = Mutex<RouteReport?>(nil)
+    /// What the service does once the sheet is gone (answers its caller); main thread.
+    nonisolated(unsafe) var onClosed: (() -> Void)?
 
     init(source: SheetSource, session: Session) {
         self.source = source
@@ -129,7 +137,11 @@ final class SheetDeliveryHost: SheetHost {
         state.withLock { $0 = report }
     }
 
-    func sheetClosed() {}
+    func sheetClosed() {
+        let closed = onClosed
+        onClosed = nil
+        closed?()
+    }
 
     /// The end of the run, as every run ends (`Session.finish`): `present` says what came
     /// of it, then what is due in the outbox goes out over the same connection.
@@ -141,35 +153,60 @@ final class SheetDeliveryHost: SheetHost {
 // MARK: - Telling the outcome
 
 enum SheetOutput {
-    /// Prints the report as the command line does (one human line and details, a failure
-    /// on standard error, or `--json`), shows it as a notification when nobody is at a
-    /// terminal (the sheet closed: the user learns there whether it was sent or queued),
-    /// flushes what is due as every run does, and returns DESIGN.md's exit status.
-    static func present(_ report: RouteReport, warnings: [String], json: Bool, host: SheetDeliveryHost) -> Int32 {
+    /// What a run prints and exits with, as the command line would.
+    struct Rendered: Sendable {
+        var status: Int32
+        var standardOutput = ""
+        var standardError = ""
+    }
+
+    /// Renders the report as the command line does (one human line and details, a failure
+    /// on standard error, or `--json`), tells it with `tell` when nobody is at a terminal
+    /// (the sheet closed: the user learns there whether it was sent or queued), flushes
+    /// what is due as every run does, and gives DESIGN.md's exit status.
+    static func render(
+        _ report: RouteReport, warnings: [String], json: Bool, host: SheetDeliveryHost, notify: Bool,
+        tell: (RouteReport) -> Void
+    ) -> Rendered {
         var report = report
         report.warnings = warnings + report.warnings
+        var rendered = Rendered(status: report.exitStatus)
         host.finish(report) { report in
             let lines = report.readableLines
             if json {
-                write(report.json.serialized, to: 1)
+                rendered.standardOutput += report.json.serialized + "\n"
             } else {
                 for (index, line) in lines.enumerated() {
                     if line.hasPrefix("warning: ") || report.result == .failed {
-                        write(index == 0 ? "mailto-route: \(line)" : line, to: 2)
+                        rendered.standardError += (index == 0 ? "mailto-route: \(line)" : line) + "\n"
                     } else {
-                        write(line, to: 1)
+                        rendered.standardOutput += line + "\n"
                     }
                 }
             }
-            if !hasTerminal(), report.result != .cancelled {
-                try? showReportNotification(summary: lines[0], details: Array(lines.dropFirst()), urgent: report.result == .failed)
-            }
+            if notify, report.result != .cancelled { tell(report) }
         }
-        return report.exitStatus
+        return rendered
+    }
+
+    /// `render`, printed on this process's standard output and error, told in a plain
+    /// notification: the one-sheet program the command line starts.
+    static func present(_ report: RouteReport, warnings: [String], json: Bool, host: SheetDeliveryHost) -> Int32 {
+        let rendered = render(report, warnings: warnings, json: json, host: host, notify: !hasTerminal()) { report in
+            let lines = report.readableLines
+            try? showReportNotification(summary: lines[0], details: Array(lines.dropFirst()), urgent: report.result == .failed)
+        }
+        writeAll(rendered.standardOutput, to: 1)
+        writeAll(rendered.standardError, to: 2)
+        return rendered.status
     }
 
     static func write(_ line: String, to descriptor: Int32) {
-        let bytes = Array((line + "\n").utf8)
+        writeAll(line + "\n", to: descriptor)
+    }
+
+    private static func writeAll(_ text: String, to descriptor: Int32) {
+        let bytes = Array(text.utf8)
         var written = 0
         while written < bytes.count {
             let n = bytes[written...].withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }

@@ -6,11 +6,16 @@ import MailtoRoute
 import MailtoCore
 
 // mailto-route-desktop: the compose sheet (GTK 4), apart from the command line so that
-// the handoff and send paths never load GTK. The command line starts it for `open` and
-// `compose` when there is a display (Sources/mailto-route/Commands/DesktopSheet.swift).
+// the handoff and send paths never load GTK.
 //
+//   mailto-route-desktop --gapplication-service
+//       the desktop service (io.github.mailto_route.MailtoRoute, D-Bus activated): one
+//       primary instance that opens every sheet of the session, for the command line's
+//       clicks, for GLib's launch of its desktop entry and for the Email portal
+//       (org.freedesktop.impl.portal.desktop.mailtoroute); quits when idle.
 //   mailto-route-desktop open URL [--json]
 //   mailto-route-desktop compose [URL] [--json]
+//       one sheet in this process, when the service cannot be reached (no session bus).
 //
 // Exit status: DESIGN.md's (0 sent or handed off, 75 queued, 3 saved, 4 cancelled,
 // 1 failed, 65 a URL that does not read, 64 usage), and 69 (EX_UNAVAILABLE) when GTK
@@ -24,31 +29,70 @@ enum DesktopExit {
     static let noDisplay: Int32 = 69
 }
 
-let usage = "usage: mailto-route-desktop open URL [--json] | compose [URL] [--json]"
+let usage = "usage: mailto-route-desktop open URL [--json] | compose [URL] [--json] | --gapplication-service"
+
+/// How long the service stays up with nothing open (GLib's own default for services is
+/// 10 s); `MAILTO_ROUTE_SERVICE_IDLE` (seconds) sets it, for tests and the curious.
+let serviceIdleSeconds = getenv("MAILTO_ROUTE_SERVICE_IDLE").flatMap { Double(String(cString: $0)) } ?? 10
 
 func fail(_ message: String, status: Int32) -> Never {
     SheetOutput.write("mailto-route-desktop: \(message)", to: 2)
     _exit(status)
 }
 
-var words = Array(CommandLine.arguments.dropFirst())
-let json = words.contains("--json")
-words.removeAll { $0 == "--json" }
-guard let command = words.first, command == "open" || command == "compose" else {
-    fail(words.first.map { "unknown command '\($0)'\n\(usage)" } ?? usage, status: DesktopExit.usage)
+/// The words of one sheet: `open URL` or `compose [URL]`, and `--json`.
+struct SheetArguments {
+    var source: SheetSource
+    var url: String?
+    var json: Bool
+
+    struct Usage: Error {
+        var message: String
+    }
+
+    static func parse(_ arguments: [String]) -> Result<SheetArguments, Usage> {
+        var words = arguments
+        let json = words.contains("--json")
+        words.removeAll { $0 == "--json" }
+        guard let command = words.first, command == "open" || command == "compose" else {
+            return .failure(Usage(message: words.first.map { "unknown command '\($0)'\n\(usage)" } ?? usage))
+        }
+        let source: SheetSource = command == "open" ? .link : .compose
+        let positionals = Array(words.dropFirst())
+        if let option = positionals.first(where: { $0.hasPrefix("-") }) {
+            return .failure(Usage(message: "unknown option '\(option)'\n\(usage)"))
+        }
+        guard positionals.count <= 1, source == .compose || positionals.count == 1 else {
+            return .failure(Usage(message: usage))
+        }
+        return .success(SheetArguments(source: source, url: positionals.first, json: json))
+    }
 }
-let source: SheetSource = command == "open" ? .link : .compose
-let positionals = Array(words.dropFirst())
-if let option = positionals.first(where: { $0.hasPrefix("-") }) {
-    fail("unknown option '\(option)'\n\(usage)", status: DesktopExit.usage)
+
+let words = Array(CommandLine.arguments.dropFirst())
+if words == ["--gapplication-service"] {
+    guard SheetApplication.canStart() else {
+        fail("cannot start GTK: no display it can open", status: DesktopExit.noDisplay)
+    }
+    let application = SheetApplication(id: ServiceNames.applicationID, isService: true)
+    let service = DesktopService(application: application)
+    do {
+        try service.serve(idleSeconds: serviceIdleSeconds)
+    } catch {
+        fail(error.description, status: 1)
+    }
+    _exit(application.run())
 }
-guard positionals.count <= 1, source == .compose || positionals.count == 1 else {
-    fail(usage, status: DesktopExit.usage)
+
+let arguments: SheetArguments
+switch SheetArguments.parse(words) {
+case .success(let parsed): arguments = parsed
+case .failure(let problem): fail(problem.message, status: DesktopExit.usage)
 }
 
 let session = Session.current()
 var email: EmailData?
-if let url = positionals.first {
+if let url = arguments.url {
     switch SheetDelivery.parse(url, session: session) {
     case .success(let parsed): email = parsed
     case .failure(let error): fail(error.description, status: DesktopExit.dataError)
@@ -59,8 +103,8 @@ guard SheetApplication.canStart() else {
     fail("cannot start GTK: no display it can open", status: DesktopExit.noDisplay)
 }
 
-let start = SheetDelivery.start(email, source: source, session: session)
-let host = SheetDeliveryHost(source: source, session: session)
+let start = SheetDelivery.start(email, source: arguments.source, session: session)
+let host = SheetDeliveryHost(source: arguments.source, session: session)
 let application = SheetApplication()
 application.open(start.content, host: host, recovery: start.recovery)
 _ = application.run()
@@ -69,4 +113,4 @@ guard let report = host.report else {
     fail("the sheet ended without a result", status: 1)
 }
 // What matters is on disk and said by now; as the command line, no exit handlers.
-_exit(SheetOutput.present(report, warnings: start.warnings, json: json, host: host))
+_exit(SheetOutput.present(report, warnings: start.warnings, json: arguments.json, host: host))

@@ -223,11 +223,33 @@ final class ComposeSheet {
     }
 
     /// Shows the window, the first empty field focused (the message, once To is filled).
-    func present() {
+    /// Shows the sheet; `activationToken` (the launcher's XDG activation token or startup
+    /// id) lets the desktop give it the focus the click asked for: wraps
+    /// `gtk_window_set_startup_id`.
+    func present(activationToken: String? = nil) {
         // Before presenting: focusing To and then moving on would leave its text selected.
         let first = entryText(to.widget).isEmpty ? to : textView
         gtk_window_set_focus(mr_window(window.widget), first.widget)
+        if let activationToken, !activationToken.isEmpty {
+            gtk_window_set_startup_id(mr_window(window.widget), activationToken)
+        }
         gtk_window_present(mr_window(window.widget))
+    }
+
+    /// The request behind the sheet was withdrawn (the Email portal's `Request.Close`):
+    /// with nothing edited the sheet ends as cancelled; with edits, what the user wrote is
+    /// saved as a draft (rule 3: nothing written is lost), then the sheet ends.
+    func withdraw() {
+        guard !hasEnded else { return }
+        question?.close()
+        question = nil
+        if busy { return }
+        if edited {
+            start(.saveDraft)
+        } else {
+            host.cancelled()
+            end()
+        }
     }
 
     private var data: UnsafeMutableRawPointer { Unmanaged.passUnretained(self).toOpaque() }

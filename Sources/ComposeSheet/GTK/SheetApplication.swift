@@ -1,14 +1,20 @@
 internal import CGTK
 
-/// The GtkApplication that holds the sheets of one process (issue 13 makes it the
-/// unique D-Bus service; for now each process has its own, `G_APPLICATION_NON_UNIQUE`).
-/// It runs until the last sheet is gone.
+/// The GtkApplication that holds the sheets of one process. Without an id it is the
+/// program a command line starts for one sheet (`G_APPLICATION_NON_UNIQUE`), and it runs
+/// until that sheet is gone. With the application id it is the desktop service: the one
+/// primary instance on the session bus, D-Bus activatable, which opens the sheets that
+/// clicks, the command line and the Email portal ask for (`serve`), sends notifications
+/// with actions, and quits when it has been idle for its inactivity timeout.
 public final class SheetApplication {
     private let application: GObjectRef
     private var connections = SignalConnections()
-    private var waiting: [(SheetContent, any SheetHost, RecoveryStore?)] = []
+    private var waiting: [(SheetContent, any SheetHost, RecoveryStore?, String?, SheetHandle)] = []
     private var sheets: [ComposeSheet] = []
-    private var activated = false
+    private var started = false
+    /// The service's D-Bus side, while it serves.
+    var service: ServiceBus?
+    weak var delegate: (any ServiceDelegate)?
 
     /// Whether GTK can start here (a display it can open): wraps `gtk_init_check`. Without
     /// one, a GtkApplication would exit the process on its own, so the caller asks first.
@@ -16,53 +22,131 @@ public final class SheetApplication {
         gtk_init_check() != 0
     }
 
-    /// Wraps `gtk_application_new` (transfer full); `id` `nil` is an application without a
-    /// bus name.
-    public init(id: String? = nil) {
-        guard let pointer = gtk_application_new(id, G_APPLICATION_NON_UNIQUE) else {
+    /// Wraps `gtk_application_new` (transfer full). `id` `nil`: an application without a
+    /// bus name, for one sheet. With an `id`, a unique application that handles `Open`
+    /// (GLib's D-Bus activation of its desktop entry); `isService`: started by D-Bus
+    /// activation (`--gapplication-service`), so it stays up for the inactivity timeout
+    /// without a window.
+    public init(id: String? = nil, isService: Bool = false) {
+        var flags = id == nil ? G_APPLICATION_NON_UNIQUE.rawValue : G_APPLICATION_HANDLES_OPEN.rawValue
+        if isService { flags |= G_APPLICATION_IS_SERVICE.rawValue }
+        guard let pointer = gtk_application_new(id, GApplicationFlags(rawValue: flags)) else {
             preconditionFailure("gtk_application_new returned NULL")
         }
         application = GObjectRef(adopting: UnsafeMutableRawPointer(pointer))
-        connections.connect(application, "activate", callback(onActivate), data: Unmanaged.passUnretained(self).toOpaque())
+        let data = Unmanaged.passUnretained(self).toOpaque()
+        connections.connect(application, "activate", callback(onActivate), data: data)
+        connections.connect(application, "startup", callback(onStartup), data: data)
+        connections.connect(application, "open", unsafeBitCast(onOpen as OpenHandler, to: GCallback.self), data: data)
     }
 
     deinit {
         connections.disconnectAll()
     }
 
-    /// Opens a sheet once the application runs (or now, when it does).
-    public func open(_ content: SheetContent, host: any SheetHost, recovery: RecoveryStore? = nil) {
-        if activated {
-            show(content, host: host, recovery: recovery)
+    var gtkApplication: UnsafeMutablePointer<GtkApplication> {
+        application.pointer.assumingMemoryBound(to: GtkApplication.self)
+    }
+
+    var gApplication: UnsafeMutablePointer<GApplication> { mr_application(gtkApplication) }
+
+    /// Opens a sheet once the application has started (or now, when it has). The handle
+    /// withdraws it (the Email portal's `Request.Close`).
+    @discardableResult
+    public func open(
+        _ content: SheetContent, host: any SheetHost, recovery: RecoveryStore? = nil, activationToken: String? = nil
+    ) -> SheetHandle {
+        let handle = SheetHandle()
+        if started {
+            show(content, host: host, recovery: recovery, activationToken: activationToken, handle: handle)
         } else {
-            waiting.append((content, host, recovery))
+            waiting.append((content, host, recovery, activationToken, handle))
+        }
+        return handle
+    }
+
+    /// Runs the main loop: wraps `g_application_run` (no arguments: the command line is
+    /// read by the caller, and `--gapplication-service` became `isService`). A one-sheet
+    /// application ends when its sheet is gone; the service when it has been idle.
+    public func run() -> Int32 {
+        g_application_run(gApplication, 0, nil)
+    }
+
+    /// Keeps the service up while work it started goes on: wraps `g_application_hold` and
+    /// `g_application_release`.
+    public func hold() { g_application_hold(gApplication) }
+    public func release() { g_application_release(gApplication) }
+
+    fileprivate func startup() {
+        started = true
+        let opening = waiting
+        waiting = []
+        for (content, host, recovery, token, handle) in opening {
+            show(content, host: host, recovery: recovery, activationToken: token, handle: handle)
         }
     }
 
-    /// Runs the main loop until every sheet has ended: wraps `g_application_run`.
-    public func run() -> Int32 {
-        g_application_run(mr_application(application.pointer.assumingMemoryBound(to: GtkApplication.self)), 0, nil)
-    }
-
+    /// `activate` (a plain start of the program, or `Activate` on the bus): nothing to
+    /// show but what is waiting.
     fileprivate func activate() {
-        activated = true
-        let opening = waiting
-        waiting = []
-        for (content, host, recovery) in opening { show(content, host: host, recovery: recovery) }
+        startup()
     }
 
-    private func show(_ content: SheetContent, host: any SheetHost, recovery: RecoveryStore?) {
-        let gtkApplication = application.pointer.assumingMemoryBound(to: GtkApplication.self)
+    fileprivate func openURIs(_ uris: [String]) {
+        delegate?.open(uris)
+    }
+
+    private func show(
+        _ content: SheetContent, host: any SheetHost, recovery: RecoveryStore?, activationToken: String?, handle: SheetHandle
+    ) {
         let sheet = ComposeSheet(application: gtkApplication, content: content, host: host,
                                  recovery: recovery?.create(), ended: { [unowned self] sheet in
                                      self.sheets.removeAll { $0 === sheet }
                                  })
         sheets.append(sheet)
-        sheet.present()
+        handle.sheet = sheet
+        sheet.present(activationToken: activationToken)
     }
 }
 
+/// One sheet as the code that asked for it holds it: `withdraw` ends it as its request
+/// was withdrawn (nothing edited: cancelled; edits: saved as a draft). Main thread only.
+public final class SheetHandle {
+    weak var sheet: ComposeSheet?
+
+    init() {}
+
+    public func withdraw() {
+        sheet?.withdraw()
+    }
+}
+
+private typealias OpenHandler = @convention(c) (
+    UnsafeMutableRawPointer?, UnsafeMutablePointer<OpaquePointer?>?, Int32, UnsafePointer<CChar>?, UnsafeMutableRawPointer?) -> Void
+
+private func owner(_ data: UnsafeMutableRawPointer?) -> SheetApplication? {
+    data.map { Unmanaged<SheetApplication>.fromOpaque($0).takeUnretainedValue() }
+}
+
 private func onActivate(_ application: UnsafeMutableRawPointer?, _ data: UnsafeMutableRawPointer?) {
-    guard let data else { return }
-    Unmanaged<SheetApplication>.fromOpaque(data).takeUnretainedValue().activate()
+    owner(data)?.activate()
+}
+
+private func onStartup(_ application: UnsafeMutableRawPointer?, _ data: UnsafeMutableRawPointer?) {
+    owner(data)?.startup()
+}
+
+/// GApplication's "open": the URIs GLib's launcher passed to `org.freedesktop.Application.Open`.
+private func onOpen(
+    _ application: UnsafeMutableRawPointer?, _ files: UnsafeMutablePointer<OpaquePointer?>?, _ count: Int32,
+    _ hint: UnsafePointer<CChar>?, _ data: UnsafeMutableRawPointer?
+) {
+    guard let files, count > 0 else { return }
+    var uris: [String] = []
+    for index in 0..<count {
+        guard let uri = mr_file_uri(files, index) else { continue }
+        uris.append(String(cString: uri))
+        g_free(uri)
+    }
+    owner(data)?.openURIs(uris)
 }

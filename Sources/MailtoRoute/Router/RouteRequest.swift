@@ -18,6 +18,9 @@ public struct RouteRequest: Sendable {
         /// The compose sheet: the user wrote it there and pressed its button (the sheet is
         /// a link's consent, DESIGN.md rule 1): trusted.
         case sheet
+        /// An application through the Email portal (`ComposeEmail`): its attachments are
+        /// its own, and it is sent only from the sheet the user confirms, or handed off.
+        case portal
     }
 
     /// A path the caller insists on; impossible is an error, never a silent switch.

@@ -112,3 +112,12 @@ public final class Session {
         return found
     }
 }
+
+extension Session {
+    /// Whether a clicked link opens the compose sheet in this run: a display, an account
+    /// that is set up and reads, and `policy=ask` (the sheet is the consent, DESIGN.md
+    /// rule 1). Anything else takes the path a link always took.
+    public var linkOpensSheet: Bool {
+        environment.hasDisplay && route.policy == .ask && account != nil
+    }
+}

@@ -14,7 +14,8 @@ struct Output: Sendable {
         write(line + "\n", to: STDERR_FILENO)
     }
 
-    private func write(_ text: String, to descriptor: Int32) {
+    /// `text` as it is, on standard output (1) or error (2): what another program printed.
+    func write(_ text: String, to descriptor: Int32) {
         var text = text
         text.withUTF8 { bytes in
             guard let base = bytes.baseAddress else { return }

@@ -15,13 +15,27 @@ enum DesktopSheet {
     /// and reads, and `policy=ask` (the sheet is the consent). Anything else takes the
     /// path it always took.
     static func suits(link session: Session) -> Bool {
-        session.environment.hasDisplay && session.route.policy == .ask && session.account != nil
+        session.linkOpensSheet
     }
 
     /// Runs `mailto-route-desktop` (from this binary's directory) with `arguments` on this
     /// process's standard input, output and error, and returns its exit status; `nil` when
     /// it is not there or GTK could not start, so the caller goes on as before.
     static func run(_ arguments: [String]) -> ExitStatus? {
+        // The desktop service first: one process for every sheet of the session, started
+        // by D-Bus activation when it does not run, and a sheet at once when it does.
+        do throws(DesktopError) {
+            let names = ["XDG_ACTIVATION_TOKEN", "DESKTOP_STARTUP_ID"]
+            let token = names.lazy.compactMap { (name: String) in getenv(name).map { String(cString: $0) } }.first
+            if let outcome = try SheetService.run(arguments, notify: !hasTerminal(), activationToken: token) {
+                Output().write(outcome.standardOutput, to: 1)
+                Output().write(outcome.standardError, to: 2)
+                return ExitStatus(rawValue: outcome.status) ?? .failure
+            }
+        } catch {
+            Output().write("mailto-route: \(error.message)\n", to: 2)
+            return .failure
+        }
         guard let path = siblingPath("mailto-route-desktop"), access(path, X_OK) == 0 else { return nil }
         // The POSIX layer's foreground run: this process's streams, waited for.
         guard let status = runInForeground([path] + arguments) else { return nil }

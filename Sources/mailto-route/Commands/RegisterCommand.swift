@@ -17,6 +17,9 @@ enum RegisterCommand: Command {
             ? "mailto-route is already the default mailto: handler (\(report.desktopFile))"
             : "mailto-route is now the default mailto: handler (\(report.desktopFile))")
         output.print("previous default: \(report.previousDefault ?? "none") (unregister restores it)")
+        if !report.serviceFiles.isEmpty {
+            output.print("the desktop service: \(report.serviceFiles.joined(separator: ", "))")
+        }
         for path in report.takenOver {
             output.print("\(path) now names mailto-route first (unregister gives it back)")
         }

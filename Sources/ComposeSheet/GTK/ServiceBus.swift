@@ -1,0 +1,308 @@
+internal import CGTK
+
+/// What the desktop service is asked for on the session bus, answered by the program
+/// that serves (mailto-route-desktop), on the GTK main thread.
+public protocol ServiceDelegate: AnyObject {
+    /// `org.freedesktop.Application.Open`: GLib launched the D-Bus activatable desktop
+    /// entry with these URIs (a notification's default action, or the entry as a handler).
+    func open(_ uris: [String])
+    /// mailto-route's own `Open`: the words the command line would have run
+    /// mailto-route-desktop with (`open URL --json`); `answer` once it has ended.
+    func run(_ request: ServiceRequest, answer: @escaping @Sendable (ServiceAnswer) -> Void)
+    /// The Email portal's `ComposeEmail`; `respond` with its response code once the user
+    /// has chosen. The handle withdraws the request (`Request.Close`).
+    func composeEmail(_ request: PortalEmailRequest, respond: @escaping @Sendable (UInt32) -> Void) -> SheetHandle?
+    /// A notification's button: `retry-outbox` or `open-draft`, with the id it names.
+    func activate(_ action: String, parameter: String)
+}
+
+/// mailto-route's `Open(as words, b notify, s activation_token) → (s request)`.
+public struct ServiceRequest: Sendable {
+    public var words: [String]
+    /// Nobody is at the caller's terminal: the outcome is told in a notification.
+    public var notify: Bool
+    public var activationToken: String?
+}
+
+/// What `Finished` carries: the exit status and what the command line prints.
+public struct ServiceAnswer: Sendable {
+    public var status: Int32
+    public var standardOutput: String
+    public var standardError: String
+
+    public init(status: Int32, standardOutput: String, standardError: String) {
+        self.status = status
+        self.standardOutput = standardOutput
+        self.standardError = standardError
+    }
+}
+
+/// `org.freedesktop.impl.portal.Email.ComposeEmail`'s arguments, as xdg-desktop-portal
+/// passes them: `attachments` are host paths the frontend made from descriptors the
+/// application handed it, so they are the application's own (trusted, shown ticked).
+public struct PortalEmailRequest: Sendable {
+    public var handle: String
+    public var appID: String
+    public var parentWindow: String
+    public var to: [String]
+    public var cc: [String]
+    public var bcc: [String]
+    public var subject: String?
+    public var body: String?
+    public var attachments: [String]
+    public var activationToken: String?
+}
+
+/// The D-Bus names and objects of the service.
+public enum ServiceNames {
+    public static let applicationID = "io.github.mailto_route.MailtoRoute"
+    public static let objectPath = "/io/github/mailto_route/MailtoRoute"
+    public static let interface = "io.github.mailto_route.MailtoRoute1"
+    public static let portalBusName = "org.freedesktop.impl.portal.desktop.mailtoroute"
+    public static let portalObjectPath = "/org/freedesktop/portal/desktop"
+    public static let portalInterface = "org.freedesktop.impl.portal.Email"
+    public static let requestInterface = "org.freedesktop.impl.portal.Request"
+}
+
+private let introspection = """
+    <node>
+      <interface name="\(ServiceNames.interface)">
+        <method name="Open">
+          <arg type="as" name="words" direction="in"/>
+          <arg type="b" name="notify" direction="in"/>
+          <arg type="s" name="activation_token" direction="in"/>
+          <arg type="s" name="request" direction="out"/>
+        </method>
+        <signal name="Finished">
+          <arg type="s" name="request"/>
+          <arg type="i" name="status"/>
+          <arg type="s" name="stdout"/>
+          <arg type="s" name="stderr"/>
+        </signal>
+      </interface>
+      <interface name="\(ServiceNames.portalInterface)">
+        <method name="ComposeEmail">
+          <arg type="o" name="handle" direction="in"/>
+          <arg type="s" name="app_id" direction="in"/>
+          <arg type="s" name="parent_window" direction="in"/>
+          <arg type="a{sv}" name="options" direction="in"/>
+          <arg type="u" name="response" direction="out"/>
+          <arg type="a{sv}" name="results" direction="out"/>
+        </method>
+      </interface>
+      <interface name="\(ServiceNames.requestInterface)">
+        <method name="Close"/>
+      </interface>
+    </node>
+    """
+
+/// The service's objects on the session bus: mailto-route's own interface, the Email
+/// portal backend and its request objects, on GIO's shared session connection, which
+/// `g_application_register` then uses too. They are exported before the application
+/// takes its name, so that the call that D-Bus-activated the service finds them.
+/// Touched on the main thread only: the `@Sendable` answers that capture it hop to the
+/// main loop (`onMain`) before they do, hence `@unchecked`.
+final class ServiceBus: @unchecked Sendable {
+    private let connection: OpaquePointer
+    private let node: UnsafeMutablePointer<GDBusNodeInfo>
+    private var registrations: [guint] = []
+    private var portalName: guint = 0
+    /// The portal requests still open, by handle: their `Request` object and sheet.
+    private var requests: [String: (registration: guint, handle: SheetHandle?)] = [:]
+    private var nextRequest = 0
+    unowned let application: SheetApplication
+
+    /// Wraps `g_bus_get_sync` (transfer full) and `g_dbus_node_info_new_for_xml`.
+    init(application: SheetApplication) throws(ServiceError) {
+        self.application = application
+        var error: UnsafeMutablePointer<GError>?
+        guard let connection = g_bus_get_sync(G_BUS_TYPE_SESSION, nil, &error) else {
+            throw ServiceError(takingMessage: error, "cannot connect to the session bus")
+        }
+        self.connection = connection
+        guard let node = g_dbus_node_info_new_for_xml(introspection, &error) else {
+            preconditionFailure("the service's introspection XML does not parse: \(ServiceError(takingMessage: error, ""))")
+        }
+        self.node = node
+    }
+
+    deinit {
+        for id in registrations { g_dbus_connection_unregister_object(connection, id) }
+        for request in requests.values { g_dbus_connection_unregister_object(connection, request.registration) }
+        if portalName != 0 { g_bus_unown_name(portalName) }
+        g_dbus_node_info_unref(node)
+        g_object_unref(UnsafeMutableRawPointer(connection))
+    }
+
+    private var data: UnsafeMutableRawPointer { Unmanaged.passUnretained(self).toOpaque() }
+
+    /// Exports mailto-route's interface on the application's path and the portal backend
+    /// on the portal's, then asks for the portal's bus name: wraps
+    /// `g_dbus_connection_register_object` and `g_bus_own_name_on_connection`.
+    func export() throws(ServiceError) {
+        try registrations.append(register(ServiceNames.objectPath, interface: ServiceNames.interface))
+        try registrations.append(register(ServiceNames.portalObjectPath, interface: ServiceNames.portalInterface))
+        portalName = g_bus_own_name_on_connection(connection, ServiceNames.portalBusName, G_BUS_NAME_OWNER_FLAGS_NONE,
+                                                  nil, nil, nil, nil)
+    }
+
+    private func register(_ path: String, interface: String) throws(ServiceError) -> guint {
+        guard let info = g_dbus_node_info_lookup_interface(node, interface) else {
+            preconditionFailure("no interface \(interface) in the service's introspection XML")
+        }
+        var error: UnsafeMutablePointer<GError>?
+        let id = g_dbus_connection_register_object(connection, path, info, serviceVTable, data, nil, &error)
+        guard id != 0 else { throw ServiceError(takingMessage: error, "cannot export \(interface) at \(path)") }
+        return id
+    }
+
+    // MARK: - Calls
+
+    fileprivate func call(_ method: String, interface: String, path: String, sender: String,
+                          parameters: OpaquePointer, invocation: OpaquePointer) {
+        let reply = PendingReply(invocation)
+        guard let delegate = application.delegate else {
+            reply.fail("the service is not ready")
+            return
+        }
+        switch (interface, method) {
+        case (ServiceNames.interface, "Open"):
+            nextRequest += 1
+            let request = "\(nextRequest)"
+            let words = takeStrings(mr_tuple_strv(parameters, 0))
+            let token = takeString(mr_tuple_string(parameters, 2))
+            reply.succeed(mr_variant_tuple_string(request))
+            application.hold()
+            delegate.run(ServiceRequest(words: words, notify: mr_tuple_bool(parameters, 1) != 0,
+                                        activationToken: token?.isEmpty == false ? token : nil)) { [self] answer in
+                onMain {
+                    self.emitFinished(request, answer, to: sender)
+                    self.application.release()
+                }
+            }
+        case (ServiceNames.portalInterface, "ComposeEmail"):
+            composeEmail(parameters, reply: reply)
+        case (ServiceNames.requestInterface, "Close"):
+            reply.succeed(nil)
+            requests[path]?.handle?.withdraw()
+        default:
+            reply.fail("no method \(interface).\(method)")
+        }
+    }
+
+    private func composeEmail(_ parameters: OpaquePointer, reply: PendingReply) {
+        guard let delegate = application.delegate else { return reply.fail("the service is not ready") }
+        let handle = takeString(mr_tuple_string(parameters, 0)) ?? ""
+        let options = mr_tuple_dict(parameters, 3)
+        defer { if let options { g_variant_unref(options) } }
+        func strings(_ key: String) -> [String] { options.map { takeStrings(mr_dict_strv($0, key)) } ?? [] }
+        func string(_ key: String) -> String? { options.flatMap { takeString(mr_dict_string($0, key)) } }
+        let request = PortalEmailRequest(
+            handle: handle, appID: takeString(mr_tuple_string(parameters, 1)) ?? "",
+            parentWindow: takeString(mr_tuple_string(parameters, 2)) ?? "",
+            to: strings("address") + strings("addresses"), cc: strings("cc"), bcc: strings("bcc"),
+            subject: string("subject"), body: string("body"), attachments: strings("attachments"),
+            activationToken: string("activation_token"))
+        // The Request object first, so that a Close that comes at once finds it.
+        let registration = (try? register(handle, interface: ServiceNames.requestInterface)) ?? 0
+        requests[handle] = (registration, nil)
+        application.hold()
+        let sheet = delegate.composeEmail(request) { [self] response in
+            onMain {
+                reply.succeed(mr_portal_response(response))
+                if let request = self.requests.removeValue(forKey: handle), request.registration != 0 {
+                    g_dbus_connection_unregister_object(self.connection, request.registration)
+                }
+                self.application.release()
+            }
+        }
+        if requests[handle] != nil { requests[handle]?.handle = sheet }
+    }
+
+    /// Wraps `g_dbus_connection_emit_signal`, to the caller only: what it prints is its own.
+    private func emitFinished(_ request: String, _ answer: ServiceAnswer, to destination: String) {
+        g_dbus_connection_emit_signal(
+            connection, destination, ServiceNames.objectPath, ServiceNames.interface, "Finished",
+            mr_finished_signal(request, answer.status, answer.standardOutput, answer.standardError), nil)
+        g_dbus_connection_flush_sync(connection, nil, nil)
+    }
+}
+
+/// A method call's invocation (transfer full from GDBus), answered exactly once.
+private final class PendingReply: @unchecked Sendable {
+    // Answered on the main thread only; `@unchecked` because the callbacks that capture
+    // it are `@Sendable` and hop to the main loop before they touch it.
+    private var invocation: OpaquePointer?
+
+    init(_ invocation: OpaquePointer) {
+        self.invocation = invocation
+    }
+
+    /// Wraps `g_dbus_method_invocation_return_value` (consumes a floating `value`).
+    func succeed(_ value: OpaquePointer?) {
+        guard let invocation else { return }
+        self.invocation = nil
+        g_dbus_method_invocation_return_value(invocation, value)
+    }
+
+    /// Wraps `g_dbus_method_invocation_return_dbus_error` with org.freedesktop.DBus.Error.Failed.
+    func fail(_ message: String) {
+        guard let invocation else { return }
+        self.invocation = nil
+        g_dbus_method_invocation_return_dbus_error(invocation, "org.freedesktop.DBus.Error.Failed", message)
+    }
+}
+
+/// The error of the service's D-Bus side: GLib's message.
+public struct ServiceError: Error, CustomStringConvertible {
+    public let description: String
+
+    init(takingMessage error: UnsafeMutablePointer<GError>?, _ context: String) {
+        let message = error?.pointee.message.map { String(cString: $0) } ?? "unknown error"
+        if let error { g_error_free(error) }
+        description = context.isEmpty ? message : "\(context): \(message)"
+    }
+}
+
+// MARK: - C glue
+
+/// GDBus's method-call function for every object of the service.
+private func onMethodCall(
+    _ connection: OpaquePointer?, _ sender: UnsafePointer<gchar>?, _ path: UnsafePointer<gchar>?,
+    _ interface: UnsafePointer<gchar>?, _ method: UnsafePointer<gchar>?, _ parameters: OpaquePointer?,
+    _ invocation: OpaquePointer?, _ data: gpointer?
+) {
+    guard let data, let invocation, let parameters, let method, let interface, let path else { return }
+    let bus = Unmanaged<ServiceBus>.fromOpaque(data).takeUnretainedValue()
+    bus.call(String(cString: method), interface: String(cString: interface), path: String(cString: path),
+             sender: sender.map { String(cString: $0) } ?? "", parameters: parameters, invocation: invocation)
+}
+
+/// The one vtable of the service's objects, for the life of the process: written once,
+/// before any object is exported, and only read by GDBus after (hence `unsafe`).
+nonisolated(unsafe) private let serviceVTable: UnsafePointer<GDBusInterfaceVTable> = {
+    let table = UnsafeMutablePointer<GDBusInterfaceVTable>.allocate(capacity: 1)
+    table.initialize(to: GDBusInterfaceVTable())
+    table.pointee.method_call = onMethodCall
+    return UnsafePointer(table)
+}()
+
+/// A GLib string (transfer full) as a Swift one, freed.
+func takeString(_ text: UnsafeMutablePointer<gchar>?) -> String? {
+    guard let text else { return nil }
+    defer { g_free(text) }
+    return String(cString: text)
+}
+
+/// A NULL-terminated GLib string array (transfer full), freed.
+func takeStrings(_ strings: UnsafeMutablePointer<UnsafeMutablePointer<gchar>?>?) -> [String] {
+    guard let strings else { return [] }
+    defer { g_strfreev(strings) }
+    var result: [String] = []
+    var index = 0
+    while let string = strings[index] {
+        result.append(String(cString: string))
+        index += 1
+    }
+    return result
+}

@@ -1,0 +1,144 @@
+internal import CGTK
+
+// The desktop service's side of the application: its D-Bus objects, its actions, its
+// notifications, and work it runs off the main thread.
+
+/// A notification's button: its label, the application action it activates (without the
+/// `app.` prefix) and the id that action is for.
+public struct NotificationButton: Sendable {
+    public var label: String
+    public var action: String
+    public var target: String
+
+    public init(label: String, action: String, target: String) {
+        self.label = label
+        self.action = action
+        self.target = target
+    }
+}
+
+extension SheetApplication {
+    /// Makes this the desktop service: exports its D-Bus objects (mailto-route's interface,
+    /// the Email portal backend), adds `actions` (each taking one string: an outbox or draft
+    /// id) for notification buttons, and registers the application, which takes its
+    /// well-known name. Call before `run`. Throws when there is no session bus, or when
+    /// another process is the primary instance already.
+    public func serve(_ delegate: any ServiceDelegate, actions: [String], idleSeconds: Double) throws(ServiceError) {
+        self.delegate = delegate
+        let bus = try ServiceBus(application: self)
+        try bus.export()
+        service = bus
+        for name in actions {
+            let action = mr_string_action_new(name)
+            let data = Unmanaged.passUnretained(self).toOpaque()
+            g_signal_connect_data(UnsafeMutableRawPointer(action), "activate",
+                                  unsafeBitCast(onAction as ActionHandler, to: GCallback.self), data, nil, GConnectFlags(0))
+            g_action_map_add_action(mr_action_map(gtkApplication), mr_action(action))
+            g_object_unref(UnsafeMutableRawPointer(action))
+        }
+        g_application_set_inactivity_timeout(gApplication, guint(max(0, idleSeconds) * 1000))
+        var error: UnsafeMutablePointer<GError>?
+        guard g_application_register(gApplication, nil, &error) != 0 else {
+            throw ServiceError(takingMessage: error, "cannot register \(ServiceNames.applicationID) on the session bus")
+        }
+        if g_application_get_is_remote(gApplication) != 0 {
+            throw ServiceError(takingMessage: nil, "another process is \(ServiceNames.applicationID) already")
+        }
+        // Started for a call that may never come: up for the inactivity timeout, then gone.
+        hold()
+        release()
+    }
+
+    fileprivate func activateAction(_ name: String, parameter: String) {
+        hold()
+        delegate?.activate(name, parameter: parameter)
+        release()
+    }
+
+    /// Sends a notification as this application: wraps `g_notification_new`,
+    /// `g_notification_add_button_with_target_value` and `g_application_send_notification`.
+    /// GLib sends it to `org.gtk.Notifications` where that runs (GNOME: a button then
+    /// activates the service over D-Bus, also after it exited) and to
+    /// `org.freedesktop.Notifications` otherwise (a button works while the service runs).
+    /// The same `id` replaces an earlier notification.
+    public func notify(id: String, title: String, body: String, urgent: Bool, buttons: [NotificationButton]) {
+        guard let notification = g_notification_new(title) else { return }
+        defer { g_object_unref(UnsafeMutableRawPointer(notification)) }
+        if !body.isEmpty { g_notification_set_body(notification, body) }
+        g_notification_set_priority(notification, urgent ? G_NOTIFICATION_PRIORITY_URGENT : G_NOTIFICATION_PRIORITY_NORMAL)
+        for button in buttons {
+            g_notification_add_button_with_target_value(notification, button.label, "app.\(button.action)",
+                                                        mr_variant_string(button.target))
+        }
+        g_application_send_notification(gApplication, id, notification)
+    }
+
+    /// Wraps `g_application_withdraw_notification`.
+    public func withdrawNotification(id: String) {
+        g_application_withdraw_notification(gApplication, id)
+    }
+
+    /// Opens `path` with the desktop's program for its type: wraps
+    /// `g_app_info_launch_default_for_uri`. Throws GLib's message when there is none.
+    public func showFile(_ path: String) throws(ServiceError) {
+        guard let uri = g_filename_to_uri(path, nil, nil) else {
+            throw ServiceError(takingMessage: nil, "\(path) is not an absolute file name")
+        }
+        defer { g_free(uri) }
+        var error: UnsafeMutablePointer<GError>?
+        if g_app_info_launch_default_for_uri(uri, nil, &error) == 0 {
+            throw ServiceError(takingMessage: error, "cannot open \(path)")
+        }
+    }
+
+    /// Runs `work` on a thread of its own and `then` with its result on the main loop,
+    /// holding the application meanwhile: a send blocks for as long as the server takes,
+    /// and the sheets stay responsive.
+    public func inBackground<Result: Sendable>(_ work: @escaping @Sendable () -> Result,
+                                               then: @escaping @Sendable (Result) -> Void) {
+        hold()
+        let job = BackgroundJob { [self] in
+            let result = work()
+            onMain {
+                then(result)
+                self.release()
+            }
+        }
+        let thread = g_thread_new("mailto-route-service", onBackgroundThread, Unmanaged.passRetained(job).toOpaque())
+        g_thread_unref(thread)
+    }
+}
+
+extension SheetApplication: @unchecked Sendable {}
+
+private final class BackgroundJob {
+    let body: () -> Void
+    init(_ body: @escaping () -> Void) { self.body = body }
+}
+
+private func onBackgroundThread(_ data: UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer? {
+    guard let data else { return nil }
+    Unmanaged<BackgroundJob>.fromOpaque(data).takeRetainedValue().body()
+    return nil
+}
+
+/// Runs `body` on the GTK main loop (from any thread): `g_idle_add` at default priority.
+func onMain(_ body: @escaping () -> Void) {
+    _ = mr_idle_add_soon(onMainIdle, Unmanaged.passRetained(BackgroundJob(body)).toOpaque())
+}
+
+private func onMainIdle(_ data: UnsafeMutableRawPointer?) -> gboolean {
+    guard let data else { return 0 }
+    Unmanaged<BackgroundJob>.fromOpaque(data).takeRetainedValue().body()
+    return 0
+}
+
+private typealias ActionHandler = @convention(c) (OpaquePointer?, OpaquePointer?, UnsafeMutableRawPointer?) -> Void
+
+/// A GSimpleAction's "activate": the notification button's id is its string parameter.
+private func onAction(_ action: OpaquePointer?, _ parameter: OpaquePointer?, _ data: UnsafeMutableRawPointer?) {
+    guard let data, let action, let name = g_action_get_name(mr_action(action)) else { return }
+    let application = Unmanaged<SheetApplication>.fromOpaque(data).takeUnretainedValue()
+    let value = takeString(mr_variant_dup_string(parameter)) ?? ""
+    application.activateAction(String(cString: name), parameter: value)
+}

@@ -1,0 +1,221 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import ComposeSheet
+import MailtoRoute
+
+/// mailto-route as a desktop service (`mailto-route-desktop --gapplication-service`,
+/// started by D-Bus activation): the primary instance that opens every sheet of the
+/// session, for the command line's clicks (`Open`), for GLib launching the D-Bus activatable
+/// entry, and for the Email portal; and tells outcomes in notifications with actions.
+/// Each request has a Session of its own: the configuration may change between two
+/// clicks. Used on the GTK main thread only: the `then` of background work runs there,
+/// hence `@unchecked Sendable`.
+final class DesktopService: ServiceDelegate, @unchecked Sendable {
+    /// Notification buttons' actions, each with one string: the id it is for.
+    static let actions = ["retry-outbox", "open-draft"]
+
+    let application: SheetApplication
+
+    init(application: SheetApplication) {
+        self.application = application
+    }
+
+    /// Serves until idle: the D-Bus objects, the actions, the application's name.
+    func serve(idleSeconds: Double) throws(ServiceError) {
+        try application.serve(self, actions: Self.actions, idleSeconds: idleSeconds)
+    }
+
+    // MARK: - Requests
+
+    /// The command line's `Open`: the words it would have run this program with.
+    func run(_ request: ServiceRequest, answer: @escaping @Sendable (ServiceAnswer) -> Void) {
+        let arguments: SheetArguments
+        switch SheetArguments.parse(request.words) {
+        case .success(let parsed): arguments = parsed
+        case .failure(let usage):
+            return answer(ServiceAnswer(status: DesktopExit.usage, standardOutput: "",
+                                        standardError: "mailto-route-desktop: \(usage.message)\n"))
+        }
+        let session = Session.current()
+        var email: EmailData?
+        if let url = arguments.url {
+            switch SheetDelivery.parse(url, session: session) {
+            case .success(let parsed): email = parsed
+            case .failure(let error):
+                return answer(ServiceAnswer(status: DesktopExit.dataError, standardOutput: "",
+                                            standardError: "mailto-route: \(error.description)\n"))
+            }
+        }
+        openSheet(email, source: arguments.source, session: session, token: request.activationToken) { [self] host, warnings in
+            guard let report = host.report else {
+                return answer(ServiceAnswer(status: 1, standardOutput: "", standardError: "mailto-route: the sheet ended without a result\n"))
+            }
+            let rendered = SheetOutput.render(report, warnings: warnings, json: arguments.json, host: host,
+                                              notify: request.notify, tell: tell)
+            answer(ServiceAnswer(status: rendered.status, standardOutput: rendered.standardOutput,
+                                 standardError: rendered.standardError))
+        }
+    }
+
+    /// GLib's `Open` of the D-Bus activatable entry: each URI as a clicked link.
+    func open(_ uris: [String]) {
+        for uri in uris {
+            let url = Self.mailtoURL(uri)
+            let session = Session.current()
+            guard case .success(let email) = SheetDelivery.parse(url, session: session) else { continue }
+            if session.linkOpensSheet {
+                openSheet(email, source: .link, session: session, token: nil) { [self] host, warnings in
+                    guard let report = host.report else { return }
+                    _ = SheetOutput.render(report, warnings: warnings, json: false, host: host, notify: true, tell: tell)
+                }
+            } else {
+                // The path the command line takes for a link, off the main loop (a handoff
+                // watches its program for up to two seconds).
+                let box = SessionBox(session)
+                application.inBackground({
+                    box.session.route(RouteRequest(email: email, source: .link))
+                }, then: { [self] report in
+                    _ = box.session.finish(report, source: .link) { tell($0) }
+                })
+            }
+        }
+    }
+
+    /// GLib hands a `mailto:` URI to `Open` as a GFile's URI, which may come back as
+    /// `mailto:///ADDRESS`: the empty authority is not part of the address.
+    static func mailtoURL(_ uri: String) -> String {
+        let prefix = "mailto:///"
+        guard uri.lowercased().hasPrefix(prefix) else { return uri }
+        return "mailto:" + uri.dropFirst(prefix.count)
+    }
+
+    /// The Email portal's `ComposeEmail`: the sheet, the application's files ticked and
+    /// the application named; with `policy=handoff` or no account that can send, a handoff
+    /// that carries the files on the mail program's own command line.
+    func composeEmail(_ request: PortalEmailRequest, respond: @escaping @Sendable (UInt32) -> Void) -> SheetHandle? {
+        let session = Session.current()
+        var email = EmailData()
+        email.to = request.to
+        email.cc = request.cc
+        email.bcc = request.bcc
+        email.subject = request.subject
+        email.body = request.body
+        // Host paths the portal's frontend made from descriptors it checked: the
+        // application's own files (DESIGN.md rule 8: a local program's hand).
+        email.attachments = request.attachments.map { Attachment.file($0) }
+        if session.route.policy == .handoff || session.account == nil {
+            let box = SessionBox(session)
+            let email = email
+            application.inBackground({
+                box.session.route(RouteRequest(email: email, source: .portal, forcedPath: .handoff))
+            }, then: { [self] report in
+                _ = box.session.finish(report, source: .portal) { tell($0) }
+                respond(Self.portalResponse(report))
+            })
+            return nil
+        }
+        return openSheet(email, source: .portal, session: session, token: request.activationToken,
+                         requestedBy: request.appID.isEmpty ? nil : request.appID) { [self] host, warnings in
+            guard let report = host.report else { return respond(2) }
+            _ = SheetOutput.render(report, warnings: warnings, json: false, host: host, notify: true, tell: tell)
+            respond(Self.portalResponse(report))
+        }
+    }
+
+    /// The portal's response: 0 for what the user chose (sent, queued, handed off,
+    /// saved), 1 cancelled, 2 anything else.
+    static func portalResponse(_ report: RouteReport) -> UInt32 {
+        switch report.result {
+        case .sent, .queued, .handedOff, .saved: 0
+        case .cancelled: 1
+        case .failed: 2
+        }
+    }
+
+    @discardableResult
+    private func openSheet(
+        _ email: EmailData?, source: SheetSource, session: Session, token: String?, requestedBy: String? = nil,
+        ended: @escaping (SheetDeliveryHost, [String]) -> Void
+    ) -> SheetHandle {
+        var start = SheetDelivery.start(email, source: source, session: session)
+        start.content.requestingApplication = requestedBy
+        let host = SheetDeliveryHost(source: source, session: session)
+        let warnings = start.warnings
+        host.onClosed = { ended(host, warnings) }
+        return application.open(start.content, host: host, recovery: start.recovery, activationToken: token)
+    }
+
+    // MARK: - Notifications and their actions
+
+    /// Tells `report` in a notification with the button that follows from it: **Retry
+    /// now** for a queued message, **Open** for a saved draft. The notification's id names
+    /// the outbox entry or draft, so that a later one about it replaces it.
+    func tell(_ report: RouteReport) {
+        let lines = report.readableLines
+        var id = "report"
+        var buttons: [NotificationButton] = []
+        if report.result == .queued, let outboxID = report.outboxId {
+            id = "outbox-\(outboxID)"
+            buttons.append(NotificationButton(label: "Retry now", action: "retry-outbox", target: outboxID))
+        } else if let outboxID = report.outboxId {
+            id = "outbox-\(outboxID)"
+        } else if report.result == .saved, let draft = report.draft {
+            id = "draft-\(draft)"
+            buttons.append(NotificationButton(label: "Open", action: "open-draft", target: draft))
+        }
+        application.notify(id: id, title: lines[0], body: lines.dropFirst().joined(separator: "\n"),
+                           urgent: report.result == .failed, buttons: buttons)
+    }
+
+    /// A notification's button. Idempotent: the id names one outbox entry or draft, and
+    /// one that is gone (sent by an earlier click) does nothing.
+    func activate(_ action: String, parameter: String) {
+        switch action {
+        case "retry-outbox": retry(parameter)
+        case "open-draft": openDraft(parameter)
+        default: break
+        }
+    }
+
+    /// Sends the queued message `id` now, once: the outbox's claim makes a second click
+    /// (or a flush at the same time) find it taken or gone, and send nothing.
+    private func retry(_ id: String) {
+        let box = SessionBox(Session.current())
+        application.inBackground({ () -> RouteReport? in
+            let session = box.session
+            let outbox = session.storage.outbox
+            guard (try? outbox.entry(id)) != nil, (try? outbox.retry(id)) != nil else { return nil }
+            let flushed = try? session.flushOutbox(allQueued: true, selecting: { $0.id == id })
+            return flushed?.routeReports.first
+        }, then: { [self] report in
+            if let report {
+                tell(report)
+            } else {
+                application.withdrawNotification(id: "outbox-\(id)")
+            }
+        })
+    }
+
+    /// Opens a saved draft (its path) with the desktop's program for messages; a draft
+    /// that is gone (sent or dropped since) does nothing.
+    private func openDraft(_ path: String) {
+        let drafts = Session.current().storage.drafts.directory
+        guard path.hasPrefix(drafts + "/"), !path.contains("/../"), access(path, R_OK) == 0 else {
+            application.withdrawNotification(id: "draft-\(path)")
+            return
+        }
+        do {
+            try application.showFile(path)
+        } catch {
+            try? application.showFile(drafts)
+        }
+    }
+}
+
+/// A Session handed to the one worker thread that uses it while the main thread waits for
+/// the result: never used by two threads at once, hence `@unchecked`.
+final class SessionBox: @unchecked Sendable {
+    let session: Session
+    init(_ session: Session) { self.session = session }
+}
