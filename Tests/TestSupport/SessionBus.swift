@@ -9,10 +9,16 @@ public final class PrivateSessionBus: @unchecked Sendable {
     private let process: ServerProcess
     private let directory: URL
 
-    public init() throws {
+    /// With `serviceDirectory`, the bus activates the services whose files are there (as a
+    /// session bus does from `$XDG_DATA_HOME/dbus-1/services`), in `environment` (the
+    /// activation environment, added to the test's; its own address as the session bus).
+    public init(serviceDirectory: URL? = nil, environment: [String: String] = [:]) throws {
         directory = FileManager.default.temporaryDirectory
             .appendingPathComponent("mailto-route-bus-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        if let serviceDirectory {
+            try FileManager.default.createDirectory(at: serviceDirectory, withIntermediateDirectories: true)
+        }
         let config = directory.appendingPathComponent("session.conf")
         try """
             <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
@@ -21,6 +27,7 @@ public final class PrivateSessionBus: @unchecked Sendable {
               <type>session</type>
               <listen>unix:path=\(directory.path)/bus</listen>
               <auth>EXTERNAL</auth>
+            \(serviceDirectory.map { "  <servicedir>\($0.path)</servicedir>" } ?? "")
               <policy context="default">
                 <allow send_destination="*" eavesdrop="true"/>
                 <allow eavesdrop="true"/>
@@ -29,9 +36,11 @@ public final class PrivateSessionBus: @unchecked Sendable {
             </busconfig>
             """.write(to: config, atomically: false, encoding: .utf8)
         let socket = directory.appendingPathComponent("bus").path
+        var activation = environment
+        activation["DBUS_SESSION_BUS_ADDRESS"] = "unix:path=\(socket)"
         process = try ServerProcess([
             "/usr/bin/dbus-daemon", "--config-file=\(config.path)", "--nofork", "--nopidfile",
-        ])
+        ], environment: activation, output: directory.appendingPathComponent("bus.log").path)
         try process.waitForReady(socket, name: "dbus-daemon")
         address = "unix:path=\(socket)"
     }

@@ -57,6 +57,20 @@ public final class TestDesktop: Sendable {
         return environment
     }
 
+    /// The address of the desktop's accessibility bus (`org.a11y.Bus.GetAddress`), for a
+    /// program started on another session bus (a D-Bus activated service) to put its
+    /// windows where the sheet driver looks (`AT_SPI_BUS_ADDRESS`).
+    public func accessibilityBusAddress() throws -> String {
+        let result = try run("/usr/bin/gdbus", [
+            "call", "--address", busAddress, "--dest", "org.a11y.Bus", "--object-path", "/org/a11y/bus",
+            "--method", "org.a11y.Bus.GetAddress",
+        ], environment: ProcessInfo.processInfo.environment, timeout: 10)
+        // ('unix:path=/…,guid=…',)
+        let parts = result.stdout.split(separator: "'")
+        guard result.status == 0, parts.count >= 2 else { throw TestSupportError("org.a11y.Bus.GetAddress: \(result)") }
+        return String(parts[1])
+    }
+
     /// Runs Servers/sheet-driver.py with `steps` on this desktop: the JSON line each step
     /// printed, or the driver's failure as the error.
     public func drive(_ steps: [String], timeout: Double = 15) throws -> [[String: Any]] {

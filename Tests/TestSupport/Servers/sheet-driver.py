@@ -14,6 +14,7 @@ Steps:
   text:TEXT                   type TEXT where the focus is
   wait-label:PREFIX           wait for a label starting with PREFIX; prints its text
   wait-window:TITLE           wait for a window titled TITLE
+  wait-sheets:N               wait until N sheets are open
   wait-gone                   wait until no sheet is left
   state:NAME                  prints whether NAME is showing, enabled, checked, focused
   focused                     prints the name of the focused control
@@ -240,6 +241,13 @@ for step in args:
                 fail("no window %r appeared" % rest)
             time.sleep(0.05)
         say(step=kind, title=rest)
+    elif kind == "wait-sheets":
+        deadline = time.time() + TIMEOUT
+        while len(sheets()) != int(rest):
+            if time.time() > deadline:
+                fail("%d sheets are open, not %s" % (len(sheets()), rest))
+            time.sleep(0.05)
+        say(step=kind, count=len(sheets()))
     elif kind == "wait-gone":
         deadline = time.time() + TIMEOUT
         while sheets():

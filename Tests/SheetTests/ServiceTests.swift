@@ -1,0 +1,244 @@
+import Foundation
+import Testing
+import TestSupport
+
+extension SheetTests {
+    /// The desktop service as the desktop uses it: a session bus of the test's own that
+    /// D-Bus activates mailto-route-desktop from the service files `register` installed
+    /// (in the sandbox's `$XDG_DATA_HOME/dbus-1/services`), its windows on the test
+    /// desktop's display and accessibility bus; called as the command line, GLib's
+    /// launcher, xdg-desktop-portal and GNOME Shell's notifications call it. Nested in
+    /// SheetTests, so these run one after another with the other sheet tests (one screen).
+    @Suite struct Service {
+        let sandbox: Sandbox
+        let desktop: TestDesktop
+        let bus: PrivateSessionBus
+        /// The environment of the bus, hence of the service it starts, and of the clicks.
+        let environment: [String: String]
+
+        init() throws {
+            sandbox = try Sandbox()
+            desktop = try TestDesktop.shared.get()
+            var environment = desktop.environment(sandbox.environment)
+            environment["AT_SPI_BUS_ADDRESS"] = try desktop.accessibilityBusAddress()
+            // Gone two seconds after its last window: the tests see it leave and come back.
+            environment["MAILTO_ROUTE_SERVICE_IDLE"] = "2"
+            environment["MAILTO_ROUTE_HANDOFF"] = nil
+            let register = try run(mailtoRouteBinary, ["register"], environment: environment)
+            guard register.status == 0 else { throw TestSupportError("register: \(register)") }
+            bus = try PrivateSessionBus(serviceDirectory: sandbox.dataHome.appendingPathComponent("dbus-1/services"),
+                                        environment: environment)
+            environment["DBUS_SESSION_BUS_ADDRESS"] = bus.address
+            self.environment = environment
+        }
+
+        func screenshot(_ name: String) -> String {
+            let directory = packageRoot.appendingPathComponent(".build/sheet-screenshots")
+            try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            return "shot:" + directory.appendingPathComponent("service-\(name).png").path
+        }
+
+        func click(_ arguments: [String]) throws -> DesktopProgram {
+            try DesktopProgram([mailtoRouteBinary] + arguments, environment: environment, directory: sandbox.root)
+        }
+
+        /// xdg-desktop-portal's call of the backend (Servers/portal-client.py).
+        func compose(_ arguments: [String]) throws -> DesktopProgram {
+            let client = packageRoot.appendingPathComponent("Tests/TestSupport/Servers/portal-client.py").path
+            return try DesktopProgram(["/usr/bin/python3", client] + arguments, environment: environment, directory: sandbox.root)
+        }
+
+        func gdbus(_ arguments: [String]) throws -> RunResult {
+            try run("/usr/bin/gdbus", ["call", "--address", bus.address] + arguments, environment: environment, timeout: 40)
+        }
+
+        var serviceIsRunning: Bool {
+            let reply = try? gdbus(["--dest", "org.freedesktop.DBus", "--object-path", "/org/freedesktop/DBus",
+                                    "--method", "org.freedesktop.DBus.NameHasOwner", "io.github.mailto_route.MailtoRoute"])
+            return reply?.stdout.contains("true") == true
+        }
+
+        func waitForServiceToLeave(timeout: Double = 15) -> Bool {
+            let deadline = Date().addingTimeInterval(timeout)
+            while Date() < deadline {
+                if !serviceIsRunning { return true }
+                usleep(100_000)
+            }
+            return false
+        }
+
+        func file(_ name: String, _ contents: String) throws -> String {
+            try sandbox.write(contents, to: "files/\(name)").path
+        }
+
+        // MARK: - The Email portal
+
+        /// An application's ComposeEmail with two files: the sheet opens (activated), names
+        /// the application, shows both files ticked; Send delivers both, and the portal's
+        /// response is 0.
+        @Test func portalComposeWithTwoAttachmentsArrivesWithBoth() throws {
+            let server = try SMTPTestServer(.plain)
+            try writeAccount(sandbox, port: server.port, security: "none")
+            let report = try file("report.pdf", "%PDF-1.4 quarterly\n")
+            let photo = try file("photo.jpg", "JFIF not really\n")
+            let call = try compose(["--handle", "/org/freedesktop/portal/desktop/request/1_42/t1", "--app-id",
+                                    "org.gnome.Nautilus", "--to", "joe@example.com", "--subject", "Two files",
+                                    "--body", "Both attached.", "--attach", report, "--attach", photo])
+            let steps = try desktop.drive(["wait-sheet", "state:report.pdf", "state:photo.jpg", screenshot("portal-two-files"),
+                                           "press:Send", "wait-gone"], timeout: 30)
+            let ticked = steps.filter { $0["step"] as? String == "state" }
+            #expect(ticked.count == 2)
+            #expect(ticked.allSatisfy { $0["checked"] as? Bool == true }, "\(ticked)")
+            let result = call.finish(timeout: 30)
+            #expect(result.status == 0, "\(result)")
+            #expect(try jsonObject(result.stdout)["response"] as? Int == 0)
+            let message = try #require(server.messages.first)
+            let parts = try #require(try pythonView(of: message)["parts"] as? [[String: Any]])
+            let attached = parts.filter { $0["disposition"] as? String == "attachment" }
+            #expect(Set(attached.compactMap { $0["filename"] as? String }) == ["report.pdf", "photo.jpg"])
+            #expect(attached.first { $0["filename"] as? String == "report.pdf" }?["sha256"] as? String
+                == sha256(Data("%PDF-1.4 quarterly\n".utf8)))
+        }
+
+        /// With policy=handoff the portal's files go to the mail program on its own command
+        /// line (a recording Thunderbird's `-compose`), and the response is 0.
+        @Test func portalComposeWithHandoffPolicyReachesThunderbirdWithBothFiles() throws {
+            try sandbox.installHandler("thunderbird.desktop", name: "Thunderbird", program: "thunderbird")
+            _ = try sandbox.write("[route]\npolicy=handoff\nhandler=thunderbird.desktop\n", to: "home/.config/mailto-route/config")
+            let first = try file("a.txt", "one\n")
+            let second = try file("b.txt", "two\n")
+            let call = try compose(["--handle", "/org/freedesktop/portal/desktop/request/1_42/t2", "--app-id", "org.example.Editor",
+                                    "--to", "joe@example.com", "--subject", "Files", "--attach", first, "--attach", second])
+            let result = call.finish(timeout: 30)
+            #expect(result.status == 0, "\(result)")
+            #expect(try jsonObject(result.stdout)["response"] as? Int == 0)
+            let argv = try #require(sandbox.recordedArgv("thunderbird", timeout: 10))
+            #expect(argv.first == "-compose", "\(argv)")
+            let compose = argv.dropFirst().joined(separator: " ")
+            #expect(compose.contains("a.txt") && compose.contains("b.txt"), "\(argv)")
+        }
+
+        /// `Request.Close` from the frontend (the application withdrew its request) closes
+        /// the untouched sheet: response 1, nothing sent, nothing saved.
+        @Test func requestCloseClosesItsSheet() throws {
+            let server = try SMTPTestServer(.plain)
+            try writeAccount(sandbox, port: server.port, security: "none")
+            let call = try compose(["--handle", "/org/freedesktop/portal/desktop/request/1_42/t3", "--to", "joe@example.com",
+                                    "--close-after", "4"])
+            _ = try desktop.drive(["wait-sheet", "wait-gone"], timeout: 20)
+            let result = call.finish(timeout: 20)
+            #expect(result.status == 0, "\(result)")
+            #expect(try jsonObject(result.stdout)["response"] as? Int == 1)
+            #expect(server.messages.isEmpty)
+            #expect(sandbox.drafts.isEmpty)
+        }
+
+        // MARK: - Clicks
+
+        /// A click while the service runs opens its sheet in the service; Cancel ends the
+        /// click with the report (cancelled, 4) printed by the command line.
+        @Test func clickOpensTheSheetInTheRunningServiceAndCancelIsReported() throws {
+            let server = try SMTPTestServer(.plain)
+            try writeAccount(sandbox, port: server.port, security: "none")
+            let first = try click(["open", "mailto:joe@example.com?subject=First", "--json"])
+            _ = try desktop.drive(["wait-sheet"], timeout: 30)
+            #expect(serviceIsRunning)
+            let second = try click(["open", "mailto:ann@example.com?subject=Second", "--json"])
+            let steps = try desktop.drive(["wait-sheets:2", screenshot("two-sheets")], timeout: 20)
+            #expect(steps.first?["count"] as? Int == 2, "\(steps)")
+            _ = try desktop.drive(["press:Cancel", "wait-sheets:1", "press:Cancel", "wait-gone"], timeout: 20)
+            for program in [first, second] {
+                let result = program.finish()
+                #expect(result.status == 4, "\(result)")
+                #expect(try jsonObject(result.stdout)["result"] as? String == "cancelled")
+            }
+            #expect(waitForServiceToLeave(), "the service quits when idle")
+        }
+
+        /// GLib's launch of the D-Bus activatable entry (`org.freedesktop.Application.Open`)
+        /// with the `mailto:///ADDRESS` form: with policy=handoff it reaches the mail
+        /// program as the plain `mailto:ADDRESS`.
+        @Test func openOverTheBusWithTripleSlashHandsOffThePlainAddress() throws {
+            try sandbox.installHandler("recorder.desktop", name: "Recorder", program: "recorder")
+            _ = try sandbox.write("[route]\npolicy=handoff\nhandler=recorder.desktop\n", to: "home/.config/mailto-route/config")
+            let reply = try gdbus(["--dest", "io.github.mailto_route.MailtoRoute", "--object-path",
+                                   "/io/github/mailto_route/MailtoRoute", "--method", "org.freedesktop.Application.Open",
+                                   "['mailto:///joe@example.com?subject=Hi']", "{}"])
+            #expect(reply.status == 0, "\(reply)")
+            let argv = sandbox.recordedArgv("recorder", timeout: 15)
+            #expect(argv == ["mailto:joe@example.com?subject=Hi"], "\(String(describing: argv))")
+        }
+
+        // MARK: - Notifications and their actions
+
+        /// Queued from the sheet: the notification (GNOME's org.gtk.Notifications) has
+        /// Retry now for that outbox entry. Clicked after the service exited, it activates
+        /// the service and sends the message once; a second click sends nothing.
+        @Test func retryNowSendsTheQueuedMessageOnceAlsoAfterTheServiceExited() throws {
+            let down = try SMTPTestServer(.plain)
+            let port = down.port
+            down.stop()
+            try writeAccount(sandbox, port: port, security: "none")
+            let notifications = try GtkNotificationServer(environment: environment)
+            let program = try click(["open", "mailto:joe@example.com?subject=Later&body=x", "--json"])
+            _ = try desktop.drive(["wait-sheet", "press:Send", "wait-gone"], timeout: 40)
+            let result = program.finish()
+            #expect(result.status == 75, "\(result)")
+            let outboxID = try #require(try jsonObject(result.stdout)["outboxId"] as? String)
+            let shown = try #require(notifications.calls().last { $0["method"] as? String == "AddNotification" })
+            #expect(shown["app"] as? String == "io.github.mailto_route.MailtoRoute")
+            let buttons = try #require(shown["buttons"] as? [[String: Any]])
+            #expect(buttons.first?["label"] as? String == "Retry now", "\(shown)")
+            #expect(buttons.first?["action"] as? String == "app.retry-outbox")
+            #expect((buttons.first?["target"] as? String)?.contains(outboxID) == true, "\(buttons)")
+            #expect(waitForServiceToLeave(), "the service quits when idle")
+
+            let server = try SMTPTestServer(.plain, port: port)
+            let activate = ["--dest", "io.github.mailto_route.MailtoRoute", "--object-path", "/io/github/mailto_route/MailtoRoute",
+                            "--method", "org.freedesktop.Application.ActivateAction", "retry-outbox", "[<'\(outboxID)'>]", "{}"]
+            #expect(try gdbus(activate).status == 0)
+            let deadline = Date().addingTimeInterval(20)
+            while server.messages.isEmpty, Date() < deadline { usleep(100_000) }
+            #expect(server.messages.count == 1)
+            #expect(try gdbus(activate).status == 0)
+            sleep(2)
+            #expect(server.messages.count == 1, "a second click sends nothing")
+            #expect(try outboxEntries().isEmpty)
+        }
+
+        func outboxEntries() throws -> [String] {
+            let outbox = sandbox.stateHome.appendingPathComponent("mailto-route/outbox")
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: outbox.path)) ?? []
+            return names.filter { !$0.hasPrefix(".") && $0 != "failed" }
+        }
+
+    }
+}
+
+/// Servers/gtk-notifications.py on the service's bus, recording what it is asked.
+final class GtkNotificationServer {
+    private let process: ServerProcess
+    private let directory: URL
+
+    init(environment: [String: String]) throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("gtk-notifications-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let ready = directory.appendingPathComponent("ready")
+        process = try ServerProcess([
+            "/usr/bin/python3", packageRoot.appendingPathComponent("Tests/TestSupport/Servers/gtk-notifications.py").path,
+            "--record", directory.appendingPathComponent("calls.jsonl").path, "--ready", ready.path,
+        ], environment: ["DBUS_SESSION_BUS_ADDRESS": environment["DBUS_SESSION_BUS_ADDRESS"] ?? ""],
+           output: directory.appendingPathComponent("log").path)
+        try process.waitForReady(ready.path, name: "gtk-notifications.py")
+    }
+
+    func calls() throws -> [[String: Any]] {
+        let text = (try? String(contentsOf: directory.appendingPathComponent("calls.jsonl"), encoding: .utf8)) ?? ""
+        return try text.split(separator: "\n").map { try jsonObject(String($0)) }
+    }
+
+    deinit {
+        process.stop()
+        try? FileManager.default.removeItem(at: directory)
+    }
+}
