@@ -11,8 +11,11 @@ import TestSupport
         "usr/bin/mailto-route",
         "usr/bin/mailto-route-desktop",
         "usr/lib/systemd/user/mailto-route-outbox.service",
+        "usr/share/applications/io.github.mailto_route.MailtoRoute.desktop",
         "usr/share/applications/mailto-route.desktop",
         "usr/share/bash-completion/completions/mailto-route",
+        "usr/share/dbus-1/services/io.github.mailto_route.MailtoRoute.service",
+        "usr/share/dbus-1/services/org.freedesktop.impl.portal.desktop.mailtoroute.service",
         "usr/share/man/man1/mailto-route.1",
         "usr/share/metainfo/io.github.mailto_route.MailtoRoute.metainfo.xml",
         "usr/share/zsh/vendor-completions/_mailto-route",
@@ -77,6 +80,21 @@ import TestSupport
         #expect(entry.contains("MimeType=x-scheme-handler/mailto;"))
         #expect(entry.contains("Exec=/usr/bin/mailto-route open %u"))
         #expect(!entry.contains { $0.hasPrefix("NoDisplay=") })
+
+        // The desktop service: its D-Bus activatable entry, named after the application id
+        // (valid, hidden), and the session bus's service files, all running the installed
+        // mailto-route-desktop as a service.
+        let service = path("usr/share/applications/io.github.mailto_route.MailtoRoute.desktop")
+        let validService = try run("/usr/bin/desktop-file-validate", [service], environment: judgeEnvironment)
+        #expect(validService.status == 0 && validService.stdout.isEmpty && validService.stderr.isEmpty, "\(validService)")
+        let serviceEntry = try String(contentsOfFile: service, encoding: .utf8).split(separator: "\n").map(String.init)
+        #expect(serviceEntry.contains("DBusActivatable=true"))
+        #expect(serviceEntry.contains("Exec=/usr/bin/mailto-route-desktop --gapplication-service"))
+        for (name, busName) in [("io.github.mailto_route.MailtoRoute", "io.github.mailto_route.MailtoRoute"),
+                                ("org.freedesktop.impl.portal.desktop.mailtoroute", "org.freedesktop.impl.portal.desktop.mailtoroute")] {
+            let file = try String(contentsOfFile: path("usr/share/dbus-1/services/\(name).service"), encoding: .utf8)
+            #expect(file == "[D-BUS Service]\nName=\(busName)\nExec=/usr/bin/mailto-route-desktop --gapplication-service\n")
+        }
 
         // AppStream: the metainfo alone, and with the desktop file it launches.
         let metainfo = path("usr/share/metainfo/io.github.mailto_route.MailtoRoute.metainfo.xml")

@@ -41,6 +41,33 @@ import TestSupport
         #expect(sandbox.contents(installed) == template.replacingOccurrences(of: "@EXEC@", with: binary))
     }
 
+    /// The desktop service's files: the D-Bus activatable entry (valid) and the bus's
+    /// service files, as in data/ with mailto-route-desktop's path; unregister removes them.
+    @Test func registerInstallsTheDesktopServiceFilesAndUnregisterRemovesThem() throws {
+        let sandbox = try Sandbox()
+        let register = try route(["register"], in: sandbox)
+        #expect(register.status == 0, "\(register)")
+        let desktop = URL(fileURLWithPath: mailtoRouteBinary).resolvingSymlinksInPath().deletingLastPathComponent()
+            .appendingPathComponent("mailto-route-desktop").path
+        let files = [
+            ("applications", "io.github.mailto_route.MailtoRoute.desktop"),
+            ("dbus-1/services", "io.github.mailto_route.MailtoRoute.service"),
+            ("dbus-1/services", "org.freedesktop.impl.portal.desktop.mailtoroute.service"),
+        ]
+        for (directory, name) in files {
+            let installed = sandbox.dataHome.appendingPathComponent("\(directory)/\(name)")
+            let template = try String(contentsOf: packageRoot.appendingPathComponent("data/\(name)"), encoding: .utf8)
+            #expect(sandbox.contents(installed) == template.replacingOccurrences(of: "@DESKTOP@", with: desktop), "\(name)")
+        }
+        let entry = sandbox.userApplications.appendingPathComponent("io.github.mailto_route.MailtoRoute.desktop")
+        let validation = try judge("/usr/bin/desktop-file-validate", [entry.path], in: sandbox)
+        #expect(validation.status == 0 && validation.stdout.isEmpty, "\(validation)")
+        #expect(try route(["unregister"], in: sandbox).status == 0)
+        for (directory, name) in files {
+            #expect(!FileManager.default.fileExists(atPath: sandbox.dataHome.appendingPathComponent("\(directory)/\(name)").path))
+        }
+    }
+
     @Test func registerTwiceChangesNothing() throws {
         let sandbox = try Sandbox()
         try sandbox.installHandler("fakebird.desktop", name: "Fake Bird", program: "fakebird")
