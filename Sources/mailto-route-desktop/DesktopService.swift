@@ -211,6 +211,21 @@ final class DesktopService: ServiceDelegate, @unchecked Sendable {
             try? application.showFile(drafts)
         }
     }
+
+    // MARK: - The outbox while the service runs
+
+    /// The network came back: what is due in the outbox goes out, as `outbox watch` does;
+    /// what came of each is told as for a sheet.
+    func networkAvailable() {
+        let box = SessionBox(Session.current())
+        application.inBackground({ () -> [RouteReport] in
+            guard box.session.account != nil, let due = try? box.session.storage.outbox.due(now: .now()), !due.isEmpty
+            else { return [] }
+            return (try? box.session.flushOutbox())?.routeReports ?? []
+        }, then: { [self] reports in
+            for report in reports { tell(report) }
+        })
+    }
 }
 
 /// A Session handed to the one worker thread that uses it while the main thread waits for

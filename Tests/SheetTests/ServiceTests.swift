@@ -206,6 +206,39 @@ extension SheetTests {
             #expect(try outboxEntries().isEmpty)
         }
 
+        /// Saved from the sheet: the notification has Open for that draft, which opens the
+        /// `.eml` with the desktop's program for messages (a recording one here); a draft
+        /// that is gone since opens nothing.
+        @Test func openOnASavedDraftOpensItWithTheMailProgram() throws {
+            let server = try SMTPTestServer(.plain)
+            try writeAccount(sandbox, port: server.port, security: "none")
+            // The system's MIME database (shared-mime-info), as every desktop has it: GIO
+            // reads a draft's type, message/rfc822, from its name there.
+            try FileManager.default.createSymbolicLink(at: sandbox.systemDataDir.appendingPathComponent("mime"),
+                                                       withDestinationURL: URL(fileURLWithPath: "/usr/share/mime"))
+            try sandbox.installHandler("reader.desktop", name: "Reader", program: "reader", mimeTypes: "message/rfc822;")
+            try sandbox.write("[Default Applications]\nmessage/rfc822=reader.desktop\n", to: "home/.config/mimeapps.list")
+            let notifications = try GtkNotificationServer(environment: environment)
+            let program = try click(["open", "mailto:joe@example.com?subject=Keep&body=for%20later", "--json"])
+            _ = try desktop.drive(["wait-sheet", "press:Save Draft", "wait-gone"], timeout: 30)
+            let result = program.finish()
+            #expect(result.status == 3, "\(result)")
+            let draft = try #require(try jsonObject(result.stdout)["draft"] as? String)
+            let shown = try #require(notifications.calls().last { $0["method"] as? String == "AddNotification" })
+            let button = try #require((shown["buttons"] as? [[String: Any]])?.first)
+            #expect(button["label"] as? String == "Open", "\(shown)")
+            #expect(button["action"] as? String == "app.open-draft")
+            let activate = ["--dest", "io.github.mailto_route.MailtoRoute", "--object-path", "/io/github/mailto_route/MailtoRoute",
+                            "--method", "org.freedesktop.Application.ActivateAction", "open-draft", "[<'\(draft)'>]", "{}"]
+            #expect(try gdbus(activate).status == 0)
+            let argv = try #require(sandbox.recordedArgv("reader", timeout: 10))
+            #expect(argv.count == 1 && argv[0].hasSuffix(URL(fileURLWithPath: draft).lastPathComponent), "\(argv)")
+            try FileManager.default.removeItem(atPath: draft)
+            try FileManager.default.removeItem(at: sandbox.recordsDirectory.appendingPathComponent("reader.argv"))
+            #expect(try gdbus(activate).status == 0)
+            #expect(sandbox.recordedArgv("reader", timeout: 2) == nil, "a draft that is gone opens nothing")
+        }
+
         func outboxEntries() throws -> [String] {
             let outbox = sandbox.stateHome.appendingPathComponent("mailto-route/outbox")
             let names = (try? FileManager.default.contentsOfDirectory(atPath: outbox.path)) ?? []
