@@ -100,6 +100,50 @@ extension SheetTests {
                 == sha256(Data("%PDF-1.4 quarterly\n".utf8)))
         }
 
+        /// Debian's real xdg-desktop-portal on the service's bus, with mailto-route's
+        /// `.portal` file as its only Email backend: an application's ComposeEmail with two
+        /// files as descriptors reaches the sheet with both ticked, and Send delivers both.
+        @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/libexec/xdg-desktop-portal"),
+                       "xdg-desktop-portal is not installed"))
+        func realPortalFrontendReachesTheSheetWithTheApplicationsFiles() throws {
+            let server = try SMTPTestServer(.plain)
+            try writeAccount(sandbox, port: server.port, security: "none")
+            let portals = sandbox.root.appendingPathComponent("portals")
+            try FileManager.default.createDirectory(at: portals, withIntermediateDirectories: true)
+            try FileManager.default.copyItem(at: packageRoot.appendingPathComponent("data/mailtoroute.portal"),
+                                             to: portals.appendingPathComponent("mailtoroute.portal"))
+            var portalEnvironment = environment
+            portalEnvironment["XDG_DESKTOP_PORTAL_DIR"] = portals.path
+            portalEnvironment["XDG_CURRENT_DESKTOP"] = "X-Test"
+            let frontend = try ServerProcess(["/usr/libexec/xdg-desktop-portal", "--replace"], environment: portalEnvironment,
+                                             output: sandbox.root.appendingPathComponent("xdg-desktop-portal.log").path)
+            defer { frontend.stop() }
+            let deadline = Date().addingTimeInterval(15)
+            func frontendIsUp() -> Bool {
+                let reply = try? gdbus(["--dest", "org.freedesktop.DBus", "--object-path", "/org/freedesktop/DBus", "--method",
+                                        "org.freedesktop.DBus.NameHasOwner", "org.freedesktop.portal.Desktop"])
+                return reply?.stdout.contains("true") == true
+            }
+            while !frontendIsUp(), Date() < deadline { usleep(100_000) }
+            let first = try file("minutes.txt", "the minutes\n")
+            let second = try file("slides.odp", "slides, not really\n")
+            let client = packageRoot.appendingPathComponent("Tests/TestSupport/Servers/email-portal-client.py").path
+            let application = try DesktopProgram(["/usr/bin/python3", client, "--to", "joe@example.com", "--subject",
+                                                  "From the portal", "--attach", first, "--attach", second],
+                                                 environment: environment, directory: sandbox.root)
+            let steps = try desktop.drive(["wait-sheet", "state:minutes.txt", "state:slides.odp", screenshot("real-portal"),
+                                           "press:Send", "wait-gone"], timeout: 30)
+            let ticked = steps.filter { $0["step"] as? String == "state" }
+            #expect(ticked.count == 2 && ticked.allSatisfy { $0["checked"] as? Bool == true }, "\(ticked)")
+            let result = application.finish(timeout: 30)
+            #expect(result.status == 0, "\(result)")
+            #expect(try jsonObject(result.stdout)["response"] as? Int == 0)
+            let message = try #require(server.messages.first)
+            let parts = try #require(try pythonView(of: message)["parts"] as? [[String: Any]])
+            let names = parts.filter { $0["disposition"] as? String == "attachment" }.compactMap { $0["filename"] as? String }
+            #expect(Set(names) == ["minutes.txt", "slides.odp"])
+        }
+
         /// With policy=handoff the portal's files go to the mail program on its own command
         /// line (a recording Thunderbird's `-compose`), and the response is 0.
         @Test func portalComposeWithHandoffPolicyReachesThunderbirdWithBothFiles() throws {
