@@ -51,10 +51,10 @@ final class DesktopService: ServiceDelegate, @unchecked Sendable {
             guard let report = host.report else {
                 return answer(ServiceAnswer(status: 1, standardOutput: "", standardError: "mailto-route: the sheet ended without a result\n"))
             }
-            let rendered = SheetOutput.render(report, warnings: warnings, json: arguments.json, host: host,
-                                              notify: request.notify, tell: tell)
-            answer(ServiceAnswer(status: rendered.status, standardOutput: rendered.standardOutput,
-                                 standardError: rendered.standardError))
+            conclude(report, warnings: warnings, json: arguments.json, host: host, notify: request.notify) { rendered in
+                answer(ServiceAnswer(status: rendered.status, standardOutput: rendered.standardOutput,
+                                     standardError: rendered.standardError))
+            }
         }
     }
 
@@ -67,7 +67,7 @@ final class DesktopService: ServiceDelegate, @unchecked Sendable {
             if session.linkOpensSheet {
                 openSheet(email, source: .link, session: session, token: nil) { [self] host, warnings in
                     guard let report = host.report else { return }
-                    _ = SheetOutput.render(report, warnings: warnings, json: false, host: host, notify: true, tell: tell)
+                    conclude(report, warnings: warnings, json: false, host: host, notify: true) { _ in }
                 }
             } else {
                 // The path the command line takes for a link, off the main loop (a handoff
@@ -118,8 +118,9 @@ final class DesktopService: ServiceDelegate, @unchecked Sendable {
         return openSheet(email, source: .portal, session: session, token: request.activationToken,
                          requestedBy: request.appID.isEmpty ? nil : request.appID) { [self] host, warnings in
             guard let report = host.report else { return respond(2) }
-            _ = SheetOutput.render(report, warnings: warnings, json: false, host: host, notify: true, tell: tell)
-            respond(Self.portalResponse(report))
+            conclude(report, warnings: warnings, json: false, host: host, notify: true) { _ in
+                respond(Self.portalResponse(report))
+            }
         }
     }
 
@@ -131,6 +132,23 @@ final class DesktopService: ServiceDelegate, @unchecked Sendable {
         case .cancelled: 1
         case .failed: 2
         }
+    }
+
+    /// The end of a sheet's run off the main loop (its quick flush may talk to the server
+    /// for as long as the server takes, and the other sheets stay responsive): the report
+    /// rendered as the command line prints it, told in a notification back on the main loop.
+    private func conclude(
+        _ report: RouteReport, warnings: [String], json: Bool, host: SheetDeliveryHost, notify: Bool,
+        then: @escaping @Sendable (SheetOutput.Rendered) -> Void
+    ) {
+        application.inBackground({ () -> (SheetOutput.Rendered, RouteReport?) in
+            var told: RouteReport?
+            let rendered = SheetOutput.render(report, warnings: warnings, json: json, host: host, notify: notify) { told = $0 }
+            return (rendered, told)
+        }, then: { [self] result in
+            if let told = result.1 { tell(told) }
+            then(result.0)
+        })
     }
 
     @discardableResult

@@ -167,9 +167,13 @@ extension SheetTests {
         @Test func requestCloseClosesItsSheet() throws {
             let server = try SMTPTestServer(.plain)
             try writeAccount(sandbox, port: server.port, security: "none")
-            let call = try compose(["--handle", "/org/freedesktop/portal/desktop/request/1_42/t3", "--to", "joe@example.com",
-                                    "--close-after", "4"])
-            _ = try desktop.drive(["wait-sheet", "wait-gone"], timeout: 20)
+            let handle = "/org/freedesktop/portal/desktop/request/1_42/t3"
+            let call = try compose(["--handle", handle, "--to", "joe@example.com"])
+            _ = try desktop.drive(["wait-sheet"], timeout: 30)
+            let close = try gdbus(["--dest", "org.freedesktop.impl.portal.desktop.mailtoroute", "--object-path", handle,
+                                   "--method", "org.freedesktop.impl.portal.Request.Close"])
+            #expect(close.status == 0, "\(close)")
+            _ = try desktop.drive(["wait-gone"], timeout: 20)
             let result = call.finish(timeout: 20)
             #expect(result.status == 0, "\(result)")
             #expect(try jsonObject(result.stdout)["response"] as? Int == 1)
