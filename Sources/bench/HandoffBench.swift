@@ -20,14 +20,15 @@ func benchHandoff() {
         .deletingLastPathComponent().appendingPathComponent("mailto-route").path
     let url = "mailto:jane@example.org?subject=Quarterly%20report&body=Hi%20Jane%2C%0D%0Asee%20below."
 
-    /// One launch, timed from the click until the mail program has the link *and* the
-    /// command has returned: `gio open` returns before its handler has run, mailto-route
-    /// after (it watches the program for failing at once), and a person waits for the
-    /// mail program, so each is timed to the later of the two.
-    func launch(_ argv: [String], _ environment: [String: String]) -> Double? {
+    /// One launch: the milliseconds from the click until the mail program has the link
+    /// (what a person waits for), and until the command has returned (what a script that
+    /// runs it waits for: `gio open` returns before its handler has run, mailto-route after,
+    /// since it watches the program for failing at once).
+    func launch(_ argv: [String], _ environment: [String: String]) -> (link: Double, returned: Double)? {
         try? fm.removeItem(atPath: record)
         let run = measure(argv, environment: environment, untilCreated: record)
-        return run.status >= 0 ? run.seconds * 1000 : nil
+        guard run.status >= 0, let created = run.createdSeconds else { return nil }
+        return (created * 1000, run.seconds * 1000)
     }
 
     let ours = [binary, "open", url]
@@ -38,11 +39,21 @@ func benchHandoff() {
         _ = launch(gio, environment)
     }
     var xdgTimes: [Double] = []
+    var returned: (ours: [Double], reference: [Double]) = ([], [])
     let times = PairedTimes(
         rounds: 41, failure: "handoff: a launch did not reach the handler",
-        ours: { launch(ours, environment) }, reference: { launch(gio, environment) },
+        ours: {
+            let run = launch(ours, environment)
+            if let run { returned.ours.append(run.returned) }
+            return run?.link
+        },
+        reference: {
+            let run = launch(gio, environment)
+            if let run { returned.reference.append(run.returned) }
+            return run?.link
+        },
         between: { round in
-            if round % 4 == 0, let xdgMs = launch(xdg, xdgEnvironment) { xdgTimes.append(xdgMs) }
+            if round % 4 == 0, let xdg = launch(xdg, xdgEnvironment) { xdgTimes.append(xdg.link) }
         })
     let xdgText = xdgTimes.isEmpty ? "failed" : String(format: "%.1f ms", median(xdgTimes))
     let spread = times.ratios.sorted()
@@ -51,6 +62,10 @@ func benchHandoff() {
         ratio %.2f (middle half of the rounds %.2f–%.2f); xdg-email %@
         """, median(times.ours), median(times.reference), median(times.ratios),
         spread[spread.count / 4], spread[spread.count * 3 / 4], xdgText))
+    let returnRatios = zip(returned.ours, returned.reference).map { $0 / $1 }
+    print(String(format: """
+        handoff, until the command has returned: mailto-route open %.1f ms; gio open %.1f ms; ratio %.2f
+        """, median(returned.ours), median(returned.reference), median(returnRatios)))
 }
 
 /// A HOME and XDG_* directories of the bench's own, with one recording mail program as

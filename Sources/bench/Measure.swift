@@ -7,13 +7,15 @@ struct Measured {
     var status: Int32
     var seconds: Double
     var maxRSSKB: Int
+    /// With `untilCreated`: when the file was seen to exist, from the start.
+    var createdSeconds: Double? = nil
 }
 
 /// Runs `argv` with posix_spawn and waits with wait4, for its time and peak RSS. Standard
-/// input from `stdinPath` (or /dev/null); output discarded. With `untilCreated`, the time
-/// runs until the program has exited *and* that file exists, for an effect that the
-/// program may leave to a child of its own; both ends are woken by the kernel (wait4 on a
-/// thread, inotify here), never by a sleep, whose timer tick may be 4 ms.
+/// input from `stdinPath` (or /dev/null); output discarded. With `untilCreated`, it also
+/// times when that file appeared (an effect the program may leave to a child of its own),
+/// and waits for both; both ends are woken by the kernel (wait4 on a thread, inotify
+/// here), never by a sleep, whose timer tick may be 4 ms.
 func measure(_ argv: [String], environment: [String: String]? = nil, stdinPath: String? = nil,
              untilCreated file: String? = nil) -> Measured {
     var actions = posix_spawn_file_actions_t()
@@ -46,7 +48,8 @@ func measure(_ argv: [String], environment: [String: String]? = nil, stdinPath: 
     let createdAt = created.wait(until: start + 5_000_000_000)
     exited.wait()
     guard let createdAt else { return Measured(status: -1, seconds: 0, maxRSSKB: 0) }
-    return Measured(status: run.status, seconds: Double(max(run.ended, createdAt) - start) / 1e9, maxRSSKB: run.maxRSSKB)
+    return Measured(status: run.status, seconds: Double(run.ended - start) / 1e9, maxRSSKB: run.maxRSSKB,
+                    createdSeconds: Double(createdAt - start) / 1e9)
 }
 
 /// Waits for `pid`: its exit status, when it was seen to end, its peak RSS.
