@@ -54,6 +54,27 @@ import TestSupport
         #expect((report["warnings"] as? [String])?.isEmpty == true, "\(report)")
     }
 
+    /// xdg-email runs its hook whatever program the user chose: when that is not
+    /// mailto-route, the files go to that program, also with an account that would send a
+    /// link at once (`policy=direct`), as xdg-email would have sent them there.
+    @Test func hookHandsOffToTheUsersOwnMailProgram() throws {
+        let sandbox = try Sandbox()
+        try sandbox.installHandler("thunderbird.desktop", name: "Thunderbird", program: "thunderbird")
+        try sandbox.setDefaultMailHandler("thunderbird.desktop")
+        try sandbox.installXDGEmailHook()
+        let (port, socket) = try unlistenedPort()
+        defer { close(socket) }
+        try writeAccount(sandbox, port: port, security: "none")
+        let config = sandbox.configHome.appendingPathComponent("mailto-route/config")
+        try (String(contentsOf: config, encoding: .utf8) + "[route]\npolicy=direct\n").write(to: config, atomically: false, encoding: .utf8)
+        let file = try sandbox.write("report", to: "files/report.pdf").path
+        let result = try xdgEmail(["--attach", file, "joe@example.org"], in: sandbox)
+        #expect(result.status == 0, "\(result)")
+        let argv = try #require(sandbox.recordedArgv("thunderbird"))
+        #expect(try ThunderbirdCompose(reading: argv.last ?? "").attachments == [file])
+        #expect(result.stdout.hasPrefix("handed off to Thunderbird (thunderbird.desktop)"), "\(result)")
+    }
+
     /// LibreOffice's "Send document as e-mail" with E-mail program `/usr/bin/xdg-email`
     /// (or none): senddoc's `xdg` branch runs `xdg-email "mailto:?subject=…&attach=…"`
     /// with `file://` and the path escaped once by its uri-encode (which keeps
