@@ -1,6 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import DesktopIntegration
 
 /// A `mailto:` URL that a local program built, not a web page: what `xdg-email --attach`
@@ -25,9 +22,10 @@ public enum LocalAttachments {
             let paths = try candidatePaths(requested)
             // The first reading that names a file that can be attached; else the first
             // one's problem.
-            guard let path = paths.first(where: { problem(with: $0) == nil }) else {
+            guard let path = paths.first(where: { AttachableFile(path: $0).problem == nil }) else {
                 let path = paths[0]
-                throw Failure(kind: .input, message: "cannot attach \(path.visible): \(problem(with: path) ?? "unreadable")")
+                let problem = AttachableFile(path: path).problem ?? "cannot be read"
+                throw Failure(kind: .input, message: "cannot attach \(path.visible): \(problem)")
             }
             trusted.attachments.append(.file(path))
         }
@@ -60,19 +58,5 @@ public enum LocalAttachments {
         // xdg-email makes every path absolute (readlink -f): a relative one would depend on
         // a working directory nobody knows here.
         throw Failure(kind: .input, message: "cannot attach \(value.visible): not a full path or a file: URI")
-    }
-
-    /// Why `path` cannot be attached (`stat(2)` following links, then `access(2)` for
-    /// reading), or `nil` when it can.
-    static func problem(with path: String) -> String? {
-        var info = stat()
-        guard stat(path, &info) == 0 else {
-            return errno == ENOENT ? "no such file" : String(cString: strerror(errno))
-        }
-        guard info.st_mode & S_IFMT == S_IFREG else {
-            return info.st_mode & S_IFMT == S_IFDIR ? "a folder, not a file" : "not a regular file"
-        }
-        guard access(path, R_OK) == 0 else { return String(cString: strerror(errno)) }
-        return nil
     }
 }

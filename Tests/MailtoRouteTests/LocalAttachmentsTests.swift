@@ -43,9 +43,9 @@ import Testing
     @Test(arguments: [
         ("relative/file.txt", "not a full path or a file: URI"),
         ("file://example.org/etc/passwd", "not a file on this machine"),
-        ("/nonexistent/mailto-route/file", "no such file"),
-        ("/tmp", "a folder, not a file"),
-        ("/dev/null", "not a regular file"),
+        ("/nonexistent/mailto-route/file", "does not exist"),
+        ("/tmp", "is a folder, not a file"),
+        ("/dev/null", "is not a regular file"),
     ])
     func fileThatCannotBeAttachedIsAnInputError(value: String, reason: String) throws {
         var email = EmailData(to: ["a@example.org"])
