@@ -12,7 +12,8 @@ _mailto_route_commands="open send compose check parse register unregister outbox
 # The options of command $1, one string.
 _mailto_route_options() {
     case $1 in
-        open | parse) echo "--json --help" ;;
+        open) echo "--local --json --help" ;;
+        parse) echo "--json --help" ;;
         compose) echo "--json --editor --sheet --help" ;;
         send) echo "--to --cc --bcc --subject --body --body-file --html --attach --direct --handoff --json --help" ;;
         check) echo "--json --offline --help" ;;

@@ -1,36 +1,18 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+import MailtoCore
 
-/// What the sheet says about a file it lists: whether it can be attached, and its size.
-/// A path that a link asked for may be anything (a directory, a device, a socket, a
-/// file of someone else's), so it is looked at before it can be ticked (DESIGN.md rule 8).
+/// What the sheet says about a file it lists: whether it can be attached, and its size
+/// (MailtoCore's `AttachableFile`, the check `open --local` makes too).
 struct FileFacts: Equatable {
     /// The size in bytes; `nil` when it cannot be attached.
     var size: Int?
     /// Why it cannot be attached; `nil`: it can.
     var problem: String?
 
-    /// Looks at `path` now (`stat(2)` following links, then `access(2)` for reading).
+    /// Looks at `path` now.
     init(path: String) {
-        var info = stat()
-        guard path.hasPrefix("/") else {
-            problem = "not a full path"
-            return
-        }
-        guard stat(path, &info) == 0 else {
-            problem = errno == ENOENT ? "does not exist" : "cannot be read: \(String(cString: strerror(errno)))"
-            return
-        }
-        guard info.st_mode & S_IFMT == S_IFREG else {
-            problem = info.st_mode & S_IFMT == S_IFDIR ? "is a folder, not a file" : "is not a regular file"
-            return
-        }
-        guard access(path, R_OK) == 0 else {
-            problem = "cannot be read: \(String(cString: strerror(errno)))"
-            return
-        }
-        size = Int(info.st_size)
+        let file = AttachableFile(path: path)
+        size = file.size
+        problem = file.problem
     }
 
     init(size: Int) {

@@ -74,12 +74,16 @@ public enum MailClient: String, CaseIterable, Sendable {
         let fileURIs = attachments.map(URIs.file)
         switch self {
         case .thunderbird:
-            // -compose "to=…,subject=…,attachment='…'": Thunderbird (GetArgs in
-            // MsgComposeCommands.js) splits the fields on commas outside quotes, takes a
-            // quoted value as it is and percent-decodes (decodeURIComponent) an unquoted one.
-            // So every value is percent-encoded and unquoted: it then holds no comma, quote
-            // or `=` that could start another field. Only the attachment list is quoted:
-            // its commas separate file URIs, which have their own commas and quotes escaped.
+            // -compose "to=…,subject=…,attachment=…": Thunderbird (GetArgs in
+            // MsgComposeCommands.js) splits the fields on commas outside quotes, where a
+            // quote opens only right after `=` and closes only before `,` or the end; it
+            // takes a quoted value as it is and percent-decodes (decodeURIComponent) an
+            // unquoted one. So every value is percent-encoded and nothing is quoted: no
+            // value holds a comma or a quote, and none can end early or start a field.
+            // The attachment list too: its separating commas are encoded with the rest,
+            // and Thunderbird splits the decoded list on them (ComposeStartup); the commas
+            // and quotes of each file's own path are escaped once more in its file URI
+            // (URIs.file), so they come out of that decoding still escaped.
             var fields: [String] = []
             func field(_ name: String, _ value: String) {
                 fields.append("\(name)=\(URIs.component(value))")
@@ -95,7 +99,7 @@ public enum MailClient: String, CaseIterable, Sendable {
                 field("body", body)
             }
             if email.isBodyHTML { fields.append("format=html") }
-            if !fileURIs.isEmpty { fields.append("attachment='\(fileURIs.joined(separator: ","))'") }
+            if !fileURIs.isEmpty { field("attachment", fileURIs.joined(separator: ",")) }
             return ["-compose", fields.joined(separator: ",")]
         case .evolution:
             // Evolution reads attach= in the mailto: URL it is given.

@@ -10,6 +10,7 @@ import TestSupport
     static let expectedFiles = [
         "usr/bin/mailto-route",
         "usr/bin/mailto-route-desktop",
+        "usr/bin/xdg-email-hook.sh",
         "usr/lib/systemd/user/mailto-route-outbox.service",
         "usr/share/applications/io.github.mailto_route.MailtoRoute.desktop",
         "usr/share/applications/mailto-route.desktop",
@@ -112,6 +113,12 @@ import TestSupport
         let unit = try String(contentsOfFile: path("usr/lib/systemd/user/mailto-route-outbox.service"), encoding: .utf8)
         #expect(unit.contains("\nExecStart=/usr/bin/mailto-route outbox watch\n"))
         #expect(!unit.contains("network-online.target"))
+
+        // xdg-email's hook runs the installed binary, is executable, and reads as sh.
+        let hook = path("usr/bin/xdg-email-hook.sh")
+        #expect(try String(contentsOfFile: hook, encoding: .utf8).contains("\nexec '/usr/bin/mailto-route' open --local \"$1\"\n"))
+        #expect(FileManager.default.isExecutableFile(atPath: hook))
+        #expect(try run("/bin/sh", ["-n", hook]).status == 0)
 
         let uninstall = try make(["uninstall"], destination: destination)
         #expect(uninstall.status == 0, "\(uninstall)")

@@ -23,47 +23,6 @@ import TestSupport
         try handoffProbe([url] + files.flatMap { ["--attach", $0] } + extra, in: sandbox)
     }
 
-    /// Thunderbird's `-compose` value as fields, read the way Thunderbird's own `GetArgs`
-    /// (MsgComposeCommands.js) reads it: a quote right after `=` opens a quoted value, which
-    /// ends at the same quote followed by a comma or the end; commas outside quotes split
-    /// the fields; a quoted value is taken as it is, an unquoted one is percent-decoded
-    /// (decodeURIComponent).
-    func composeFields(_ spec: String) -> [String: String] {
-        let characters = Array(spec)
-        var pieces: [String] = []
-        var current = ""
-        var quote: Character?
-        for (index, character) in characters.enumerated() {
-            let previous = index > 0 ? characters[index - 1] : nil
-            let next = index + 1 < characters.count ? characters[index + 1] : nil
-            if let open = quote, character == open, next == "," || next == nil {
-                quote = nil
-                current.append(character)
-            } else if quote == nil, character == "'" || character == "\"", previous == "=" {
-                quote = character
-                current.append(character)
-            } else if character == ",", quote == nil {
-                pieces.append(current)
-                current = ""
-            } else {
-                current.append(character)
-            }
-        }
-        pieces.append(current)
-        var fields: [String: String] = [:]
-        for piece in pieces {
-            guard let equals = piece.firstIndex(of: "=") else { continue }
-            let name = String(piece[..<equals])
-            let value = String(piece[piece.index(after: equals)...])
-            if value.count >= 2, value.hasPrefix("'"), value.hasSuffix("'") {
-                fields[name] = String(value.dropFirst().dropLast())
-            } else {
-                fields[name] = value.removingPercentEncoding ?? value
-            }
-        }
-        return fields
-    }
-
     /// A path with every byte but unreserved ones and `/` percent-encoded.
     func strictlyEscaped(_ path: String) -> String {
         path.addingPercentEncoding(withAllowedCharacters: CharacterSet(charactersIn: "/-._~")
@@ -73,21 +32,45 @@ import TestSupport
 
     static let hostileURL = "mailto:a@example.org?cc=c@example.org&subject=x',attachment='file:///etc/passwd',to='evil@example.org&body=Hi,%20it's%20%22me%22"
 
+    /// Rule 4: what Thunderbird reads (its GetArgs and ComposeStartup, re-implemented in
+    /// Python from its source) is exactly the message: a subject written to close a quote
+    /// and add a field adds nothing, and both files (one with a comma and quotes in its
+    /// name) arrive, in today's Thunderbird and in the ones that split on every comma.
     @Test func thunderbirdGetsComposeWithEveryValueEscaped() throws {
         let (sandbox, files) = try sandbox("thunderbird.desktop", program: "thunderbird")
         let result = try probe(Self.hostileURL, attaching: files, in: sandbox)
         #expect(result.stdout.hasPrefix("handed off to thunderbird (thunderbird.desktop)"), "\(result)")
         let argv = try #require(sandbox.recordedArgv("thunderbird"))
         #expect(argv.count == 2 && argv.first == "-compose")
-        let fields = composeFields(argv.last ?? "")
-        #expect(fields == [
+        let word = argv.last ?? ""
+        // No quote at all: Thunderbird opens one only right after `=`.
+        #expect(!word.contains("'") && !word.contains("\""), "\(word)")
+        let compose = try ThunderbirdCompose(reading: word)
+        #expect(compose.fields == [
             "to": "a@example.org",
             "cc": "c@example.org",
             "subject": "x',attachment='file:///etc/passwd',to='evil@example.org",
             "body": "Hi, it's \"me\"",
             "attachment": "file://\(files[0]),file://\(strictlyEscaped(files[1]))",
         ])
-        #expect(!(argv.last ?? "").contains("/etc/passwd'"))
+        #expect(compose.attachments == files)
+        #expect(compose.attachmentsBefore900117 == files)
+    }
+
+    /// The subject of the issue: `x',attachment='file:///etc/passwd` attaches nothing
+    /// beside the one file the caller attached.
+    @Test func hostileSubjectAttachesNothingInThunderbird() throws {
+        let (sandbox, files) = try sandbox("thunderbird.desktop", program: "thunderbird")
+        let hostile = "x',attachment='file:///etc/passwd"
+        let url = "mailto:a@example.org?subject=x'%2Cattachment='file:///etc/passwd"
+        let result = try probe(url, attaching: [files[0]], in: sandbox)
+        #expect(result.status == 0, "\(result)")
+        let compose = try ThunderbirdCompose(reading: try #require(sandbox.recordedArgv("thunderbird")).last ?? "")
+        #expect(compose.fields["subject"] == hostile)
+        #expect(compose.attachments == [files[0]] && compose.attachmentsBefore900117 == [files[0]])
+        // The judge does see the attack in the word that used to be built.
+        let quoted = try ThunderbirdCompose(reading: "to=a%40example.org,subject=\(hostile)'")
+        #expect(quoted.attachments == ["/etc/passwd"])
     }
 
     @Test func headersThunderbirdCannotTakeAreReported() throws {
@@ -107,7 +90,7 @@ import TestSupport
         #expect(result.status == 0, "\(result)")
         let argv = try #require(sandbox.recordedArgv("flatpak"))
         #expect(Array(argv.prefix(3)) == ["run", "org.mozilla.Thunderbird", "-compose"])
-        #expect(composeFields(argv.last ?? "")["attachment"] == "file://\(files[0])")
+        #expect(try ThunderbirdCompose(reading: argv.last ?? "").attachments == [files[0]])
     }
 
     @Test func evolutionGetsAttachInTheURL() throws {
@@ -194,10 +177,11 @@ import TestSupport
         #expect(!result.stdout.contains("not carried"))
         let argv = try #require(sandbox.recordedArgv("thunderbird"))
         // A plain path: Thunderbird opens it with nsIFile.initWithPath.
-        let path = try #require(composeFields(argv.last ?? "")["message"])
+        let fields = try ThunderbirdCompose(reading: argv.last ?? "").fields
+        let path = try #require(fields["message"])
         #expect(path.hasPrefix("/"))
         #expect(FileManager.default.contents(atPath: path) == Data(body.utf8))
-        #expect(composeFields(argv.last ?? "")["body"] == nil)
+        #expect(fields["body"] == nil)
     }
 
     /// Files handed to a mail program stay while it may read them; a week-old handoff
@@ -250,7 +234,7 @@ import TestSupport
         #expect(result.status == 0, "\(result)")
         #expect(!result.stdout.contains("not carried"))
         let argv = try #require(sandbox.recordedArgv("thunderbird"))
-        let path = try #require(composeFields(argv.last ?? "")["message"])
+        let path = try #require(try ThunderbirdCompose(reading: argv.last ?? "").fields["message"])
         #expect(FileManager.default.contents(atPath: path) == Data(Self.cyrillicBody.utf8))
     }
 

@@ -131,3 +131,19 @@ public func routeWithoutTerminal(_ arguments: [String], in sandbox: Sandbox, _ e
 public func route(_ arguments: [String], in sandbox: Sandbox, _ extra: [String: String] = [:]) throws -> RunResult {
     try run(mailtoRouteBinary, arguments, environment: sandbox.environment(extra), timeout: 30)
 }
+
+extension Sandbox {
+    /// `data/xdg-email-hook.sh` as `make install` installs it, running the built
+    /// `mailto-route`, in the sandbox's `bin` (first in `PATH`), where xdg-email finds it.
+    public func installXDGEmailHook() throws {
+        let source = packageRoot.appendingPathComponent("data/xdg-email-hook.sh")
+        let hook = try String(contentsOf: source, encoding: .utf8).replacingOccurrences(of: "@EXEC@", with: mailtoRouteBinary)
+        try write(hook, to: "bin/xdg-email-hook.sh", mode: 0o755)
+    }
+}
+
+/// Runs Debian's real `/usr/bin/xdg-email` (xdg-utils) in `sandbox` with no terminal, as a
+/// program on the desktop runs it; the sandbox's `bin` is first in `PATH`.
+public func xdgEmail(_ arguments: [String], in sandbox: Sandbox, _ extra: [String: String] = [:]) throws -> RunResult {
+    try run("/usr/bin/setsid", ["-w", "/usr/bin/xdg-email"] + arguments, environment: sandbox.environment(extra), timeout: 30)
+}

@@ -255,9 +255,10 @@ extension Mailbox {
 }
 
 extension Session {
-    /// For a link that could not be read (exit 65): the outcome log gets a line (path
-    /// `none`, nothing was routed) and, without a terminal, the user a notification.
-    public func tellUnreadableLink(_ error: MailtoURLError) {
+    /// For a link that could not be read, or a file it was to attach that cannot be
+    /// (`open --local`; exit 65): the outcome log gets a line (path `none`, nothing was
+    /// routed) and, without a terminal, the user a notification.
+    public func tellUnreadableLink(_ error: some ClassifiedError) {
         let outcome = Outcome(source: RouteRequest.Source.link.rawValue, path: "none", result: "failed",
                               errorKind: error.kind)
         try? storage.outcomeLog.append(outcome)

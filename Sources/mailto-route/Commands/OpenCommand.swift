@@ -3,21 +3,30 @@ import MailtoRoute
 /// `mailto-route open URL` (also a bare `mailto:` URL, as `Exec=… open %u` and links run
 /// it): a link from outside, routed by the Router: sent only with the user's consent
 /// (or `policy=direct`), else handed to the mail program, else saved as a draft.
+/// `--local`: the URL comes from a local program (xdg-email's hook), whose `attach=`
+/// files are attached (LocalAttachments).
 enum OpenCommand: Command {
     static let name = "open"
     static let summary = "Route a clicked link: ask, then send; or hand off; or save a draft."
-    static let usage = "[open] URL [--json]"
-    static let options: [OptionSpec] = [.flag("--json", "print the report as one JSON object")]
+    static let usage = "[open] URL [--local] [--json]"
+    static let options: [OptionSpec] = [
+        .flag("--local", "the URL is from a local program (xdg-email): attach its files"),
+        .flag("--json", "print the report as one JSON object"),
+    ]
     static let arguments: [(name: String, help: String)] = [("URL", "the mailto: URL of the link (RFC 6068)")]
     static let maxPositionals = 1
 
     static func run(_ arguments: Arguments, output: Output) throws -> ExitStatus {
         let url = try arguments.required("URL", usage: fullUsage)
         let session = Session.current()
-        let email: EmailData
+        var email: EmailData
+        let local = arguments.has("--local")
         do {
             email = try MailtoURL.parse(url)
-        } catch {
+            // Only a local program says --local (xdg-email-hook.sh); a click runs the
+            // desktop file's `open %u`, so a web page's attach= stays a request (rule 8).
+            if local { email = try LocalAttachments.trusting(email) }
+        } catch let error as any ClassifiedError {
             // Nobody may be at a terminal to read the error line: a click that does
             // nothing visible is the one outcome a link must never have.
             session.tellUnreadableLink(error)
@@ -25,11 +34,19 @@ enum OpenCommand: Command {
         }
         // With a display, a working account and policy=ask, the link opens the compose
         // sheet, which is its consent (DESIGN.md rule 1); it prints the report itself.
-        if DesktopSheet.suits(link: session),
+        // mailto-route-desktop does not take --local yet: such a URL asks as without a
+        // display, where the question names its files as attached.
+        if !local, DesktopSheet.suits(link: session),
            let status = DesktopSheet.run(["open", url] + (arguments.has("--json") ? ["--json"] : [])) {
             return status
         }
-        let report = session.run(RouteRequest(email: email, source: .link)) {
+        var request = RouteRequest(email: email, source: .link)
+        // xdg-email runs its hook whichever program handles mailto: links; when that is
+        // another one, the files go to it, as xdg-email would have sent them there.
+        if local, let handler = Handlers.defaultForScheme("mailto"), !handler.isMailtoRoute {
+            request.forcedPath = .handoff
+        }
+        let report = session.run(request) {
             output.present($0, json: arguments.has("--json"), source: .link)
         }
         return ExitStatus(for: report)
