@@ -144,7 +144,7 @@ extension CheckReport {
         } else {
             rows.append(("wins", "none: \(email.how)"))
         }
-        rows.append(("mailto-route", email.mailtoRouteWins ? "is the Email backend" : "is not the Email backend"))
+        rows.append(("mailto-route backend", email.mailtoRouteWins ? "is the Email backend" : "is not the Email backend"))
         for step in email.steps { rows.append(("to make it win", step)) }
         return rows
     }
