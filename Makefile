@@ -22,7 +22,8 @@ BASHCOMPDIR := $(DATADIR)/bash-completion/completions
 ZSHCOMPDIR := $(DATADIR)/zsh/vendor-completions
 METAINFO := io.github.mailto_route.MailtoRoute.metainfo.xml
 # xdg-desktop-portal reads backends from its own datadir only (1.16 and 1.18 alike), so
-# with PREFIX=/usr/local the file is installed but not read: `mailto-route check` says so.
+# with PREFIX=/usr/local the file is installed but not read (`mailto-route check` names the
+# directory the installed portal reads).
 PORTALDIR := $(DATADIR)/xdg-desktop-portal/portals
 DOCDIR := $(DATADIR)/doc/mailto-route
 # What `make` built and `make install` installs (a test installs a debug build).
