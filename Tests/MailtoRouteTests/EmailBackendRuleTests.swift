@@ -192,8 +192,12 @@ private final class PortalTree {
         let facts = tree.gather("1.18.4", desktop: "GNOME")
         #expect(facts.winner?.fileName == "gtk.portal")
         let userDirectory = tree.configHome + "/xdg-desktop-portal"
-        #expect(facts.steps.first == "copy \(system) to \(userDirectory)/ and add org.freedesktop.impl.portal.Email=mailtoroute "
-            + "to its [preferred] group (the copy is read instead of it, and keeps its other choices)")
+        #expect(facts.steps.first == "copy \(system) to \(userDirectory)/ and set org.freedesktop.impl.portal.Email=mailtoroute "
+            + "in its [preferred] group (the copy is read instead of it, and keeps its other choices)")
+        // The copy, before the line is set in it: now it is the file to change.
+        try tree.write("[preferred]\ndefault=gnome;gtk\n", to: userDirectory + "/gnome-portals.conf")
+        #expect(tree.gather("1.18.4", desktop: "GNOME").steps.first
+            == "set org.freedesktop.impl.portal.Email=mailtoroute in the [preferred] group of \(userDirectory)/gnome-portals.conf")
         try tree.write("[preferred]\ndefault=gnome;gtk\norg.freedesktop.impl.portal.Email=mailtoroute\n",
                        to: userDirectory + "/gnome-portals.conf")
         let after = tree.gather("1.18.4", desktop: "GNOME")

@@ -158,8 +158,8 @@ public enum EmailBackends {
             if let config {
                 let folder = String(config.path[..<(config.path.lastIndex(of: "/") ?? config.path.endIndex)])
                 steps.append(folder == userConfigDirectory
-                    ? "add \(line) to the [preferred] group of \(config.path)"
-                    : "copy \(config.path) to \(userConfigDirectory)/ and add \(line) to its [preferred] group "
+                    ? "set \(line) in the [preferred] group of \(config.path)"
+                    : "copy \(config.path) to \(userConfigDirectory)/ and set \(line) in its [preferred] group "
                         + "(the copy is read instead of it, and keeps its other choices)")
             } else {
                 steps.append("create \(userConfigDirectory)/portals.conf holding [preferred] and \(line) "

@@ -193,10 +193,9 @@ public struct PortalsConf: Sendable, Equatable {
 
     /// `portal_impl_matches_config`: the interface's own key, else `default=`, names the
     /// backend or `*`.
-    func matches(_ backend: PortalBackend, for interface: String, version: PortalVersion) -> Bool {
+    func matches(_ backend: PortalBackend, for interface: String) -> Bool {
         guard let portals = interfaces[interface] ?? defaultPortals else { return false }
-        if portals.contains(backend.name) || portals.contains("*") { return true }
-        return false
+        return portals.contains(backend.name) || portals.contains("*")
     }
 }
 
@@ -254,7 +253,7 @@ enum PortalRule {
                 if version.honoursNone, config.prefersNone(interface) {
                     return (nil, "\(config.path) says none for it")
                 }
-                if let chosen = offering.first(where: { config.matches($0, for: interface, version: version) }) {
+                if let chosen = offering.first(where: { config.matches($0, for: interface) }) {
                     let key = config.interfaces[interface] != nil ? interface : "default"
                     return (chosen, "\(key)= of [preferred] in \(config.path) names it")
                 }
