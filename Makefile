@@ -26,6 +26,11 @@ BASHCOMPDIR := $(DATADIR)/bash-completion/completions
 # Debian's zsh has this directory in $fpath (upstream zsh: site-functions).
 ZSHCOMPDIR := $(DATADIR)/zsh/vendor-completions
 METAINFO := io.github.mailto_route.MailtoRoute.metainfo.xml
+# xdg-desktop-portal reads backends from its own datadir only (1.16 and 1.18 alike), so
+# with PREFIX=/usr/local the file is installed but not read (`mailto-route check` names the
+# directory the installed portal reads).
+PORTALDIR := $(DATADIR)/xdg-desktop-portal/portals
+DOCDIR := $(DATADIR)/doc/mailto-route
 # What `make` built and `make install` installs (a test installs a debug build).
 BUILT ?= .build/release/mailto-route
 
@@ -61,7 +66,9 @@ bench:
 # hook xdg-email runs (so that a file `xdg-email --attach` gives is attached), its man
 # page, the bash and zsh completions, the system desktop file (so that the desktops'
 # settings list mailto-route as a mail program), the AppStream metainfo and the outbox's
-# systemd user unit, each pointing at the installed binary.
+# systemd user unit, each pointing at the installed binary; the Email portal's backend
+# description (mailtoroute.portal) and, as an example for each user to opt in with on
+# xdg-desktop-portal 1.18 and later, the portals.conf snippet.
 # `mailto-route register` then makes the installed binary the user's mailto: handler.
 # The system desktop file is the per-user one `register` writes, with the installed path,
 # and shown: a desktop's settings leave NoDisplay entries out of their lists.
@@ -75,6 +82,8 @@ install:
 	install -D -m 644 data/mailto-route.bash $(DESTDIR)$(BASHCOMPDIR)/mailto-route
 	install -D -m 644 data/_mailto-route $(DESTDIR)$(ZSHCOMPDIR)/_mailto-route
 	install -D -m 644 data/$(METAINFO) $(DESTDIR)$(METAINFODIR)/$(METAINFO)
+	install -D -m 644 data/mailtoroute.portal $(DESTDIR)$(PORTALDIR)/mailtoroute.portal
+	install -D -m 644 data/mailtoroute-portals.conf $(DESTDIR)$(DOCDIR)/mailtoroute-portals.conf
 	mkdir -p $(DESTDIR)$(APPDIR) $(DESTDIR)$(UNITDIR)
 	sed -e 's|@EXEC@|$(BINDIR)/mailto-route|' -e '/^NoDisplay=/d' data/mailto-route.desktop > $(DESTDIR)$(APPDIR)/mailto-route.desktop
 	sed 's|@EXEC@|$(BINDIR)/mailto-route|' data/mailto-route-outbox.service > $(DESTDIR)$(UNITDIR)/mailto-route-outbox.service
@@ -92,7 +101,8 @@ uninstall:
 		$(DESTDIR)$(BASHCOMPDIR)/mailto-route $(DESTDIR)$(ZSHCOMPDIR)/_mailto-route \
 		$(DESTDIR)$(METAINFODIR)/$(METAINFO) $(DESTDIR)$(APPDIR)/mailto-route.desktop \
 		$(DESTDIR)$(UNITDIR)/mailto-route-outbox.service $(DESTDIR)$(APPDIR)/$(SERVICE_DESKTOP) \
-		$(addprefix $(DESTDIR)$(DBUSDIR)/,$(SERVICE_FILES))
+		$(addprefix $(DESTDIR)$(DBUSDIR)/,$(SERVICE_FILES)) \
+		$(DESTDIR)$(PORTALDIR)/mailtoroute.portal $(DESTDIR)$(DOCDIR)/mailtoroute-portals.conf
 
 clean:
 	rm -rf .build

@@ -5,6 +5,7 @@
 #include <gio/gio.h>
 #include <glib-unix.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -87,6 +88,13 @@ typedef struct mr_gio_api {
                                                           GDBusSignalFlags flags, GDBusSignalCallback callback,
                                                           gpointer user_data, GDestroyNotify user_data_free_func);
     void (* _Nonnull g_dbus_connection_signal_unsubscribe)(GDBusConnection *connection, guint subscription_id);
+    /* File descriptors over D-Bus: the Documents portal's AddFull (gunixfdlist.h, gio-unix) */
+    GVariant *(* _Nonnull g_dbus_connection_call_with_unix_fd_list_sync)(
+        GDBusConnection *connection, const gchar *bus_name, const gchar *object_path, const gchar *interface_name,
+        const gchar *method_name, GVariant *parameters, const GVariantType *reply_type, GDBusCallFlags flags,
+        gint timeout_msec, GUnixFDList *fd_list, GUnixFDList **out_fd_list, GCancellable *cancellable, GError **error);
+    GUnixFDList *(* _Nonnull g_unix_fd_list_new)(void);
+    gint (* _Nonnull g_unix_fd_list_append)(GUnixFDList *list, gint fd, GError **error);
     /* GNetworkMonitor */
     GNetworkMonitor *(* _Nonnull g_network_monitor_get_default)(void);
     gboolean (* _Nonnull g_network_monitor_get_network_available)(GNetworkMonitor *monitor);
@@ -142,6 +150,9 @@ static inline const char *mr_gio_load(mr_gio_api *api) {
     MR_SYM(g_dbus_connection_close);
     MR_SYM(g_dbus_connection_signal_subscribe);
     MR_SYM(g_dbus_connection_signal_unsubscribe);
+    MR_SYM(g_dbus_connection_call_with_unix_fd_list_sync);
+    MR_SYM(g_unix_fd_list_new);
+    MR_SYM(g_unix_fd_list_append);
     MR_SYM(g_network_monitor_get_default);
     MR_SYM(g_network_monitor_get_network_available);
     *api = loaded;
@@ -160,6 +171,18 @@ static inline int mr_pidfd_open(pid_t pid) {
     errno = ENOSYS;
     return -1;
 #endif
+}
+
+/* open(2) with O_PATH: a descriptor that names a file without opening it for reading, as
+ * GLib passes files to the Documents portal. glibc declares O_PATH only under _GNU_SOURCE,
+ * hence Linux's own value (asm-generic/fcntl.h) where it is not declared. */
+#ifdef O_PATH
+#define MR_O_PATH O_PATH
+#else
+#define MR_O_PATH 010000000
+#endif
+static inline int mr_open_path(const char *path) {
+    return open(path, MR_O_PATH | O_CLOEXEC);
 }
 
 static inline unsigned mr_glib_major_version(void) { return glib_major_version; }

@@ -120,7 +120,7 @@ public enum Handoff {
         }
         let needsCommandLine = !email.attachments.isEmpty || !bodyFits(email, asURL)
         if needsCommandLine, let client = MailClient.identify(app) {
-            let files = try HandoffFiles.attachmentPaths(email.attachments)
+            let files = try report.exported(HandoffFiles.attachmentPaths(email.attachments), of: email, for: app)
             let onCommandLine = { (email: EmailData) in try client.arguments(for: email, attachments: files, bodyFile: nil) }
             var bodyFile: String?
             var sent = email
@@ -171,6 +171,20 @@ struct Leftovers {
         for attachment in attachments {
             notCarried.append("attachment \(attachment.fileName)")
             warnings.append("attachment \(attachment.fileName) not carried: \(reason)")
+        }
+    }
+
+    /// `files` as the program sees them: for a Flatpak one (`X-Flatpak`), exported through
+    /// the Documents portal first, as GLib does for such a program. Without the portal the
+    /// program could not open them: none goes, each is named (the router keeps a draft).
+    mutating func exported(_ files: [String], of email: EmailData, for app: AppInfo) -> [String] {
+        guard case .flatpak(let appID) = app.packaging, !files.isEmpty else { return files }
+        do {
+            return try DocumentPortal.export(files, for: appID)
+        } catch {
+            attachmentsNotCarried(email.attachments, because: "\(app.name) runs in Flatpak (\(appID)), and the Documents portal "
+                + "that would export the files to it is not available: \(error.message)")
+            return []
         }
     }
 

@@ -17,8 +17,10 @@ import TestSupport
         "usr/share/bash-completion/completions/mailto-route",
         "usr/share/dbus-1/services/io.github.mailto_route.MailtoRoute.service",
         "usr/share/dbus-1/services/org.freedesktop.impl.portal.desktop.mailtoroute.service",
+        "usr/share/doc/mailto-route/mailtoroute-portals.conf",
         "usr/share/man/man1/mailto-route.1",
         "usr/share/metainfo/io.github.mailto_route.MailtoRoute.metainfo.xml",
+        "usr/share/xdg-desktop-portal/portals/mailtoroute.portal",
         "usr/share/zsh/vendor-completions/_mailto-route",
     ]
 
@@ -123,6 +125,45 @@ import TestSupport
         let uninstall = try make(["uninstall"], destination: destination)
         #expect(uninstall.status == 0, "\(uninstall)")
         #expect(files(under: destination).isEmpty)
+    }
+
+    /// The installed backend description, judged by Debian's real xdg-desktop-portal 1.16
+    /// reading the staged directory (`XDG_DESKTOP_PORTAL_DIR`) on a private bus: it loads the
+    /// file without an error and gives it the Email portal (no other backend is there). The
+    /// portals.conf example is GLib's idea of a key file with mailto-route preferred for Email.
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/libexec/xdg-desktop-portal"),
+                   "xdg-desktop-portal is not installed"))
+    func installedPortalFileIsTheEmailBackendForTheRealPortal() throws {
+        let sandbox = try Sandbox()
+        let destination = sandbox.root.appendingPathComponent("dest")
+        #expect(try make(["install"], destination: destination).status == 0)
+        let portals = destination.appendingPathComponent("usr/share/xdg-desktop-portal/portals").path
+        let bus = try PrivateSessionBus()
+        let log = sandbox.root.appendingPathComponent("portal.log").path
+        let portal = try ServerProcess(["/usr/libexec/xdg-desktop-portal", "--verbose", "--replace"], environment: [
+            "DBUS_SESSION_BUS_ADDRESS": bus.address, "XDG_DESKTOP_PORTAL_DIR": portals, "XDG_CURRENT_DESKTOP": "GNOME",
+        ], output: log)
+        defer { portal.stop() }
+        var text = ""
+        for _ in 0..<500 where !text.contains("org.freedesktop.portal.Desktop acquired") && portal.isRunning {
+            usleep(20_000)
+            text = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
+        }
+        #expect(text.contains("loading \(portals)/mailtoroute.portal"), "\(text)")
+        #expect(!text.contains("Error loading"), "\(text)")
+        #expect(text.contains("Falling back to mailtoroute.portal for org.freedesktop.impl.portal.Email"), "\(text)")
+        #expect(text.contains("providing portal org.freedesktop.portal.Email"), "\(text)")
+
+        let snippet = destination.appendingPathComponent("usr/share/doc/mailto-route/mailtoroute-portals.conf").path
+        let judged = try run("/usr/bin/python3", ["-c", """
+            import sys
+            from gi.repository import GLib
+            key = GLib.KeyFile()
+            key.load_from_file(sys.argv[1], GLib.KeyFileFlags.NONE)
+            print(key.get_keys("preferred")[0], key.get_string_list("preferred", "org.freedesktop.impl.portal.Email"))
+            """, snippet], environment: judgeEnvironment)
+        #expect(judged.status == 0, "\(judged)")
+        #expect(judged.stdout == "['org.freedesktop.impl.portal.Email'] ['mailtoroute']\n", "\(judged)")
     }
 
     /// systemd's own check of the installed unit; `verify` wants its ExecStart to exist,

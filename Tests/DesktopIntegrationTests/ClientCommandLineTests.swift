@@ -81,16 +81,80 @@ import TestSupport
         #expect(sandbox.recordedArgv("thunderbird")?.first == "-compose")
     }
 
-    @Test func flatpakThunderbirdIsRunByItsAppID() throws {
-        let (sandbox, files) = try sandbox(
+    func flatpakThunderbird() throws -> (Sandbox, [String]) {
+        try sandbox(
             "org.mozilla.Thunderbird.desktop", program: "flatpak",
             extraLines: ["X-Flatpak=org.mozilla.Thunderbird"], absoluteExec: false,
             exec: "run --branch=stable --arch=x86_64 --command=thunderbird --file-forwarding org.mozilla.Thunderbird @@u %u @@")
+    }
+
+    @Test func flatpakThunderbirdIsRunByItsAppIDAndWithoutTheDocumentsPortalGetsNoAttachmentItCouldNotOpen() throws {
+        let (sandbox, files) = try flatpakThunderbird()
+        // No session bus, so no Documents portal: a host path means nothing inside the sandbox.
         let result = try probe("mailto:a@example.org", attaching: [files[0]], in: sandbox)
         #expect(result.status == 0, "\(result)")
         let argv = try #require(sandbox.recordedArgv("flatpak"))
         #expect(Array(argv.prefix(3)) == ["run", "org.mozilla.Thunderbird", "-compose"])
-        #expect(try ThunderbirdCompose(reading: argv.last ?? "").attachments == [files[0]])
+        #expect(try ThunderbirdCompose(reading: argv.last ?? "").attachments.isEmpty)
+        #expect(result.stdout.contains("not carried: attachment report.pdf"), "\(result)")
+        #expect(result.stdout.contains("runs in Flatpak (org.mozilla.Thunderbird), and the Documents portal"), "\(result)")
+    }
+
+    @Test func aSendToFlatpakThunderbirdWithoutTheDocumentsPortalKeepsTheWholeMessageAsADraft() throws {
+        let (sandbox, files) = try flatpakThunderbird()
+        let result = try route(["send", "--to", "a@example.org", "--subject", "Report", "--attach", files[0], "--handoff"],
+                               in: sandbox)
+        #expect(result.status == 0, "\(result)")
+        #expect(result.stdout.hasPrefix("handed off to flatpak (org.mozilla.Thunderbird.desktop)"), "\(result)")
+        #expect(result.stderr.contains("attachment report.pdf not carried: flatpak runs in Flatpak"), "\(result)")
+        let argv = try #require(sandbox.recordedArgv("flatpak"))
+        #expect(try ThunderbirdCompose(reading: argv.last ?? "").attachments.isEmpty)
+        // Rule 2: what did not go is kept, attachment and all.
+        let draft = try #require(sandbox.drafts.first)
+        let message = try String(contentsOf: draft, encoding: .utf8)
+        #expect(message.contains("report.pdf"), "\(message)")
+        #expect(result.stderr.contains("is saved as \(draft.path)"), "\(result)")
+    }
+
+    @Test func flatpakThunderbirdGetsItsAttachmentsExportedThroughTheDocumentsPortal() throws {
+        let (sandbox, files) = try flatpakThunderbird()
+        let bus = try PrivateSessionBus()
+        let mount = sandbox.runtimeDir.appendingPathComponent("doc").path
+        let record = sandbox.root.appendingPathComponent("documents.jsonl").path
+        let ready = sandbox.root.appendingPathComponent("documents-ready").path
+        let portal = try ServerProcess(
+            ["/usr/bin/python3", packageRoot.appendingPathComponent("Tests/TestSupport/Servers/documents-portal.py").path,
+             "--ready", ready, "--record", record, "--mount", mount],
+            environment: ["DBUS_SESSION_BUS_ADDRESS": bus.address])
+        defer { portal.stop() }
+        try portal.waitForReady(ready, name: "documents-portal.py")
+
+        let result = try handoffProbe(["mailto:a@example.org"] + files.flatMap { ["--attach", $0] }, in: sandbox,
+                                      ["DBUS_SESSION_BUS_ADDRESS": bus.address])
+        #expect(result.status == 0, "\(result)")
+        #expect(!result.stdout.contains("not carried"), "\(result)")
+        let argv = try #require(sandbox.recordedArgv("flatpak"))
+        #expect(Array(argv.prefix(3)) == ["run", "org.mozilla.Thunderbird", "-compose"])
+        // Each attachment is a file under the portal's mount point, holding the original's bytes.
+        // As Thunderbird reads its -compose argument (ThunderbirdJudge): the files it attaches.
+        let paths = try ThunderbirdCompose(reading: argv.last ?? "").attachments
+        #expect(paths.count == 2, "\(argv)")
+        for (exported, original) in zip(paths, files) {
+            #expect(exported.hasPrefix(mount + "/"), "\(exported)")
+            #expect(exported.hasSuffix("/" + (original as NSString).lastPathComponent))
+            #expect(FileManager.default.contents(atPath: exported) == FileManager.default.contents(atPath: original))
+        }
+        // Called as GLib calls it for an X-Flatpak program: the mount point, then one AddFull
+        // with a descriptor of each file, AS_NEEDED_BY_APP, the app id, and read permission.
+        let calls = try String(contentsOfFile: record, encoding: .utf8).split(separator: "\n").compactMap {
+            try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+        }
+        #expect(calls.map { $0["method"] as? String } == ["GetMountPoint", "AddFull"])
+        let add = try #require(calls.last)
+        #expect(add["paths"] as? [String] == files.map { URL(fileURLWithPath: $0).resolvingSymlinksInPath().path })
+        #expect(add["flags"] as? Int == 4)
+        #expect(add["app_id"] as? String == "org.mozilla.Thunderbird")
+        #expect(add["permissions"] as? [String] == ["read"])
     }
 
     @Test func evolutionGetsAttachInTheURL() throws {

@@ -26,6 +26,9 @@ public enum Check {
         let xdgMime = DesktopEntries.findProgram("xdg-mime").flatMap {
             try? Subprocess([$0, "query", "default", Handlers.mailtoType])
         }
+        // The portal's --version, alongside everything else too.
+        let portal = EmailBackends.findPortal()
+        let portalVersion = portal.map { executable in Result { () throws(SubprocessError) in try Subprocess([executable, "--version"]) } }
 
         var report = CheckReport(
             handler: .init(gioDefault: nil, setBy: nil, xdgMime: nil, xdgMimeProblem: nil),
@@ -50,6 +53,8 @@ public enum Check {
         } catch {
             report.sandbox.portalUnknown = error.message
         }
+        report.activation = activationFacts(askingTheBus: !offline)
+        report.emailBackend = emailBackendFacts(portal, portalVersion, activation: report.activation)
         if !offline, let usable = server {
             let left = budgetMilliseconds - (MonotonicClock.milliseconds - started)
             report.live = SMTPSubmission.probe(usable, within: max(1000, left))
@@ -169,6 +174,61 @@ public enum Check {
             report.account.passwordError = error.message
             return nil
         }
+    }
+
+    // MARK: - Activation environment, Email backend
+
+    /// This run's values of the variables that matter for a handoff and the service, and,
+    /// unless `--offline` (no bus call), where a D-Bus-activated process gets its own.
+    static func activationFacts(askingTheBus: Bool) -> CheckReport.Activation {
+        var facts = CheckReport.Activation()
+        for name in CheckReport.Activation.variables {
+            if let value = getenv(name).map({ String(cString: $0) }) { facts.thisRun[name] = value }
+        }
+        if askingTheBus {
+            do {
+                facts.bus = .known(try ActivationEnvironment.read(callTimeout: busSeconds))
+            } catch {
+                facts.bus = .unknown(error.message)
+            }
+        }
+        facts.compare()
+        return facts
+    }
+
+    /// The Email backend by the installed portal's rule. The portal is started by D-Bus
+    /// activation, so with systemd --user the desktop it sees is the user manager's.
+    static func emailBackendFacts(
+        _ portal: String?, _ version: Result<Subprocess, SubprocessError>?, activation: CheckReport.Activation
+    ) -> CheckReport.EmailBackend {
+        var output: String?
+        var problem: String?
+        switch version {
+        case .success(let running)?:
+            let finished = running.finish(within: EmailBackends.versionMilliseconds)
+            if finished.status == 0 {
+                output = String(decoding: finished.output, as: UTF8.self)
+            } else {
+                problem = finished.timedOut ? "--version gave no answer within \(EmailBackends.versionMilliseconds) ms"
+                    : "--version failed: \(finished.errorText)"
+            }
+        case .failure(let failure)?:
+            problem = "cannot be started: \(failure.message)"
+        case nil:
+            break
+        }
+        var desktop = activation.thisRun["XDG_CURRENT_DESKTOP"]
+        var from = "this run"
+        if let systemd = activation.systemd {
+            desktop = systemd["XDG_CURRENT_DESKTOP"]
+            from = "systemd --user's environment, which the portal is started with"
+        }
+        let environment = PortalEnvironment(
+            portalDirectory: getenv("XDG_DESKTOP_PORTAL_DIR").map { String(cString: $0) }, currentDesktop: desktop,
+            configHome: XDGDirectories.configHome, configDirs: XDGDirectories.configDirs,
+            dataHome: XDGDirectories.dataHome, dataDirs: XDGDirectories.dataDirs)
+        return EmailBackends.gather(executable: portal, versionOutput: output, versionProblem: problem,
+                                    environment: environment, desktopsFrom: from)
     }
 
     // MARK: - Sandbox, outbox

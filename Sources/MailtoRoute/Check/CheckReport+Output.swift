@@ -49,6 +49,9 @@ extension CheckReport {
         sandboxRows.append(("email portal", portalText))
         result.append(Section(title: "Sandbox", rows: sandboxRows))
 
+        result.append(Section(title: "Email portal backend", rows: emailBackendRows))
+        result.append(Section(title: "Activation environment", rows: activationRows))
+
         var accountRows: [(String, String)] = []
         if let source = account.source {
             accountRows.append(("config", source + (account.error == nil ? " (valid)" : " (not usable)")))
@@ -112,6 +115,60 @@ extension CheckReport {
         if let version = sandbox.portalVersion { return "present, version \(version)" }
         if let unknown = sandbox.portalUnknown { return "unknown (\(unknown))" }
         return "absent"
+    }
+
+    private var emailBackendRows: [(String, String)] {
+        let email = emailBackend
+        guard let executable = email.executable else {
+            return [("xdg-desktop-portal", "not installed (none of \(EmailBackends.executables.joined(separator: ", ")))")]
+        }
+        guard let version = email.version else {
+            return [("xdg-desktop-portal", "\(executable), version unknown (\(email.versionProblem ?? "?"))")]
+        }
+        var rows = [("xdg-desktop-portal", "\(version) (\(executable))")]
+        let desktops = email.desktops.isEmpty ? "none" : email.desktops.joined(separator: ":")
+        rows.append(("desktop", "\(desktops) (XDG_CURRENT_DESKTOP of \(email.desktopsFrom))"))
+        if version.readsPortalsConf {
+            rows.append(("rule", "portals.conf ([preferred]: the interface's key, else default=), then UseIn (deprecated); "
+                         + "backends from \(email.portalsDirectory)"))
+            rows.append(("portals.conf", email.config ?? "none"))
+        } else {
+            rows.append(("rule", "\(version) reads no portals.conf: backends from \(email.portalsDirectory) only, "
+                         + "those whose UseIn names a desktop of XDG_CURRENT_DESKTOP first, then by file name"))
+        }
+        let offering = email.offering.map { "\($0.fileName) (UseIn=\(($0.useIn ?? []).joined(separator: ";")))" }
+        rows.append(("offering Email", offering.isEmpty ? "none" : offering.joined(separator: ", ")))
+        for rejected in email.rejected { rows.append(("skipped", "\(rejected.fileName): \(rejected.reason)")) }
+        if let winner = email.winner {
+            rows.append(("wins", "\(winner.fileName) (\(winner.dbusName)): \(email.how)"))
+        } else {
+            rows.append(("wins", "none: \(email.how)"))
+        }
+        rows.append(("mailto-route backend", email.mailtoRouteWins ? "is the Email backend" : "is not the Email backend"))
+        for step in email.steps { rows.append(("to make it win", step)) }
+        return rows
+    }
+
+    private var activationRows: [(String, String)] {
+        var rows: [(String, String)] = []
+        for name in Activation.variables { rows.append((name, activation.thisRun[name] ?? "unset")) }
+        switch activation.bus {
+        case .notAsked:
+            rows.append(("D-Bus activation", "not asked (--offline)"))
+        case .unknown(let reason):
+            rows.append(("D-Bus activation", "unknown (\(reason))"))
+        case .known(.busDaemon):
+            rows.append(("D-Bus activation", "dbus-daemon's own environment (as it was started, plus what "
+                         + "dbus-update-activation-environment sent it; it cannot be read back)"))
+        case .known(.systemd):
+            rows.append(("D-Bus activation", "systemd --user's environment (org.freedesktop.systemd1.Manager Environment)"))
+            if activation.missing.isEmpty, activation.differing.isEmpty {
+                rows.append(("there", "the same as this run"))
+            }
+            if !activation.missing.isEmpty { rows.append(("unset there", activation.missing.joined(separator: ", "))) }
+            if !activation.differing.isEmpty { rows.append(("different there", activation.differing.joined(separator: ", "))) }
+        }
+        return rows
     }
 
     private var consentText: String {
@@ -201,6 +258,8 @@ extension CheckReport {
                 ("emailPortal", .string(sandbox.portalVersion != nil ? "present" : sandbox.portalUnknown != nil ? "unknown" : "absent")),
                 ("emailPortalVersion", sandbox.portalVersion.map { .int(Int($0)) } ?? .null),
             ])),
+            ("emailBackend", emailBackendJSON),
+            ("activation", activationJSON),
             ("account", .object([
                 ("configured", .bool(account.configured)), ("source", .string(account.source)),
                 ("valid", .bool(account.configured && account.error == nil)), ("error", .string(account.error)),
@@ -224,6 +283,43 @@ extension CheckReport {
             ("problems", .array(problems.map {
                 .object([("problem", .string($0.problem)), ("fix", .string($0.fix)), ("configuration", .bool($0.isConfiguration))])
             })),
+        ])
+    }
+
+    private var emailBackendJSON: JSON {
+        let email = emailBackend
+        func backend(_ value: PortalBackend) -> JSON {
+            .object([("file", .string(value.fileName)), ("name", .string(value.name)), ("dbusName", .string(value.dbusName)),
+                     ("useIn", value.useIn.map(JSON.strings) ?? .null)])
+        }
+        return .object([
+            ("installed", .bool(email.executable != nil)), ("executable", .string(email.executable)),
+            ("version", .string(email.version?.description)), ("versionProblem", .string(email.versionProblem)),
+            ("directory", .string(email.executable == nil ? nil : email.portalsDirectory)),
+            ("desktops", .strings(email.desktops)), ("desktopsFrom", .string(email.desktopsFrom)),
+            ("config", .string(email.config)),
+            ("offering", .array(email.offering.map(backend))),
+            ("skipped", .array(email.rejected.map { .object([("file", .string($0.fileName)), ("reason", .string($0.reason))]) })),
+            ("winner", email.winner.map(backend) ?? .null), ("how", .string(email.executable == nil ? nil : email.how)),
+            ("mailtoRouteWins", .bool(email.mailtoRouteWins)), ("steps", .strings(email.steps)),
+        ])
+    }
+
+    private var activationJSON: JSON {
+        var bus: [(String, JSON)]
+        switch activation.bus {
+        case .notAsked: bus = [("source", .string("not asked"))]
+        case .unknown(let reason): bus = [("source", .string("unknown")), ("reason", .string(reason))]
+        case .known(.busDaemon): bus = [("source", .string("dbus-daemon"))]
+        case .known(.systemd(let values)):
+            bus = [("source", .string("systemd")),
+                   ("environment", .object(Activation.variables.map { ($0, .string(values[$0])) }))]
+        }
+        return .object([
+            ("thisRun", .object(Activation.variables.map { ($0, .string(activation.thisRun[$0])) })),
+            ("bus", .object(bus)),
+            ("missing", .strings(activation.missing)), ("differing", .strings(activation.differing)),
+            ("fix", .string(activation.fix)),
         ])
     }
 

@@ -140,6 +140,10 @@ public struct CheckReport: Sendable {
     public var consent: ConsentReach
     public var hasTerminal: Bool
     public var outbox: OutboxFacts
+    /// The Email portal's backend, by the installed xdg-desktop-portal's rule.
+    public var emailBackend = EmailBackend()
+    /// The environment a D-Bus-activated mailto-route would get.
+    public var activation = Activation()
     /// The plan for a clicked link, with the facts above.
     public var decision: Plan
     /// What a click would do, in one sentence.

@@ -131,6 +131,14 @@ enum Verdict {
             add("consent to send cannot be asked for a clicked link (\(reason)): links are handed off or saved, never sent",
                 fix: "run a notification server that shows buttons (GNOME Shell, KDE Plasma, dunst, mako), or set policy=handoff in [route] of \(config)")
         }
+        let activation = report.activation
+        if let fix = activation.fix {
+            var parts: [String] = []
+            if !activation.missing.isEmpty { parts.append("\(activation.missing.joined(separator: ", ")) unset there") }
+            if !activation.differing.isEmpty { parts.append("\(activation.differing.joined(separator: ", ")) different there") }
+            add("a D-Bus-activated mailto-route (the desktop service, the Email portal backend) gets systemd --user's environment, "
+                + "not this session's: " + parts.joined(separator: "; "), fix: fix)
+        }
         let outbox = report.outbox
         if outbox.pending > 0 {
             var text = "\(outbox.pending) message\(outbox.pending == 1 ? "" : "s") wait in the outbox"
