@@ -40,7 +40,7 @@ final class DesktopService: ServiceDelegate, @unchecked Sendable {
         let session = Session.current()
         var email: EmailData?
         if let url = arguments.url {
-            switch SheetDelivery.parse(url, session: session) {
+            switch SheetDelivery.parse(url, session: session, local: arguments.local) {
             case .success(let parsed): email = parsed
             case .failure(let error):
                 return answer(ServiceAnswer(status: DesktopExit.dataError, standardOutput: "",

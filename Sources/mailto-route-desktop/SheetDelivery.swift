@@ -39,12 +39,18 @@ struct SheetStart {
 enum SheetDelivery {
     /// Reads a link (exit 65 with one line when it does not read; the outcome log and,
     /// without a terminal, a notification say so, as for the command line).
-    static func parse(_ url: String, session: Session) -> Result<EmailData, MailtoURLError> {
+    /// With `local`, the URL comes from a local program (xdg-email's hook): its attach=
+    /// files become trusted attachments, shown ticked, or the one that cannot be attached
+    /// is the error.
+    static func parse(_ url: String, session: Session, local: Bool = false) -> Result<EmailData, Failure> {
         do {
-            return .success(try MailtoURL.parse(url))
-        } catch {
+            let email = try MailtoURL.parse(url)
+            return .success(local ? try LocalAttachments.trusting(email) : email)
+        } catch let error as any ClassifiedError {
             session.tellUnreadableLink(error)
-            return .failure(error)
+            return .failure(Failure(error, otherwise: .input))
+        } catch {
+            return .failure(Failure(error, otherwise: .input))
         }
     }
 

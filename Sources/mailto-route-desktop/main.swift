@@ -29,7 +29,7 @@ enum DesktopExit {
     static let noDisplay: Int32 = 69
 }
 
-let usage = "usage: mailto-route-desktop open URL [--json] | compose [URL] [--json] | --gapplication-service"
+let usage = "usage: mailto-route-desktop open URL [--local] [--json] | compose [URL] [--json] | --gapplication-service"
 
 /// How long the service stays up with nothing open (GLib's own default for services is
 /// 10 s); `MAILTO_ROUTE_SERVICE_IDLE` (seconds) sets it, for tests and the curious.
@@ -40,11 +40,13 @@ func fail(_ message: String, status: Int32) -> Never {
     _exit(status)
 }
 
-/// The words of one sheet: `open URL` or `compose [URL]`, and `--json`.
+/// The words of one sheet: `open URL` or `compose [URL]`, `--json`, and `--local` (the
+/// URL comes from a local program, xdg-email's hook: its attach= files are its own).
 struct SheetArguments {
     var source: SheetSource
     var url: String?
     var json: Bool
+    var local = false
 
     struct Usage: Error {
         var message: String
@@ -53,7 +55,8 @@ struct SheetArguments {
     static func parse(_ arguments: [String]) -> Result<SheetArguments, Usage> {
         var words = arguments
         let json = words.contains("--json")
-        words.removeAll { $0 == "--json" }
+        let local = words.contains("--local")
+        words.removeAll { $0 == "--json" || $0 == "--local" }
         guard let command = words.first, command == "open" || command == "compose" else {
             return .failure(Usage(message: words.first.map { "unknown command '\($0)'\n\(usage)" } ?? usage))
         }
@@ -65,7 +68,8 @@ struct SheetArguments {
         guard positionals.count <= 1, source == .compose || positionals.count == 1 else {
             return .failure(Usage(message: usage))
         }
-        return .success(SheetArguments(source: source, url: positionals.first, json: json))
+        guard !local || source == .link else { return .failure(Usage(message: "--local is for open\n\(usage)")) }
+        return .success(SheetArguments(source: source, url: positionals.first, json: json, local: local))
     }
 }
 
@@ -93,7 +97,7 @@ case .failure(let problem): fail(problem.message, status: DesktopExit.usage)
 let session = Session.current()
 var email: EmailData?
 if let url = arguments.url {
-    switch SheetDelivery.parse(url, session: session) {
+    switch SheetDelivery.parse(url, session: session, local: arguments.local) {
     case .success(let parsed): email = parsed
     case .failure(let error): fail(error.description, status: DesktopExit.dataError)
     }

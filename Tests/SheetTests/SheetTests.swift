@@ -85,10 +85,7 @@ import TestSupport
 
     /// Issue 13: `xdg-email --attach` (Debian's real xdg-utils, its hook first in PATH)
     /// reaches the sheet with the file ticked, and Send sends it without another click.
-    /// Waits for mailto-route-desktop to take `open --local URL` (LocalAttachments.trusting
-    /// on the URL it parses) and for OpenCommand to pass `--local` on; it passes with both.
-    @Test(.disabled("mailto-route-desktop does not take open --local yet (issue 13, item 4)"))
-    func xdgEmailAttachReachesTheSheetTicked() throws {
+    @Test func xdgEmailAttachReachesTheSheetTicked() throws {
         let server = try SMTPTestServer(.plain)
         try writeAccount(sandbox, port: server.port, security: "none")
         try sandbox.installXDGEmailHook()

@@ -32,20 +32,18 @@ enum OpenCommand: Command {
             session.tellUnreadableLink(error)
             throw error
         }
+        // xdg-email runs its hook whichever program handles mailto: links; when that is
+        // another one, the files go to it, as xdg-email would have sent them there.
+        let handsOn = local && Handlers.defaultForScheme("mailto").map { !$0.isMailtoRoute } == true
         // With a display, a working account and policy=ask, the link opens the compose
-        // sheet, which is its consent (DESIGN.md rule 1); it prints the report itself.
-        // mailto-route-desktop does not take --local yet: such a URL asks as without a
-        // display, where the question names its files as attached.
-        if !local, DesktopSheet.suits(link: session),
-           let status = DesktopSheet.run(["open", url] + (arguments.has("--json") ? ["--json"] : [])) {
+        // sheet, which is its consent (DESIGN.md rule 1); it prints the report itself. A
+        // local program's files are ticked there.
+        if !handsOn, DesktopSheet.suits(link: session),
+           let status = DesktopSheet.run(["open", url] + (local ? ["--local"] : []) + (arguments.has("--json") ? ["--json"] : [])) {
             return status
         }
         var request = RouteRequest(email: email, source: .link)
-        // xdg-email runs its hook whichever program handles mailto: links; when that is
-        // another one, the files go to it, as xdg-email would have sent them there.
-        if local, let handler = Handlers.defaultForScheme("mailto"), !handler.isMailtoRoute {
-            request.forcedPath = .handoff
-        }
+        if handsOn { request.forcedPath = .handoff }
         let report = session.run(request) {
             output.present($0, json: arguments.has("--json"), source: .link)
         }
