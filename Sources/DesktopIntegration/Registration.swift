@@ -105,11 +105,10 @@ public enum Registration {
         serviceTemplates.map { XDGDirectories.dataHome + "/\($0.directory)/\($0.name)" }
     }
 
-    /// Installs the service's files for mailto-route-desktop beside `executable`, or
+    /// Installs the service's files for mailto-route-desktop beside this binary, or
     /// removes them when it is not there.
-    static func installServiceFiles(besides executable: String) throws(DesktopError) -> [String] {
-        let desktop = Files.directory(of: executable) + "/mailto-route-desktop"
-        guard access(desktop, X_OK) == 0 else {
+    static func installServiceFiles() throws(DesktopError) -> [String] {
+        guard let desktop = SheetService.sheetProgram else {
             for path in serviceFilePaths { try Files.remove(path) }
             return []
         }
@@ -174,7 +173,7 @@ public enum Registration {
                 try Files.write(listAfter, to: afterSnapshotPath)
             }
         }
-        let serviceFiles = try installServiceFiles(besides: executable)
+        let serviceFiles = try installServiceFiles()
         let wasRegistered = currentIsUs && current?.id == desktopID
         let takenOver = force ? try takeOver(Mimeapps.overrides(for: Handlers.mailtoType, expected: desktopID), state: state) : []
         return RegistrationReport(

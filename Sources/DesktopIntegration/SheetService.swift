@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 internal import CGIO
 
 /// The command line's side of the desktop service (mailto-route-desktop
@@ -10,6 +13,22 @@ public enum SheetService {
     /// How long the service may take to start and take the request: D-Bus activation
     /// (dbus-daemon's own limit is 25 s) and GTK's start.
     public static let startTimeout: Double = 30
+
+    /// mailto-route-desktop, the program of the sheets and the service, beside the running
+    /// binary (links resolved), or `nil` when it is not there or cannot be run.
+    public static var sheetProgram: String? {
+        let path = Files.directory(of: AppInfo.resolved("/proc/self/exe")) + "/mailto-route-desktop"
+        return access(path, X_OK) == 0 ? path : nil
+    }
+
+    /// Whether the service has its name on the session bus now:
+    /// `org.freedesktop.DBus.NameHasOwner`, each step within `callTimeout` seconds.
+    public static func isRunning(callTimeout: Double) throws(DesktopError) -> Bool {
+        let bus = try BusConnection.session(within: callTimeout)
+        let reply = try bus.call("org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "NameHasOwner",
+                                 VariantBuilder.tuple([VariantBuilder.string(busName)]), replyType: "(b)", seconds: callTimeout)
+        return g_variant_get_boolean(reply.child(0).pointer) != 0
+    }
 
     /// What the sheet's run printed and exited with.
     public struct Outcome: Sendable {

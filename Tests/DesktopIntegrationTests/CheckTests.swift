@@ -348,3 +348,30 @@ private func emailPortal(on bus: PrivateSessionBus, version: Int) throws -> Serv
         #expect(problems(object).contains { $0.fix == "mailto-route outbox flush" })
     }
 }
+
+/// The desktop service in `check`: its program beside mailto-route, the service file that
+/// `register` put where the session bus looks, and, with a bus, whether it runs.
+@Suite struct CheckDesktopServiceTests {
+    @Test func checkNamesTheSheetProgramAndTheServiceFileRegisterInstalled() throws {
+        let sandbox = try Sandbox()
+        let before = try check(sandbox)
+        #expect(member(before.object, "desktopService", "serviceFiles") as? [String] == [])
+        #expect(row(before.table, "service files")?.hasPrefix("none: run mailto-route register") == true, "\(before.table)")
+        #expect(try route(["register"], in: sandbox).status == 0)
+        let after = try check(sandbox)
+        let file = sandbox.dataHome.appendingPathComponent("dbus-1/services/io.github.mailto_route.MailtoRoute.service").path
+        #expect(member(after.object, "desktopService", "serviceFiles") as? [String] == [file])
+        let program = try #require(member(after.object, "desktopService", "sheetProgram") as? String)
+        #expect(program.hasSuffix("/mailto-route-desktop") && FileManager.default.isExecutableFile(atPath: program))
+        #expect(member(after.object, "desktopService", "running") is NSNull, "--offline asks no bus")
+        #expect(row(after.table, "service file") == file)
+    }
+
+    @Test func withABusCheckSaysWhetherTheServiceRuns() throws {
+        let sandbox = try Sandbox()
+        let bus = try PrivateSessionBus()
+        let result = try check(sandbox, ["DBUS_SESSION_BUS_ADDRESS": bus.address], offline: false)
+        #expect(member(result.object, "desktopService", "running") as? Bool == false, "\(result.json)")
+        #expect(row(result.table, "running") == "no (started by the first sheet)")
+    }
+}

@@ -54,6 +54,7 @@ public enum Check {
             report.sandbox.portalUnknown = error.message
         }
         report.activation = activationFacts(askingTheBus: !offline)
+        report.desktopService = desktopServiceFacts(askingTheBus: !offline)
         report.emailBackend = emailBackendFacts(portal, portalVersion, activation: report.activation)
         if !offline, let usable = server {
             let left = budgetMilliseconds - (MonotonicClock.milliseconds - started)

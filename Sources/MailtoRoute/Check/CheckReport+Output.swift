@@ -51,6 +51,7 @@ extension CheckReport {
 
         result.append(Section(title: "Email portal backend", rows: emailBackendRows))
         result.append(Section(title: "Activation environment", rows: activationRows))
+        result.append(Section(title: "Desktop service", rows: desktopServiceRows))
 
         var accountRows: [(String, String)] = []
         if let source = account.source {
@@ -260,6 +261,7 @@ extension CheckReport {
             ])),
             ("emailBackend", emailBackendJSON),
             ("activation", activationJSON),
+            ("desktopService", desktopServiceJSON),
             ("account", .object([
                 ("configured", .bool(account.configured)), ("source", .string(account.source)),
                 ("valid", .bool(account.configured && account.error == nil)), ("error", .string(account.error)),

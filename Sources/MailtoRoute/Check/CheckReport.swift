@@ -144,6 +144,8 @@ public struct CheckReport: Sendable {
     public var emailBackend = EmailBackend()
     /// The environment a D-Bus-activated mailto-route would get.
     public var activation = Activation()
+    /// The desktop service that holds the sheets.
+    public var desktopService = DesktopService()
     /// The plan for a clicked link, with the facts above.
     public var decision: Plan
     /// What a click would do, in one sentence.

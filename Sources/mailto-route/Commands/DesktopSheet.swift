@@ -36,22 +36,12 @@ enum DesktopSheet {
             Output().write("mailto-route: \(error.message)\n", to: 2)
             return .failure
         }
-        guard let path = siblingPath("mailto-route-desktop"), access(path, X_OK) == 0 else { return nil }
+        guard let path = SheetService.sheetProgram else { return nil }
         // The POSIX layer's foreground run: this process's streams, waited for.
         guard let status = runInForeground([path] + arguments) else { return nil }
         // Killed by a signal: the sheet is gone without a report (its recovery file stays).
         guard case .exited(let code) = status else { return .failure }
         if code == cannotStart { return nil }
         return ExitStatus(rawValue: code) ?? .failure
-    }
-
-    /// `name` in the directory of the running binary (/proc/self/exe, links resolved).
-    private static func siblingPath(_ name: String) -> String? {
-        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-        let length = readlink("/proc/self/exe", &buffer, buffer.count - 1)
-        guard length > 0 else { return nil }
-        let exe = String(decoding: buffer[..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        guard let slash = exe.lastIndex(of: "/") else { return nil }
-        return String(exe[...slash]) + name
     }
 }

@@ -1,0 +1,65 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import DesktopIntegration
+
+extension CheckReport {
+    /// The desktop service that holds the sheets (mailto-route-desktop
+    /// `--gapplication-service`): whether its program is beside this one, where the
+    /// session bus finds its service files, and whether it runs now.
+    public struct DesktopService: Sendable {
+        /// mailto-route-desktop beside this binary; `nil`: not installed (no sheet).
+        public var sheetProgram: String?
+        /// The service files of its name found in the bus's service directories
+        /// (`$XDG_DATA_HOME` and `$XDG_DATA_DIRS`, `dbus-1/services`), in that order.
+        public var serviceFiles: [String] = []
+        /// Whether it has its name on the session bus now; `nil` when not asked (--offline)
+        /// or the bus did not answer (`problem`).
+        public var running: Bool?
+        public var problem: String?
+    }
+}
+
+extension Check {
+    /// Where the service's files are, and, unless `offline`, whether it runs.
+    static func desktopServiceFacts(askingTheBus: Bool) -> CheckReport.DesktopService {
+        var facts = CheckReport.DesktopService()
+        facts.sheetProgram = SheetService.sheetProgram
+        let name = "dbus-1/services/\(SheetService.busName).service"
+        facts.serviceFiles = ([XDGDirectories.dataHome] + XDGDirectories.dataDirs)
+            .map { "\($0)/\(name)" }
+            .filter { access($0, R_OK) == 0 }
+        if askingTheBus {
+            do {
+                facts.running = try SheetService.isRunning(callTimeout: busSeconds)
+            } catch {
+                facts.problem = error.message
+            }
+        }
+        return facts
+    }
+}
+
+extension CheckReport {
+    var desktopServiceRows: [(String, String)] {
+        let service = desktopService
+        var rows = [("sheet program", service.sheetProgram ?? "not installed beside mailto-route: no compose sheet")]
+        if service.serviceFiles.isEmpty {
+            rows.append(("service files", service.sheetProgram == nil ? "none"
+                         : "none: run mailto-route register (or make install) for the service to start on demand"))
+        } else {
+            rows += service.serviceFiles.map { ("service file", $0) }
+        }
+        let running = service.running.map { $0 ? "yes, on the session bus" : "no (started by the first sheet)" }
+        rows.append(("running", running ?? service.problem.map { "unknown (\($0))" } ?? "not asked (--offline)"))
+        return rows
+    }
+
+    var desktopServiceJSON: JSON {
+        .object([
+            ("sheetProgram", .string(desktopService.sheetProgram)),
+            ("serviceFiles", .array(desktopService.serviceFiles.map { .string($0) })),
+            ("running", desktopService.running.map { .bool($0) } ?? .null),
+        ])
+    }
+}
