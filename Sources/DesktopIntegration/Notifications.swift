@@ -159,13 +159,11 @@ public final class NotificationClient {
         }
         let answers = SignalAnswers()
         return bus.context.run {
-            // Dispatched on `bus.context` (the thread default now); retained for the
-            // subscription and released by GLib when it ends (`releaseAnswers`).
-            let subscription = bus.gio.pointee.g_dbus_connection_signal_subscribe(
-                bus.pointer, Self.service, Self.service, nil, Self.path, nil, G_DBUS_SIGNAL_FLAGS_NONE,
-                notificationSignal, Unmanaged.passRetained(answers).toOpaque(), releaseAnswers
-            )
-            defer { bus.gio.pointee.g_dbus_connection_signal_unsubscribe(bus.pointer, subscription) }
+            // Dispatched on `bus.context` (the thread default now).
+            let subscription = bus.subscribe(sender: Self.service, interface: Self.service, member: nil, path: Self.path) {
+                answers.take($0, $1)
+            }
+            defer { bus.unsubscribe(subscription) }
             let id: UInt32
             do throws(DesktopError) {
                 id = try show(notification)
@@ -220,7 +218,7 @@ public enum Notifications {
 
 // MARK: - Signals
 
-/// The answers `notificationSignal` has seen, by notification id: the first one counts.
+/// The answers `ask`'s subscription has seen, by notification id: the first one counts.
 private final class SignalAnswers {
     private var outcomes: [UInt32: NotificationOutcome] = [:]
 
@@ -229,36 +227,23 @@ private final class SignalAnswers {
     }
 
     func outcome(for id: UInt32) -> NotificationOutcome? { outcomes[id] }
-}
 
-/// The `GDBusSignalCallback` of `NotificationClient.ask`: a top-level function that
-/// recovers its `SignalAnswers` from `userData`. `parameters` is lent (transfer none).
-private func notificationSignal(
-    _ connection: OpaquePointer?, _ sender: UnsafePointer<gchar>?, _ path: UnsafePointer<gchar>?,
-    _ interface: UnsafePointer<gchar>?, _ signal: UnsafePointer<gchar>?, _ parameters: OpaquePointer?,
-    _ userData: gpointer?
-) {
-    guard let userData, let signal, let parameters else { return }
-    let answers = Unmanaged<SignalAnswers>.fromOpaque(userData).takeUnretainedValue()
-    let values = Variant(adopting: g_variant_ref(parameters))
-    switch String(cString: signal) {
-    case "ActionInvoked" where values.isOfType("(us)"):
-        if let id = values.child(0).uint32, let key = values.child(1).string {
-            answers.record(id, .action(key))
+    /// A signal of the notification server, as `ask`'s subscription gets it.
+    func take(_ member: String, _ values: Variant) {
+        switch member {
+        case "ActionInvoked" where values.isOfType("(us)"):
+            if let id = values.child(0).uint32, let key = values.child(1).string {
+                record(id, .action(key))
+            }
+        case "NotificationClosed" where values.isOfType("(uu)"):
+            if let id = values.child(0).uint32, let reason = values.child(1).uint32 {
+                // The specification's reasons: 1 expired, 2 dismissed by the user, 3 closed by
+                // CloseNotification, 4 undefined.
+                record(id, reason == 1 ? .timedOut : .dismissed)
+            }
+        default:
+            break
         }
-    case "NotificationClosed" where values.isOfType("(uu)"):
-        if let id = values.child(0).uint32, let reason = values.child(1).uint32 {
-            // The specification's reasons: 1 expired, 2 dismissed by the user, 3 closed by
-            // CloseNotification, 4 undefined.
-            answers.record(id, reason == 1 ? .timedOut : .dismissed)
-        }
-    default:
-        break
     }
 }
 
-/// The `GDestroyNotify` of the subscription: drops the reference `ask` passed in.
-private func releaseAnswers(_ userData: gpointer?) {
-    guard let userData else { return }
-    Unmanaged<SignalAnswers>.fromOpaque(userData).release()
-}

@@ -50,16 +50,16 @@ public enum SheetService {
         guard let bus = try? BusConnection.session(within: 5) else { return nil }
         let watch = ServiceWatch()
         return try bus.context.run { () throws(DesktopError) -> Outcome? in
-            let userData = Unmanaged.passRetained(watch).toOpaque()
-            let finished = bus.gio.pointee.g_dbus_connection_signal_subscribe(
-                bus.pointer, nil, interface, "Finished", path, nil, G_DBUS_SIGNAL_FLAGS_NONE,
-                serviceSignal, userData, releaseWatch)
-            let owner = bus.gio.pointee.g_dbus_connection_signal_subscribe(
-                bus.pointer, "org.freedesktop.DBus", "org.freedesktop.DBus", "NameOwnerChanged", "/org/freedesktop/DBus",
-                busName, G_DBUS_SIGNAL_FLAGS_NONE, serviceSignal, Unmanaged.passRetained(watch).toOpaque(), releaseWatch)
+            let finished = bus.subscribe(sender: nil, interface: interface, member: "Finished", path: path) {
+                watch.take($0, $1)
+            }
+            let owner = bus.subscribe(sender: "org.freedesktop.DBus", interface: "org.freedesktop.DBus",
+                                      member: "NameOwnerChanged", path: "/org/freedesktop/DBus", arg0: busName) {
+                watch.take($0, $1)
+            }
             defer {
-                bus.gio.pointee.g_dbus_connection_signal_unsubscribe(bus.pointer, finished)
-                bus.gio.pointee.g_dbus_connection_signal_unsubscribe(bus.pointer, owner)
+                bus.unsubscribe(finished)
+                bus.unsubscribe(owner)
             }
             let parameters = VariantBuilder.tuple([
                 VariantBuilder.strings(words), g_variant_new_boolean(notify ? 1 : 0),
@@ -88,42 +88,28 @@ public enum SheetService {
     }
 }
 
-/// What `serviceSignal` has seen: the `Finished` of our request, or the service leaving.
+/// What the subscriptions of `SheetService.run` have seen: the `Finished` of each request
+/// (by id: the signal may be dispatched before `Open`'s reply is read), or the service
+/// leaving the bus.
 private final class ServiceWatch {
     var request: String?
-    var early: [String: SheetService.Outcome] = [:]
+    var finished: [String: SheetService.Outcome] = [:]
     var outcome: SheetService.Outcome? {
-        request.flatMap { early[$0] }
+        request.flatMap { finished[$0] }
     }
     var serviceLeft = false
-}
 
-/// The `GDBusSignalCallback` of `SheetService.run`; `parameters` is lent (transfer none).
-private func serviceSignal(
-    _ connection: OpaquePointer?, _ sender: UnsafePointer<gchar>?, _ path: UnsafePointer<gchar>?,
-    _ interface: UnsafePointer<gchar>?, _ signal: UnsafePointer<gchar>?, _ parameters: OpaquePointer?,
-    _ userData: gpointer?
-) {
-    guard let userData, let signal, let parameters else { return }
-    let watch = Unmanaged<ServiceWatch>.fromOpaque(userData).takeUnretainedValue()
-    let values = Variant(adopting: g_variant_ref(parameters))
-    switch String(cString: signal) {
-    case "Finished" where values.isOfType("(siss)"):
-        guard let request = values.child(0).string else { return }
-        let status = g_variant_get_int32(values.child(1).pointer)
-        // Kept by request id: a Finished can only follow its Open's reply, but the reply
-        // is read after the signal may already have been dispatched.
-        watch.early[request] = SheetService.Outcome(
-            status: status, standardOutput: values.child(2).string ?? "", standardError: values.child(3).string ?? "")
-    case "NameOwnerChanged" where values.isOfType("(sss)"):
-        if values.child(2).string == "" { watch.serviceLeft = true }
-    default:
-        break
+    func take(_ member: String, _ values: Variant) {
+        switch member {
+        case "Finished" where values.isOfType("(siss)"):
+            guard let request = values.child(0).string else { return }
+            finished[request] = SheetService.Outcome(
+                status: g_variant_get_int32(values.child(1).pointer), standardOutput: values.child(2).string ?? "",
+                standardError: values.child(3).string ?? "")
+        case "NameOwnerChanged" where values.isOfType("(sss)"):
+            if values.child(2).string == "" { serviceLeft = true }
+        default:
+            break
+        }
     }
-}
-
-/// The `GDestroyNotify` of each subscription: drops the reference it was given.
-private func releaseWatch(_ userData: gpointer?) {
-    guard let userData else { return }
-    Unmanaged<ServiceWatch>.fromOpaque(userData).release()
 }

@@ -92,3 +92,52 @@ final class BusConnection {
         return Variant(adopting: reply)
     }
 }
+
+// MARK: - Signals
+
+extension BusConnection {
+    /// A signal's member name and its parameters (a reference of the handler's own).
+    typealias SignalHandler = (_ member: String, _ parameters: Variant) -> Void
+
+    /// Subscribes `handler` to the signals that match (`nil`: any): wraps
+    /// `g_dbus_connection_signal_subscribe`. Signals are dispatched on the context that
+    /// is the thread default now (`context`, inside `context.run`), only while it is
+    /// iterated. The returned id ends it with `unsubscribe`; GLib drops the handler then.
+    func subscribe(
+        sender: String?, interface: String?, member: String?, path: String?, arg0: String? = nil,
+        _ handler: @escaping SignalHandler
+    ) -> guint {
+        gio.pointee.g_dbus_connection_signal_subscribe(
+            pointer, sender, interface, member, path, arg0, G_DBUS_SIGNAL_FLAGS_NONE,
+            onSignal, Unmanaged.passRetained(SignalBox(handler)).toOpaque(), releaseSignalBox)
+    }
+
+    /// Wraps `g_dbus_connection_signal_unsubscribe`.
+    func unsubscribe(_ id: guint) {
+        gio.pointee.g_dbus_connection_signal_unsubscribe(pointer, id)
+    }
+}
+
+/// A subscription's handler, held by GLib for as long as the subscription lives.
+private final class SignalBox {
+    let handler: BusConnection.SignalHandler
+    init(_ handler: @escaping BusConnection.SignalHandler) { self.handler = handler }
+}
+
+/// The one `GDBusSignalCallback` of every subscription: recovers its handler from
+/// `userData`; `parameters` is lent (transfer none), so the handler gets a reference.
+private func onSignal(
+    _ connection: OpaquePointer?, _ sender: UnsafePointer<gchar>?, _ path: UnsafePointer<gchar>?,
+    _ interface: UnsafePointer<gchar>?, _ member: UnsafePointer<gchar>?, _ parameters: OpaquePointer?,
+    _ userData: gpointer?
+) {
+    guard let userData, let member, let parameters else { return }
+    let box = Unmanaged<SignalBox>.fromOpaque(userData).takeUnretainedValue()
+    box.handler(String(cString: member), Variant(adopting: g_variant_ref(parameters)))
+}
+
+/// The `GDestroyNotify` of a subscription: drops the handler's box.
+private func releaseSignalBox(_ userData: gpointer?) {
+    guard let userData else { return }
+    Unmanaged<SignalBox>.fromOpaque(userData).release()
+}
