@@ -84,6 +84,10 @@ final class ComposeSheet {
         gtk_widget_set_size_request(outer, 560, -1)
         gtk_window_set_child(mr_window(window.widget), outer)
 
+        if let application = content.requestingApplication {
+            // In the window too, not only its title: the user sees who asked before sending.
+            gtk_box_append(mr_box(outer), label("\(application.visible) asks to send this message.", classes: ["dim-label"], wrap: true))
+        }
         for notice in content.notices {
             gtk_box_append(mr_box(outer), label(notice.visible, classes: ["warning"], wrap: true))
         }
