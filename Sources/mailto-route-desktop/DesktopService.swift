@@ -70,14 +70,8 @@ final class DesktopService: ServiceDelegate, @unchecked Sendable {
                     conclude(report, warnings: warnings, json: false, host: host, notify: true) { _ in }
                 }
             } else {
-                // The path the command line takes for a link, off the main loop (a handoff
-                // watches its program for up to two seconds).
-                let box = SessionBox(session)
-                application.inBackground({
-                    box.session.route(RouteRequest(email: email, source: .link))
-                }, then: { [self] report in
-                    _ = box.session.finish(report, source: .link) { tell($0) }
-                })
+                // The path the command line takes for a link.
+                route(RouteRequest(email: email, source: .link), session: session) { _ in }
             }
         }
     }
@@ -105,14 +99,9 @@ final class DesktopService: ServiceDelegate, @unchecked Sendable {
         // application's own files (DESIGN.md rule 8: a local program's hand).
         email.attachments = request.attachments.map { Attachment.file($0) }
         if session.route.policy == .handoff || session.account == nil {
-            let box = SessionBox(session)
-            let email = email
-            application.inBackground({
-                box.session.route(RouteRequest(email: email, source: .portal, forcedPath: .handoff))
-            }, then: { [self] report in
-                _ = box.session.finish(report, source: .portal) { tell($0) }
+            route(RouteRequest(email: email, source: .portal, forcedPath: .handoff), session: session) { report in
                 respond(Self.portalResponse(report))
-            })
+            }
             return nil
         }
         return openSheet(email, source: .portal, session: session, token: request.activationToken,
@@ -132,6 +121,19 @@ final class DesktopService: ServiceDelegate, @unchecked Sendable {
         case .cancelled: 1
         case .failed: 2
         }
+    }
+
+    /// Routes `request` as a run does (route, report, quick flush, log: `Session.run`) off
+    /// the main loop: a handoff watches its program for up to two seconds, and a flush
+    /// talks to the server. The report is told in a notification back on the main loop.
+    private func route(_ request: RouteRequest, session: Session, then: @escaping @Sendable (RouteReport) -> Void) {
+        let box = SessionBox(session)
+        application.inBackground({ () -> RouteReport in
+            box.session.run(request) { _ in }
+        }, then: { [self] report in
+            tell(report)
+            then(report)
+        })
     }
 
     /// The end of a sheet's run off the main loop (its quick flush may talk to the server
