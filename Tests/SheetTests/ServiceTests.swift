@@ -193,6 +193,10 @@ extension SheetTests {
             let first = try click(["open", "mailto:joe@example.com?subject=First", "--json"])
             _ = try desktop.drive(["wait-sheet"], timeout: 30)
             #expect(serviceIsRunning)
+            // check sees it running, on the same bus.
+            let check = try run(mailtoRouteBinary, ["check", "--json"], environment: environment, timeout: 30)
+            let facts = try jsonObject(check.stdout)["desktopService"] as? [String: Any]
+            #expect(facts?["running"] as? Bool == true, "\(check)")
             let second = try click(["open", "mailto:ann@example.com?subject=Second", "--json"])
             let steps = try desktop.drive(["wait-sheets:2", screenshot("two-sheets")], timeout: 20)
             #expect(steps.first?["count"] as? Int == 2, "\(steps)")
