@@ -70,6 +70,7 @@ typedef struct mr_gio_api {
     GCancellable *(* _Nonnull g_cancellable_new)(void);
     void (* _Nonnull g_cancellable_cancel)(GCancellable *cancellable);
     /* GDBus */
+    GDBusConnection *(* _Nonnull g_bus_get_sync)(GBusType bus_type, GCancellable *cancellable, GError **error);
     gchar *(* _Nonnull g_dbus_address_get_for_bus_sync)(GBusType bus_type, GCancellable *cancellable, GError **error);
     void (* _Nonnull g_dbus_connection_new_for_address)(const gchar *address, GDBusConnectionFlags flags,
                                                         GDBusAuthObserver *observer, GCancellable *cancellable,
@@ -143,6 +144,7 @@ static inline const char *mr_gio_load(mr_gio_api *api) {
     MR_SYM(g_app_launch_context_get_environment);
     MR_SYM(g_cancellable_new);
     MR_SYM(g_cancellable_cancel);
+    MR_SYM(g_bus_get_sync);
     MR_SYM(g_dbus_address_get_for_bus_sync);
     MR_SYM(g_dbus_connection_new_for_address);
     MR_SYM(g_dbus_connection_new_for_address_finish);

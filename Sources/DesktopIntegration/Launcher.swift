@@ -88,10 +88,10 @@ public enum Launcher {
     /// the program over D-Bus, when it is D-Bus activatable: then no process is ours to
     /// watch), and each process it starts is returned, for the caller to reap.
     ///
-    /// The call blocks, and first connects to the session bus (`g_bus_get_sync`, with no
-    /// deadline of its own), so it is made on a thread of its own (`ManagedLaunch`), waited
-    /// for at most `timeout` seconds, as `launch` waits, and with the same answer when the
-    /// time is up. The asynchronous launch cannot be used here: it spawns without
+    /// The call first connects to the session bus (`g_bus_get_sync`, with no deadline of
+    /// its own): that connection is made ahead (`SessionBusAhead`) and waited for at most
+    /// `timeout` seconds, as `launch` waits, and with the same answer when the time is up.
+    /// The asynchronous launch cannot be used here: it spawns without
     /// `G_SPAWN_DO_NOT_REAP_CHILD`, so GLib double-forks and the pid it reports is not our
     /// child, whose exit status `watch` then cannot see.
     static func launchWithPIDs(
@@ -101,26 +101,31 @@ public enum Launcher {
             try launch(app, uris: uris, environment: environment, timeout: timeout)
             return []
         }
+        guard SessionBusAhead.shared.settled(within: timeout) else { throw notSeenToStart(app, within: timeout) }
         let context = try LaunchContext(environment: environment, gio: app.gio)
-        let handback = LaunchHandback()
-        // The job is the launching thread's from here until it is popped from `handback`;
-        // this thread keeps no reference to it meanwhile.
-        let thread = g_thread_new("mailto-route-launch", runManagedLaunch, Unmanaged.passRetained(
-            ManagedLaunch(app: app, desktop: desktop, context: context, uris: uris, handback: handback)).toOpaque())
-        g_thread_unref(thread)
-        guard let job = handback.pop(seconds: timeout) else {
-            // The launch goes on without us, and may yet start the program: the processes
-            // it starts after the deadline are neither watched nor reaped (mailto-route
-            // ends right after its report, and init reaps them then). The job it hands back
-            // stays in `handback`, which it keeps alive until then and which releases it.
-            throw notSeenToStart(app, within: timeout)
+        let list = uriList(uris)
+        defer { g_list_free_full(list, g_free) }
+        let started = StartedProcesses()
+        let flags = GSpawnFlags(G_SPAWN_SEARCH_PATH.rawValue | G_SPAWN_DO_NOT_REAP_CHILD.rawValue)
+        var error: UnsafeMutablePointer<GError>?
+        let launched = withExtendedLifetime(started) {
+            app.gio.pointee.g_desktop_app_info_launch_uris_as_manager(
+                desktop, list, context.pointer, flags, nil, nil, StartedProcesses.callback,
+                Unmanaged.passUnretained(started).toOpaque(), &error)
         }
-        if let error = job.failure {
+        guard launched != 0 else {
             // GIO may have started some before failing: they are not left as zombies.
-            for pid in job.pids { try? watch(pid, name: "") }
-            throw DesktopError(.permanent, "cannot start \(app.name) (\(app.id ?? app.executable)): \(error)")
+            for pid in started.pids { try? watch(pid, name: "") }
+            throw DesktopError(.permanent, "cannot start \(app.name) (\(app.id ?? app.executable)): \(takeErrorMessage(error))")
         }
-        return job.pids
+        return started.pids
+    }
+
+    /// Makes GIO's connection to the session bus ahead of a launch (see `SessionBusAhead`):
+    /// called as soon as a run is going to hand off, so that the connection is made while
+    /// the rest of the handoff is prepared.
+    public static func connectSessionBusAhead() {
+        SessionBusAhead.shared.start()
     }
 
     /// A launch that did not end within `timeout` seconds: transient, so the router keeps
@@ -267,105 +272,17 @@ private func uriList(_ uris: [String]) -> UnsafeMutablePointer<GList>? {
     return list
 }
 
-// MARK: - The launch on a thread of its own
+/// The processes one `g_desktop_app_info_launch_uris_as_manager` call started, heard
+/// through its `GDesktopAppLaunchCallback`.
+private final class StartedProcesses {
+    var pids: [pid_t] = []
 
-/// One `g_desktop_app_info_launch_uris_as_manager` call of `Launcher.launchWithPIDs`, made
-/// by `runManagedLaunch` on a thread of its own, and what came of it. Owned by one thread at
-/// a time: the waiting thread makes it and hands it over (retained) to the launching thread,
-/// which fills in `pids` and `failure` and then hands it back through `handback`; the waiting
-/// thread reads them only once it has popped it there (GAsyncQueue's lock orders the writes
-/// before the reads). It holds its own references to all the call uses, so a launch that
-/// ends after the waiter gave up touches nothing the waiter freed.
-final class ManagedLaunch {
-    /// Keeps `desktop` (transfer none, from `app.desktop`) valid.
-    private let app: AppInfo
-    private let desktop: OpaquePointer
-    private let context: LaunchContext
-    /// The one owner of this list of `g_strdup`ed URIs, freed with `g_list_free_full`.
-    private let uris: UnsafeMutablePointer<GList>?
-    /// Where the job goes back; taken by the launching thread just before it does, so that
-    /// a job left in the queue does not keep the queue alive.
-    fileprivate var handback: LaunchHandback?
-    /// Each process GIO started, heard through its `GDesktopAppLaunchCallback`.
-    private(set) var pids: [pid_t] = []
-    /// GIO's error when the launch failed; `nil` when it succeeded.
-    private(set) var failure: String?
-
-    init(app: AppInfo, desktop: OpaquePointer, context: LaunchContext, uris: [String], handback: LaunchHandback) {
-        self.app = app
-        self.desktop = desktop
-        self.context = context
-        self.uris = uriList(uris)
-        self.handback = handback
-    }
-
-    deinit {
-        g_list_free_full(uris, g_free)
-    }
-
-    /// Wraps `g_desktop_app_info_launch_uris_as_manager`; blocks, on the launching thread.
-    fileprivate func run() {
-        let flags = GSpawnFlags(G_SPAWN_SEARCH_PATH.rawValue | G_SPAWN_DO_NOT_REAP_CHILD.rawValue)
-        var error: UnsafeMutablePointer<GError>?
-        // Unretained: this thread holds the job for the whole call, the only time GIO calls back.
-        let launched = app.gio.pointee.g_desktop_app_info_launch_uris_as_manager(
-            desktop, uris, context.pointer, flags, nil, nil, Self.started, Unmanaged.passUnretained(self).toOpaque(), &error)
-        if launched == 0 {
-            failure = takeErrorMessage(error)
-        }
-    }
-
-    /// The `GDesktopAppLaunchCallback` of `run` (a top-level non-capturing closure, as C needs).
-    private static let started: GDesktopAppLaunchCallback = { _, pid, userData in
+    /// The callback (a top-level non-capturing closure, as C needs); GIO calls it during the
+    /// launch, on the launching thread, which holds the object meanwhile.
+    static let callback: GDesktopAppLaunchCallback = { _, pid, userData in
         guard let userData else { return }
-        Unmanaged<ManagedLaunch>.fromOpaque(userData).takeUnretainedValue().pids.append(pid)
+        Unmanaged<StartedProcesses>.fromOpaque(userData).takeUnretainedValue().pids.append(pid)
     }
-}
-
-/// The `GThreadFunc` of `Launcher.launchWithPIDs`: takes over the job (retained), runs it,
-/// and hands it back.
-private func runManagedLaunch(_ data: gpointer?) -> gpointer? {
-    guard let data else { return nil }
-    let job = Unmanaged<ManagedLaunch>.fromOpaque(data).takeRetainedValue()
-    job.run()
-    // Taken out before the push: after it, the job is no longer this thread's to change.
-    guard let handback = job.handback else { return nil }
-    job.handback = nil
-    handback.push(job)
-    return nil
-}
-
-/// The one Swift owner of the `GAsyncQueue` (`g_async_queue_new_full`, transfer full) a
-/// `ManagedLaunch` comes back through; each job in it holds one retain, which the queue's
-/// `GDestroyNotify` drops for a job no one popped when the queue goes.
-final class LaunchHandback {
-    private let queue: OpaquePointer
-
-    init() {
-        queue = g_async_queue_new_full(releaseManagedLaunch)
-    }
-
-    deinit {
-        g_async_queue_unref(queue)
-    }
-
-    /// Wraps `g_async_queue_push`, retaining `job` for the queue.
-    fileprivate func push(_ job: ManagedLaunch) {
-        g_async_queue_push(queue, Unmanaged.passRetained(job).toOpaque())
-    }
-
-    /// Wraps `g_async_queue_timeout_pop`: the job, with the queue's retain, or `nil` when
-    /// none came within `seconds`.
-    func pop(seconds: Double) -> ManagedLaunch? {
-        g_async_queue_timeout_pop(queue, guint64(max(0, seconds) * 1_000_000))
-            .map { Unmanaged<ManagedLaunch>.fromOpaque($0).takeRetainedValue() }
-    }
-}
-
-/// The `GDestroyNotify` of `LaunchHandback`'s queue: drops the retain of a job left in it.
-private func releaseManagedLaunch(_ data: gpointer?) {
-    guard let data else { return }
-    Unmanaged<ManagedLaunch>.fromOpaque(data).release()
 }
 
 /// The one Swift owner of a `GAppLaunchContext` (`g_app_launch_context_new`, transfer full).
