@@ -4,7 +4,9 @@
 
 SWIFT_BUILD_FLAGS := -Xswiftc -warnings-as-errors
 # Release builds link the Swift runtime statically: start-up is most of a click's cost.
-RELEASE_FLAGS := -c release --static-swift-stdlib
+# No RUNPATH of $ORIGIN either: nothing is loaded from beside the binary, and with it the
+# loader first looked for GLib (and every library GIO loads) in /usr/bin's subdirectories.
+RELEASE_FLAGS := -c release --static-swift-stdlib --disable-local-rpath
 SECONDS ?= 600
 
 export PATH := /opt/swift/usr/bin:$(PATH)
