@@ -41,7 +41,7 @@ func benchHandoff() {
     var xdgTimes: [Double] = []
     var returned: (ours: [Double], reference: [Double]) = ([], [])
     let times = PairedTimes(
-        rounds: 41, failure: "handoff: a launch did not reach the handler",
+        rounds: 101, failure: "handoff: a launch did not reach the handler",
         ours: {
             let run = launch(ours, environment)
             if let run { returned.ours.append(run.returned) }

@@ -14,8 +14,8 @@ struct Measured {
 /// Runs `argv` with posix_spawn and waits with wait4, for its time and peak RSS. Standard
 /// input from `stdinPath` (or /dev/null); output discarded. With `untilCreated`, it also
 /// times when that file appeared (an effect the program may leave to a child of its own),
-/// and waits for both; both ends are woken by the kernel (wait4 on a thread, inotify
-/// here), never by a sleep, whose timer tick may be 4 ms.
+/// and waits for both; both ends are woken by the kernel (wait4 on a thread made before
+/// the program starts, inotify here), never by a sleep, whose timer tick may be 4 ms.
 func measure(_ argv: [String], environment: [String: String]? = nil, stdinPath: String? = nil,
              untilCreated file: String? = nil) -> Measured {
     var actions = posix_spawn_file_actions_t()
@@ -29,21 +29,34 @@ func measure(_ argv: [String], environment: [String: String]? = nil, stdinPath: 
     let env = (environment ?? ProcessInfo.processInfo.environment).map { "\($0.key)=\($0.value)" }
     let cEnv: [UnsafeMutablePointer<CChar>?] = env.map { strdup($0) } + [nil]
     defer { cEnv.forEach { free($0) } }
-    let created = file.map { FileCreation(path: $0) }
-    var pid: pid_t = 0
-    let start = DispatchTime.now().uptimeNanoseconds
-    guard posix_spawnp(&pid, argv[0], &actions, nil, cArgs, cEnv) == 0 else {
-        return Measured(status: -1, seconds: 0, maxRSSKB: 0)
-    }
-    guard let created else {
+    guard let file else {
+        var pid: pid_t = 0
+        let start = DispatchTime.now().uptimeNanoseconds
+        guard posix_spawnp(&pid, argv[0], &actions, nil, cArgs, cEnv) == 0 else {
+            return Measured(status: -1, seconds: 0, maxRSSKB: 0)
+        }
         let run = reap(pid)
         return Measured(status: run.status, seconds: Double(run.ended - start) / 1e9, maxRSSKB: run.maxRSSKB)
     }
+    // The reaping thread is started before the clock, not while the program starts up:
+    // making a thread then would take CPU time from the program being timed.
+    let created = FileCreation(path: file)
+    nonisolated(unsafe) var child: pid_t = 0
     nonisolated(unsafe) var run: (status: Int32, ended: UInt64, maxRSSKB: Int) = (0, 0, 0)
+    let spawned = DispatchSemaphore(value: 0)
     let exited = DispatchSemaphore(value: 0)
-    Thread.detachNewThread { [pid] in
-        run = reap(pid)
+    Thread.detachNewThread {
+        spawned.wait()
+        if child > 0 { run = reap(child) }
         exited.signal()
+    }
+    let start = DispatchTime.now().uptimeNanoseconds
+    let status = posix_spawnp(&child, argv[0], &actions, nil, cArgs, cEnv)
+    if status != 0 { child = 0 }
+    spawned.signal()
+    guard status == 0 else {
+        exited.wait()
+        return Measured(status: -1, seconds: 0, maxRSSKB: 0)
     }
     let createdAt = created.wait(until: start + 5_000_000_000)
     exited.wait()
