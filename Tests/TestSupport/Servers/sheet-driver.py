@@ -10,6 +10,9 @@ Steps:
   append:NAME:TEXT            click into the field NAME, go to its end, type TEXT
   tick:NAME                   toggle the check box NAME (an attachment's path or name)
   press:NAME                  press the push button NAME
+  drop:NAME:PATH              drag the file PATH from a window of another program onto the
+                              middle of the control NAME and drop it (Servers/drag-file.py);
+                              prints the action the sheet chose
   key:KEYS                    press KEYS (ctrl+Return, Escape, Tab...) where the focus is
   text:TEXT                   type TEXT where the focus is
   wait-label:PREFIX           wait for a label starting with PREFIX; prints its text
@@ -25,6 +28,7 @@ A step that cannot be done (a control not found within --timeout seconds) ends t
 with status 2 and the reason on standard error.
 """
 import json
+import os
 import subprocess
 import sys
 import time
@@ -225,6 +229,17 @@ for step in args:
         button.queryAction().doAction(0)
         time.sleep(0.1)
         say(step=kind, button=rest)
+    elif kind == "drop":
+        name, _, path = rest.partition(":")
+        extents = find(name).queryComponent().getExtents(pyatspi.WINDOW_COORDS)
+        # Window coordinates are the screen's here, as in click().
+        to = "%d,%d" % (extents.x + extents.width // 2, extents.y + extents.height // 2)
+        helper = os.path.join(os.path.dirname(os.path.abspath(__file__)), "drag-file.py")
+        drag = subprocess.run([sys.executable, helper, "--to", to, "--timeout", str(TIMEOUT), path],
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        if drag.returncode != 0:
+            fail("dropping %r on %r at %s: %s%s" % (path, name, to, drag.stdout, drag.stderr))
+        say(step=kind, target=name, at=to, **json.loads(drag.stdout))
     elif kind == "key":
         press_keys(rest)
         say(step=kind, keys=rest)
