@@ -190,6 +190,31 @@ import TestSupport
         #expect(attached.first?["sha256"] as? String == sha256(Data("keep me\n".utf8)))
     }
 
+    /// A file dragged from another program's window (as from a file manager: a GTK 4 drag
+    /// source, XDND through the X server, a real pointer drag) and dropped on the sheet is
+    /// attached ticked, the user's own hand, and Send sends it.
+    @Test func fileDroppedOnTheSheetIsAttachedTickedAndSent() throws {
+        let server = try SMTPTestServer(.plain)
+        try writeAccount(sandbox, port: server.port, security: "none")
+        let dropped = try file("dropped.txt", "dragged onto the sheet\n")
+        let program = try start(["open", "mailto:joe@example.com?subject=Dropped", "--json"])
+        let steps = try desktop.drive([
+            "wait-sheet", "drop:Attachments:\(dropped)", "state:dropped.txt", screenshot("file-dropped"),
+            "press:Send", "wait-gone",
+        ])
+        let row = try #require(steps.first { $0["step"] as? String == "state" })
+        #expect(row["checked"] as? Bool == true, "\(row)")
+        let result = program.finish()
+        #expect(result.status == 0, "\(result)")
+        #expect(try jsonObject(result.stdout)["result"] as? String == "sent")
+        let message = try #require(server.messages.first)
+        #expect(server.messages.count == 1)
+        let parts = try #require(try pythonView(of: message)["parts"] as? [[String: Any]])
+        let attached = parts.filter { $0["disposition"] as? String == "attachment" }
+        #expect(attached.map { $0["filename"] as? String } == ["dropped.txt"])
+        #expect(attached.first?["sha256"] as? String == sha256(Data("dragged onto the sheet\n".utf8)))
+    }
+
     /// "Open in NAME" hands what the sheet holds now to the mail program, through the
     /// existing handoff.
     @Test func openInTheMailProgramHandsOffWhatTheSheetHolds() throws {
