@@ -101,14 +101,15 @@ public enum Launcher {
             try launch(app, uris: uris, environment: environment, timeout: timeout)
             return []
         }
-        guard SessionBusAhead.shared.settled(within: timeout) else { throw notSeenToStart(app, within: timeout) }
+        // Held until GIO has a reference of its own (its call takes one).
+        guard let bus = SessionBusAhead.shared.take(within: timeout) else { throw notSeenToStart(app, within: timeout) }
         let context = try LaunchContext(environment: environment, gio: app.gio)
         let list = uriList(uris)
         defer { g_list_free_full(list, g_free) }
         let started = StartedProcesses()
         let flags = GSpawnFlags(G_SPAWN_SEARCH_PATH.rawValue | G_SPAWN_DO_NOT_REAP_CHILD.rawValue)
         var error: UnsafeMutablePointer<GError>?
-        let launched = withExtendedLifetime(started) {
+        let launched = withExtendedLifetime((started, bus)) {
             app.gio.pointee.g_desktop_app_info_launch_uris_as_manager(
                 desktop, list, context.pointer, flags, nil, nil, StartedProcesses.callback,
                 Unmanaged.passUnretained(started).toOpaque(), &error)
@@ -121,9 +122,8 @@ public enum Launcher {
         return started.pids
     }
 
-    /// Makes GIO's connection to the session bus ahead of a launch (see `SessionBusAhead`):
-    /// called as soon as a run is going to hand off, so that the connection is made while
-    /// the rest of the handoff is prepared.
+    /// Makes GIO's connection to the session bus ahead of a `.gio` launch (see
+    /// `SessionBusAhead`), while the rest of the handoff is prepared.
     public static func connectSessionBusAhead() {
         SessionBusAhead.shared.start()
     }

@@ -5,26 +5,42 @@ internal import CGIO
 /// Every launch through GIO first gets that connection (`g_bus_get_sync`, which has no
 /// deadline of its own: a bus that takes the connection and never answers would hold the
 /// launch, and so the click, for ever). `start` makes it on a thread of its own as soon as a
-/// run is going to hand off, while the rest of the handoff is being prepared, and
-/// `settled(within:)` waits for that attempt to end, with the launch's deadline. Once it
-/// has ended, GIO's own call returns at once: with the connection made, or failing as fast
-/// as the attempt did (no bus at all). So the launch itself runs on the caller's thread; a
-/// bus still not answering at the deadline would hold GIO's call as well, and the launch is
-/// not made.
+/// run knows it will launch a program through GIO, while the rest of the handoff is being
+/// prepared, and the launch `take`s it, waiting for the attempt with its own deadline. Once
+/// the attempt has ended, GIO's own call returns at once: with the connection made, or
+/// failing as fast as the attempt did (no bus at all). So the launch itself runs on the
+/// caller's thread; a bus still not answering at the deadline would hold GIO's call as well,
+/// and the launch is not made.
 ///
-/// One attempt a process. The connection is held for the rest of the process's life: GIO
-/// keeps its shared connection only while someone holds a reference to it.
+/// The launch holds what it took until GIO has its own reference, and then lets go: GIO
+/// keeps its shared connection only while someone holds it, and one held for the rest of
+/// the run would end the run (GDBus's exit-on-close) if the bus went away meanwhile.
 final class SessionBusAhead: @unchecked Sendable {
-    // @unchecked Sendable: `started`, `settled` and `connection` are only read and written
-    // with `lock` held; the GMutex and GCond are made once and never freed.
+    // @unchecked Sendable: `started`, `settled` and `made` are only read and written with
+    // `lock` held; the GMutex and GCond are made once and never freed.
     static let shared = SessionBusAhead()
+
+    /// What an attempt made, owned by the launch that took it: GIO's connection (transfer
+    /// full), released when this goes, or `nil` when there is no bus to be had.
+    final class Taken {
+        private let connection: OpaquePointer?
+
+        fileprivate init(_ connection: OpaquePointer?) {
+            self.connection = connection
+        }
+
+        deinit {
+            // Loaded: only a loaded GIO makes a connection.
+            if let connection, let gio = try? GIOLibrary.load() { gio.pointee.g_object_unref(UnsafeMutableRawPointer(connection)) }
+        }
+    }
 
     private let lock: UnsafeMutablePointer<GMutex>
     private let changed: UnsafeMutablePointer<GCond>
+    /// An attempt is under way, or has ended and was not taken yet.
     private var started = false
     private var settled = false
-    /// GIO's shared connection (transfer full), `nil` when there is none to be had.
-    private var connection: OpaquePointer?
+    private var made: OpaquePointer?
 
     private init() {
         lock = .allocate(capacity: 1)
@@ -35,7 +51,7 @@ final class SessionBusAhead: @unchecked Sendable {
         g_cond_init(changed)
     }
 
-    /// Starts the attempt, the first time; later calls do nothing.
+    /// Starts an attempt, unless one is under way or waiting to be taken.
     func start() {
         g_mutex_lock(lock)
         defer { g_mutex_unlock(lock) }
@@ -45,25 +61,30 @@ final class SessionBusAhead: @unchecked Sendable {
         g_thread_unref(g_thread_new("mailto-route-bus", connectSessionBus, Unmanaged.passUnretained(self).toOpaque()))
     }
 
-    /// Starts the attempt if it was not yet, and waits at most `seconds` for it to end: true
-    /// when it has (connected or not), false when the bus had not answered by then.
-    func settled(within seconds: Double) -> Bool {
+    /// Starts an attempt if none is under way, waits at most `seconds` for it to end, and
+    /// takes what it made; `nil` when the bus had not answered by then (the attempt goes on,
+    /// and the next launch waits for the same one).
+    func take(within seconds: Double) -> Taken? {
         start()
         let deadline = g_get_monotonic_time() + gint64(max(0, seconds) * 1_000_000)
         g_mutex_lock(lock)
         defer { g_mutex_unlock(lock) }
         while !settled {
-            if g_cond_wait_until(changed, lock, deadline) == 0 { return settled }
+            if g_cond_wait_until(changed, lock, deadline) == 0, !settled { return nil }
         }
-        return true
+        let taken = Taken(made)
+        started = false
+        settled = false
+        made = nil
+        return taken
     }
 
     /// The attempt, on its own thread: blocks for as long as the bus takes.
     fileprivate func connect() {
         // GIO not loadable: no launch through it will be made either.
-        let made = (try? GIOLibrary.load()).flatMap { $0.pointee.g_bus_get_sync(G_BUS_TYPE_SESSION, nil, nil) }
+        let connection = (try? GIOLibrary.load()).flatMap { $0.pointee.g_bus_get_sync(G_BUS_TYPE_SESSION, nil, nil) }
         g_mutex_lock(lock)
-        connection = made
+        made = connection
         settled = true
         g_cond_broadcast(changed)
         g_mutex_unlock(lock)

@@ -119,7 +119,12 @@ public enum Handoff {
             try Launcher.start(plan, of: app, terminal: terminal?.descriptor, environment: guardEnvironment)
         }
         let needsCommandLine = !email.attachments.isEmpty || !bodyFits(email, asURL)
-        if needsCommandLine, let client = MailClient.identify(app) {
+        let client = needsCommandLine ? MailClient.identify(app) : nil
+        if client == nil, !app.needsTerminal {
+            // Through GIO (Launcher.plan): its launch connects to the bus first.
+            Launcher.connectSessionBusAhead()
+        }
+        if let client {
             let files = try report.exported(HandoffFiles.attachmentPaths(email.attachments), of: email, for: app)
             let onCommandLine = { (email: EmailData) in try client.arguments(for: email, attachments: files, bodyFile: nil) }
             var bodyFile: String?

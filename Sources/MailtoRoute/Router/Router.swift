@@ -161,8 +161,6 @@ private struct Routing {
     }
 
     mutating func handOff() -> RouteReport {
-        // While the handoff is prepared: GIO's launch connects to the bus first.
-        Launcher.connectSessionBusAhead()
         let destination: Handoff.Destination
         switch session.destination() {
         case .success(let found): destination = found
