@@ -7,6 +7,14 @@ import TestSupport
 /// Debian judges that kind of file with.
 @Suite(.serialized) struct PackagingTests {
     let judgeEnvironment = ["LC_ALL": "C.UTF-8", "PATH": "/usr/bin:/bin"]
+
+    /// The lines of the desktop file at `path`, once `desktop-file-validate` has found
+    /// nothing to say about it.
+    func validatedDesktopEntry(_ path: String) throws -> [String] {
+        let validate = try run("/usr/bin/desktop-file-validate", [path], environment: judgeEnvironment)
+        #expect(validate.status == 0 && validate.stdout.isEmpty && validate.stderr.isEmpty, "\(validate)")
+        return try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n").map(String.init)
+    }
     static let expectedFiles = [
         "usr/bin/mailto-route",
         "usr/bin/mailto-route-desktop",
@@ -75,10 +83,7 @@ import TestSupport
 
         // The system desktop file: valid, shown (so the settings list it), in Network and
         // Email, for mailto: links, running the installed binary.
-        let desktop = path("usr/share/applications/mailto-route.desktop")
-        let validate = try run("/usr/bin/desktop-file-validate", [desktop], environment: judgeEnvironment)
-        #expect(validate.status == 0 && validate.stdout.isEmpty && validate.stderr.isEmpty, "\(validate)")
-        let entry = try String(contentsOfFile: desktop, encoding: .utf8).split(separator: "\n").map(String.init)
+        let entry = try validatedDesktopEntry(path("usr/share/applications/mailto-route.desktop"))
         #expect(entry.contains("Categories=Network;Email;"))
         #expect(entry.contains("MimeType=x-scheme-handler/mailto;"))
         #expect(entry.contains("Exec=/usr/bin/mailto-route open %u"))
@@ -87,10 +92,7 @@ import TestSupport
         // The desktop service: its D-Bus activatable entry, named after the application id
         // (valid, hidden), and the session bus's service files, all running the installed
         // mailto-route-desktop as a service.
-        let service = path("usr/share/applications/io.github.mailto_route.MailtoRoute.desktop")
-        let validService = try run("/usr/bin/desktop-file-validate", [service], environment: judgeEnvironment)
-        #expect(validService.status == 0 && validService.stdout.isEmpty && validService.stderr.isEmpty, "\(validService)")
-        let serviceEntry = try String(contentsOfFile: service, encoding: .utf8).split(separator: "\n").map(String.init)
+        let serviceEntry = try validatedDesktopEntry(path("usr/share/applications/io.github.mailto_route.MailtoRoute.desktop"))
         #expect(serviceEntry.contains("DBusActivatable=true"))
         #expect(serviceEntry.contains("Exec=/usr/bin/mailto-route-desktop --gapplication-service"))
         for (name, busName) in [("io.github.mailto_route.MailtoRoute", "io.github.mailto_route.MailtoRoute"),
