@@ -18,6 +18,9 @@ public struct SheetContent: Sendable {
     /// The application that asked for the message (the Email portal's caller), named in
     /// the title; `nil` for a link or the command line.
     public var requestingApplication: String?
+    /// The program that asked for `email.requestedAttachments` ("Chromium"), named above
+    /// them; `nil`: the link.
+    public var attachmentsRequestedBy: String?
     /// Lines shown at the top of the sheet before anything else (a message recovered
     /// from a sheet that ended unexpectedly, say).
     public var notices: [String]

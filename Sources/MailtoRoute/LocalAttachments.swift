@@ -1,37 +1,40 @@
 import DesktopIntegration
 
-/// A `mailto:` URL that a local program built, not a web page: what `xdg-email --attach`
-/// hands to its hook (`xdg-email-hook.sh`, which runs `open --local`). Its `attach=` and
-/// `attachment=` values are files that program attaches, as `send --attach` does (DESIGN.md
-/// rule 8), and they become trusted `attachments`; a URL from anywhere else keeps them in
-/// `requestedAttachments`, never attached on their own.
-///
-/// A web page cannot come this way: a click reaches mailto-route through its desktop
-/// file (`Exec=… open %u`), which never says `--local`, and only a program that runs on
-/// this machine with the user's rights can run `xdg-email` or its hook, and could as well
-/// run `send --attach`.
+/// The files a `mailto:` URL names (`attach=`, `attachment=`) that a local program handed
+/// over, as `send --attach` does (DESIGN.md rule 8): those the caller's `AttachmentTrust`
+/// covers (`open --local`; through xdg-email, what `XDGEmailCaller` can prove) become
+/// trusted `attachments`; the rest stay in `requestedAttachments`, never attached on their
+/// own.
 public enum LocalAttachments {
-    /// `email` with each requested file attached (an absolute path or a `file:` URI of
-    /// this machine), and the `attach` entries of `dropped` gone, since they were taken.
-    /// A file that does not exist, or is no regular file this user can read, is an
-    /// `input` error naming it: a local program's attachment is never dropped silently
-    /// (rule 2).
-    public static func trusting(_ email: EmailData) throws(Failure) -> EmailData {
-        var trusted = email
+    /// `email` with each requested file that `trust` covers attached (an absolute path or
+    /// a `file:` URI of this machine), and the `attach` entries of `dropped` gone once
+    /// every one was taken. A trusted file that does not exist, or is no regular file this
+    /// user can read, is an `input` error naming it: a local program's attachment is never
+    /// dropped silently (rule 2). A file `trust` does not cover stays requested, as the full
+    /// path it names when it is a `file:` URI, so that the sheet shows where it is.
+    public static func trusting(_ email: EmailData, _ trust: AttachmentTrust) throws(Failure) -> EmailData {
+        var result = email
+        result.requestedAttachments = []
         for requested in email.requestedAttachments {
-            let paths = try candidatePaths(requested)
+            let paths = (try? candidatePaths(requested)) ?? []
+            guard trust.trusts(paths) else {
+                // The first reading that exists, else the first: what a tick would attach.
+                let shown = paths.first(where: { AttachableFile(path: $0).problem == nil }) ?? paths.first ?? requested
+                result.requestedAttachments.append(shown)
+                continue
+            }
+            let checked = try candidatePaths(requested)
             // The first reading that names a file that can be attached; else the first
             // one's problem.
-            guard let path = paths.first(where: { AttachableFile(path: $0).problem == nil }) else {
-                let path = paths[0]
+            guard let path = checked.first(where: { AttachableFile(path: $0).problem == nil }) else {
+                let path = checked[0]
                 let problem = AttachableFile(path: path).problem ?? "cannot be read"
                 throw Failure(kind: .input, message: "cannot attach \(path.visible): \(problem)")
             }
-            trusted.attachments.append(.file(path))
+            result.attachments.append(.file(path))
         }
-        trusted.requestedAttachments = []
-        trusted.dropped.removeAll { $0.reason == .attachment }
-        return trusted
+        if result.requestedAttachments.isEmpty { result.dropped.removeAll { $0.reason == .attachment } }
+        return result
     }
 
     /// The paths `value` may name, never empty: itself when absolute; for a `file:` URI,

@@ -40,14 +40,15 @@ final class DesktopService: ServiceDelegate, @unchecked Sendable {
         let session = Session.current()
         var email: EmailData?
         if let url = arguments.url {
-            switch SheetDelivery.parse(url, session: session, local: arguments.local) {
+            switch SheetDelivery.parse(url, session: session, trust: arguments.trust) {
             case .success(let parsed): email = parsed
             case .failure(let error):
                 return answer(ServiceAnswer(status: DesktopExit.dataError, standardOutput: "",
                                             standardError: "mailto-route: \(error.description)\n"))
             }
         }
-        openSheet(email, source: arguments.source, session: session, token: request.activationToken) { [self] host, warnings in
+        openSheet(email, source: arguments.source, session: session, token: request.activationToken,
+                  attachmentsRequestedBy: arguments.trust.requester) { [self] host, warnings in
             guard let report = host.report else {
                 return answer(ServiceAnswer(status: 1, standardOutput: "", standardError: "mailto-route: the sheet ended without a result\n"))
             }
@@ -156,9 +157,9 @@ final class DesktopService: ServiceDelegate, @unchecked Sendable {
     @discardableResult
     private func openSheet(
         _ email: EmailData?, source: SheetSource, session: Session, token: String?, requestedBy: String? = nil,
-        ended: @escaping (SheetDeliveryHost, [String]) -> Void
+        attachmentsRequestedBy: String? = nil, ended: @escaping (SheetDeliveryHost, [String]) -> Void
     ) -> SheetHandle {
-        var start = SheetDelivery.start(email, source: source, session: session)
+        var start = SheetDelivery.start(email, source: source, session: session, attachmentsRequestedBy: attachmentsRequestedBy)
         start.content.requestingApplication = requestedBy
         let host = SheetDeliveryHost(source: source, session: session)
         let warnings = start.warnings

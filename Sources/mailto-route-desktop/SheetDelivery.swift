@@ -39,13 +39,12 @@ struct SheetStart {
 enum SheetDelivery {
     /// Reads a link (exit 65 with one line when it does not read; the outcome log and,
     /// without a terminal, a notification say so, as for the command line).
-    /// With `local`, the URL comes from a local program (xdg-email's hook): its attach=
-    /// files become trusted attachments, shown ticked, or the one that cannot be attached
-    /// is the error.
-    static func parse(_ url: String, session: Session, local: Bool = false) -> Result<EmailData, Failure> {
+    /// The attach= files `trust` covers (a local program's) become trusted attachments,
+    /// shown ticked, or the one that cannot be attached is the error; the rest are listed
+    /// unticked, by their full path.
+    static func parse(_ url: String, session: Session, trust: AttachmentTrust = .none) -> Result<EmailData, Failure> {
         do {
-            let email = try MailtoURL.parse(url)
-            return .success(local ? try LocalAttachments.trusting(email) : email)
+            return .success(try LocalAttachments.trusting(MailtoURL.parse(url), trust))
         } catch let error as any ClassifiedError {
             session.tellUnreadableLink(error)
             return .failure(Failure(error, otherwise: .input))
@@ -57,7 +56,9 @@ enum SheetDelivery {
     /// The account (From), whether Send can work, the mail program for "Open in NAME",
     /// and the recovery files that earlier sheets left: `compose` without a URL offers the
     /// newest one again in the sheet; every other is saved as a draft (rule 3).
-    static func start(_ email: EmailData?, source: SheetSource, session: Session) -> SheetStart {
+    /// `attachmentsRequestedBy` names the program that asked for the files listed unticked.
+    static func start(_ email: EmailData?, source: SheetSource, session: Session,
+                      attachmentsRequestedBy: String? = nil) -> SheetStart {
         var from: String?
         var sendUnavailable: String?
         switch session.configuration.account {
@@ -88,9 +89,10 @@ enum SheetDelivery {
             warnings.append(line)
             notices.append(line.prefix(1).uppercased() + line.dropFirst())
         }
-        let content = SheetContent(
+        var content = SheetContent(
             from: from, sendUnavailable: sendUnavailable, email: shown, mailProgramName: mailProgram?.name,
             notices: notices)
+        content.attachmentsRequestedBy = attachmentsRequestedBy
         return SheetStart(content: content, recovery: recovery, warnings: warnings)
     }
 }

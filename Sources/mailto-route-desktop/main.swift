@@ -29,7 +29,7 @@ enum DesktopExit {
     static let noDisplay: Int32 = 69
 }
 
-let usage = "usage: mailto-route-desktop open URL [--local] [--json] | compose [URL] [--json] | --gapplication-service"
+let usage = "usage: mailto-route-desktop open URL [--local | --trust PATH]... [--requested-by NAME] [--json] | compose [URL] [--json] | --gapplication-service"
 
 /// How long the service stays up with nothing open (GLib's own default for services is
 /// 10 s); `MAILTO_ROUTE_SERVICE_IDLE` (seconds) sets it, for tests and the curious.
@@ -40,13 +40,15 @@ func fail(_ message: String, status: Int32) -> Never {
     _exit(status)
 }
 
-/// The words of one sheet: `open URL` or `compose [URL]`, `--json`, and `--local` (the
-/// URL comes from a local program, xdg-email's hook: its attach= files are its own).
+/// The words of one sheet: `open URL` or `compose [URL]`, `--json`, and the command line's
+/// judgement of the URL's attach= files (`AttachmentTrust.words`: `--local` for all of
+/// them, `--trust PATH` for each one a local program handed over, `--requested-by NAME`
+/// for who asked).
 struct SheetArguments {
     var source: SheetSource
     var url: String?
     var json: Bool
-    var local = false
+    var trust = AttachmentTrust.none
 
     struct Usage: Error {
         var message: String
@@ -55,8 +57,9 @@ struct SheetArguments {
     static func parse(_ arguments: [String]) -> Result<SheetArguments, Usage> {
         var words = arguments
         let json = words.contains("--json")
-        let local = words.contains("--local")
-        words.removeAll { $0 == "--json" || $0 == "--local" }
+        words.removeAll { $0 == "--json" }
+        let given = words
+        guard let trust = AttachmentTrust.take(from: &words) else { return .failure(Usage(message: usage)) }
         guard let command = words.first, command == "open" || command == "compose" else {
             return .failure(Usage(message: words.first.map { "unknown command '\($0)'\n\(usage)" } ?? usage))
         }
@@ -68,8 +71,10 @@ struct SheetArguments {
         guard positionals.count <= 1, source == .compose || positionals.count == 1 else {
             return .failure(Usage(message: usage))
         }
-        guard !local || source == .link else { return .failure(Usage(message: "--local is for open\n\(usage)")) }
-        return .success(SheetArguments(source: source, url: positionals.first, json: json, local: local))
+        guard given == words || source == .link else {
+            return .failure(Usage(message: "--local, --trust and --requested-by are for open\n\(usage)"))
+        }
+        return .success(SheetArguments(source: source, url: positionals.first, json: json, trust: trust))
     }
 }
 
@@ -97,7 +102,7 @@ case .failure(let problem): fail(problem.message, status: DesktopExit.usage)
 let session = Session.current()
 var email: EmailData?
 if let url = arguments.url {
-    switch SheetDelivery.parse(url, session: session, local: arguments.local) {
+    switch SheetDelivery.parse(url, session: session, trust: arguments.trust) {
     case .success(let parsed): email = parsed
     case .failure(let error): fail(error.description, status: DesktopExit.dataError)
     }
@@ -107,7 +112,8 @@ guard SheetApplication.canStart() else {
     fail("cannot start GTK: no display it can open", status: DesktopExit.noDisplay)
 }
 
-let start = SheetDelivery.start(email, source: arguments.source, session: session)
+let start = SheetDelivery.start(email, source: arguments.source, session: session,
+                                attachmentsRequestedBy: arguments.trust.requester)
 let host = SheetDeliveryHost(source: arguments.source, session: session)
 let application = SheetApplication()
 application.open(start.content, host: host, recovery: start.recovery)

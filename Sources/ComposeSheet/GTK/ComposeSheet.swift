@@ -190,12 +190,14 @@ final class ComposeSheet {
                                      label("No attachments: add files, or drop them on this window.", classes: ["dim-label"], xalign: 0))
         gtk_box_append(mr_box(form.widget), attachmentList.widget)
 
-        let requestedHeader = label("The link asks to attach", classes: ["heading"])
+        // Rule 8: the full path, unticked, and the program that asked.
+        let asker = content.attachmentsRequestedBy.map { "\($0) asks to attach" } ?? "The link asks to attach"
+        let requestedHeader = label(asker.visible, classes: ["heading"])
         let requestedNote = label("Only a file you tick is attached. Tick one only if you meant to send it.",
                                   classes: ["dim-label", "caption"], wrap: true)
         requestedList = GObjectRef(sinking: gtk_list_box_new())
         gtk_list_box_set_selection_mode(mr_list_box(requestedList.widget), GTK_SELECTION_NONE)
-        mr_set_accessible_label(requestedList.widget, "The link asks to attach")
+        mr_set_accessible_label(requestedList.widget, asker.visible)
         for widget in [requestedHeader, requestedNote, requestedList.widget] {
             setVisible(widget, !content.email.requestedAttachments.isEmpty)
             gtk_box_append(mr_box(form.widget), widget)

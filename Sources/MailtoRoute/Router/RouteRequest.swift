@@ -46,6 +46,9 @@ public struct RouteRequest: Sendable {
     public var progress: (@Sendable (_ sent: Int, _ total: Int) -> Void)?
     /// The total size of the message, once it is built.
     public var messageSize: (@Sendable (Int) -> Void)?
+    /// The program that asked to attach `email.requestedAttachments` ("Chromium"), named
+    /// in the warning for each; `nil`: the link.
+    public var attachmentsRequestedBy: String?
 
     public init(
         email: EmailData, source: Source, forcedPath: ForcedPath? = nil,

@@ -64,8 +64,10 @@ private struct Routing {
     init(session: Session, request: RouteRequest) {
         self.session = session
         self.request = request
-        // Rule 2: each hfield not taken is named.
-        warnings = request.email.dropped.map(\.warning)
+        // Rule 2: each hfield not taken is named; rule 8: each file a link asked for, with
+        // who asked, in place of the attach hfield's own line.
+        let files = RouteRequest.unattachedWarnings(request.email, requestedBy: request.attachmentsRequestedBy)
+        warnings = request.email.dropped.filter { files.isEmpty || $0.reason != .attachment }.map(\.warning) + files
     }
 
     /// A broken account is worth saying even when another path is taken; a script that

@@ -3,14 +3,19 @@ import MailtoRoute
 /// `mailto-route open URL` (also a bare `mailto:` URL, as `Exec=… open %u` and links run
 /// it): a link from outside, routed by the Router: sent only with the user's consent
 /// (or `policy=direct`), else handed to the mail program, else saved as a draft.
-/// `--local`: the URL comes from a local program (xdg-email's hook), whose `attach=`
-/// files are attached (LocalAttachments).
+///
+/// A file the URL names (`attach=`) is attached only by a person's hand or a local
+/// program's (DESIGN.md rule 8): `--local` says the caller built the URL itself and means
+/// every file in it (a person or a script, never a link); `--xdg-email` is what xdg-email's
+/// hook runs, and who ran xdg-email decides (`XDGEmailCaller`). Anything else, and every
+/// file those do not cover, is listed unticked in the sheet and never handed off.
 enum OpenCommand: Command {
     static let name = "open"
     static let summary = "Route a clicked link: ask, then send; or hand off; or save a draft."
-    static let usage = "[open] URL [--local] [--json]"
+    static let usage = "[open] URL [--local | --xdg-email] [--json]"
     static let options: [OptionSpec] = [
-        .flag("--local", "the URL is from a local program (xdg-email): attach its files"),
+        .flag("--local", "attach every file the URL names: you or your script built it (never for a link)"),
+        .flag("--xdg-email", "the URL comes through xdg-email's hook: attach only the files of its --attach options, or all for LibreOffice"),
         .flag("--json", "print the report as one JSON object"),
     ]
     static let arguments: [(name: String, help: String)] = [("URL", "the mailto: URL of the link (RFC 6068)")]
@@ -18,14 +23,17 @@ enum OpenCommand: Command {
 
     static func run(_ arguments: Arguments, output: Output) throws -> ExitStatus {
         let url = try arguments.required("URL", usage: fullUsage)
+        if arguments.has("--local"), arguments.has("--xdg-email") {
+            throw UsageError("--local and --xdg-email cannot be given together", usage: fullUsage)
+        }
         let session = Session.current()
-        var email: EmailData
-        let local = arguments.has("--local")
+        let viaXDGEmail = arguments.has("--xdg-email")
+        // A click runs the desktop file's `open %u`, which says neither: a web page's
+        // attach= stays a request (rule 8).
+        let trust: AttachmentTrust = arguments.has("--local") ? .local : viaXDGEmail ? XDGEmailCaller.inspect() : .none
+        let email: EmailData
         do {
-            email = try MailtoURL.parse(url)
-            // Only a local program says --local (xdg-email-hook.sh); a click runs the
-            // desktop file's `open %u`, so a web page's attach= stays a request (rule 8).
-            if local { email = try LocalAttachments.trusting(email) }
+            email = try LocalAttachments.trusting(MailtoURL.parse(url), trust)
         } catch let error as any ClassifiedError {
             // Nobody may be at a terminal to read the error line: a click that does
             // nothing visible is the one outcome a link must never have.
@@ -33,16 +41,18 @@ enum OpenCommand: Command {
             throw error
         }
         // xdg-email runs its hook whichever program handles mailto: links; when that is
-        // another one, the files go to it, as xdg-email would have sent them there.
-        let handsOn = local && Handlers.defaultForScheme("mailto").map { !$0.isMailtoRoute } == true
+        // another one, the message goes to it, with the files it may carry only.
+        let handsOn = (arguments.has("--local") || viaXDGEmail)
+            && Handlers.defaultForScheme("mailto").map { !$0.isMailtoRoute } == true
         // With a display, a working account and policy=ask, the link opens the compose
-        // sheet, which is its consent (DESIGN.md rule 1); it prints the report itself. A
-        // local program's files are ticked there.
+        // sheet, which is its consent (DESIGN.md rule 1); it prints the report itself. The
+        // trusted files are ticked there, the others listed unticked with who asked.
         if !handsOn, DesktopSheet.suits(link: session),
-           let status = DesktopSheet.run(["open", url] + (local ? ["--local"] : []) + (arguments.has("--json") ? ["--json"] : [])) {
+           let status = DesktopSheet.run(["open", url] + trust.words + (arguments.has("--json") ? ["--json"] : [])) {
             return status
         }
         var request = RouteRequest(email: email, source: .link)
+        request.attachmentsRequestedBy = trust.requester
         if handsOn { request.forcedPath = .handoff }
         let report = session.run(request) {
             output.present($0, json: arguments.has("--json"), source: .link)

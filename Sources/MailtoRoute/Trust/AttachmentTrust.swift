@@ -1,0 +1,90 @@
+/// Which of the files a `mailto:` URL names (`attach=`) were handed over by a local
+/// program's hand, and so are attached, and who asked for the rest (DESIGN.md rule 8). A
+/// web page's link reaches mailto-route through a browser, and its `attach=` may name
+/// `~/.ssh/id_rsa`: such a file is only ever listed, unticked, in the sheet, and a handoff
+/// never carries it.
+public struct AttachmentTrust: Sendable, Equatable {
+    public enum Files: Sendable, Equatable {
+        /// Every file the URL names: the caller is a local program that built the URL
+        /// itself (`open --local`, LibreOffice's senddoc).
+        case all
+        /// Only these full paths (what xdg-email's own `--attach` options named), as
+        /// `readlink -f` gives them; empty: none.
+        case only(Set<String>)
+    }
+
+    public var files: Files
+    /// The program that asked, as a person knows it ("Chromium", "LibreOffice"); `nil`:
+    /// it cannot be told (it has exited, or it is not this user's).
+    public var requester: String?
+
+    public init(files: Files, requester: String?) {
+        self.files = files
+        self.requester = requester
+    }
+
+    /// A URL from anywhere: a clicked link, `gio open`, `xdg-open`, the desktop file.
+    public static let none = AttachmentTrust(files: .only([]), requester: nil)
+    /// `open --local`: a person or a script that means it.
+    public static let local = AttachmentTrust(files: .all, requester: nil)
+
+    /// Whether the file at one of `paths` (the readings of one `attach=` value) is trusted.
+    func trusts(_ paths: [String]) -> Bool {
+        switch files {
+        case .all: true
+        case .only(let trusted): paths.contains { trusted.contains($0) || resolvedPath($0).map(trusted.contains) == true }
+        }
+    }
+
+    // MARK: - Words
+
+    /// The trust as words for `mailto-route-desktop open` (the sheet, in this process or
+    /// the service's): `--local`, `--trust PATH`..., `--requested-by NAME`.
+    public var words: [String] {
+        var words: [String] = []
+        switch files {
+        case .all: words.append("--local")
+        case .only(let paths): for path in paths.sorted() { words += ["--trust", path] }
+        }
+        if let requester { words += ["--requested-by", requester] }
+        return words
+    }
+
+    /// Takes the words `words` made out of `arguments` (the rest are left in place);
+    /// `nil` when one of them lacks its value.
+    public static func take(from arguments: inout [String]) -> AttachmentTrust? {
+        var trust = AttachmentTrust.none
+        var trusted: Set<String> = []
+        var all = false
+        var rest: [String] = []
+        var index = arguments.startIndex
+        while index < arguments.endIndex {
+            let word = arguments[index]
+            switch word {
+            case "--local":
+                all = true
+            case "--trust", "--requested-by":
+                index += 1
+                guard index < arguments.endIndex else { return nil }
+                if word == "--trust" { trusted.insert(arguments[index]) } else { trust.requester = arguments[index] }
+            default:
+                rest.append(word)
+            }
+            index += 1
+        }
+        trust.files = all ? .all : .only(trusted)
+        arguments = rest
+        return trust
+    }
+}
+
+extension RouteRequest {
+    /// The warnings for what `email` asked to attach and did not get: each file named,
+    /// with who asked (rule 2: nothing drops silently; rule 8: why).
+    static func unattachedWarnings(_ email: EmailData, requestedBy requester: String?) -> [String] {
+        email.requestedAttachments.map { path in
+            let asker = requester.map { "\($0) asked for it" } ?? "the link asked for it"
+            return "not attached: \(path.visible) (\(asker); a file a link names is attached only when you tick it in the sheet)"
+        }
+    }
+}
