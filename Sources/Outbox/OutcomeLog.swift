@@ -20,10 +20,13 @@ public struct Outcome: Equatable, Sendable {
     /// `host:port`, on the direct and outbox paths.
     public var server: String?
     public var errorKind: ErrorKind?
+    /// The report's warnings: what was not taken from the URL, and each file a link
+    /// asked for that was not attached, with who asked (DESIGN.md rules 2 and 8).
+    public var warnings: [String]
 
     public init(
         time: Timestamp = .now(), source: String, path: String, result: String,
-        handler: String? = nil, server: String? = nil, errorKind: ErrorKind? = nil
+        handler: String? = nil, server: String? = nil, errorKind: ErrorKind? = nil, warnings: [String] = []
     ) {
         self.time = time
         self.source = source
@@ -32,6 +35,7 @@ public struct Outcome: Equatable, Sendable {
         self.handler = handler
         self.server = server
         self.errorKind = errorKind
+        self.warnings = warnings
     }
 
     /// One line of the log and one element of `log --json`.
@@ -45,6 +49,7 @@ public struct Outcome: Equatable, Sendable {
         if let handler { members.append(("handler", .string(handler))) }
         if let server { members.append(("server", .string(server))) }
         if let errorKind { members.append(("errorKind", .string(errorKind.rawValue))) }
+        if !warnings.isEmpty { members.append(("warnings", .strings(warnings))) }
         return .object(members)
     }
 
@@ -56,7 +61,8 @@ public struct Outcome: Equatable, Sendable {
         self.init(
             time: time, source: source, path: path, result: result,
             handler: json["handler"]?.stringValue, server: json["server"]?.stringValue,
-            errorKind: json["errorKind"]?.stringValue.flatMap(ErrorKind.init(rawValue:))
+            errorKind: json["errorKind"]?.stringValue.flatMap(ErrorKind.init(rawValue:)),
+            warnings: json["warnings"]?.stringsValue ?? []
         )
     }
 }
@@ -99,6 +105,8 @@ public struct OutcomeLog: Sendable {
     public let path: String
     /// Longest line kept; longer field values are cut (a log line is not a message).
     static let maximumFieldLength = 256
+    /// Most warnings kept per line (a link may name any number of files).
+    static let maximumWarnings = 32
 
     public init(path: String) {
         self.path = path
@@ -122,6 +130,8 @@ public struct OutcomeLog: Sendable {
             cut.result = String(cut.result.prefix(OutcomeLog.maximumFieldLength))
             cut.handler = cut.handler.map { String($0.prefix(OutcomeLog.maximumFieldLength)) }
             cut.server = cut.server.map { String($0.prefix(OutcomeLog.maximumFieldLength)) }
+            // A warning names a path a link chose, of any length: kept whole up to 1 KiB.
+            cut.warnings = cut.warnings.prefix(OutcomeLog.maximumWarnings).map { String($0.prefix(4 * OutcomeLog.maximumFieldLength)) }
             cut.json.write(to: &lines)
             lines.append(0x0A)
         }

