@@ -223,6 +223,40 @@ extension SheetTests {
             #expect(argv == ["mailto:joe@example.com?subject=Hi"], "\(String(describing: argv))")
         }
 
+        /// Rule 8 through the service: GLib's Open of a link with attach= lists the file
+        /// unticked in the service's sheet; a click through xdg-email hands the service its
+        /// judgement with the request: the file of xdg-email's --attach ticked, the one the
+        /// URL names beside it unticked, and Send sends only the first.
+        @Test func serviceKeepsEachRequestsAttachmentTrust() throws {
+            let server = try SMTPTestServer(.plain)
+            try writeAccount(sandbox, port: server.port, security: "none")
+            try sandbox.installXDGEmailHook()
+            let secret = try file("id_rsa", "-----BEGIN OPENSSH PRIVATE KEY-----\n")
+            let report = try file("report.txt", "figures\n")
+            let reply = try gdbus(["--dest", "io.github.mailto_route.MailtoRoute", "--object-path",
+                                   "/io/github/mailto_route/MailtoRoute", "--method", "org.freedesktop.Application.Open",
+                                   "['mailto:joe@example.com?attach=\(secret)']", "{}"])
+            #expect(reply.status == 0, "\(reply)")
+            let opened = try desktop.drive(["wait-sheet", "state:\(secret)", screenshot("open-unticked"), "press:Cancel", "wait-gone"],
+                                           timeout: 30)
+            #expect(opened.first { $0["step"] as? String == "state" }?["checked"] as? Bool == false, "\(opened)")
+
+            var withHook = environment
+            withHook["PATH"] = sandbox.binDirectory.path + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
+            let program = try DesktopProgram(["/usr/bin/xdg-email", "--attach", report, "mailto:ann@example.com?attach=\(secret)"],
+                                             environment: withHook, directory: sandbox.root)
+            let steps = try desktop.drive(["wait-sheet", "state:report.txt", "state:\(secret)", screenshot("xdg-email-both"),
+                                           "press:Send", "wait-gone"], timeout: 30)
+            let states = steps.filter { $0["step"] as? String == "state" }.map { $0["checked"] as? Bool }
+            #expect(states == [true, false], "\(steps)")
+            #expect(program.finish().status == 0)
+            let message = try #require(server.messages.first)
+            let parts = try #require(try pythonView(of: message)["parts"] as? [[String: Any]])
+            let attached = parts.filter { $0["disposition"] as? String == "attachment" }
+            #expect(attached.map { $0["filename"] as? String } == ["report.txt"], "\(parts)")
+            #expect(try !String(contentsOf: message, encoding: .utf8).contains("OPENSSH"))
+        }
+
         // MARK: - Notifications and their actions
 
         /// Queued from the sheet: the notification (GNOME's org.gtk.Notifications) has

