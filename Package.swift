@@ -67,8 +67,9 @@ let package = Package(
                               "-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs", "-Xlinker", "--no-export-dynamic"]),
             ]
         ),
-        // Outbox: the flush benchmark queues its 1,000 messages directly.
-        .executableTarget(name: "bench", dependencies: ["MailtoCore", "Outbox"]),
+        // Outbox: the flush benchmark queues its 1,000 messages directly. TestSupport: every
+        // process it runs gets HOME and every XDG_* directory of its own, as the tests' do.
+        .executableTarget(name: "bench", dependencies: ["MailtoCore", "Outbox", "TestSupport"]),
         // Test helper: flushes an outbox with a sender that records deliveries to a file,
         // so that the tests can kill it with SIGKILL half-way and count what was lost.
         .executableTarget(name: "outbox-torture", dependencies: ["Outbox"], path: "Tests/OutboxTorture"),
@@ -101,7 +102,7 @@ let package = Package(
         .testTarget(name: "MailtoRouteTests", dependencies: ["MailtoRoute"]),
         .testTarget(name: "SMTPTransportTests", dependencies: ["SMTPTransport", "MIMEMessage"]),
         // End-to-end: the built binary against real SMTP servers (Tests/TestSupport/Resources).
-        .testTarget(name: "SendTests", dependencies: ["TestSupport", "mailto-route", "Outbox"]),
+        .testTarget(name: "SendTests", dependencies: ["TestSupport", "mailto-route", "Outbox", "bench"]),
         // End-to-end: the Router's choices, with real servers, a real bus, a real terminal.
         .testTarget(name: "RouterTests", dependencies: ["TestSupport", "mailto-route"]),
         // The sheet's logic in-process (addresses, files, recovery), then the real window,

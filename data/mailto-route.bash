@@ -12,7 +12,7 @@ _mailto_route_commands="open send compose check parse register unregister outbox
 # The options of command $1, one string.
 _mailto_route_options() {
     case $1 in
-        open) echo "--local --json --help" ;;
+        open) echo "--local --xdg-email --json --help" ;;
         parse) echo "--json --help" ;;
         compose) echo "--json --editor --sheet --help" ;;
         send) echo "--to --cc --bcc --subject --body --body-file --html --attach --direct --handoff --json --help" ;;

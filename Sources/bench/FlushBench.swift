@@ -12,7 +12,6 @@ func benchFlush() {
     do {
         let sink = try SMTPSink()
         let home = try BenchHome(port: sink.port)
-        defer { home.remove() }
         let message = home.root.appendingPathComponent("message.eml").path
         let text = "From: Jane Doe <jane@example.org>\r\nTo: joe@example.com\r\nSubject: Benchmark\r\n"
             + "Date: Thu, 01 Jan 2026 00:00:00 +0000\r\nMessage-ID: <bench@example.org>\r\nMIME-Version: 1.0\r\n"
@@ -26,7 +25,7 @@ func benchFlush() {
         for _ in 0..<rounds {
             // 1. mailto-route outbox flush of 1,000 queued messages (queueing is not timed,
             //    and its writes and syncs are over before the clock starts).
-            let outbox = Outbox(directory: home.root.appendingPathComponent(".local/state/mailto-route/outbox").path)
+            let outbox = Outbox(directory: home.outboxDirectory)
             for index in 0..<count {
                 let bytes = Array(text.replacingOccurrences(of: "<bench@example.org>", with: "<bench-\(index)@example.org>").utf8)
                 try outbox.enqueue(OutboxMessage(bytes: bytes, envelopeFrom: "jane@example.org", recipients: ["joe@example.com"]))

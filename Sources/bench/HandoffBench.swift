@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 // `scripts/bench handoff`: the handoff path against `gio open` and `xdg-email`.
 
@@ -95,20 +96,8 @@ struct BenchSandbox {
             """.utf8))
         _ = fm.createFile(atPath: "\(root)/home/.config/mimeapps.list",
                       contents: Data("[Default Applications]\nx-scheme-handler/mailto=recorder.desktop\n".utf8))
-        var environment = ProcessInfo.processInfo.environment
-        for key in environment.keys where key.hasPrefix("XDG_") { environment[key] = nil }
-        environment["DISPLAY"] = nil
-        environment["WAYLAND_DISPLAY"] = nil
+        var environment = isolatedEnvironment(root: URL(fileURLWithPath: root))
         environment["MAILTO_ROUTE_HANDOFF"] = nil
-        environment["HOME"] = "\(root)/home"
-        environment["XDG_CONFIG_HOME"] = "\(root)/home/.config"
-        environment["XDG_DATA_HOME"] = "\(root)/home/.local/share"
-        environment["XDG_STATE_HOME"] = "\(root)/home/.local/state"
-        environment["XDG_CACHE_HOME"] = "\(root)/home/.cache"
-        environment["XDG_RUNTIME_DIR"] = "\(root)/run"
-        environment["XDG_DATA_DIRS"] = "\(root)/usr/share"
-        environment["XDG_CONFIG_DIRS"] = "\(root)/etc/xdg"
-        environment["DBUS_SESSION_BUS_ADDRESS"] = "disabled:"
         self.environment = environment
         _ = measure(["update-desktop-database", "\(root)/usr/share/applications"], environment: environment)
     }

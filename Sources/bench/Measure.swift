@@ -1,6 +1,16 @@
 import Foundation
+import TestSupport
 
 // Running the programs a benchmark compares, the same way for each of them.
+
+/// What a reference program (curl, msmtp, smtp-source) runs with: HOME and every XDG_*
+/// directory under a scratch directory of this run, as every benchmark process has
+/// (TestSupport's `isolatedEnvironment`); the directory goes with the run.
+let referenceRoot = FileManager.default.temporaryDirectory.appendingPathComponent("mailto-route-bench-references-\(getpid())")
+let referenceEnvironment: [String: String] = {
+    atexit { try? FileManager.default.removeItem(at: referenceRoot) }
+    return isolatedEnvironment(root: referenceRoot)
+}()
 
 /// A finished child: exit status, wall time, peak RSS (wait4's ru_maxrss, in KB).
 struct Measured {
@@ -26,7 +36,7 @@ func measure(_ argv: [String], environment: [String: String]? = nil, stdinPath: 
     posix_spawn_file_actions_addopen(&actions, 2, "/tmp/bench-send-stderr.log", O_WRONLY | O_CREAT | O_APPEND, 0o644)
     let cArgs: [UnsafeMutablePointer<CChar>?] = argv.map { strdup($0) } + [nil]
     defer { cArgs.forEach { free($0) } }
-    let env = (environment ?? ProcessInfo.processInfo.environment).map { "\($0.key)=\($0.value)" }
+    let env = (environment ?? referenceEnvironment).map { "\($0.key)=\($0.value)" }
     let cEnv: [UnsafeMutablePointer<CChar>?] = env.map { strdup($0) } + [nil]
     defer { cEnv.forEach { free($0) } }
     guard let file else {

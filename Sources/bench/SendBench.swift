@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 // `scripts/bench send` and `scripts/bench memory`: the direct path against curl and msmtp,
 // same loopback server, same run (issue 4 §8).
@@ -24,6 +25,7 @@ final class SMTPSink {
 
     init() throws {
         process.executableURL = URL(fileURLWithPath: "/usr/sbin/smtp-sink")
+        process.environment = referenceEnvironment
         // -u: smtp-sink refuses to run as root without a user to switch to.
         process.arguments = (getuid() == 0 ? ["-u", "nobody"] : []) + ["127.0.0.1:\(port)", "100"]
         process.standardOutput = FileHandle.nullDevice
@@ -34,7 +36,9 @@ final class SMTPSink {
     }
 
     deinit {
-        process.terminate()
+        // SIGKILL: a sink has nothing to save, and SIGTERM is ignored by one that inherited
+        // a blocked mask (a test harness's thread).
+        kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
     }
 }
@@ -53,25 +57,20 @@ func accepts(_ port: Int) -> Bool {
     }
 }
 
-/// A scratch HOME whose mailto-route config points at `port` on loopback, plain text.
+/// A scratch HOME and XDG_* directories (TestSupport's Sandbox) whose mailto-route config
+/// points at `port` on loopback, plain text.
 struct BenchHome {
-    let root = FileManager.default.temporaryDirectory.appendingPathComponent("bench-send-\(UUID().uuidString)")
+    let sandbox: Sandbox
+    var root: URL { sandbox.root }
+    var environment: [String: String] { sandbox.environment }
+    /// The outbox mailto-route flushes in this home.
+    var outboxDirectory: String { sandbox.stateHome.appendingPathComponent("mailto-route/outbox").path }
 
     init(port: Int) throws {
-        let config = root.appendingPathComponent(".config/mailto-route")
-        try FileManager.default.createDirectory(at: config, withIntermediateDirectories: true)
-        try "[account]\nfrom=Jane Doe <jane@example.org>\nhost=127.0.0.1\nport=\(port)\nsecurity=none\n"
-            .write(to: config.appendingPathComponent("config"), atomically: true, encoding: .utf8)
+        sandbox = try Sandbox(prefix: "mailto-route-bench")
+        try sandbox.write("[account]\nfrom=Jane Doe <jane@example.org>\nhost=127.0.0.1\nport=\(port)\nsecurity=none\n",
+                          to: "home/.config/mailto-route/config")
     }
-
-    var environment: [String: String] {
-        var environment = ProcessInfo.processInfo.environment
-        environment["HOME"] = root.path
-        environment["XDG_CONFIG_HOME"] = root.appendingPathComponent(".config").path
-        return environment
-    }
-
-    func remove() { try? FileManager.default.removeItem(at: root) }
 }
 
 let benchDirectory = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
@@ -95,7 +94,6 @@ func benchSend() {
     do {
         let sink = try SMTPSink()
         let home = try BenchHome(port: sink.port)
-        defer { home.remove() }
         let message = home.root.appendingPathComponent("message.eml").path
         try ("From: Jane Doe <jane@example.org>\r\nTo: joe@example.com\r\nSubject: Benchmark\r\n"
             + "Date: Thu, 01 Jan 2026 00:00:00 +0000\r\nMessage-ID: <bench@example.org>\r\nMIME-Version: 1.0\r\n"
@@ -139,6 +137,7 @@ func benchMemory() {
         try FileManager.default.createDirectory(at: received, withIntermediateDirectories: true)
         let launcher = Process()
         launcher.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        launcher.environment = referenceEnvironment
         launcher.arguments = [packageDirectory.appendingPathComponent("Tests/TestSupport/Resources/smtp_server.py").path,
                               "--outdir", received.path, "--lifetime", "300"]
         let out = Pipe()
@@ -152,12 +151,12 @@ func benchMemory() {
         }
         defer { kill(serverPID, SIGTERM) }
         let home = try BenchHome(port: port)
-        defer { home.remove() }
         let ours = measure(commands(port: port, home: home, message: "", attach: attachment)[0].argv, environment: home.environment)
         guard ours.status == 0 else { print("memory: mailto-route failed with status \(ours.status)"); return }
         let eml = received.appendingPathComponent("1.eml").path
         let check = Process()
         check.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        check.environment = referenceEnvironment
         check.arguments = ["-c", """
             import email, hashlib, sys
             from email import policy
@@ -174,7 +173,6 @@ func benchMemory() {
         // 2. The same message (as received) from each program to smtp-sink.
         let sink = try SMTPSink()
         let sinkHome = try BenchHome(port: sink.port)
-        defer { sinkHome.remove() }
         var results: [String: Measured] = [:]
         for run in commands(port: sink.port, home: sinkHome, message: eml, attach: attachment) {
             results[run.name] = measure(run.argv, environment: run.name == "mailto-route" ? sinkHome.environment : nil, stdinPath: run.stdin)

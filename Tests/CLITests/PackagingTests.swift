@@ -120,7 +120,7 @@ import TestSupport
 
         // xdg-email's hook runs the installed binary, is executable, and reads as sh.
         let hook = path("usr/bin/xdg-email-hook.sh")
-        #expect(try String(contentsOfFile: hook, encoding: .utf8).contains("\nexec '/usr/bin/mailto-route' open --local \"$1\"\n"))
+        #expect(try String(contentsOfFile: hook, encoding: .utf8).contains("\nexec '/usr/bin/mailto-route' open --xdg-email \"$1\"\n"))
         #expect(FileManager.default.isExecutableFile(atPath: hook))
         #expect(try run("/bin/sh", ["-n", hook]).status == 0)
 

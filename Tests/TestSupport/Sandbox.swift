@@ -14,9 +14,8 @@ public final class Sandbox: @unchecked Sendable {
     public var systemDataDir: URL { root.appendingPathComponent("usr/share") }
     public var systemConfigDir: URL { root.appendingPathComponent("etc/xdg") }
 
-    public init() throws {
-        root = FileManager.default.temporaryDirectory
-            .appendingPathComponent("mailto-route-test-\(UUID().uuidString)")
+    public init(prefix: String = "mailto-route-test") throws {
+        root = FileManager.default.temporaryDirectory.appendingPathComponent("\(prefix)-\(UUID().uuidString)")
         for directory in [home, configHome, dataHome, stateHome, cacheHome, runtimeDir, systemDataDir, systemConfigDir] {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         }
@@ -28,24 +27,8 @@ public final class Sandbox: @unchecked Sendable {
     }
 
     /// The environment a process in this sandbox gets: the inherited one (PATH and the
-    /// like) with HOME and every XDG_* variable pointed here.
-    public var environment: [String: String] {
-        var environment = ProcessInfo.processInfo.environment
-        for key in environment.keys where key.hasPrefix("XDG_") { environment[key] = nil }
-        environment["HOME"] = home.path
-        environment["XDG_CONFIG_HOME"] = configHome.path
-        environment["XDG_DATA_HOME"] = dataHome.path
-        environment["XDG_STATE_HOME"] = stateHome.path
-        environment["XDG_CACHE_HOME"] = cacheHome.path
-        environment["XDG_RUNTIME_DIR"] = runtimeDir.path
-        environment["XDG_DATA_DIRS"] = systemDataDir.path
-        environment["XDG_CONFIG_DIRS"] = systemConfigDir.path
-        // No session bus unless a test asks for one.
-        environment["DBUS_SESSION_BUS_ADDRESS"] = "disabled:"
-        environment["DISPLAY"] = nil
-        environment["WAYLAND_DISPLAY"] = nil
-        return environment
-    }
+    /// like) with HOME and every XDG_* variable pointed here (`isolatedEnvironment`).
+    public var environment: [String: String] { isolatedEnvironment(root: root) }
 
     /// Writes `contents` at `path` below the sandbox root, creating directories.
     @discardableResult
@@ -56,6 +39,29 @@ public final class Sandbox: @unchecked Sendable {
         if let mode { chmod(url.path, mode_t(mode)) }
         return url
     }
+}
+
+/// The environment of every test and benchmark process: `base` (the inherited one: PATH
+/// and the like) with HOME and every XDG_* variable under `root`, in a `Sandbox`'s layout,
+/// no session bus and no display unless the caller adds them. Nothing a test or a
+/// benchmark runs may read or write the user's own files: with `XDG_STATE_HOME` left as the
+/// caller's, a flush to a sink that discards everything once emptied a real outbox.
+public func isolatedEnvironment(root: URL, base: [String: String] = ProcessInfo.processInfo.environment) -> [String: String] {
+    var environment = base
+    for key in environment.keys where key.hasPrefix("XDG_") { environment[key] = nil }
+    let home = root.appendingPathComponent("home")
+    environment["HOME"] = home.path
+    environment["XDG_CONFIG_HOME"] = home.appendingPathComponent(".config").path
+    environment["XDG_DATA_HOME"] = home.appendingPathComponent(".local/share").path
+    environment["XDG_STATE_HOME"] = home.appendingPathComponent(".local/state").path
+    environment["XDG_CACHE_HOME"] = home.appendingPathComponent(".cache").path
+    environment["XDG_RUNTIME_DIR"] = root.appendingPathComponent("run").path
+    environment["XDG_DATA_DIRS"] = root.appendingPathComponent("usr/share").path
+    environment["XDG_CONFIG_DIRS"] = root.appendingPathComponent("etc/xdg").path
+    environment["DBUS_SESSION_BUS_ADDRESS"] = "disabled:"
+    environment["DISPLAY"] = nil
+    environment["WAYLAND_DISPLAY"] = nil
+    return environment
 }
 
 extension Sandbox {

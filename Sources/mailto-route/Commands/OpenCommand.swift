@@ -15,7 +15,7 @@ enum OpenCommand: Command {
     static let usage = "[open] URL [--local | --xdg-email] [--json]"
     static let options: [OptionSpec] = [
         .flag("--local", "attach every file the URL names: you or your script built it (never for a link)"),
-        .flag("--xdg-email", "the URL comes through xdg-email's hook: attach only the files of its --attach options, or all for LibreOffice"),
+        .flag("--xdg-email", "what xdg-email's hook runs: attach only what a local program handed over"),
         .flag("--json", "print the report as one JSON object"),
     ]
     static let arguments: [(name: String, help: String)] = [("URL", "the mailto: URL of the link (RFC 6068)")]
