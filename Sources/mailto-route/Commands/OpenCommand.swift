@@ -14,8 +14,8 @@ enum OpenCommand: Command {
     static let summary = "Route a clicked link: ask, then send; or hand off; or save a draft."
     static let usage = "[open] URL [--local | --xdg-email] [--json]"
     static let options: [OptionSpec] = [
-        .flag("--local", "attach every file the URL names: you or your script built it (never for a link)"),
-        .flag("--xdg-email", "what xdg-email's hook runs: attach only what a local program handed over"),
+        .flag("--local", "attach every file the URL names (you built it; never a link)"),
+        .flag("--xdg-email", "xdg-email's hook: attach what a local program handed over"),
         .flag("--json", "print the report as one JSON object"),
     ]
     static let arguments: [(name: String, help: String)] = [("URL", "the mailto: URL of the link (RFC 6068)")]
