@@ -47,6 +47,9 @@ build: deps
 	swift build $(RELEASE_FLAGS) $(SWIFT_BUILD_FLAGS) --product mailto-route
 	swift build $(RELEASE_FLAGS) $(SWIFT_BUILD_FLAGS) --product mailto-route-desktop
 
+# The README's example link, routed as a click would when no ARGS are given.
+ARGS ?= 'mailto:joe@example.org?subject=Hello&body=Hi%20Joe'
+
 # A route that ends in a draft (3) or the outbox (75) did its job; say the status
 # rather than have make report a failure.
 run: build
