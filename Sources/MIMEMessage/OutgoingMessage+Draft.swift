@@ -29,6 +29,10 @@ extension OutgoingMessage {
         kept.to = validAddresses(email.to, "To")
         kept.cc = validAddresses(email.cc, "Cc")
         kept.bcc = validAddresses(email.bcc, "Bcc")
+        for (address, name) in email.names where name.unicodeScalars.contains(where: \.isLineBreakOrNUL) {
+            kept.names[address] = nil
+            warnings.append("the name given for \(address.visible) left out of the draft: it holds a line break or NUL")
+        }
         if let subject = email.subject, subject.unicodeScalars.contains(where: \.isLineBreakOrNUL) {
             kept.subject = String(String.UnicodeScalarView(subject.unicodeScalars.map { $0.isLineBreakOrNUL ? " " : $0 }))
             warnings.append("line breaks and NUL in the subject became spaces in the draft")

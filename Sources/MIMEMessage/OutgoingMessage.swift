@@ -42,9 +42,13 @@ public struct OutgoingMessage: Sendable {
     /// everybody the user meant (RFC 5322 §3.6.3 allows Bcc in a message not yet sent).
     init(sender: Mailbox?, email: EmailData, date: Int?, messageID: String?, isDraft: Bool) throws(MIMEError) {
         self.from = sender ?? Self.draftSender
-        let to = try email.to.map { (address) throws(MIMEError) in try Mailbox(address) }
-        let cc = try email.cc.map { (address) throws(MIMEError) in try Mailbox(address) }
-        let bcc = try email.bcc.map { (address) throws(MIMEError) in try Mailbox(address) }
+        // Each recipient with the name given for it, RFC 2047-encoded when not ASCII.
+        func mailboxes(_ addresses: [String]) throws(MIMEError) -> [Mailbox] {
+            try addresses.map { (address) throws(MIMEError) in try Mailbox(address, displayName: email.names[address]) }
+        }
+        let to = try mailboxes(email.to)
+        let cc = try mailboxes(email.cc)
+        let bcc = try mailboxes(email.bcc)
         var seen = Set<String>()
         recipients = (to + cc + bcc).filter { seen.insert($0.envelopeKey).inserted }
         guard !recipients.isEmpty || isDraft else { throw .input("no recipient (give --to, --cc or --bcc)") }

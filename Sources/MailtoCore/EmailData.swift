@@ -23,6 +23,11 @@ public struct EmailData: Equatable, Hashable, Sendable {
     /// lists each one unticked and the consent question names it; it is not part of
     /// `parse --json`'s shape (MAILTO-RULES.md), and a URL written back never carries it.
     public var requestedAttachments: [String]
+    /// The display names people gave with the addresses (`Asa Berg <asa@example.org>`: a
+    /// link, `send --to`, the sheet, xdg-email), by addr-spec, sent with them and written
+    /// back into a URL; `to`, `cc` and `bcc` stay bare addr-specs (MAILTO-RULES.md), and
+    /// `parse --json` shows none of these.
+    public var names: [String: String]
 
     /// An empty message: no recipients, no fields.
     @inlinable
@@ -37,13 +42,14 @@ public struct EmailData: Equatable, Hashable, Sendable {
         headers = [:]
         dropped = []
         requestedAttachments = []
+        names = [:]
     }
 
     public init(
         to: [String] = [], cc: [String] = [], bcc: [String] = [],
         subject: String? = nil, body: String? = nil, isBodyHTML: Bool = false,
         attachments: [Attachment] = [], headers: [String: String] = [:],
-        dropped: [DroppedField] = [], requestedAttachments: [String] = []
+        dropped: [DroppedField] = [], requestedAttachments: [String] = [], names: [String: String] = [:]
     ) {
         self.to = to
         self.cc = cc
@@ -55,10 +61,17 @@ public struct EmailData: Equatable, Hashable, Sendable {
         self.headers = headers
         self.dropped = dropped
         self.requestedAttachments = requestedAttachments
+        self.names = names
     }
 
     /// The extra header fields a URL may set, in the order they are printed.
     public static let safeHeaderNames = ["in-reply-to", "references", "keywords"]
+
+    /// `address` as a person reads it, with the name given for it: `Asa Berg
+    /// <asa@example.org>`, or the bare address.
+    public func mailbox(_ address: String) -> String {
+        names[address].map { DisplayName.mailbox($0, address) } ?? address
+    }
 
     /// Every recipient, to + cc + bcc, without repeats (first occurrence kept).
     public var allRecipients: [String] {

@@ -3,11 +3,12 @@ extension MailtoURL {
     /// set is percent-encoded as UTF-8, so that `parse(encode(x)) == x`.
     ///
     /// What a URL cannot carry is left out: attachments (never written into a URL),
-    /// `isBodyHTML` (RFC 6068 has no such field) and `dropped`.
+    /// `isBodyHTML` (RFC 6068 has no such field) and `dropped`; a name in `names` for an
+    /// address that is not a recipient.
     public static func encode(_ email: EmailData) -> String {
         var out: [UInt8] = Array("mailto:".utf8)
         out.reserveCapacity(64 + (email.body?.utf8.count ?? 0) * 3)
-        appendAddressList(email.to, to: &out)
+        appendAddressList(email.to.map(email.mailbox), to: &out)
         var separator = UInt8(ascii: "?")
         func field(_ name: String, _ value: String) {
             out.append(separator)
@@ -16,8 +17,9 @@ extension MailtoURL {
             out.append(UInt8(ascii: "="))
             percentEncode(value.utf8, into: &out)
         }
-        if !email.cc.isEmpty { field("cc", email.cc.joined(separator: ",")) }
-        if !email.bcc.isEmpty { field("bcc", email.bcc.joined(separator: ",")) }
+        // Each address with the name given for it (`Asa Berg <asa@example.org>`).
+        if !email.cc.isEmpty { field("cc", email.cc.map(email.mailbox).joined(separator: ",")) }
+        if !email.bcc.isEmpty { field("bcc", email.bcc.map(email.mailbox).joined(separator: ",")) }
         if let subject = email.subject {
             // A subject that would read as RFC 2047 encoded-words is written as one, so
             // that decoding it gives back exactly this text.

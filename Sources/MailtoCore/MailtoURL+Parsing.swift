@@ -79,7 +79,7 @@ private struct Parser {
         let addressEnd = url.firstIndex(of: questionMark, in: schemeEnd..<end)
         let slashAt = url.firstIndex(of: slash, in: schemeEnd..<addressEnd)
         if slashAt < addressEnd { throw MailtoURLError(.slashInAddress, at: slashAt) }
-        try appendAddresses(schemeEnd..<addressEnd, to: &email.to)
+        try appendAddresses(schemeEnd..<addressEnd, to: &email.to, names: &email.names)
 
         guard addressEnd < end else { return email }
         let secondQuestionMark = url.firstIndex(of: questionMark, in: (addressEnd + 1)..<end)
@@ -110,11 +110,11 @@ private struct Parser {
         let field = classify(try piece(name))
         switch field {
         case .to:
-            try appendAddresses(value, to: &email.to)
+            try appendAddresses(value, to: &email.to, names: &email.names)
         case .cc:
-            try appendAddresses(value, to: &email.cc)
+            try appendAddresses(value, to: &email.cc, names: &email.names)
         case .bcc:
-            try appendAddresses(value, to: &email.bcc)
+            try appendAddresses(value, to: &email.bcc, names: &email.names)
         case .subject:
             let decoded = try piece(value, lineBreaks: .unfolded)
             var subject = String(decoding: decoded, as: UTF8.self)
@@ -196,7 +196,7 @@ private struct Parser {
 
     /// Decodes an address list, then splits it on commas outside double quotes; a display
     /// name is removed (`Joe <j@x>` gives `j@x`).
-    private func appendAddresses(_ range: Range<Int>, to list: inout [String]) throws(MailtoURLError) {
+    private func appendAddresses(_ range: Range<Int>, to list: inout [String], names: inout [String: String]) throws(MailtoURLError) {
         guard !range.isEmpty else { return }
         let decoded = try piece(range)
         // Most lists are one plain address: no quotes, no display name, nothing to trim,
@@ -241,8 +241,10 @@ private struct Parser {
                 if byte == UInt8(ascii: "\"") { inQuotes = true }
                 if byte != UInt8(ascii: ",") { continue }
             }
-            if let address = bareAddress(UnsafeBufferPointer(rebasing: decoded[start..<index])) {
+            if let (address, name) = bareAddress(UnsafeBufferPointer(rebasing: decoded[start..<index])) {
                 list.append(address)
+                // The name given with an address is kept beside it, the last one winning.
+                if let name { names[address] = name }
             }
             start = index + 1
         }
@@ -254,9 +256,9 @@ private struct Parser {
         }
     }
 
-    /// The addr-spec in one comma-separated piece, trimmed, without a display name;
-    /// `nil` for an empty piece.
-    private func bareAddress(_ piece: UnsafeBufferPointer<UInt8>) -> String? {
+    /// The addr-spec in one comma-separated piece, trimmed, and the display name before
+    /// it (`DisplayName.reading`); `nil` for an empty piece.
+    private func bareAddress(_ piece: UnsafeBufferPointer<UInt8>) -> (String, String?)? {
         var lower = 0
         var upper = piece.count
         while lower < upper, piece[lower].isASCIIWhitespace { lower += 1 }
@@ -275,14 +277,16 @@ private struct Parser {
                 if !inQuotes, byte == UInt8(ascii: "<") { opening = index }
             }
             if opening >= 0 {
+                let name = DisplayName.reading(UnsafeBufferPointer(rebasing: piece[lower..<opening]))
                 lower = opening + 1
                 upper -= 1
                 while lower < upper, piece[lower].isASCIIWhitespace { lower += 1 }
                 while upper > lower, piece[upper - 1].isASCIIWhitespace { upper -= 1 }
                 guard lower < upper else { return nil }
+                return (String(decoding: UnsafeBufferPointer(rebasing: piece[lower..<upper]), as: UTF8.self), name)
             }
         }
-        return String(decoding: UnsafeBufferPointer(rebasing: piece[lower..<upper]), as: UTF8.self)
+        return (String(decoding: UnsafeBufferPointer(rebasing: piece[lower..<upper]), as: UTF8.self), nil)
     }
 
     // MARK: Percent-decoding

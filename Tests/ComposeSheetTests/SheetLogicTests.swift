@@ -11,6 +11,12 @@ import Testing
         let list = AddressList("Joe Bloggs <joe@example.com>, ann@example.org , , bad, also bad@")
         #expect(list.addresses == ["joe@example.com", "ann@example.org"])
         #expect(list.problem == "not an address (no local@domain): bad")
+        #expect(list.names == ["joe@example.com": "Joe Bloggs"])
+        let quoted = AddressList("\"Berg, Asa\" <asa@example.org>, Jürgen Groß <juergen@example.org>")
+        #expect(quoted.addresses == ["asa@example.org", "juergen@example.org"])
+        #expect(quoted.names == ["asa@example.org": "Berg, Asa", "juergen@example.org": "Jürgen Groß"])
+        #expect(AddressList.text(quoted.addresses, names: quoted.names)
+            == "\"Berg, Asa\" <asa@example.org>, Jürgen Groß <juergen@example.org>")
         #expect(AddressList("").addresses.isEmpty)
         #expect(AddressList("").problem == nil)
     }

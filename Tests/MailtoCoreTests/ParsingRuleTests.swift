@@ -240,3 +240,36 @@ import Testing
         #expect(email.body == "c\u{0}d")
     }
 }
+
+/// The names given with addresses: kept beside the bare addr-specs (which are all that
+/// `to`, `cc`, `bcc` and `parse --json` hold, MAILTO-RULES.md), and written back.
+@Suite struct DisplayNameTests {
+    @Test func aLinksNamesAreKeptBesideItsBareAddresses() throws {
+        let email = try MailtoURL.parse(
+            "mailto:Asa%20Berg%20%3Casa@example.org%3E,ann@example.org?cc=%22Berg,%20Eva%22%20%3Ceva@example.org%3E"
+                + "&bcc=J%C3%BCrgen%20Gro%C3%9F%3Cj@example.org%3E")
+        #expect(email.to == ["asa@example.org", "ann@example.org"])
+        #expect(email.cc == ["eva@example.org"])
+        #expect(email.bcc == ["j@example.org"])
+        #expect(email.names == ["asa@example.org": "Asa Berg", "eva@example.org": "Berg, Eva", "j@example.org": "Jürgen Groß"])
+        var printed: [UInt8] = []
+        email.json.write(to: &printed)
+        #expect(!String(decoding: printed, as: UTF8.self).contains("Asa Berg"), "parse --json's shape has no names")
+    }
+
+    @Test(arguments: ["Asa Berg", "Berg, Asa", "a \"b\" c", "back\\slash", " padded ", "x <y>", "Jürgen Groß", "=?utf-8?q?x?="])
+    func aNameComesBackFromItsURL(name: String) throws {
+        let email = EmailData(to: ["asa@example.org"], cc: ["eva@example.org"], names: ["asa@example.org": name, "eva@example.org": name])
+        #expect(try MailtoURL.parse(MailtoURL.encode(email)) == email)
+    }
+
+    @Test func typedRecipientsAreReadAsALinksAre() throws {
+        var email = EmailData()
+        try email.addRecipients("Asa Berg <asa@example.org>, \"Berg, Eva\" <eva@example.org>", to: \.to)
+        try email.addRecipients("ann@example.org", to: \.cc)
+        #expect(email.to == ["asa@example.org", "eva@example.org"] && email.cc == ["ann@example.org"])
+        #expect(email.mailbox("eva@example.org") == "\"Berg, Eva\" <eva@example.org>")
+        #expect(email.mailbox("ann@example.org") == "ann@example.org")
+        #expect(throws: Failure.self) { try email.addRecipients("Asa \"Berg <asa@example.org>", to: \.to) }
+    }
+}

@@ -67,7 +67,8 @@ import TestSupport
         #expect(server.messages.count == 1)
         let view = try pythonView(of: message)
         let headers = try #require(view["headers"] as? [String: String])
-        #expect(headers["To"] == "joe@example.com")
+        // The name typed with the address goes out with it.
+        #expect(headers["To"] == "Joe Bloggs <joe@example.com>")
         #expect(headers["Subject"] == "Quarterly figures")
         #expect(headers["From"] == "Jane Doe <jane@example.org>")
         let parts = try #require(view["parts"] as? [[String: Any]])

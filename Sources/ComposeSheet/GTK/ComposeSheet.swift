@@ -127,7 +127,7 @@ final class ComposeSheet {
             fieldName(name)
             let entry = GObjectRef(sinking: gtk_entry_new())
             gtk_widget_set_hexpand(entry.widget, 1)
-            gtk_editable_set_text(mr_editable(entry.widget), AddressList.text(addresses))
+            gtk_editable_set_text(mr_editable(entry.widget), AddressList.text(addresses, names: content.email.names))
             mr_set_accessible_label(entry.widget, name)
             gtk_entry_set_placeholder_text(mr_entry(entry.widget), name == "To" ? "name@example.org, …" : nil)
             gtk_grid_attach(mr_grid(grid), entry.widget, 1, row, 1, 1)
@@ -422,9 +422,14 @@ final class ComposeSheet {
     /// did not tick stays in `requestedAttachments`, never in `attachments`.
     func message(convertingLineBreaks: Bool = true) -> EmailData {
         var email = content.email
-        email.to = AddressList(entryText(to.widget)).addresses
-        email.cc = AddressList(entryText(cc.widget)).addresses
-        email.bcc = AddressList(entryText(bcc.widget)).addresses
+        // The names are the ones typed now: a name the link gave and the user took out
+        // is gone.
+        email.names = [:]
+        for (field, path) in [(to, \EmailData.to), (cc, \.cc), (bcc, \.bcc)] {
+            let list = AddressList(entryText(field.widget))
+            email[keyPath: path] = list.addresses
+            email.names.merge(list.names) { $1 }
+        }
         let subjectText = entryText(subject.widget)
         email.subject = subjectText.isEmpty && content.email.subject == nil ? nil : subjectText
         let body = pendingBody ?? bufferText(bufferPointer(buffer))

@@ -30,9 +30,10 @@ enum SendCommand: Command {
         if let url = arguments.positionals.first {
             email = try MailtoURL.parse(url)
         }
-        email.to += arguments.all("--to")
-        email.cc += arguments.all("--cc")
-        email.bcc += arguments.all("--bcc")
+        // `Asa Berg <asa@example.org>` or several, comma-separated: the names are kept.
+        for (option, field) in [("--to", \EmailData.to), ("--cc", \.cc), ("--bcc", \.bcc)] {
+            for text in arguments.all(option) { try email.addRecipients(text, to: field) }
+        }
         if let subject = arguments.value("--subject") { email.subject = subject }
         if arguments.value("--body") != nil, arguments.value("--body-file") != nil {
             throw UsageError("give --body or --body-file, not both", usage: fullUsage)
