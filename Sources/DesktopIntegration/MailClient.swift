@@ -88,9 +88,11 @@ public enum MailClient: String, CaseIterable, Sendable {
             func field(_ name: String, _ value: String) {
                 fields.append("\(name)=\(URIs.component(value))")
             }
-            if !email.to.isEmpty { field("to", email.to.joined(separator: ",")) }
-            if !email.cc.isEmpty { field("cc", email.cc.joined(separator: ",")) }
-            if !email.bcc.isEmpty { field("bcc", email.bcc.joined(separator: ",")) }
+            // Each address with its name (`Asa Berg <asa@example.org>`), as Thunderbird
+            // reads an address list.
+            if !email.to.isEmpty { field("to", email.to.map(email.mailbox).joined(separator: ",")) }
+            if !email.cc.isEmpty { field("cc", email.cc.map(email.mailbox).joined(separator: ",")) }
+            if !email.bcc.isEmpty { field("bcc", email.bcc.map(email.mailbox).joined(separator: ",")) }
             if let subject = email.subject { field("subject", subject) }
             if let bodyFile {
                 // A path, not a URI: Thunderbird opens it with nsIFile.initWithPath.
@@ -112,15 +114,15 @@ public enum MailClient: String, CaseIterable, Sendable {
         case .kmail:
             var words = ["--composer"]
             if let subject = email.subject { words += ["--subject", subject] }
-            for address in email.cc { words += ["--cc", address] }
-            for address in email.bcc { words += ["--bcc", address] }
+            for address in email.cc { words += ["--cc", email.mailbox(address)] }
+            for address in email.bcc { words += ["--bcc", email.mailbox(address)] }
             if let bodyFile {
                 words += ["--msg", bodyFile]
             } else if let body = email.body {
                 words += ["--body", body]
             }
             for uri in fileURIs { words += ["--attach", uri] }
-            return words + ["--"] + email.to
+            return words + ["--"] + email.to.map(email.mailbox)
         case .clawsMail, .sylpheed:
             return ["--compose", url] + (attachments.isEmpty ? [] : ["--attach"] + attachments)
         case .balsa:

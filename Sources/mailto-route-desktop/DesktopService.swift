@@ -91,9 +91,11 @@ final class DesktopService: ServiceDelegate, @unchecked Sendable {
     func composeEmail(_ request: PortalEmailRequest, respond: @escaping @Sendable (UInt32) -> Void) -> SheetHandle? {
         let session = Session.current()
         var email = EmailData()
-        email.to = request.to
-        email.cc = request.cc
-        email.bcc = request.bcc
+        // An application may give `Name <address>`: read as a typed list, the name kept;
+        // one that does not read is taken as it is, for the sheet or the builder to refuse.
+        for (given, field) in [(request.to, \EmailData.to), (request.cc, \.cc), (request.bcc, \.bcc)] {
+            for text in given where (try? email.addRecipients(text, to: field)) == nil { email[keyPath: field].append(text) }
+        }
         email.subject = request.subject
         email.body = request.body
         // Host paths the portal's frontend made from descriptors it checked: the

@@ -15,9 +15,9 @@ public enum Compose {
     /// ends, as editors write them).
     public static func text(of email: EmailData) -> String {
         var lines = [
-            "To: " + email.to.joined(separator: ", "),
-            "Cc: " + email.cc.joined(separator: ", "),
-            "Bcc: " + email.bcc.joined(separator: ", "),
+            "To: " + email.to.map(email.mailbox).joined(separator: ", "),
+            "Cc: " + email.cc.map(email.mailbox).joined(separator: ", "),
+            "Bcc: " + email.bcc.map(email.mailbox).joined(separator: ", "),
             "Subject: " + (email.subject ?? ""),
         ]
         for name in EmailData.safeHeaderNames {
@@ -52,9 +52,9 @@ public enum Compose {
             let value = raw.split(whereSeparator: \.isNewline).map { String($0).trimmingSpaces() }
                 .filter { !$0.isEmpty }.joined(separator: " ")
             switch field.name {
-            case "to": email.to += try addresses(value, field: "To")
-            case "cc": email.cc += try addresses(value, field: "Cc")
-            case "bcc": email.bcc += try addresses(value, field: "Bcc")
+            case "to": email.to += try addresses(value, field: "To", names: &email.names)
+            case "cc": email.cc += try addresses(value, field: "Cc", names: &email.names)
+            case "bcc": email.bcc += try addresses(value, field: "Bcc", names: &email.names)
             case "subject": email.subject = value
             case let name where fieldNames.contains(name): if !value.isEmpty { email.headers[name] = value }
             default:
@@ -71,8 +71,14 @@ public enum Compose {
 
     /// The addresses of a field's list; one holding a control character (a NUL, an
     /// escape) is refused here, before it could reach a header or an SMTP command (rule 4).
-    static func addresses(_ value: String, field: String) throws(ComposeError) -> [String] {
+    /// The names written with them go to `names`, read as a typed list is
+    /// (`EmailData.addRecipients`).
+    static func addresses(_ value: String, field: String, names: inout [String: String]) throws(ComposeError) -> [String] {
         let found = addrSpecs(in: value.utf8)
+        var named = EmailData()
+        if (try? named.addRecipients(value, to: \.to)) != nil {
+            for (address, name) in named.names where found.contains(address) { names[address] = name }
+        }
         if let bad = found.first(where: { $0.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F } }) {
             throw ComposeError("the \(field) field: the address '\(bad.visible)' holds a control character")
         }

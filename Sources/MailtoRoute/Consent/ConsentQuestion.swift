@@ -34,7 +34,7 @@ struct ConsentQuestion {
         // With more than one recipient the label says how many: a list cut short for room
         // cannot hide that there are more.
         func recipients(_ label: String, _ addresses: [String]) -> (String, String) {
-            (addresses.count > 1 ? "\(label) (\(addresses.count))" : label, Self.shown(addresses.joined(separator: ", ")))
+            (addresses.count > 1 ? "\(label) (\(addresses.count))" : label, Self.shown(addresses.map(email.mailbox).joined(separator: ", ")))
         }
         fields.append(email.to.isEmpty ? ("To", "(nobody)") : recipients("To", email.to))
         if !email.cc.isEmpty { fields.append(recipients("Cc", email.cc)) }
