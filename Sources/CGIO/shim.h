@@ -81,6 +81,7 @@ typedef struct mr_gio_api {
                                                        const gchar *method_name, GVariant *parameters,
                                                        const GVariantType *reply_type, GDBusCallFlags flags,
                                                        gint timeout_msec, GCancellable *cancellable, GError **error);
+    gboolean (* _Nonnull g_dbus_connection_is_closed)(GDBusConnection *connection);
     void (* _Nonnull g_dbus_connection_close)(GDBusConnection *connection, GCancellable *cancellable,
                                               GAsyncReadyCallback callback, gpointer user_data);
     guint (* _Nonnull g_dbus_connection_signal_subscribe)(GDBusConnection *connection, const gchar *sender,
@@ -149,6 +150,7 @@ static inline const char *mr_gio_load(mr_gio_api *api) {
     MR_SYM(g_dbus_connection_new_for_address);
     MR_SYM(g_dbus_connection_new_for_address_finish);
     MR_SYM(g_dbus_connection_call_sync);
+    MR_SYM(g_dbus_connection_is_closed);
     MR_SYM(g_dbus_connection_close);
     MR_SYM(g_dbus_connection_signal_subscribe);
     MR_SYM(g_dbus_connection_signal_unsubscribe);

@@ -78,8 +78,17 @@ public enum SheetService {
                 throw error
             }
             watch.request = request
-            _ = bus.context.iterate(until: { watch.outcome != nil || watch.serviceLeft }, seconds: 1e9)
+            // No deadline: it is the user's writing time. But it ends when the service
+            // leaves the bus, and when the bus itself goes away (then no NameOwnerChanged
+            // can come).
+            _ = bus.context.iterate(until: { watch.outcome != nil || watch.serviceLeft || bus.isClosed }, seconds: 1e9)
             if let outcome = watch.outcome { return outcome }
+            if bus.isClosed {
+                throw DesktopError(.transient, """
+                    the session bus went away before the sheet ended (what you wrote is kept: it is offered \
+                    again, or saved as a draft, the next time a sheet opens)
+                    """)
+            }
             throw DesktopError(.transient, """
                 the desktop service ended before the sheet did (what you wrote is kept: it is offered \
                 again, or saved as a draft, the next time a sheet opens)

@@ -30,8 +30,8 @@ import TestSupport
         #expect(result.status == 0, "\(result)")
         let message = try #require(server.messages.first)
         #expect(try sandbox.header("Subject", of: message) == "Written here")
-        // EmailData carries bare addresses, as from a URL: the display name is not kept.
-        #expect(try sandbox.header("Cc", of: message) == "ann@example.org")
+        // The name written in the editor goes out with the address.
+        #expect(try sandbox.header("Cc", of: message) == "Ann <ann@example.org>")
         #expect(try server.envelope(of: message)["rcpt_tos"] as? [String] == ["joe@example.com", "ann@example.org"])
         #expect(try String(contentsOf: message, encoding: .utf8).contains("Typed in the editor"))
     }

@@ -209,6 +209,26 @@ extension SheetTests {
             #expect(waitForServiceToLeave(), "the service quits when idle")
         }
 
+        /// Nothing waits forever: the session bus itself goes away while a click waits for
+        /// its sheet in the service; the click ends with a failure that says the text is
+        /// kept, instead of waiting on a bus that can never answer.
+        @Test func clickEndsWhenTheSessionBusGoesAway() throws {
+            let server = try SMTPTestServer(.plain)
+            try writeAccount(sandbox, port: server.port, security: "none")
+            let program = try click(["open", "mailto:joe@example.com?subject=Bus%20gone", "--json"])
+            _ = try desktop.drive(["wait-sheet"], timeout: 30)
+            bus.stop()
+            let result = program.finish(timeout: 15)
+            #expect(result.status == 1, "\(result)")
+            #expect(result.stderr.contains("the session bus went away before the sheet ended"), "\(result)")
+            // The service went with its bus (or its sheet is cancelled here): the screen is
+            // left empty for the next test.
+            if (try? desktop.drive(["wait-gone"], timeout: 5)) == nil {
+                _ = try? desktop.drive(["press:Cancel", "wait-gone"], timeout: 10)
+            }
+            #expect(server.messages.isEmpty)
+        }
+
         /// GLib's launch of the D-Bus activatable entry (`org.freedesktop.Application.Open`)
         /// with the `mailto:///ADDRESS` form: with policy=handoff it reaches the mail
         /// program as the plain `mailto:ADDRESS`.

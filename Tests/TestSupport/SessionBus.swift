@@ -45,6 +45,11 @@ public final class PrivateSessionBus: @unchecked Sendable {
         address = "unix:path=\(socket)"
     }
 
+    /// Ends the bus (SIGKILL), as a session whose bus crashed: every connection to it closes.
+    public func stop() {
+        process.stop()
+    }
+
     deinit {
         process.stop()
         try? FileManager.default.removeItem(at: directory)

@@ -26,6 +26,13 @@ final class BusConnection {
         gio.pointee.g_object_unref(UnsafeMutableRawPointer(pointer))
     }
 
+    /// Whether the connection is gone (the bus exited or dropped it): wraps
+    /// `g_dbus_connection_is_closed`. GDBus then dispatches its `closed` signal on
+    /// `context`, which wakes a wait there to look.
+    var isClosed: Bool {
+        gio.pointee.g_dbus_connection_is_closed(pointer) != 0
+    }
+
     /// Connects to the session bus within `seconds`: the address from
     /// `g_dbus_address_get_for_bus_sync(G_BUS_TYPE_SESSION)` (`DBUS_SESSION_BUS_ADDRESS`,
     /// else `$XDG_RUNTIME_DIR/bus`), then `g_dbus_connection_new_for_address` as a client
