@@ -375,3 +375,37 @@ private func emailPortal(on bus: PrivateSessionBus, version: Int) throws -> Serv
         #expect(row(result.table, "running") == "no (started by the first sheet)")
     }
 }
+
+/// Check's sentence for a desktop click, by the click's own rule (`Plan.linkOpensSheet`):
+/// with a display, an account and policy=ask, the sheet; otherwise what it always said.
+/// `DISPLAY` only has to be set: check opens no window (the click itself, on a real
+/// display, is SheetTests.checkAndAClickAgreeOnTheSheet).
+@Suite struct CheckSheetVerdictTests {
+    @Test(arguments: [
+        // display, account ("usable", "no password", nil), policy, expected decision, sentence start
+        (true, "usable", "ask", "sheetThenDirect", "would open the compose sheet, and send through 127.0.0.1"),
+        (true, "no password", "ask", nil, "would open the compose sheet, but Send cannot work there"),
+        (true, "usable", "handoff", "handoff", "would open Thunderbird"),
+        (true, nil, "ask", "handoff", "would open Thunderbird"),
+        (false, "usable", "ask", "askThenDirect", "would open Thunderbird: consent to send cannot be asked"),
+    ] as [(Bool, String?, String, String?, String)])
+    func verdictForAClickOnADesktop(display: Bool, account: String?, policy: String, decision: String?, sentence: String) throws {
+        let sandbox = try Sandbox()
+        try sandbox.installHandler("thunderbird.desktop", name: "Thunderbird", program: "thunderbird")
+        try sandbox.setDefaultMailHandler("thunderbird.desktop")
+        #expect(try route(["register"], in: sandbox).status == 0)
+        var lines = ["[route]", "policy=\(policy)"]
+        switch account {
+        case "usable"?: lines += ["[account]", "from=Jane <jane@example.org>", "host=127.0.0.1", "port=2525", "security=none"]
+        case "no password"?:
+            lines += ["[account]", "from=Jane <jane@example.org>", "host=127.0.0.1", "port=2525", "security=none", "user=jane",
+                      "password-command=false"]
+        default: break
+        }
+        _ = try writeConfig(sandbox, lines)
+        let (_, _, object) = try check(sandbox, display ? ["DISPLAY": ":99"] : [:])
+        let verdict = member(object, "verdict", "sentence") as? String ?? ""
+        #expect(verdict.hasPrefix(sentence), "\(verdict)")
+        if let decision { #expect(member(object, "verdict", "decision") as? String == decision, "\(object)") }
+    }
+}

@@ -84,6 +84,24 @@ import TestSupport
         #expect(try outcomes().last?["result"] as? String == "sent")
     }
 
+    /// With a display, an account and policy=ask, check's verdict names the sheet, and a
+    /// click opens it: the same rule (Plan.linkOpensSheet) on the same facts.
+    @Test func checkAndAClickAgreeOnTheSheet() throws {
+        let server = try SMTPTestServer(.plain)
+        try writeAccount(sandbox, port: server.port, security: "none")
+        let check = try run(mailtoRouteBinary, ["check", "--json", "--offline"], environment: environment, timeout: 30)
+        let verdict = try jsonObject(check.stdout)["verdict"] as? [String: Any]
+        #expect(verdict?["decision"] as? String == "sheetThenDirect", "\(check)")
+        // Not registered here: what `mailto-route open` would do is the second sentence.
+        let sentence = verdict?["throughMailtoRoute"] as? String ?? verdict?["sentence"] as? String
+        #expect(sentence?.hasPrefix("would open the compose sheet") == true, "\(check)")
+        let program = try start(["open", "mailto:joe@example.com?subject=Agreed", "--json"])
+        _ = try desktop.drive(["wait-sheet", "press:Cancel", "wait-gone"])
+        let result = program.finish()
+        #expect(result.status == 4, "\(result)")
+        #expect(server.messages.isEmpty)
+    }
+
     /// Issue 13: `xdg-email --attach` (Debian's real xdg-utils, its hook first in PATH)
     /// reaches the sheet with the file ticked, and Send sends it without another click.
     @Test func xdgEmailAttachReachesTheSheetTicked() throws {

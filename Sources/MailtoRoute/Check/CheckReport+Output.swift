@@ -329,7 +329,7 @@ extension CheckReport {
     private var decisionName: String {
         switch decision {
         case .send: "direct"
-        case .ask: "askThenDirect"
+        case .ask: opensSheet ? "sheetThenDirect" : "askThenDirect"
         case .handOff: "handoff"
         case .saveDraft: "draft"
         case .fail: "impossible"

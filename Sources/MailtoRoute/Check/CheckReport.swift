@@ -139,6 +139,9 @@ public struct CheckReport: Sendable {
     /// How a clicked link's consent would be asked; whether this run has a terminal.
     public var consent: ConsentReach
     public var hasTerminal: Bool
+    /// Whether a clicked link opens the compose sheet (`Plan.linkOpensSheet`), which is
+    /// then its question.
+    public var opensSheet = false
     public var outbox: OutboxFacts
     /// The Email portal's backend, by the installed xdg-desktop-portal's rule.
     public var emailBackend = EmailBackend()

@@ -41,6 +41,14 @@ enum Verdict {
         let from = account.fromAddress ?? "?"
         let liveWorks = report.live?.succeeded ?? true
         let untested = report.live?.error.map { "; but the live test failed: \($0.message)" } ?? ""
+        if report.opensSheet {
+            // The sheet is the question: nothing leaves before its Send (rule 1).
+            guard account.usable else {
+                return ("would open the compose sheet, but Send cannot work there: \(account.error ?? account.passwordError ?? "?")",
+                        false)
+            }
+            return ("would open the compose sheet, and send through \(server) as \(from) when you press Send" + untested, liveWorks)
+        }
         switch decision {
         case .send:
             return ("would send through \(server) as \(from) without asking (policy=direct)" + untested, liveWorks)
@@ -127,7 +135,7 @@ enum Verdict {
         if let error = report.policy.error {
             add(error, fix: report.policy.fix ?? "edit \(config)", configuration: true)
         }
-        if case .ask = report.decision, case .unreachable(let reason) = report.consent {
+        if case .ask = report.decision, !report.opensSheet, case .unreachable(let reason) = report.consent {
             add("consent to send cannot be asked for a clicked link (\(reason)): links are handed off or saved, never sent",
                 fix: "run a notification server that shows buttons (GNOME Shell, KDE Plasma, dunst, mako), or set policy=handoff in [route] of \(config)")
         }

@@ -92,3 +92,13 @@ public enum Plan: Equatable, Sendable {
         handlerProblem().map { .saveDraft(reason: $0) } ?? .handOff
     }
 }
+
+extension Plan {
+    /// Whether a clicked link opens the compose sheet, which is then its question (rule 1),
+    /// instead of a question on a terminal or in a notification: `policy=ask`, an account
+    /// set up, a display, and the sheet program beside mailto-route. The one rule for a
+    /// click (`Session.linkOpensSheet`) and `check`'s sentence for it.
+    public static func linkOpensSheet(policy: LinkPolicy, accountSetUp: Bool, hasDisplay: Bool, sheetProgram: Bool) -> Bool {
+        hasDisplay && sheetProgram && policy == .ask && accountSetUp
+    }
+}

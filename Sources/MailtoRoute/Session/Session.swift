@@ -114,10 +114,12 @@ public final class Session {
 }
 
 extension Session {
-    /// Whether a clicked link opens the compose sheet in this run: a display, an account
-    /// that is set up and reads, and `policy=ask` (the sheet is the consent, DESIGN.md
-    /// rule 1). Anything else takes the path a link always took.
+    /// Whether a clicked link opens the compose sheet in this run (`Plan.linkOpensSheet`:
+    /// a display, the sheet program, an account that is set up and reads, and
+    /// `policy=ask`; the sheet is the consent, rule 1). Anything else takes the path a
+    /// link always took.
     public var linkOpensSheet: Bool {
-        environment.hasDisplay && route.policy == .ask && account != nil
+        Plan.linkOpensSheet(policy: route.policy, accountSetUp: account != nil, hasDisplay: environment.hasDisplay,
+                            sheetProgram: SheetService.sheetProgram != nil)
     }
 }
