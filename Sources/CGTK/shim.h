@@ -3,7 +3,7 @@
 
 /* GTK 4 for the compose sheet (Sources/ComposeSheet), and only there: it is linked into
  * mailto-route-desktop, never into the mailto-route command line, so that the handoff and
- * send paths never load it (DESIGN.md, Performance). What Swift cannot call directly is
+ * send paths never load it (docs/design.md, Performance). What Swift cannot call directly is
  * here: GObject's macros (g_signal_connect, the type-checked casts) and GTK's variadic
  * accessibility setters, each as a typed static inline function. */
 

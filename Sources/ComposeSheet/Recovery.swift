@@ -6,7 +6,7 @@ public import MailtoCore
 import Synchronization
 
 /// What the user typed, kept on disk while a sheet is open, so that a sheet that is killed
-/// or crashes loses nothing (DESIGN.md rule 3): `$XDG_STATE_HOME/mailto-route/recovery/`,
+/// or crashes loses nothing (docs/design.md rule 3): `$XDG_STATE_HOME/mailto-route/recovery/`,
 /// one `ID.recovery` (mode 0600, replaced whole by rename, never half-written) and one
 /// `ID.lock` that the sheet's process holds an `flock` on for as long as it lives. A
 /// recovery file whose lock nobody holds was left by a sheet that is gone.

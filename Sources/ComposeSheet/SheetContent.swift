@@ -1,7 +1,7 @@
 public import MailtoCore
 
 /// What a compose sheet shows when it opens: GTK-free, so that the desktop program (and
-/// the service of issue 13) builds it from a link, the command line or the Email portal.
+/// the desktop service) builds it from a link, the command line or the Email portal.
 public struct SheetContent: Sendable {
     /// The account the message goes out from, as a person reads it (`Jane Doe <jane@…>`);
     /// shown, never editable.
@@ -11,7 +11,7 @@ public struct SheetContent: Sendable {
     /// To, Cc, Bcc, Subject, body and the other header fields. `attachments` are trusted
     /// (a local program or the user handed them over) and shown ticked;
     /// `requestedAttachments` are what a link asked for, shown apart and unticked
-    /// (DESIGN.md rule 8).
+    /// (docs/design.md rule 8).
     public var email: EmailData
     /// The mail program's name, for the "Open in NAME" button; `nil`: no button.
     public var mailProgramName: String?

@@ -112,7 +112,7 @@ public final class AppInfo: @unchecked Sendable {
     }
 
     /// Whether launching this application would start mailto-route again: its desktop id,
-    /// or its executable resolving to the running binary (DESIGN.md rule 5: no loop).
+    /// or its executable resolving to the running binary (docs/design.md rule 5: no loop).
     public var isMailtoRoute: Bool {
         if id == Registration.desktopID { return true }
         let program = executable

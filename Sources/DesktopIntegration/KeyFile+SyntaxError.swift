@@ -1,7 +1,7 @@
 /// The message for a key file GLib could not parse. GLib's own message quotes the line
 /// it stopped at ("Key file contains line “password hunter2” which is not a key-value
 /// pair, group, or comment"), and that line may be a password written in another syntax:
-/// the message names the line by its number instead, never by what it holds (DESIGN.md
+/// the message names the line by its number instead, never by what it holds (docs/design.md
 /// rule 6), since it reaches standard error, `--json`, the check and notifications.
 extension KeyFile {
     /// `PATH:LINE: what is wrong`, with the line found by reading the file again the way

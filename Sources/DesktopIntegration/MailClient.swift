@@ -64,7 +64,7 @@ public enum MailClient: String, CaseIterable, Sendable {
     ///
     /// Untrusted values (from a URL) only ever reach these programs as whole argv words,
     /// or percent-encoded inside the one word that holds several fields, so that no `,`,
-    /// quote or `&` can add a field (DESIGN.md rule 4).
+    /// quote or `&` can add a field (docs/design.md rule 4).
     public func arguments(
         for email: EmailData, attachments: [String], bodyFile: String?
     ) throws(DesktopError) -> [String] {

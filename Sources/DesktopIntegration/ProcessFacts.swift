@@ -3,7 +3,7 @@ import Glibc
 #endif
 
 /// What `/proc` says of one running process: enough to tell who asked for a message (the
-/// program that ran `xdg-email`, DESIGN.md rule 8). Read for processes of this user only;
+/// program that ran `xdg-email`, docs/design.md rule 8). Read for processes of this user only;
 /// any field the kernel does not show is `nil` or empty, and the judgement that uses it
 /// fails closed.
 public struct ProcessFacts: Sendable, Equatable {

@@ -1,7 +1,7 @@
 internal import MailtoCore
 
 /// Header fields written safely: every value is checked for CR, LF and NUL (refused, never
-/// stripped: DESIGN.md rule 4), encoded with RFC 2047 where it is not plain ASCII, and
+/// stripped: docs/design.md rule 4), encoded with RFC 2047 where it is not plain ASCII, and
 /// folded at whitespace to 78 columns (RFC 5322 §2.1.1), never past 998.
 enum HeaderValue {
     static let softLimit = 78

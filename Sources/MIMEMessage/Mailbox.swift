@@ -47,7 +47,7 @@ public struct Mailbox: Equatable, Hashable, Sendable {
 public enum AddressSyntax {
     /// Throws an input error naming the address when it is not `local@domain` with a
     /// dot-atom or quoted local part and a dot-atom or literal domain; CR, LF and NUL
-    /// are refused before anything else (DESIGN.md rule 4). A non-ASCII local part is
+    /// are refused before anything else (docs/design.md rule 4). A non-ASCII local part is
     /// refused too: it would need SMTPUTF8, which mailto-route does not use.
     public static func check(_ address: String) throws(MIMEError) {
         try HeaderValue.checkSafe(address, field: "address")

@@ -9,7 +9,7 @@ extension OutgoingMessage {
     }()
 
     /// A draft of `email` that can always be written, so that a message that cannot be
-    /// sent is still kept (DESIGN.md rule 3, "nothing lost"). What a draft cannot hold as
+    /// sent is still kept (docs/design.md rule 3, "nothing lost"). What a draft cannot hold as
     /// it is (an address that is not one, a line break in a header field, an unreadable
     /// attachment) is mended or left out, and each such change is in `warnings`.
     public static func draft(of email: EmailData, from sender: Mailbox?) -> (message: OutgoingMessage, warnings: [String]) {

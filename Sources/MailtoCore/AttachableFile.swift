@@ -5,7 +5,7 @@ import Glibc
 /// Whether the file at `path` can be attached, and its size: a regular file (links
 /// followed) that this user can read, named by a full path. A path from outside may name
 /// anything (a directory, a device, a socket, someone else's file), so it is looked at
-/// before it is ticked in the sheet or attached for a local program (DESIGN.md rule 8):
+/// before it is ticked in the sheet or attached for a local program (docs/design.md rule 8):
 /// the one check both make.
 public struct AttachableFile: Equatable, Sendable {
     /// The size in bytes; `nil` when it cannot be attached.

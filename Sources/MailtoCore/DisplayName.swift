@@ -59,7 +59,7 @@ public enum DisplayName {
 extension EmailData {
     /// Adds the addresses of `text`, an address list as a person types it (`Asa Berg
     /// <asa@example.org>, ann@example.org`), to the list at `field`, and the names given
-    /// with them to `names`: read by exactly the rules of a URL's `to=` (MAILTO-RULES.md),
+    /// with them to `names`: read by exactly the rules of a URL's `to=` (docs/mailto-rules.md),
     /// so that a name typed anywhere is kept the same way. A line break, NUL or unclosed
     /// quote is an input error that names the text.
     public mutating func addRecipients(_ text: String, to field: WritableKeyPath<EmailData, [String]>) throws(Failure) {

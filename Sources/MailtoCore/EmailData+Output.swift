@@ -1,5 +1,5 @@
 extension EmailData {
-    /// The shape `mailto-route parse --json` prints (MAILTO-RULES.md), keys in a fixed order.
+    /// The shape `mailto-route parse --json` prints (docs/mailto-rules.md), keys in a fixed order.
     public var json: JSON {
         .object([
             ("to", .strings(to)),

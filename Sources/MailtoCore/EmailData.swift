@@ -6,7 +6,7 @@ public struct EmailData: Equatable, Hashable, Sendable {
     public var to: [String]
     public var cc: [String]
     public var bcc: [String]
-    /// `nil` when absent, `""` when present and empty (MAILTO-RULES.md).
+    /// `nil` when absent, `""` when present and empty (docs/mailto-rules.md).
     public var subject: String?
     /// Line breaks are always CRLF. `nil` when absent.
     public var body: String?
@@ -19,13 +19,13 @@ public struct EmailData: Equatable, Hashable, Sendable {
     /// Each hfield that was offered and not taken, once per name, in order of appearance.
     public var dropped: [DroppedField]
     /// What a URL asked to attach (`attach=`, `attachment=`, `attachments=`), each value
-    /// decoded, in order: never attached on its own (DESIGN.md rule 8). The compose sheet
+    /// decoded, in order: never attached on its own (docs/design.md rule 8). The compose sheet
     /// lists each one unticked and the consent question names it; it is not part of
-    /// `parse --json`'s shape (MAILTO-RULES.md), and a URL written back never carries it.
+    /// `parse --json`'s shape (docs/mailto-rules.md), and a URL written back never carries it.
     public var requestedAttachments: [String]
     /// The display names people gave with the addresses (`Asa Berg <asa@example.org>`: a
     /// link, `send --to`, the sheet, xdg-email), by addr-spec, sent with them and written
-    /// back into a URL; `to`, `cc` and `bcc` stay bare addr-specs (MAILTO-RULES.md), and
+    /// back into a URL; `to`, `cc` and `bcc` stay bare addr-specs (docs/mailto-rules.md), and
     /// `parse --json` shows none of these.
     public var names: [String: String]
 

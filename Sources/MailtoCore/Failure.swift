@@ -1,5 +1,5 @@
 /// A failure as a value, to report or to store: its kind and the server's or library's own
-/// words (never a password). DESIGN.md's `error` member of a report, and the last error of
+/// words (never a password). docs/design.md's `error` member of a report, and the last error of
 /// an outbox entry.
 public struct Failure: Equatable, Sendable {
     public var kind: ErrorKind

@@ -2,7 +2,7 @@
 import Glibc
 #endif
 
-/// Reading and writing `mailto:` URLs (RFC 6068), exactly as ../shared/MAILTO-RULES.md says.
+/// Reading and writing `mailto:` URLs (RFC 6068), exactly as docs/mailto-rules.md says.
 public enum MailtoURL {}
 
 extension MailtoURL {
@@ -74,7 +74,7 @@ private struct Parser {
         guard hasMailtoScheme() else { throw MailtoURLError(.notMailto, at: 0) }
         var email = EmailData()
         let schemeEnd = 7
-        // A fragment is ignored (MAILTO-RULES.md), and so is anything in it.
+        // A fragment is ignored (docs/mailto-rules.md), and so is anything in it.
         let end = url.firstIndex(of: hash, in: schemeEnd..<url.count)
         let addressEnd = url.firstIndex(of: questionMark, in: schemeEnd..<end)
         let slashAt = url.firstIndex(of: slash, in: schemeEnd..<addressEnd)

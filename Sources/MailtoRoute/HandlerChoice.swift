@@ -6,7 +6,7 @@ enum HandoffTarget {
     case webmail(Webmail.Service)
 }
 
-/// Choosing the program to hand off to, in the order of DESIGN.md, never mailto-route
+/// Choosing the program to hand off to, in the order of docs/design.md, never mailto-route
 /// itself (rule 5: no loop).
 enum HandlerChoice {
     static func choose(configured: String?, warnings: inout [String]) throws -> HandoffTarget {

@@ -20,7 +20,7 @@ public struct HandoffResult: Equatable, Sendable {
 public enum Handoff {
     /// Set in the environment of every mail program mailto-route starts, to the start
     /// time in seconds: a mailto-route that finds it fresh was started by that program,
-    /// and handing off again would loop (DESIGN.md rule 5).
+    /// and handing off again would loop (docs/design.md rule 5).
     public static let loopGuardVariable = "MAILTO_ROUTE_HANDOFF"
     /// How long the guard counts as fresh: a loop closes within a second or two, and a
     /// mail program started long ago may open links for real.
@@ -167,7 +167,7 @@ public enum Handoff {
     }
 }
 
-/// What a handoff could not carry, said in the report (DESIGN.md rule 2: no silent drop).
+/// What a handoff could not carry, said in the report (docs/design.md rule 2: no silent drop).
 struct Leftovers {
     var warnings: [String]
     var notCarried: [String] = []

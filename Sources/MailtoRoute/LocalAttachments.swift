@@ -1,7 +1,7 @@
 import DesktopIntegration
 
 /// The files a `mailto:` URL names (`attach=`, `attachment=`) that a local program handed
-/// over, as `send --attach` does (DESIGN.md rule 8): those the caller's `AttachmentTrust`
+/// over, as `send --attach` does (docs/design.md rule 8): those the caller's `AttachmentTrust`
 /// covers (`open --local`; through xdg-email, what `XDGEmailCaller` can prove) become
 /// trusted `attachments`; the rest stay in `requestedAttachments`, never attached on their
 /// own.

@@ -2,7 +2,7 @@
 // stores into them, the command line lists them.
 @_exported public import Outbox
 
-/// Where mailto-route keeps what it stores (DESIGN.md, Files): `Paths.storage`.
+/// Where mailto-route keeps what it stores (docs/design.md, Files): `Paths.storage`.
 public struct StorageLocations: Equatable, Sendable {
     /// `$XDG_STATE_HOME/mailto-route` (default `~/.local/state/mailto-route`).
     public var stateDirectory: String

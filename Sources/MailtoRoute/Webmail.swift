@@ -56,7 +56,7 @@ enum Webmail {
     /// `registerProtocolHandler`, whose `%s` is the escaped URL), so every hfield the URL
     /// carries reaches the page.
     ///
-    /// Asked for in issue 11 and left out, because no compose URL is documented: Zoho Mail
+    /// Left out, because no compose URL is documented: Zoho Mail
     /// (the `compose.do?…&ct=` URLs in circulation come from third-party browser extensions,
     /// not from Zoho), GMX (none found) and iCloud Mail (Apple documents none and registers
     /// no handler). `handler=webmail:URL-TEMPLATE` reaches them, or any other service.

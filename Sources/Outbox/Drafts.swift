@@ -32,7 +32,7 @@ public struct Draft: Equatable, Sendable {
     }
 }
 
-/// Saved drafts (DESIGN.md, Files): `<id>.eml` in `directory`, one whole RFC 5322 message
+/// Saved drafts (docs/design.md, Files): `<id>.eml` in `directory`, one whole RFC 5322 message
 /// each, written atomically and durably (0600, directory 0700). The `.eml` is the whole
 /// record: what a listing shows is read from its header fields, so a draft the user
 /// copied in or edited by hand lists just the same.

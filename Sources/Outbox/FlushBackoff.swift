@@ -1,5 +1,5 @@
 /// How `outbox watch` paces its flushes after one that failed as a whole: the outbox could
-/// not record an attempt or its outcome (a read-only or full disk: DESIGN.md rule 9), or
+/// not record an attempt or its outcome (a read-only or full disk: docs/design.md rule 9), or
 /// there was no account to send with. No message's metadata holds such a failure (it could
 /// not be written, or nothing was tried), so the watcher keeps this back-off itself, in
 /// memory: 1 minute after the first such flush, then 2, 4, 8… (the `RetryPolicy`'s

@@ -23,7 +23,7 @@ public struct FlushReport: Sendable {
     /// outcome (a full disk, a read-only directory). After `sent` this means the message
     /// may be sent again later, once its back-off is over: a duplicate, never a loss.
     public var storeError: OutboxError?
-    /// The flush stopped after this message (DESIGN.md rule 9): the outbox could not
+    /// The flush stopped after this message (docs/design.md rule 9): the outbox could not
     /// record its attempt or the outcome; the messages after it were not tried.
     public var stoppedFlush = false
 }
@@ -48,7 +48,7 @@ extension Outbox {
     /// throws otherwise (a `ClassifiedError` says whether to retry: `transient` and
     /// `configuration` reschedule, `permanent` and `input` move the entry to `failed/`).
     ///
-    /// DESIGN.md rule 9: each message is sent only after its attempt is recorded durably
+    /// docs/design.md rule 9: each message is sent only after its attempt is recorded durably
     /// (`OutboxClaim.beginAttempt`). When the outbox cannot record an attempt or its
     /// outcome, the flush stops there (that report has `stoppedFlush` and the outbox's
     /// error): nothing is sent again because a file could not be written.

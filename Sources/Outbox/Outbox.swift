@@ -4,7 +4,7 @@ import Glibc
 import MailtoCore
 import MIMEMessage
 
-/// The durable outbox (DESIGN.md, Files; issue 5): messages a server did not take yet,
+/// The durable outbox (docs/design.md, Files): messages a server did not take yet,
 /// one directory per message, retried with back-off until sent or given up on.
 ///
 /// Layout of `directory` (created 0700; files 0600):
@@ -26,7 +26,7 @@ import MIMEMessage
 /// `OutboxClaim`): two flushers never send the same message, and a claim dies with its
 /// process, also under SIGKILL.
 ///
-/// DESIGN.md rule 9 (bounded retries): a message is sent only after its claim is
+/// docs/design.md rule 9 (bounded retries): a message is sent only after its claim is
 /// recorded durably (`OutboxClaim.beginAttempt`), so an attempt whose outcome could not be
 /// written still counts and still waits its back-off; when the claim cannot be recorded,
 /// nothing is sent.

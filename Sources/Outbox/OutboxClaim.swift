@@ -37,7 +37,7 @@ public final class OutboxClaim {
         try openFile(messagePath, O_RDONLY).readAll()
     }
 
-    /// Records durably that an attempt begins (DESIGN.md rule 9): an empty file
+    /// Records durably that an attempt begins (docs/design.md rule 9): an empty file
     /// `.attempt-<id>` in the outbox's directory, and that directory synced. A sender calls it
     /// before every send and sends nothing when it throws: the outbox could not account
     /// for what would come of the send. From here on the attempt counts, and waits its

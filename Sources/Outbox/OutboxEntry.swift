@@ -56,7 +56,7 @@ public struct OutboxEntry: Equatable, Sendable {
     public var size: Int
     /// An attempt began (its claim was recorded, `.attempt-<id>`) and its outcome was not:
     /// the sending process died, or the outbox could not be written after the send. It
-    /// counts as a failed attempt, so that it waits its back-off (DESIGN.md rule 9).
+    /// counts as a failed attempt, so that it waits its back-off (docs/design.md rule 9).
     var unrecordedAttempt = false
 
     /// Counts the attempt that began at `time` and whose outcome is not known.

@@ -21,7 +21,7 @@ public struct Outcome: Equatable, Sendable {
     public var server: String?
     public var errorKind: ErrorKind?
     /// The report's warnings: what was not taken from the URL, and each file a link
-    /// asked for that was not attached, with who asked (DESIGN.md rules 2 and 8).
+    /// asked for that was not attached, with who asked (docs/design.md rules 2 and 8).
     public var warnings: [String]
 
     public init(
@@ -99,7 +99,7 @@ public struct OutcomeStats: Equatable, Sendable {
     }
 }
 
-/// The outcome log (DESIGN.md, Files): one JSON line per run, appended with one
+/// The outcome log (docs/design.md, Files): one JSON line per run, appended with one
 /// `write(2)` to a file opened `O_APPEND`, so lines from concurrent runs never interleave.
 public struct OutcomeLog: Sendable {
     public let path: String

@@ -1,5 +1,5 @@
 /// When a queued message is tried again, and when the outbox gives up on it
-/// (issue 5: back off from 1 minute, doubling, to 6 hours; give up after 5 days).
+/// (back off from 1 minute, doubling, to 6 hours; give up after 5 days).
 public struct RetryPolicy: Equatable, Sendable {
     /// The wait after the first failed attempt, in seconds.
     public var initialDelay: Int64

@@ -45,7 +45,7 @@ public struct SMTPServer: Sendable, Equatable {
     }
 
     /// Why this server may not be used, or `nil`: `security=none` off loopback without
-    /// `allowPlaintext` would send the password and message in plain text (DESIGN.md rule
+    /// `allowPlaintext` would send the password and message in plain text (docs/design.md rule
     /// 7). Checked when an account is read and again before any connection.
     public var plainTextRefusal: String? {
         guard security == .none, !isLoopback, !allowPlaintext else { return nil }

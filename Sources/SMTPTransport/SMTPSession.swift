@@ -134,7 +134,7 @@ public final class SMTPSession {
     }
 
     /// An envelope address from a stored message: never a byte that would end or change
-    /// the SMTP command (DESIGN.md rule 4).
+    /// the SMTP command (docs/design.md rule 4).
     static func checkEnvelopeAddress(_ address: String) throws(SMTPError) {
         let bytes = address.utf8
         if bytes.isEmpty || bytes.contains(where: { $0 <= 0x20 || $0 == 0x7F || $0 == UInt8(ascii: "<") || $0 == UInt8(ascii: ">") }) {

@@ -2,7 +2,7 @@ internal import CCurl
 import MailtoCore
 
 extension SMTPSubmission {
-    /// The one place a libcurl result becomes a classified error (issue 4 §5): the
+    /// The one place a libcurl result becomes a classified error: the
     /// server's reply code decides when there is one (4xx transient, 5xx permanent);
     /// authentication, STARTTLS and certificates are configuration; the network is transient.
     /// The server's last reply, when there was one, goes with the error.

@@ -1,7 +1,7 @@
 import Foundation
 
 // `scripts/bench check`: `mailto-route check --offline` must answer in under 100 ms
-// (issue 6), next to `gio mime x-scheme-handler/mailto`, which asks GIO one question of
+//, next to `gio mime x-scheme-handler/mailto`, which asks GIO one question of
 // the many the check asks.
 
 /// `mailto-route check --offline` in a sandbox with a mail program, mailto-route

@@ -1,7 +1,7 @@
 import Foundation
 import Outbox
 
-// `scripts/bench flush` (issue 5 §9): 1,000 queued messages flushed to postfix's smtp-sink
+// `scripts/bench flush`: 1,000 queued messages flushed to postfix's smtp-sink
 // on loopback, against smtp-source sending 1,000 messages to the same sink and a loop of
 // msmtp runs, in one run.
 

@@ -2,7 +2,7 @@ import Foundation
 import TestSupport
 
 // `scripts/bench send` and `scripts/bench memory`: the direct path against curl and msmtp,
-// same loopback server, same run (issue 4 §8).
+// same loopback server, same run.
 
 /// A loopback port that was free a moment ago.
 func pickPort() -> Int {

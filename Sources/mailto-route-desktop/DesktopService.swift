@@ -99,7 +99,7 @@ final class DesktopService: ServiceDelegate, @unchecked Sendable {
         email.subject = request.subject
         email.body = request.body
         // Host paths the portal's frontend made from descriptors it checked: the
-        // application's own files (DESIGN.md rule 8: a local program's hand).
+        // application's own files (docs/design.md rule 8: a local program's hand).
         email.attachments = request.attachments.map { Attachment.file($0) }
         if session.route.policy == .handoff || session.account == nil {
             route(RouteRequest(email: email, source: .portal, forcedPath: .handoff), session: session) { report in

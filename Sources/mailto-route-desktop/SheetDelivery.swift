@@ -11,7 +11,7 @@ import Synchronization
 
 /// Where the message came from, as the outcome log and the report say it.
 enum SheetSource {
-    /// `open URL`: a clicked link; the sheet is its consent (DESIGN.md rule 1).
+    /// `open URL`: a clicked link; the sheet is its consent (docs/design.md rule 1).
     case link
     /// `compose [URL]`: the user sat down to write.
     case compose
@@ -28,7 +28,7 @@ enum SheetSource {
     }
 }
 
-/// The facts a sheet opens with, read once at start (STYLE.md habit 12).
+/// The facts a sheet opens with, read once at start (docs/style.md habit 12).
 struct SheetStart {
     var content: SheetContent
     var recovery: RecoveryStore?
@@ -171,7 +171,7 @@ enum SheetOutput {
     /// Renders the report as the command line does (one human line and details, a failure
     /// on standard error, or `--json`), tells it with `tell` when nobody is at a terminal
     /// (the sheet closed: the user learns there whether it was sent or queued), flushes
-    /// what is due as every run does, and gives DESIGN.md's exit status.
+    /// what is due as every run does, and gives docs/design.md's exit status.
     static func render(
         _ report: RouteReport, warnings: [String], json: Bool, host: SheetDeliveryHost, notify: Bool,
         tell: (RouteReport) -> Void

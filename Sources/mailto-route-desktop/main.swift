@@ -17,7 +17,7 @@ import MailtoCore
 //   mailto-route-desktop compose [URL] [--json]
 //       one sheet in this process, when the service cannot be reached (no session bus).
 //
-// Exit status: DESIGN.md's (0 sent or handed off, 75 queued, 3 saved, 4 cancelled,
+// Exit status: docs/design.md's (0 sent or handed off, 75 queued, 3 saved, 4 cancelled,
 // 1 failed, 65 a URL that does not read, 64 usage), and 69 (EX_UNAVAILABLE) when GTK
 // cannot start (no display it can open): nothing was shown, routed or logged, and the
 // command line then takes today's path.

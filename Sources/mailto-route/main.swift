@@ -26,7 +26,7 @@ do {
 }
 
 // Everything is done and said by now: output goes out with write(2), not stdio, and what
-// must survive is on disk (the outbox and drafts fsync their files; DESIGN.md rule 3).
+// must survive is on disk (the outbox and drafts fsync their files; docs/design.md rule 3).
 // exit(3) would still run the C libraries' exit handlers, which only free memory the
 // kernel takes back anyway (libcurl's OpenSSL and GnuTLS clean-ups, p11-kit's
 // finalisation): about 0.2 ms of every send.

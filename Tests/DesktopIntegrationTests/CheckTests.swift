@@ -4,7 +4,7 @@ import Outbox
 import Testing
 import TestSupport
 
-/// `mailto-route check` in a sandbox of its own: each situation of issue 6, on the table
+/// `mailto-route check` in a sandbox of its own: each situation it reports, on the table
 /// and on the JSON, and the password in neither.
 private func check(_ sandbox: Sandbox, _ extra: [String: String] = [:], offline: Bool = true) throws -> (table: RunResult, json: RunResult, object: [String: Any]) {
     let flags = offline ? ["--offline"] : []

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import TestSupport
 
-/// `Terminal=true` mail programs (issue 11, item 1), with Debian's own `neomutt.desktop`
+/// `Terminal=true` mail programs, with Debian's own `neomutt.desktop`
 /// (from the `neomutt` package) and recording scripts in place of neomutt and of the
 /// terminal emulators: on mailto-route's own terminal the program runs there, in the
 /// foreground; without one, in the user's terminal emulator; with none, the click saves a

@@ -3,7 +3,7 @@ import Testing
 import TestSupport
 
 /// Desktop entries whose `Exec=` runs another program than their id says, and programs
-/// that fail as soon as they start (issue 11, item 2): the client is the program `Exec=`
+/// that fail as soon as they start: the client is the program `Exec=`
 /// really runs; what cannot reach it is kept as a draft; a program that fails at once is
 /// a failed handoff, never "handed off".
 @Suite struct WrapperEntryTests {
@@ -100,7 +100,7 @@ import TestSupport
         #expect(click.status == 3, "\(click)")
         #expect(click.stderr.contains("not handed off: Fake Bird (fakebird.desktop) failed at once (exit status 1)"), "\(click)")
         #expect(sandbox.drafts.count == 1)
-        // Issue 11, item 17: the log records the failed handoff, with its kind, before the
+        // The log records the failed handoff, with its kind, before the
         // draft it became.
         let log = try routeWithoutTerminal(["log", "--json"], in: sandbox)
         let lines = try #require(try JSONSerialization.jsonObject(with: Data(log.stdout.utf8)) as? [[String: Any]], "\(log)")

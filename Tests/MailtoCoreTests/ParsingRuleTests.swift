@@ -1,7 +1,7 @@
 import MailtoCore
 import Testing
 
-/// Each rule of ../shared/MAILTO-RULES.md.
+/// Each rule of docs/mailto-rules.md.
 @Suite struct ParsingRuleTests {
     // MARK: Splitting and decoding
 
@@ -242,7 +242,7 @@ import Testing
 }
 
 /// The names given with addresses: kept beside the bare addr-specs (which are all that
-/// `to`, `cc`, `bcc` and `parse --json` hold, MAILTO-RULES.md), and written back.
+/// `to`, `cc`, `bcc` and `parse --json` hold, docs/mailto-rules.md), and written back.
 @Suite struct DisplayNameTests {
     @Test func aLinksNamesAreKeptBesideItsBareAddresses() throws {
         let email = try MailtoURL.parse(

@@ -1,7 +1,7 @@
 import MailtoRoute
 import Testing
 
-/// The plan, in-process, on facts given as values (STYLE.md 13).
+/// The plan, in-process, on facts given as values (docs/style.md 13).
 @Suite struct PlanTests {
     static func plan(
         _ source: RouteRequest.Source = .link, forced: RouteRequest.ForcedPath? = nil, policy: LinkPolicy = .ask,

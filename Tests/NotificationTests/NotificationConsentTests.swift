@@ -3,7 +3,7 @@ import Testing
 import TestSupport
 
 /// Consent asked with a desktop notification, against a real notification server on a
-/// private bus of each test's own (DESIGN.md rule 1: whatever is not "Send" never sends).
+/// private bus of each test's own (docs/design.md rule 1: whatever is not "Send" never sends).
 @Suite struct NotificationConsentTests {
     /// Asks about `url` through a notification answered with `answers`.
     func ask(
@@ -27,7 +27,7 @@ import TestSupport
         #expect(shown.urgency == 2)
     }
 
-    /// Issue 11, item 3: each file a link asked to attach is named in the notification,
+    /// Each file a link asked to attach is named in the notification,
     /// and the handoff is offered.
     @Test func eachFileTheLinkAskedToAttachIsNamedAsNotAttached() throws {
         let (decision, server, result) = try ask(requestedAttachmentsURL, answers: ["action:handoff"])
@@ -73,7 +73,7 @@ import TestSupport
         #expect(decision == "cancel", "\(result)")
     }
 
-    /// Issue 11, item 17: a question answered is closed, also where the server keeps it.
+    /// A question answered is closed, also where the server keeps it.
     @Test func answeredNotificationIsClosedWhereTheServerKeepsIt() throws {
         let (decision, server, result) = try ask(answers: ["resident-action:cancel"])
         #expect(decision == "cancel", "\(result)")

@@ -89,7 +89,7 @@ import TestSupport
         #expect(!screen.unicodeScalars.contains("\u{1B}"))
     }
 
-    /// Issue 11, item 3: what a link asked to attach is never silently gone.
+    /// What a link asked to attach is never silently gone.
     @Test func eachFileTheLinkAskedToAttachIsNamedAsNotAttached() throws {
         let result = try ask(["h"], url: requestedAttachmentsURL)
         let screen = result.stdout

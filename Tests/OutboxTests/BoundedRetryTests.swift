@@ -4,7 +4,7 @@ import MailtoCore
 import Testing
 import TestSupport
 
-/// DESIGN.md rule 9 (issue 11 item 4): a message is sent only after its attempt is
+/// docs/design.md rule 9: a message is sent only after its attempt is
 /// recorded durably; an attempt whose outcome was never recorded still counts.
 @Suite struct BoundedRetryTests {
     @Test func aMessageIsSentOnlyOnceItsAttemptIsOnDisk() throws {
@@ -87,7 +87,7 @@ private func outboxWithAnUnrecordedAttempt(_ sandbox: Sandbox) throws -> (Outbox
     return (outbox, id)
 }
 
-/// Issue 11 item 5: a flush the user runs takes every queued message, due or not.
+/// A flush the user runs takes every queued message, due or not.
 @Suite struct FlushSelectionTests {
     @Test func aFlushOfAllQueuedSendsWhatIsNotDueYet() throws {
         let sandbox = try Sandbox()
@@ -105,7 +105,7 @@ private func outboxWithAnUnrecordedAttempt(_ sandbox: Sandbox) throws -> (Outbox
     }
 }
 
-/// Issue 11 item 10: what a killed flush took out is deleted by the next writer, at once;
+/// What a killed flush took out is deleted by the next writer, at once;
 /// what a living one is still deleting is left to it.
 @Suite struct TrashTests {
     @Test func aKilledFlushLeavesNoTrashAfterTheNextRun() throws {
@@ -150,7 +150,7 @@ private func outboxWithAnUnrecordedAttempt(_ sandbox: Sandbox) throws -> (Outbox
     }
 }
 
-/// `outbox watch` after flushes that failed as a whole (issue 11 item 4).
+/// `outbox watch` after flushes that failed as a whole.
 @Suite struct FlushBackoffTests {
     @Test func failedFlushesBackOffExponentiallyUpToAnHourAndASuccessEndsIt() {
         let now = Timestamp(secondsSinceEpoch: 1_800_000_000)

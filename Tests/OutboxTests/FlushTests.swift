@@ -74,7 +74,7 @@ import TestSupport
         #expect(try outbox.list().isEmpty)
     }
 
-    /// Issue 5: SIGKILL at random moments during a flush of 200 messages, 20 times. Every
+    /// SIGKILL at random moments during a flush of 200 messages, 20 times. Every
     /// message is delivered or still queued; a message is delivered twice only when the
     /// kill hit between its delivery and its removal (the one in flight), so at most once
     /// per kill, and its repeat comes right after it (the restarted flush starts with it,

@@ -66,7 +66,7 @@ func leftovers(in directory: String) -> [String] {
                 #expect(error.description.contains("Read-only file system"), "\(error)")
                 #expect(error.description.contains(outbox.directory), "\(error)")
             }
-            // DESIGN.md rule 9: an attempt that cannot be recorded is not made, and the
+            // docs/design.md rule 9: an attempt that cannot be recorded is not made, and the
             // flush stops with the outbox's error; three flushes send nothing, twice nothing.
             var sent: [String] = []
             for allQueued in [false, true, true] {
@@ -86,7 +86,7 @@ func leftovers(in directory: String) -> [String] {
         }
     }
 
-    /// Issue 11 item 4: with a full outbox and a server answering 451, each message is
+    /// With a full outbox and a server answering 451, each message is
     /// tried at most once: the attempt is recorded (an empty file needs no space) but its
     /// failure cannot be, so it waits its back-off, and a flush that would fold the
     /// unrecorded attempt in stops without sending.
@@ -134,7 +134,7 @@ func leftovers(in directory: String) -> [String] {
         #expect(leftovers(in: outbox.directory).isEmpty)
     }
 
-    /// DESIGN.md: tmp → fsync → rename → fsync of the directory, observed with strace.
+    /// docs/design.md: tmp → fsync → rename → fsync of the directory, observed with strace.
     @Test(.enabled(if: hasStrace)) func enqueueSyncsTheFilesBeforeTheRenameAndTheDirectoryAfter() throws {
         let sandbox = try Sandbox()
         let outbox = sandboxOutbox(sandbox)

@@ -36,7 +36,7 @@ import TestSupport
         #expect(try String(contentsOf: message, encoding: .utf8).contains("Typed in the editor"))
     }
 
-    /// Issue 11, item 17: the question before sending labels each recipient by its field.
+    /// The question before sending labels each recipient by its field.
     @Test func theSummaryLabelsToCcAndBcc() throws {
         let (sandbox, server, environment) = try setUp()
         let result = try runOnTerminal([mailtoRouteBinary, "compose", "mailto:joe@example.com?bcc=hidden@example.org"],

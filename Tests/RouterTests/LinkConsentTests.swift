@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import TestSupport
 
-/// DESIGN.md rule 1: a clicked link is never sent without the user's consent. Each test
+/// docs/design.md rule 1: a clicked link is never sent without the user's consent. Each test
 /// runs `mailto-route open` in a sandbox with a real SMTP server that counts what it
 /// receives, a recording mail program, and (where it says so) a notification server on a
 /// private bus.

@@ -42,7 +42,7 @@ func draftExists(_ sandbox: Sandbox, _ id: String) -> Bool {
         #expect(headers["From"] == "Jane Doe <jane@example.org>")
         #expect(headers["To"] == "Joe <joe@example.com>")
         // A draft is not sent until now: a fresh Message-ID from the account's domain and a
-        // fresh Date (issue 11 §9), never the saving time and @localhost.
+        // fresh Date, never the saving time and @localhost.
         #expect(headers["Message-ID"]?.hasSuffix("@example.org>") == true, "\(headers)")
         #expect(headers["Message-ID"] != "<draft-1@localhost>")
         #expect(headers["Date"] != "Sun, 29 Nov 2026 14:00:00 +0000")

@@ -3,7 +3,7 @@ import Outbox
 import Testing
 import TestSupport
 
-/// A run loads once (issue 10): the config file opened once, the password obtained once,
+/// A run loads once: the config file opened once, the password obtained once,
 /// one connection for the message and the quick flush after it, one rule for the paths.
 @Suite struct OneSessionTests {
     /// `send` with three messages due in the outbox: the password command runs once and
@@ -92,7 +92,7 @@ import TestSupport
     }
 }
 
-/// Issue 11, item 7: a server that goes silent holds `send` for `timeout=`, not twice
+/// A server that goes silent holds `send` for `timeout=`, not twice
 /// that (libcurl's QUIT at the end waited as long again for its answer).
 @Suite struct SilentServerTests {
     @Test func aServerSilentAfterTheMessageHoldsASendForTimeoutOnly() throws {

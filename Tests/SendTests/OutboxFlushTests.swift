@@ -28,7 +28,7 @@ func startMailtoRoute(_ arguments: [String], in sandbox: Sandbox) throws -> Serv
 }
 
 @Suite struct OutboxFlushTests {
-    /// Issue 5 §8: server down → queued (75) → server up → flush → delivered once, with
+    /// Server down → queued (75) → server up → flush → delivered once, with
     /// the Message-ID it was queued with.
     @Test func aMessageWaitsWhileTheServerIsDownAndIsDeliveredOnceWhenItIsBack() throws {
         let sandbox = try Sandbox()
@@ -49,7 +49,7 @@ func startMailtoRoute(_ arguments: [String], in sandbox: Sandbox) throws -> Serv
         #expect(try box.list().count == 3)
         #expect(try box.list().allSatisfy { $0.attempts == 1 && $0.lastError?.kind == .transient })
 
-        // Issue 11 item 5: right after the failure, a flush the user runs sends at once,
+        // Right after the failure, a flush the user runs sends at once,
         // as `postqueue -f` would; the back-off is for `watch` and the quick flush.
         let server = try SMTPTestServer(.plain, port: port)
         let up = try mailtoRoute(["outbox", "flush"], in: sandbox)
@@ -69,7 +69,7 @@ func startMailtoRoute(_ arguments: [String], in sandbox: Sandbox) throws -> Serv
         #expect(results == Array(repeating: "outbox queued", count: 3) + Array(repeating: "outbox sent", count: 3))
     }
 
-    /// Issue 11 item 5: `flush --json` names the server also when there is nothing to send
+    /// `flush --json` names the server also when there is nothing to send
     /// (null without an account).
     @Test func flushJSONAlwaysNamesTheServer() throws {
         let sandbox = try Sandbox()
@@ -171,7 +171,7 @@ func startMailtoRoute(_ arguments: [String], in sandbox: Sandbox) throws -> Serv
         #expect(try box.failed().isEmpty && box.list().count == 1)
     }
 
-    /// Issue 5 §8: two flushers at once, real processes and a real server: no message is
+    /// Two flushers at once, real processes and a real server: no message is
     /// delivered twice.
     @Test func twoFlushProcessesAtOnceNeverDeliverAMessageTwice() throws {
         let sandbox = try Sandbox()
@@ -189,7 +189,7 @@ func startMailtoRoute(_ arguments: [String], in sandbox: Sandbox) throws -> Serv
         #expect((1...2).contains(server.connections))
     }
 
-    /// Issue 5 §8: `kill -9` of `mailto-route outbox flush` at random moments during a
+    /// `kill -9` of `mailto-route outbox flush` at random moments during a
     /// flush of 200 messages, 20 times, against a real server. Every message is delivered
     /// or still queued; a message arrives twice only when it was in flight at a kill (the
     /// server had it, the outbox had not removed it), and then its repeat is the next

@@ -20,7 +20,7 @@ private func watchFor(_ seconds: Double, in sandbox: Sandbox) throws -> (status:
     return (running ? status : -1, text)
 }
 
-/// Issue 11 item 4 (DESIGN.md rule 9), against a real server and a real read-only or full
+/// docs/design.md rule 9, against a real server and a real read-only or full
 /// file system: nothing is sent twice because a file could not be written.
 @Suite struct OutboxStorageFailureTests {
     /// Before: 3 flushes delivered each message 3 times (each exiting 0), and 20 s of
@@ -79,7 +79,7 @@ private func watchFor(_ seconds: Double, in sandbox: Sandbox) throws -> (status:
     }
 }
 
-/// Issue 11 item 8: when neither the outbox nor the drafts can take a message the server
+/// When neither the outbox nor the drafts can take a message the server
 /// could not take now, the error says so, with one kind and status whether the disk is
 /// read-only or full (the user's storage needs them: configuration, 78), never transient.
 @Suite struct NowhereToKeepTests {

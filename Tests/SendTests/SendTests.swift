@@ -137,7 +137,7 @@ func certificates() throws -> TestCertificates {
         try writeAccount(sandbox, port: server.port, security: "none")
         let result = try mailtoRoute(
             ["send", "--to", "joe@example.com", "--to", "nobody@example.com", "--subject", "Plans", "--body", "x", "--json"], in: sandbox)
-        // Issue 11, item 6: not a plain success: the refused recipient's copy is a draft.
+        // Not a plain success: the refused recipient's copy is a draft.
         #expect(result.status == 2, "\(result)")
         let report = try jsonObject(result.stdout)
         #expect(report["accepted"] as? [String] == ["joe@example.com"])

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import TestSupport
 
-/// The compose sheet as a person uses it (STYLE.md habit 14): the real window on a real
+/// The compose sheet as a person uses it (docs/style.md habit 14): the real window on a real
 /// (virtual) display, found and driven through the accessibility tree by the names a
 /// screen reader speaks (Servers/sheet-driver.py), what arrived at a real SMTP server
 /// judged by Python's `email` package. Each test leaves a screenshot of the state it
@@ -102,7 +102,7 @@ import TestSupport
         #expect(server.messages.isEmpty)
     }
 
-    /// Issue 13: `xdg-email --attach` (Debian's real xdg-utils, its hook first in PATH)
+    /// `xdg-email --attach` (Debian's real xdg-utils, its hook first in PATH)
     /// reaches the sheet with the file ticked, and Send sends it without another click.
     @Test func xdgEmailAttachReachesTheSheetTicked() throws {
         let server = try SMTPTestServer(.plain)
@@ -126,7 +126,7 @@ import TestSupport
         #expect(attached.first?["sha256"] as? String == sha256(Data("figures for the quarter\n".utf8)))
     }
 
-    /// RFC 6068 §7, DESIGN.md rule 8: a file the link asked for and the user did not tick
+    /// RFC 6068 §7, docs/design.md rule 8: a file the link asked for and the user did not tick
     /// is never attached. Sent with Ctrl+Enter from the message.
     @Test func untickedRequestedFileIsNeverAttached() throws {
         let server = try SMTPTestServer(.plain)
@@ -437,7 +437,7 @@ import TestSupport
         #expect(try jsonObject(cli.stdout)["result"] as? String == "saved")
     }
 
-    /// DESIGN.md, Performance: with a display, the handoff path (no account) and a send
+    /// docs/design.md, Performance: with a display, the handoff path (no account) and a send
     /// never load GTK; the loader's own log (LD_DEBUG=files) names every library loaded.
     @Test func handoffAndSendPathsNeverLoadGTK() throws {
         let server = try SMTPTestServer(.plain)

@@ -3,7 +3,7 @@ import Testing
 import TestSupport
 
 extension SheetTests {
-    /// DESIGN.md rule 8 against the real thing: Debian's Chromium shows a page served over
+    /// docs/design.md rule 8 against the real thing: Debian's Chromium shows a page served over
     /// HTTP whose link asks to attach the user's SSH key; a mouse click (XTest) on the
     /// link makes Chromium run `xdg-email URL`, which runs the hook `make install` puts on
     /// PATH. And LibreOffice's real senddoc, which runs `xdg-email URL` in the same form,

@@ -1,7 +1,7 @@
 internal import CGTK
 
 // The C callbacks of the sheet's signals, shortcuts and timers: top-level, capturing
-// nothing, each recovering the sheet from its user data with Unmanaged (STYLE.md). The
+// nothing, each recovering the sheet from its user data with Unmanaged (docs/style.md). The
 // sheet disconnects them all in end(), before it goes away.
 
 private func sheet(_ data: UnsafeMutableRawPointer?) -> ComposeSheet? {

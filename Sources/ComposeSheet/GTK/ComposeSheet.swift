@@ -4,7 +4,7 @@ import MailtoCore
 /// One compose sheet: a GTK window that shows a message, lets the user write it, and
 /// hands what they choose (Send, Save Draft, Open in NAME, Cancel) to its host.
 ///
-/// Ownership (STYLE.md habits 2 and 14): the sheet holds one reference to every GObject it
+/// Ownership (docs/style.md habits 2 and 14): the sheet holds one reference to every GObject it
 /// touches after building (sunk, `GObjectRef`), connects its signal handlers through
 /// `connections` and disconnects them in `end()`, before the window is destroyed and the
 /// references dropped. The C callbacks (ComposeSheet+Callbacks.swift) are top-level
@@ -174,7 +174,7 @@ final class ComposeSheet {
         gtk_box_append(mr_box(form.widget), bodyHidden.widget)
 
         // Attachments: the trusted ones (ticked) and the user's own, then, apart, what
-        // the link asked for (unticked; DESIGN.md rule 8).
+        // the link asked for (unticked; docs/design.md rule 8).
         let attachmentsHeader = box(GTK_ORIENTATION_HORIZONTAL, spacing: 8)
         gtk_box_append(mr_box(attachmentsHeader), label("Attachments", classes: ["heading"]))
         addButton = GObjectRef(sinking: button("Add…", accessibleName: "Add Attachments"))
@@ -390,7 +390,7 @@ final class ComposeSheet {
     // MARK: - Edits and the recovery file
 
     /// Something changed: the sheet is edited, and the recovery file is rewritten within
-    /// a second or two (DESIGN.md rule 3: what the user typed is never lost).
+    /// a second or two (docs/design.md rule 3: what the user typed is never lost).
     func noteEdit() {
         edited = true
         recoveryDue = true

@@ -1,6 +1,6 @@
 internal import CGTK
 
-/// One Swift owner of one GObject reference (STYLE.md habit 2): a floating reference (a
+/// One Swift owner of one GObject reference (docs/style.md habit 2): a floating reference (a
 /// new widget) is sunk, a full one adopted, and the reference is dropped in `deinit`.
 final class GObjectRef {
     let pointer: UnsafeMutableRawPointer
@@ -24,7 +24,7 @@ final class GObjectRef {
     }
 }
 
-/// The signal handlers one owner connected, disconnected by that owner (STYLE.md habit
+/// The signal handlers one owner connected, disconnected by that owner (docs/style.md habit
 /// 14) before it lets go of the objects, so that no handler runs with a stale `Unmanaged`.
 struct SignalConnections {
     private var handlers: [(instance: GObjectRef, id: gulong)] = []

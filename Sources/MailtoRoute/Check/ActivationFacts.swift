@@ -2,7 +2,7 @@ import DesktopIntegration
 
 extension CheckReport {
     /// What this run sees of the variables a handoff and the desktop service depend on,
-    /// and what a D-Bus-activated mailto-route would get instead (issue 13, item 2).
+    /// and what a D-Bus-activated mailto-route would get instead.
     public struct Activation: Sendable {
         /// The program search path, the desktop (the portal's choice, GIO's OnlyShowIn), the
         /// display, the agents a mail program asks for keys, and the bus itself.

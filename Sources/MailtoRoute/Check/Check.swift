@@ -8,7 +8,7 @@ import SMTPTransport
 /// the same session and decided by the same `Plan` as a real click, so that the check and
 /// the click never disagree.
 public enum Check {
-    /// The whole time a check may take, live test included (issue 6: within 5 s also when
+    /// The whole time a check may take, live test included (within 5 s also when
     /// the server cannot be reached).
     static let budgetMilliseconds = 4000
     /// A password-command gets this long here: one that waits for a person (a prompt)

@@ -6,7 +6,7 @@ import Outbox
 
 extension CheckReport {
     /// Which backend xdg-desktop-portal gives its Email portal, by the rule of the version
-    /// installed, and the step that makes mailto-route the one (issue 13, item 3).
+    /// installed, and the step that makes mailto-route the one.
     public struct EmailBackend: Sendable {
         /// The `xdg-desktop-portal` program found; `nil`: none is installed.
         public var executable: String?

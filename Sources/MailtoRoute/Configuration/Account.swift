@@ -71,7 +71,7 @@ extension Account {
         "timeout",
     ]
 
-    /// The `[account]` group of a mailto-route config file (DESIGN.md "Files"), read from
+    /// The `[account]` group of a mailto-route config file (docs/design.md "Files"), read from
     /// `path`, whose permission bits are `mode`. Throws one line per mistake.
     init(_ file: KeyFile, path: String, mode: UInt32) throws(ConfigurationError) {
         for key in file.keys(in: "account") where !Self.keys.contains(key) {

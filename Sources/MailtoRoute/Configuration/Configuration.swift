@@ -1,6 +1,6 @@
 import DesktopIntegration
 
-/// The user's setup, read once per run (DESIGN.md, Files): the config file's `[route]`
+/// The user's setup, read once per run (docs/design.md, Files): the config file's `[route]`
 /// group and the account, from its `[account]` group or else from msmtp's own file.
 public struct Configuration: Sendable {
     /// A file that was read: its path and permission bits.

@@ -1,7 +1,7 @@
 import DesktopIntegration
 
 /// What a clicked link does when an account exists: `policy=` in the `[route]` group of
-/// the config file (DESIGN.md, Files).
+/// the config file (docs/design.md, Files).
 public enum LinkPolicy: String, Sendable, CaseIterable {
     /// Send only after the user agreed (the default).
     case ask

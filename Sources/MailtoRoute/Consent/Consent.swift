@@ -1,6 +1,6 @@
 import DesktopIntegration
 
-/// What the user said about sending a message that came from a link (DESIGN.md rule 1:
+/// What the user said about sending a message that came from a link (docs/design.md rule 1:
 /// no silent send). Only `.send` allows the direct path.
 public enum ConsentDecision: Equatable, Sendable {
     /// Send it now, from the configured account.

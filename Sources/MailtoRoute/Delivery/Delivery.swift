@@ -69,7 +69,7 @@ enum SubmitOutcome {
 extension Session {
     /// Sends `submission` over the run's one connection. What the server put off for some
     /// recipients (4xx to their RCPT) is queued again for them alone, the same bytes and
-    /// Message-ID (DESIGN.md rule 3), so that the others do not get it twice: `deferred`
+    /// Message-ID (docs/design.md rule 3), so that the others do not get it twice: `deferred`
     /// says where, or why the outbox could not take it. Throws the server's refusal, or why
     /// no connection can be made.
     func transmit(_ submission: Submission, progress: (@Sendable (Int, Int) -> Void)? = nil) throws -> Transmitted {

@@ -9,7 +9,7 @@ public struct OutboxFlushResult: Sendable {
     /// The server's last reply to each message tried, by entry id.
     public var replies: [String: String]
 
-    /// Each message's report, on the `outbox` path (DESIGN.md, Data model).
+    /// Each message's report, on the `outbox` path (docs/design.md, Data model).
     public var routeReports: [RouteReport] {
         reports.map { flushed in
             var report = RouteReport(path: .outbox, result: flushed.outcome.result)
@@ -25,7 +25,7 @@ public struct OutboxFlushResult: Sendable {
 }
 
 extension FlushReport.Outcome {
-    /// The result as DESIGN.md and the outcome log name it.
+    /// The result as docs/design.md and the outcome log name it.
     public var result: RouteReport.Result {
         switch self {
         case .sent: .sent

@@ -1,4 +1,4 @@
-/// What every run produces (DESIGN.md "Data model"): which path, what came of it, and the
+/// What every run produces (docs/design.md "Data model"): which path, what came of it, and the
 /// details that apply. Printed as one human line, or as JSON with `--json`.
 public struct RouteReport: Sendable, Equatable {
     public enum Path: String, Sendable { case direct, compose, handoff, outbox, draft }
@@ -33,7 +33,7 @@ public struct RouteReport: Sendable, Equatable {
     public var warnings: [String] = []
     public var error: Failure?
 
-    /// DESIGN.md's exit status for this report (the command line's and the desktop
+    /// docs/design.md's exit status for this report (the command line's and the desktop
     /// program's alike): 0 sent or handed off, 2 sent but refused for good for some
     /// recipients (a draft to them is kept), 3 saved, 4 cancelled, 75 queued; a failure by
     /// its kind: 65 input, 78 configuration, else 1.
@@ -65,7 +65,7 @@ public struct RouteReport: Sendable, Equatable {
         self.result = result
     }
 
-    /// The keys of DESIGN.md in their order, each where it applies; `accepted`/`refused`
+    /// The keys of docs/design.md in their order, each where it applies; `accepted`/`refused`
     /// on the direct path.
     public var json: JSON {
         var members: [(String, JSON)] = [("path", .string(path.rawValue)), ("result", .string(result.rawValue))]

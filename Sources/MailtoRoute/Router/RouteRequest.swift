@@ -1,6 +1,6 @@
 /// One message to route, and what the router must know about where it came from.
 public struct RouteRequest: Sendable {
-    /// Who handed the message over (DESIGN.md rule 1).
+    /// Who handed the message over (docs/design.md rule 1).
     public enum Source: String, Sendable {
         /// A clicked link or another program opening a URL (`open`): never sent without
         /// the user's consent.
@@ -16,7 +16,7 @@ public struct RouteRequest: Sendable {
         /// The outbox, sending what was queued before (a flush): trusted.
         case outbox
         /// The compose sheet: the user wrote it there and pressed its button (the sheet is
-        /// a link's consent, DESIGN.md rule 1): trusted.
+        /// a link's consent, docs/design.md rule 1): trusted.
         case sheet
         /// An application through the Email portal (`ComposeEmail`): its attachments are
         /// its own, and it is sent only from the sheet the user confirms, or handed off.

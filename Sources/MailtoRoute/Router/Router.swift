@@ -217,7 +217,7 @@ private struct Routing {
     }
 
     /// The message kept as a draft, beside whatever `report` says of it. When it cannot be
-    /// kept there either, that is the error: the user's storage needs them (issue 11 §8).
+    /// kept there either, that is the error: the user's storage needs them.
     func keepAsDraft(_ report: RouteReport) -> RouteReport {
         var report = report
         guard request.keepsFailedMessage else { return report }

@@ -1,6 +1,6 @@
 import DesktopIntegration
 
-/// Where mailto-route reads and keeps everything (DESIGN.md, Files), by one rule: GLib's
+/// Where mailto-route reads and keeps everything (docs/design.md, Files), by one rule: GLib's
 /// (`g_get_home_dir`, `g_get_user_config_dir`, `g_get_user_data_dir`,
 /// `g_get_user_state_dir`), which is what GIO itself uses for `mimeapps.list` and the
 /// desktop files, so that the config file, the drafts, the outbox, the state file and the

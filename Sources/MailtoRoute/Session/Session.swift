@@ -7,7 +7,7 @@ import SMTPTransport
 /// One run of mailto-route (a click, a command, one request to the desktop service): what
 /// it reads of the world, read once, and what it obtains, obtained at most once. Everything
 /// below takes what it needs from here; nothing re-reads the environment or the config
-/// file (STYLE.md 12: load once, pass it down).
+/// file (docs/style.md 12: load once, pass it down).
 ///
 /// - the paths, by GLib's rule (`Paths`);
 /// - the configuration: the config file or msmtp's, parsed once (`Configuration`);
@@ -33,7 +33,7 @@ public final class Session {
     /// What a run needs to know of its environment besides the paths.
     public struct Environment: Sendable {
         /// `MAILTO_ROUTE_HANDOFF`: set when a mail program that mailto-route started
-        /// started this run (DESIGN.md rule 5).
+        /// started this run (docs/design.md rule 5).
         public var handoffGuard: String?
         /// A display server to show a window or a keyring prompt on (`WAYLAND_DISPLAY`, `DISPLAY`).
         public var hasDisplay: Bool

@@ -1,5 +1,5 @@
 /// Which of the files a `mailto:` URL names (`attach=`) were handed over by a local
-/// program's hand, and so are attached, and who asked for the rest (DESIGN.md rule 8). A
+/// program's hand, and so are attached, and who asked for the rest (docs/design.md rule 8). A
 /// web page's link reaches mailto-route through a browser, and its `attach=` may name
 /// `~/.ssh/id_rsa`: such a file is only ever listed, unticked, in the sheet, and a handoff
 /// never carries it.

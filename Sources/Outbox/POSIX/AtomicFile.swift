@@ -4,7 +4,7 @@ import Glibc
 
 /// Writes a new file that holds `bytes` in full, or nothing: the bytes go to a temporary
 /// name in the same directory, are synced, the file is renamed over `path`, and the
-/// directory is synced (DESIGN.md, "Nothing lost"). A failure removes the temporary file,
+/// directory is synced (docs/design.md, "Nothing lost"). A failure removes the temporary file,
 /// so a full disk or a read-only directory never leaves half a file under any name a
 /// reader looks at.
 func writeFileAtomically(_ bytes: [UInt8], to path: String, mode: mode_t = 0o600) throws {

@@ -33,7 +33,7 @@ final class CurlEasy {
     deinit {
         // Cleaning up sends QUIT on a connection still open and waits for its answer, up to
         // the response timeout: after a server that went silent, a second `timeout=` of
-        // waiting (issue 11 §7). Such a connection is shut down first, so QUIT fails at once.
+        // waiting. Such a connection is shut down first, so QUIT fails at once.
         if abandonConnection {
             var socket: curl_socket_t = -1
             if mr_curl_getinfo_socket(curl.apiPointer, handle, &socket) == CURLE_OK, socket >= 0 {

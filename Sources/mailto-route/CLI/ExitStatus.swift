@@ -1,4 +1,4 @@
-/// The exit statuses of ../shared/DESIGN.md, the same in `--help` and the man page.
+/// The exit statuses of docs/design.md, the same in `--help` and the man page.
 enum ExitStatus: Int32, Sendable {
     /// Sent, or handed off to the mail program.
     case success = 0

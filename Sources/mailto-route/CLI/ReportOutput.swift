@@ -1,7 +1,7 @@
 import MailtoRoute
 
 extension ExitStatus {
-    /// DESIGN.md's exit status for what a route came to (`RouteReport.exitStatus`).
+    /// docs/design.md's exit status for what a route came to (`RouteReport.exitStatus`).
     init(for report: RouteReport) {
         self = ExitStatus(rawValue: report.exitStatus) ?? .failure
     }

@@ -5,7 +5,7 @@ import MailtoRoute
 
 /// The compose sheet lives in a second program, `mailto-route-desktop`, installed beside
 /// this one: GTK is loaded only where a sheet is shown, never on the handoff or send path
-/// (DESIGN.md, Performance). `open` and `compose` start it when a person can see it.
+/// (docs/design.md, Performance). `open` and `compose` start it when a person can see it.
 enum DesktopSheet {
     /// What `mailto-route-desktop` exits with when GTK cannot start (EX_UNAVAILABLE): it
     /// showed nothing and did nothing, and today's path runs instead.

@@ -5,7 +5,7 @@ import MailtoRoute
 /// (or `policy=direct`), else handed to the mail program, else saved as a draft.
 ///
 /// A file the URL names (`attach=`) is attached only by a person's hand or a local
-/// program's (DESIGN.md rule 8): `--local` says the caller built the URL itself and means
+/// program's (docs/design.md rule 8): `--local` says the caller built the URL itself and means
 /// every file in it (a person or a script, never a link); `--xdg-email` is what xdg-email's
 /// hook runs, and who ran xdg-email decides (`XDGEmailCaller`). Anything else, and every
 /// file those do not cover, is listed unticked in the sheet and never handed off.
@@ -45,7 +45,7 @@ enum OpenCommand: Command {
         let handsOn = (arguments.has("--local") || viaXDGEmail)
             && Handlers.defaultForScheme("mailto").map { !$0.isMailtoRoute } == true
         // With a display, a working account and policy=ask, the link opens the compose
-        // sheet, which is its consent (DESIGN.md rule 1); it prints the report itself. The
+        // sheet, which is its consent (docs/design.md rule 1); it prints the report itself. The
         // trusted files are ticked there, the others listed unticked with who asked.
         if !handsOn, DesktopSheet.suits(link: session),
            let status = DesktopSheet.run(["open", url] + trust.words + (arguments.has("--json") ? ["--json"] : [])) {

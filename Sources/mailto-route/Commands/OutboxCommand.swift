@@ -171,7 +171,7 @@ enum OutboxCommand: Command {
         return status(of: result.reports)
     }
 
-    /// Says why a flush stopped before it was through (DESIGN.md rule 9) and returns the
+    /// Says why a flush stopped before it was through (docs/design.md rule 9) and returns the
     /// outbox's error; `nil` when it did not stop.
     static func reportStop(of result: OutboxFlushResult, output: Output) -> OutboxError? {
         guard let error = FlushReport.stoppingError(in: result.reports) else { return nil }
