@@ -25,8 +25,8 @@ enum DesktopSheet {
         // The desktop service first: one process for every sheet of the session, started
         // by D-Bus activation when it does not run, and a sheet at once when it does.
         do throws(DesktopError) {
-            let names = ["XDG_ACTIVATION_TOKEN", "DESKTOP_STARTUP_ID"]
-            let token = names.lazy.compactMap { (name: String) in getenv(name).map { String(cString: $0) } }.first
+            // The click's activation token: Wayland's, else X11's startup notification id.
+            let token = (getenv("XDG_ACTIVATION_TOKEN") ?? getenv("DESKTOP_STARTUP_ID")).map { String(cString: $0) }
             if let outcome = try SheetService.run(arguments, notify: !hasTerminal(), activationToken: token) {
                 Output().write(outcome.standardOutput, to: 1)
                 Output().write(outcome.standardError, to: 2)
