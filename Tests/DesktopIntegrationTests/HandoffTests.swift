@@ -41,7 +41,7 @@ import TestSupport
         #expect(result.status == 3, "\(result)")
         #expect(result.stderr.contains("loop"))
         #expect(sandbox.drafts.count == 1)
-        #expect(sandbox.recordedArgv("fakebird", timeout: 0.5) == nil)
+        #expect(sandbox.neverLaunched("fakebird"))
     }
 
     @Test func staleLoopGuardIsIgnored() throws {

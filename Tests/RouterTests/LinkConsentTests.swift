@@ -90,7 +90,7 @@ import TestSupport
         let question = try #require(notifications.notifications.first)
         #expect(question.actions.contains("send"))
         #expect(question.body.contains("joe@example.com"))
-        #expect(sandbox.recordedArgv("fakebird", timeout: 0.3) == nil)
+        #expect(sandbox.neverLaunched("fakebird"))
     }
 
     @Test func cancelButtonSendsNothingAndExitsFour() throws {
@@ -102,7 +102,7 @@ import TestSupport
         #expect(result.status == 4, "\(result)")
         #expect(try jsonObject(result.stdout)["result"] as? String == "cancelled")
         #expect(server.messages.isEmpty)
-        #expect(sandbox.recordedArgv("fakebird", timeout: 0.3) == nil)
+        #expect(sandbox.neverLaunched("fakebird"))
     }
 
     @Test func openInMailProgramButtonHandsItOff() throws {
@@ -225,7 +225,7 @@ import TestSupport
         #expect((report["handler"] as? [String: Any])?["id"] as? String == checkSays, "\(clicked)")
         #expect((report["warnings"] as? [String])?.contains { $0.contains(mistake) && $0.hasSuffix("links are handed off until it is fixed") } == true)
         #expect(sandbox.recordedArgv("othermail") == [Self.url])
-        #expect(sandbox.recordedArgv("fakebird", timeout: 0.3) == nil)
+        #expect(sandbox.neverLaunched("fakebird"))
         #expect(server.messages.isEmpty)
     }
 
@@ -313,6 +313,6 @@ import TestSupport
         #expect(line["result"] as? String == "failed")
         #expect(line["errorKind"] as? String == "input")
         #expect(server.messages.isEmpty)
-        #expect(sandbox.recordedArgv("fakebird", timeout: 0.3) == nil)
+        #expect(sandbox.neverLaunched("fakebird"))
     }
 }

@@ -16,7 +16,7 @@ import TestSupport
         #expect(report["path"] as? String == "direct")
         #expect(report["result"] as? String == "sent")
         #expect(server.messages.count == 1)
-        #expect(sandbox.recordedArgv("fakebird", timeout: 0.3) == nil)
+        #expect(sandbox.neverLaunched("fakebird"))
         // The outcome log names the command, as `log` shows it.
         let log = try String(contentsOf: sandbox.stateHome.appendingPathComponent("mailto-route/outcomes.log"), encoding: .utf8)
         let line = try jsonObject(try #require(log.split(separator: "\n").first.map(String.init)))
@@ -50,7 +50,7 @@ import TestSupport
         #expect(report["draft"] as? String == draft.path)
         #expect(try sandbox.header("To", of: draft) == "joe@example.com")
         // Not handed off behind the caller's back.
-        #expect(sandbox.recordedArgv("fakebird", timeout: 0.3) == nil)
+        #expect(sandbox.neverLaunched("fakebird"))
     }
 
     @Test func forcedHandoffWithoutAMailProgramFailsAndKeepsTheMessage() throws {

@@ -102,6 +102,14 @@ extension Sandbox {
         return nil
     }
 
+    /// Whether `program` was never started, asked once a mailto-route run has ended: a
+    /// run that launches a program watches it until it exits or 2 s have passed, and a
+    /// recording program writes its argv first, so a launch the run made is on record by
+    /// the time the run is over. Nothing to wait for.
+    public func neverLaunched(_ program: String) -> Bool {
+        recordedArgv(program, timeout: 0) == nil
+    }
+
     /// The value of MAILTO_ROUTE_HANDOFF `program` saw ("" when unset).
     public func recordedGuard(_ program: String) -> String? {
         let path = recordsDirectory.appendingPathComponent("\(program).guard").path
