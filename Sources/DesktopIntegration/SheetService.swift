@@ -21,6 +21,34 @@ public enum SheetService {
         return access(path, X_OK) == 0 ? path : nil
     }
 
+    /// The service's action (`app.own-outbox`) that makes it own the outbox while
+    /// anything is queued: retry each message at its next attempt and when the network
+    /// comes back, then quit.
+    public static let ownOutboxAction = "own-outbox"
+
+    /// Set by the service at its start: this process is the service.
+    nonisolated(unsafe) public static var isServiceProcess = false
+
+    /// Asks the desktop service to own the outbox, D-Bus activating it when it does not
+    /// run: `org.freedesktop.Application.ActivateAction("own-outbox", [<"">], {})`, within
+    /// `seconds`. A run that left a message queued calls it, so that "it will be retried"
+    /// holds with no command. `false` when nothing took it: no session bus, no service
+    /// file (not registered), or a service that cannot start there.
+    @discardableResult
+    public static func ownOutbox(within seconds: Double = 10) -> Bool {
+        // The service owns it already when it queued the message itself.
+        guard !isServiceProcess else { return true }
+        guard let bus = try? BusConnection.session(within: min(seconds, 2)) else { return false }
+        return bus.context.run { () -> Bool in
+            let parameters = VariantBuilder.tuple([
+                VariantBuilder.string(ownOutboxAction), VariantBuilder.variants([VariantBuilder.string("")]),
+                VariantBuilder.dictionary([]),
+            ])
+            return (try? bus.call(busName, path, "org.freedesktop.Application", "ActivateAction", parameters,
+                                  replyType: "()", seconds: seconds)) != nil
+        }
+    }
+
     /// Whether the service has its name on the session bus now:
     /// `org.freedesktop.DBus.NameHasOwner`, each step within `callTimeout` seconds.
     public static func isRunning(callTimeout: Double) throws(DesktopError) -> Bool {

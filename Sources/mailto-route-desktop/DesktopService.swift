@@ -12,8 +12,10 @@ import MailtoRoute
 /// clicks. Used on the GTK main thread only: the `then` of background work runs there,
 /// hence `@unchecked Sendable`.
 final class DesktopService: ServiceDelegate, @unchecked Sendable {
-    /// Notification buttons' actions, each with one string: the id it is for.
-    static let actions = ["retry-outbox", "open-draft"]
+    /// Notification buttons' actions, each with one string: the id it is for; and
+    /// `own-outbox` (its string unused), which the command line activates when a run left
+    /// a message queued.
+    static let actions = ["retry-outbox", "open-draft", SheetService.ownOutboxAction]
 
     let application: SheetApplication
 
@@ -175,6 +177,7 @@ final class DesktopService: ServiceDelegate, @unchecked Sendable {
     /// now** for a queued message, **Open** for a saved draft. The notification's id names
     /// the outbox entry or draft, so that a later one about it replaces it.
     func tell(_ report: RouteReport) {
+        if report.result == .queued { ownOutbox() }
         let lines = report.readableLines
         var id = "report"
         var buttons: [NotificationButton] = []
@@ -197,6 +200,7 @@ final class DesktopService: ServiceDelegate, @unchecked Sendable {
         switch action {
         case "retry-outbox": retry(parameter)
         case "open-draft": openDraft(parameter)
+        case SheetService.ownOutboxAction: ownOutbox()
         default: break
         }
     }
@@ -235,11 +239,49 @@ final class DesktopService: ServiceDelegate, @unchecked Sendable {
         }
     }
 
-    // MARK: - The outbox while the service runs
+    // MARK: - The outbox while anything is queued
 
-    /// The network came back: what is due in the outbox goes out, as `outbox watch` does;
-    /// what came of each is told as for a sheet.
-    func networkAvailable() {
+    /// The service owns the outbox while anything is queued ("it will be retried" is a
+    /// promise): it stays running, sends each message at its next attempt and when the
+    /// network comes back, tells what came of it (a queued one with **Retry now**, whose
+    /// notification then always reaches a running service), and lets itself quit once
+    /// the outbox holds nothing queued. Started by the command line's runs that queue, and
+    /// by the service's own sheets.
+    private var owningOutbox = false
+    /// Bumped at each new schedule: a timer of an older one finds itself stale.
+    private var outboxSchedule = 0
+
+    func ownOutbox() {
+        if !owningOutbox {
+            owningOutbox = true
+            application.hold()
+        }
+        scheduleOutbox()
+    }
+
+    /// A timer for the earliest next attempt (at most `longestWait` away: messages other
+    /// runs queue meanwhile are found this late at most), or the end of owning.
+    private func scheduleOutbox() {
+        guard owningOutbox else { return }
+        outboxSchedule += 1
+        let schedule = outboxSchedule
+        let queued = (try? Paths.current().storage.outbox.list()) ?? []
+        guard let next = queued.map(\.nextAttempt).min() else {
+            owningOutbox = false
+            application.release()
+            return
+        }
+        let wait = min(max(next.secondsSinceEpoch - Timestamp.now().secondsSinceEpoch, 0), Self.longestWait)
+        application.after(seconds: UInt32(wait)) { [self] in
+            guard schedule == outboxSchedule else { return }
+            flushDue()
+        }
+    }
+
+    static let longestWait: Int64 = 60
+
+    /// Sends what is due, as `outbox watch` does; what came of each is told as for a sheet.
+    private func flushDue() {
         let box = SessionBox(Session.current())
         application.inBackground({ () -> [RouteReport] in
             guard box.session.account != nil, let due = try? box.session.storage.outbox.due(now: .now()), !due.isEmpty
@@ -247,7 +289,13 @@ final class DesktopService: ServiceDelegate, @unchecked Sendable {
             return (try? box.session.flushOutbox())?.routeReports ?? []
         }, then: { [self] reports in
             for report in reports { tell(report) }
+            scheduleOutbox()
         })
+    }
+
+    /// The network came back: what is due goes out now.
+    func networkAvailable() {
+        flushDue()
     }
 }
 

@@ -80,6 +80,7 @@ struct SheetArguments {
 
 let words = Array(CommandLine.arguments.dropFirst())
 if words == ["--gapplication-service"] {
+    SheetService.isServiceProcess = true
     guard SheetApplication.canStart() else {
         fail("cannot start GTK: no display it can open", status: DesktopExit.noDisplay)
     }

@@ -409,3 +409,21 @@ private func emailPortal(on bus: PrivateSessionBus, version: Int) throws -> Serv
         if let decision { #expect(member(object, "verdict", "decision") as? String == decision, "\(object)") }
     }
 }
+
+/// Who keeps "it will be retried": with no desktop service running, check says that
+/// nothing retries a queued message now, and how to send it.
+@Suite struct CheckRetryTests {
+    @Test func aQueuedMessageWithNothingToRetryItIsNamed() throws {
+        let sandbox = try Sandbox()
+        let first = try SMTPTestServer(.plain)
+        let port = first.port
+        first.stop()
+        _ = try writeConfig(sandbox, account(port: port, security: "none", user: nil))
+        let send = try route(["send", "--to", "joe@example.com", "--body", "x"], in: sandbox)
+        #expect(send.status == 75, "\(send)")
+        let (_, _, object) = try check(sandbox, offline: false)
+        let found = problems(object).first { $0.problem.hasPrefix("1 message waits in the outbox") }
+        #expect(found?.problem.contains("nothing retries them now") == true, "\(problems(object))")
+        #expect(found?.fix.contains("mailto-route outbox flush") == true)
+    }
+}

@@ -277,6 +277,39 @@ extension SheetTests {
             #expect(try !String(contentsOf: message, encoding: .utf8).contains("OPENSSH"))
         }
 
+        // MARK: - The outbox
+
+        /// "Queued: it will be retried" holds with no command: the send that queued wakes
+        /// the service to own the outbox; it stays past its idle time while the message
+        /// waits, sends it at its next attempt once the server is back (within 150 s of
+        /// that), once, and then quits.
+        @Test func aQueuedMessageArrivesOnceWithNoCommandWhenTheServerIsBack() throws {
+            let first = try SMTPTestServer(.plain)
+            let port = first.port
+            first.stop()
+            try writeAccount(sandbox, port: port, security: "none")
+            let send = try run(mailtoRouteBinary, ["send", "--to", "joe@example.com", "--subject", "Retried", "--body", "x\n",
+                                                   "--json"], environment: environment, timeout: 40)
+            #expect(send.status == 75, "\(send)")
+            // Past the service's idle time (2 s here), it is still there: it owns the outbox.
+            sleep(4)
+            #expect(serviceIsRunning, "nothing owns the queued message")
+            // check asks the bus (not --offline) whether the service runs.
+            let check = try run(mailtoRouteBinary, ["check", "--json"], environment: environment, timeout: 30)
+            #expect(check.stdout.contains("1 message waits in the outbox"), "\(check)")
+            #expect(check.stdout.contains("the desktop service retries them at their next attempt"), "\(check)")
+            let server = try SMTPTestServer(.plain, port: port)
+            let back = Date()
+            while server.messages.isEmpty, Date().timeIntervalSince(back) < 150 { usleep(200_000) }
+            let seconds = Date().timeIntervalSince(back)
+            #expect(server.messages.count == 1, "not delivered within 150 s of the server coming back")
+            #expect(seconds <= 150)
+            #expect(waitForServiceToLeave(timeout: 30), "the service quits once nothing is queued")
+            #expect(server.messages.count == 1, "delivered once")
+            let left = try run(mailtoRouteBinary, ["outbox", "list", "--json"], environment: environment, timeout: 30)
+            #expect(left.stdout.contains("\"queued\": []"), "\(left)")
+        }
+
         // MARK: - Notifications and their actions
 
         /// Queued from the sheet: the notification (GNOME's org.gtk.Notifications) has

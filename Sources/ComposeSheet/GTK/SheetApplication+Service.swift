@@ -125,6 +125,14 @@ extension SheetApplication {
     }
 }
 
+extension SheetApplication {
+    /// Runs `work` on the main loop once, `seconds` from now: wraps `g_timeout_add_seconds`
+    /// (whole seconds, as GLib groups such wake-ups).
+    public func after(seconds: UInt32, _ work: @escaping () -> Void) {
+        _ = g_timeout_add_seconds(seconds, onTimer, Unmanaged.passRetained(BackgroundJob(work)).toOpaque())
+    }
+}
+
 extension SheetApplication: @unchecked Sendable {}
 
 private final class BackgroundJob {
@@ -141,6 +149,12 @@ private func onBackgroundThread(_ data: UnsafeMutableRawPointer?) -> UnsafeMutab
 /// Runs `body` on the GTK main loop (from any thread): `g_idle_add` at default priority.
 func onMain(_ body: @escaping () -> Void) {
     _ = mr_idle_add_soon(onMainIdle, Unmanaged.passRetained(BackgroundJob(body)).toOpaque())
+}
+
+private func onTimer(_ data: UnsafeMutableRawPointer?) -> gboolean {
+    guard let data else { return 0 }
+    Unmanaged<BackgroundJob>.fromOpaque(data).takeRetainedValue().body()
+    return 0
 }
 
 private func onMainIdle(_ data: UnsafeMutableRawPointer?) -> gboolean {

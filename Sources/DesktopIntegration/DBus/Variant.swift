@@ -80,6 +80,12 @@ enum VariantBuilder {
         return withExtendedLifetime(VariantType("s")) { g_variant_new_array($0.pointer, &items, gsize(items.count)) }
     }
 
+    /// An `av`: wraps `g_variant_new_array` of the values boxed with `g_variant_new_variant`.
+    static func variants(_ values: [OpaquePointer]) -> OpaquePointer {
+        var items: [OpaquePointer?] = values.map { g_variant_new_variant($0) }
+        return withExtendedLifetime(VariantType("v")) { g_variant_new_array($0.pointer, &items, gsize(items.count)) }
+    }
+
     /// An `a{sv}`: wraps `g_variant_new_array` of `g_variant_new_dict_entry`s whose values
     /// are boxed with `g_variant_new_variant`.
     static func dictionary(_ entries: [(String, OpaquePointer)]) -> OpaquePointer {

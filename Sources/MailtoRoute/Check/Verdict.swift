@@ -149,10 +149,18 @@ enum Verdict {
         }
         let outbox = report.outbox
         if outbox.pending > 0 {
-            var text = "\(outbox.pending) message\(outbox.pending == 1 ? "" : "s") wait in the outbox"
+            var text = outbox.pending == 1 ? "1 message waits in the outbox" : "\(outbox.pending) messages wait in the outbox"
             if let oldest = outbox.oldest { text += " (oldest queued \(oldest.iso8601))" }
             if let last = outbox.lastError { text += "; last error: \(last)" }
-            add(text, fix: "mailto-route outbox flush")
+            // Who keeps "it will be retried": the desktop service owns the outbox while it
+            // runs; without it, nothing retries until a run queues again or flushes.
+            if report.desktopService.running == true {
+                text += "; the desktop service retries them at their next attempt"
+                add(text, fix: "nothing to do; mailto-route outbox flush sends them now")
+            } else {
+                text += "; nothing retries them now (the desktop service does not run)"
+                add(text, fix: "mailto-route outbox flush, or enable the watcher: systemctl --user enable --now mailto-route-outbox.service")
+            }
         }
         if outbox.failed > 0 {
             add("\(outbox.failed) message\(outbox.failed == 1 ? "" : "s") in the outbox failed for good",

@@ -27,6 +27,9 @@ extension Session {
     public func finish(_ report: RouteReport, source: RouteRequest.Source, flushLimit: Int = 20,
                 present: (RouteReport) -> Void) -> RouteReport {
         present(report)
+        // "It will be retried": the desktop service owns the outbox from now until nothing
+        // is queued (where a session bus and the service are there; check says who retries).
+        if report.result == .queued { SheetService.ownOutbox() }
         let sendsNothing = source == .link && route.policy == .handoff
         if report.result != .queued, !sendsNothing, account != nil,
            let due = try? storage.outbox.due(now: .now()), !due.isEmpty,
