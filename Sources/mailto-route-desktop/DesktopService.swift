@@ -221,6 +221,8 @@ final class DesktopService: ServiceDelegate, @unchecked Sendable {
             } else {
                 application.withdrawNotification(id: "outbox-\(id)")
             }
+            // Nothing queued any more: the service need not stay for the outbox.
+            scheduleOutbox()
         })
     }
 

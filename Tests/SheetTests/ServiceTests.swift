@@ -332,7 +332,9 @@ extension SheetTests {
             #expect(buttons.first?["label"] as? String == "Retry now", "\(shown)")
             #expect(buttons.first?["action"] as? String == "app.retry-outbox")
             #expect((buttons.first?["target"] as? String)?.contains(outboxID) == true, "\(buttons)")
-            #expect(waitForServiceToLeave(), "the service quits when idle")
+            // The service owns the outbox while the message waits; it is ended here (a
+            // logout, a crash), so that the button has to start it again.
+            try stopService()
 
             let server = try SMTPTestServer(.plain, port: port)
             let activate = ["--dest", "io.github.mailto_route.MailtoRoute", "--object-path", "/io/github/mailto_route/MailtoRoute",
@@ -345,6 +347,45 @@ extension SheetTests {
             sleep(2)
             #expect(server.messages.count == 1, "a second click sends nothing")
             #expect(try outboxEntries().isEmpty)
+        }
+
+        /// Ends the running service (SIGTERM to the process that owns its name) and waits
+        /// until it has left the bus.
+        func stopService() throws {
+            let owner = try gdbus(["--dest", "org.freedesktop.DBus", "--object-path", "/org/freedesktop/DBus", "--method",
+                                   "org.freedesktop.DBus.GetConnectionUnixProcessID", "io.github.mailto_route.MailtoRoute"])
+            let digits = owner.stdout.split(whereSeparator: { !$0.isNumber }).last.flatMap { pid_t($0) }
+            let pid = try #require(digits, "\(owner)")
+            kill(pid, SIGTERM)
+            #expect(waitForServiceToLeave(), "the service left after SIGTERM")
+        }
+
+        /// "Retry now" on a plain org.freedesktop.Notifications server (no GNOME Shell, so
+        /// the button reaches only a running service), pressed after the service's idle
+        /// time: the service is still there, owning the queued message, and sends it once,
+        /// at once, not at its next attempt a minute later.
+        @Test func retryNowWorksOnAFreedesktopNotificationServerAfterTheIdleTime() throws {
+            let down = try SMTPTestServer(.plain)
+            let port = down.port
+            down.stop()
+            try writeAccount(sandbox, port: port, security: "none")
+            // Pressed 6 s after it is shown: three times the service's idle time here.
+            let notifications = try ScriptedNotificationServer(on: bus, answers: ["button:Retry now"], delay: 6)
+            let program = try click(["open", "mailto:joe@example.com?subject=Retry&body=x", "--json"])
+            _ = try desktop.drive(["wait-sheet", "press:Send", "wait-gone"], timeout: 40)
+            let result = program.finish()
+            #expect(result.status == 75, "\(result)")
+            let server = try SMTPTestServer(.plain, port: port)
+            let shown = Date()
+            while server.messages.isEmpty, Date().timeIntervalSince(shown) < 30 { usleep(100_000) }
+            #expect(server.messages.count == 1, "\(notifications.calls)")
+            #expect(Date().timeIntervalSince(shown) < 30, "sent by the button, not at the next attempt")
+            let retry = notifications.notifications.first { $0.actions.contains("Retry now") }
+            #expect(retry != nil, "\(notifications.calls)")
+            sleep(2)
+            #expect(server.messages.count == 1, "sent once")
+            #expect(try outboxEntries().isEmpty)
+            #expect(waitForServiceToLeave(timeout: 20), "the service quits once nothing is queued")
         }
 
         /// Saved from the sheet: the notification has Open for that draft, which opens the

@@ -75,11 +75,12 @@ public final class ScriptedNotificationServer: @unchecked Sendable {
     private let directory: URL
     private var record: URL { directory.appendingPathComponent("calls.jsonl") }
 
-    /// `answers` are the steps the server takes after each Notify (`action:KEY`,
-    /// `close:REASON`, `other-action:KEY`, `other-close:REASON`; none: never answer).
+    /// `answers` are the steps the server takes after each Notify, `delay` seconds apart
+    /// (`action:KEY`, `button:LABEL`, `close:REASON`, `other-action:KEY`,
+    /// `other-close:REASON`; none: never answer).
     public init(
         on bus: PrivateSessionBus, capabilities: [String] = ["actions", "body"], answers: [String] = [],
-        silentNotify: Bool = false
+        silentNotify: Bool = false, delay: Double = 0.05
     ) throws {
         directory = FileManager.default.temporaryDirectory
             .appendingPathComponent("mailto-route-notifications-\(UUID().uuidString)")
@@ -91,6 +92,7 @@ public final class ScriptedNotificationServer: @unchecked Sendable {
             "--capabilities", capabilities.joined(separator: ","),
         ]
         for answer in answers { arguments += ["--answer", answer] }
+        arguments += ["--delay", String(delay)]
         if silentNotify { arguments.append("--silent-notify") }
         process = try ServerProcess(arguments, environment: ["DBUS_SESSION_BUS_ADDRESS": bus.address])
         try process.waitForReady(ready.path, name: "the notification server")

@@ -11,6 +11,9 @@ written once the name is owned. After each Notify, the --answer steps run in ord
 --delay apart:
   action:KEY        ActionInvoked(id, KEY), then NotificationClosed(id, 2), as servers do
   resident-action:KEY  ActionInvoked(id, KEY) alone: the notification stays on screen
+  button:LABEL      ActionInvoked(id, the key of the button labelled LABEL), then
+                    NotificationClosed(id, 2): a person pressing it (GLib's keys name
+                    the action and its target, unknown to the test beforehand)
   close:REASON      NotificationClosed(id, REASON)
   other-action:KEY  ActionInvoked for another id (a notification of someone else)
   other-close:R     NotificationClosed for another id
@@ -48,6 +51,8 @@ class Server(dbus.service.Object):
         super().__init__(bus, PATH)
         self.options = options
         self.next_id = 41
+        # Each notification's actions (key, label, ...), for button: steps.
+        self.actions = {}
 
     def record(self, entry):
         with open(self.options.record, "a", encoding="utf-8") as file:
@@ -77,6 +82,7 @@ class Server(dbus.service.Object):
             return
         reply(dbus.UInt32(notification))
         delay = int(self.options.delay * 1000)
+        self.actions[notification] = [str(a) for a in actions]
         for index, step in enumerate(self.options.answer):
             GLib.timeout_add(delay * (index + 1), self.run_step, notification, step)
 
@@ -98,6 +104,12 @@ class Server(dbus.service.Object):
         if kind == "action":
             self.ActionInvoked(notification, value)
             self.NotificationClosed(notification, 2)
+        elif kind == "button":
+            actions = self.actions.get(notification, [])
+            keys = [actions[i] for i in range(0, len(actions) - 1, 2) if actions[i + 1] == value]
+            if keys:
+                self.ActionInvoked(notification, keys[0])
+                self.NotificationClosed(notification, 2)
         elif kind == "resident-action":
             # A resident notification (or a server that keeps answered ones, as some
             # do): the button is pressed and the notification stays until closed.
