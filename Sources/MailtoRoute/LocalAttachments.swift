@@ -16,20 +16,21 @@ public enum LocalAttachments {
         var result = email
         result.requestedAttachments = []
         for requested in email.requestedAttachments {
-            let paths = (try? candidatePaths(requested)) ?? []
+            let readings = Result { () throws(Failure) in try candidatePaths(requested) }
+            let paths = (try? readings.get()) ?? []
+            // The first reading that names a file that can be attached: what a tick
+            // attaches, or what is attached now.
+            let attachable = paths.first { AttachableFile(path: $0).problem == nil }
             guard trust.trusts(paths) else {
-                // The first reading that exists, else the first: what a tick would attach.
-                let shown = paths.first(where: { AttachableFile(path: $0).problem == nil }) ?? paths.first ?? requested
-                result.requestedAttachments.append(shown)
+                result.requestedAttachments.append(attachable ?? paths.first ?? requested)
                 continue
             }
-            let checked = try candidatePaths(requested)
-            // The first reading that names a file that can be attached; else the first
-            // one's problem.
-            guard let path = checked.first(where: { AttachableFile(path: $0).problem == nil }) else {
-                let path = checked[0]
-                let problem = AttachableFile(path: path).problem ?? "cannot be read"
-                throw Failure(kind: .input, message: "cannot attach \(path.visible): \(problem)")
+            // A trusted value that names no file of this machine, or none that can be
+            // attached, is the error: the first reading's problem.
+            let checked = try readings.get()
+            guard let path = attachable else {
+                let problem = AttachableFile(path: checked[0]).problem ?? "cannot be read"
+                throw Failure(kind: .input, message: "cannot attach \(checked[0].visible): \(problem)")
             }
             result.attachments.append(.file(path))
         }
