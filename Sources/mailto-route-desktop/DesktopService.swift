@@ -177,7 +177,9 @@ final class DesktopService: ServiceDelegate, @unchecked Sendable {
     /// now** for a queued message, **Open** for a saved draft. The notification's id names
     /// the outbox entry or draft, so that a later one about it replaces it.
     func tell(_ report: RouteReport) {
-        if report.result == .queued { ownOutbox() }
+        // A message the service queued itself: it owns the outbox from now (a flush's own
+        // reports are rescheduled by the flush).
+        if report.result == .queued, !owningOutbox { ownOutbox() }
         let lines = report.readableLines
         var id = "report"
         var buttons: [NotificationButton] = []
