@@ -68,7 +68,7 @@ static inline guint mr_timeout_add(guint milliseconds, GSourceFunc function, gpo
 /* The desktop service (SheetApplication+Service.swift): GApplication's casts and the
  * GVariant values of its D-Bus methods, built and read with g_variant_new/g_variant_lookup,
  * which are variadic. Every string returned is transfer full (g_free / g_strfreev). */
-static inline GActionMap *mr_action_map(GtkApplication *application) { return G_ACTION_MAP(application); }
+static inline GActionMap *mr_action_map(GApplication *application) { return G_ACTION_MAP(application); }
 static inline GAction *mr_action(GSimpleAction *action) { return G_ACTION(action); }
 /* An action that takes one string (an outbox or draft id). */
 static inline GSimpleAction *mr_string_action_new(const char *name) {

@@ -36,6 +36,8 @@ final class SMTPSink {
     }
 
     deinit {
+        // Never started (its init threw): no pid, and kill(0) would end this process group.
+        guard process.processIdentifier > 0 else { return }
         // SIGKILL: a sink has nothing to save, and SIGTERM is ignored by one that inherited
         // a blocked mask (a test harness's thread).
         kill(process.processIdentifier, SIGKILL)

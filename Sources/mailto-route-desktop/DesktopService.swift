@@ -32,6 +32,12 @@ final class DesktopService: ServiceDelegate, @unchecked Sendable {
 
     /// The command line's `Open`: the words it would have run this program with.
     func run(_ request: ServiceRequest, answer: @escaping @Sendable (ServiceAnswer) -> Void) {
+        guard application.showsSheets else {
+            // Started where there is no display (an activation environment without one):
+            // the command line shows the sheet itself, on its own display.
+            return answer(ServiceAnswer(status: DesktopExit.noDisplay, standardOutput: "",
+                                        standardError: "mailto-route-desktop: the desktop service has no display to show a sheet on\n"))
+        }
         let arguments: SheetArguments
         switch SheetArguments.parse(request.words) {
         case .success(let parsed): arguments = parsed
@@ -67,14 +73,18 @@ final class DesktopService: ServiceDelegate, @unchecked Sendable {
             let url = Self.mailtoURL(uri)
             let session = Session.current()
             guard case .success(let email) = SheetDelivery.parse(url, session: session) else { continue }
-            if session.linkOpensSheet {
+            var request = RouteRequest(email: email, source: .link)
+            request.sheet = true
+            let wantsSheet = session.plan(request) == .sheet
+            if wantsSheet, application.showsSheets {
                 openSheet(email, source: .link, session: session, token: nil) { [self] host, warnings in
                     guard let report = host.report else { return }
                     conclude(report, warnings: warnings, json: false, host: host, notify: true) { _ in }
                 }
             } else {
                 // The path the command line takes for a link.
-                route(RouteRequest(email: email, source: .link), session: session) { _ in }
+                request.sheet = false
+                route(request, session: session, noSheet: wantsSheet) { _ in }
             }
         }
     }
@@ -87,9 +97,10 @@ final class DesktopService: ServiceDelegate, @unchecked Sendable {
         return "mailto:" + uri.dropFirst(prefix.count)
     }
 
-    /// The Email portal's `ComposeEmail`: the sheet, the application's files ticked and
-    /// the application named; with `policy=handoff` or no account that can send, a handoff
-    /// that carries the files on the mail program's own command line.
+    /// The Email portal's `ComposeEmail`, as the plan says: the sheet, the application's
+    /// files ticked and the application named; with `policy=handoff`, no account, or no
+    /// display to show the sheet on, a handoff that carries the files on the mail
+    /// program's own command line, else a draft.
     func composeEmail(_ request: PortalEmailRequest, respond: @escaping @Sendable (UInt32) -> Void) -> SheetHandle? {
         let session = Session.current()
         var email = EmailData()
@@ -103,8 +114,12 @@ final class DesktopService: ServiceDelegate, @unchecked Sendable {
         // Host paths the portal's frontend made from descriptors it checked: the
         // application's own files (docs/design.md rule 8: a local program's hand).
         email.attachments = request.attachments.map { Attachment.file($0) }
-        if session.route.policy == .handoff || session.account == nil {
-            route(RouteRequest(email: email, source: .portal, forcedPath: .handoff), session: session) { report in
+        var routed = RouteRequest(email: email, source: .portal)
+        routed.sheet = true
+        let wantsSheet = session.plan(routed) == .sheet
+        guard wantsSheet, application.showsSheets else {
+            routed.sheet = false
+            route(routed, session: session, noSheet: wantsSheet) { report in
                 respond(Self.portalResponse(report))
             }
             return nil
@@ -131,10 +146,16 @@ final class DesktopService: ServiceDelegate, @unchecked Sendable {
     /// Routes `request` as a run does (route, report, quick flush, log: `Session.run`) off
     /// the main loop: a handoff watches its program for up to two seconds, and a flush
     /// talks to the server. The report is told in a notification back on the main loop.
-    private func route(_ request: RouteRequest, session: Session, then: @escaping @Sendable (RouteReport) -> Void) {
+    /// `noSheet`: the plan would have shown the sheet, had there been a display; the
+    /// report says so.
+    private func route(
+        _ request: RouteRequest, session: Session, noSheet: Bool = false, then: @escaping @Sendable (RouteReport) -> Void
+    ) {
+        var noted = request
+        if noSheet { noted.warnings.append("no compose sheet: the desktop service has no display to show one on") }
         let box = SessionBox(session)
-        application.inBackground({ () -> RouteReport in
-            box.session.run(request) { _ in }
+        application.inBackground({ [noted] () -> RouteReport in
+            box.session.run(noted) { _ in }
         }, then: { [self] report in
             tell(report)
             then(report)

@@ -12,7 +12,9 @@ import MailtoCore
 //       the desktop service (io.github.mailto_route.MailtoRoute, D-Bus activated): one
 //       primary instance that opens every sheet of the session, for the command line's
 //       clicks, for GLib's launch of its desktop entry and for the Email portal
-//       (org.freedesktop.impl.portal.desktop.mailtoroute); quits when idle.
+//       (org.freedesktop.impl.portal.desktop.mailtoroute); quits when idle. Without a
+//       display it starts all the same, and shows no sheet: the command line's `Open` is
+//       answered 69 (it then shows the sheet itself), and the rest is routed without one.
 //   mailto-route-desktop open URL [--json]
 //   mailto-route-desktop compose [URL] [--json]
 //       one sheet in this process, when the service cannot be reached (no session bus).
@@ -81,10 +83,10 @@ struct SheetArguments {
 let words = Array(CommandLine.arguments.dropFirst())
 if words == ["--gapplication-service"] {
     SheetService.isServiceProcess = true
-    guard SheetApplication.canStart() else {
-        fail("cannot start GTK: no display it can open", status: DesktopExit.noDisplay)
-    }
-    let application = SheetApplication(id: ServiceNames.applicationID, isService: true)
+    // Without a display (an activation environment that lacks one) the service still
+    // serves what needs no window: handoffs, the outbox, portal requests without a sheet.
+    let application = SheetApplication(id: ServiceNames.applicationID, isService: true,
+                                       windowed: SheetApplication.canStart())
     let service = DesktopService(application: application)
     do {
         try service.serve(idleSeconds: serviceIdleSeconds)

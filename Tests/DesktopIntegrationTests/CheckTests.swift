@@ -377,7 +377,7 @@ private func emailPortal(on bus: PrivateSessionBus, version: Int) throws -> Serv
     }
 }
 
-/// Check's sentence for a desktop click, by the click's own rule (`Plan.linkOpensSheet`):
+/// Check's sentence for a desktop click, by the click's own plan (`Plan.make`, `.sheet`):
 /// with a display, an account and policy=ask, the sheet; otherwise what it always said.
 /// `DISPLAY` only has to be set: check opens no window (the click itself, on a real
 /// display, is SheetTests.checkAndAClickAgreeOnTheSheet).

@@ -5,9 +5,10 @@ import Testing
 @Suite struct PlanTests {
     static func plan(
         _ source: RouteRequest.Source = .link, forced: RouteRequest.ForcedPath? = nil, policy: LinkPolicy = .ask,
-        account: Plan.AccountState = .usable, handler: String? = nil
+        account: Plan.AccountState = .usable, sheet: Bool = false, password: String? = nil, handler: String? = nil
     ) -> Plan {
-        Plan.make(source: source, forcedPath: forced, policy: policy, account: account) { handler }
+        Plan.make(source: source, forcedPath: forced, policy: policy, account: account, sheet: sheet,
+                  passwordProblem: { password }) { handler }
     }
 
     @Test func aLinkUnderAskIsAskedAboutAndFallsBackToTheMailProgram() {
@@ -52,5 +53,43 @@ import Testing
         #expect(Self.plan(account: .unusable("no password")) == .handOff)
         #expect(Self.plan(account: .unusable("no password"), handler: "none")
             == .saveDraft(reason: "none; and no account to send from: no password"))
+    }
+
+    @Test func theSheetIsALinksQuestionUnderAskAndAPortalRequestsComposer() {
+        #expect(Self.plan(sheet: true) == .sheet)
+        #expect(Self.plan(.portal, sheet: true) == .sheet)
+        #expect(Self.plan(.portal, policy: .direct, sheet: true) == .sheet, "a portal request is never sent without the sheet")
+        // Not where the user wants the mail program, has no account, or insists on a path.
+        #expect(Self.plan(policy: .handoff, sheet: true) == .handOff)
+        #expect(Self.plan(.portal, policy: .handoff, sheet: true) == .handOff)
+        #expect(Self.plan(account: .none, sheet: true) == .handOff)
+        #expect(Self.plan(account: .unusable("bad file"), sheet: true) == .handOff)
+        #expect(Self.plan(forced: .handoff, sheet: true) == .handOff)
+        #expect(Self.plan(policy: .direct, sheet: true) == .send, "policy=direct is standing consent: no sheet")
+    }
+
+    @Test func withoutASheetAPortalRequestIsHandedOffOrSavedNeverSent() {
+        #expect(Self.plan(.portal) == .handOff)
+        #expect(Self.plan(.portal, handler: "no program") == .saveDraft(reason: "no program"))
+        #expect(!Self.plan(.portal, policy: .direct).sends)
+    }
+
+    /// The password is part of the plan, asked only by a plan that sends: a sheet, a
+    /// handoff or a draft never runs the password command.
+    @Test func thePasswordIsAskedOnlyWhereThePlanSends() {
+        var asked = 0
+        func plan(_ source: RouteRequest.Source, policy: LinkPolicy, sheet: Bool = false) -> Plan {
+            Plan.make(source: source, forcedPath: nil, policy: policy, account: .usable, sheet: sheet,
+                      passwordProblem: { asked += 1; return "keyring locked" }) { nil }
+        }
+        #expect(plan(.link, policy: .ask, sheet: true) == .sheet)
+        #expect(plan(.link, policy: .handoff) == .handOff)
+        #expect(plan(.portal, policy: .ask) == .handOff)
+        #expect(asked == 0)
+        #expect(plan(.link, policy: .direct) == .handOff, "a link that cannot send goes to the mail program")
+        #expect(plan(.send, policy: .ask) == .fail(.direct, Failure(kind: .configuration, message: "keyring locked")))
+        #expect(asked == 2)
+        #expect(Self.plan(forced: .direct, password: "keyring locked")
+            == .fail(.direct, Failure(kind: .configuration, message: "cannot send directly: keyring locked")))
     }
 }

@@ -85,7 +85,7 @@ import TestSupport
     }
 
     /// With a display, an account and policy=ask, check's verdict names the sheet, and a
-    /// click opens it: the same rule (Plan.linkOpensSheet) on the same facts.
+    /// click opens it: the same plan (Plan.make) on the same facts.
     @Test func checkAndAClickAgreeOnTheSheet() throws {
         let server = try SMTPTestServer(.plain)
         try writeAccount(sandbox, port: server.port, security: "none")

@@ -11,8 +11,9 @@ public final class PrivateSessionBus: @unchecked Sendable {
 
     /// With `serviceDirectory`, the bus activates the services whose files are there (as a
     /// session bus does from `$XDG_DATA_HOME/dbus-1/services`), in `environment` (the
-    /// activation environment, added to the test's; its own address as the session bus).
-    public init(serviceDirectory: URL? = nil, environment: [String: String] = [:]) throws {
+    /// activation environment, added to the test's, without the variables in `unset`; its
+    /// own address as the session bus).
+    public init(serviceDirectory: URL? = nil, environment: [String: String] = [:], unset: Set<String> = []) throws {
         directory = FileManager.default.temporaryDirectory
             .appendingPathComponent("mailto-route-bus-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -40,7 +41,7 @@ public final class PrivateSessionBus: @unchecked Sendable {
         activation["DBUS_SESSION_BUS_ADDRESS"] = "unix:path=\(socket)"
         process = try ServerProcess([
             "/usr/bin/dbus-daemon", "--config-file=\(config.path)", "--nofork", "--nopidfile",
-        ], environment: activation, output: directory.appendingPathComponent("bus.log").path)
+        ], environment: activation, unset: unset, output: directory.appendingPathComponent("bus.log").path)
         try process.waitForReady(socket, name: "dbus-daemon")
         address = "unix:path=\(socket)"
     }
@@ -154,7 +155,8 @@ public final class ServerProcess: @unchecked Sendable {
     private var stopped = false
 
     /// `output`: a file that gets standard output and standard error (else /dev/null).
-    public init(_ argv: [String], environment extra: [String: String] = [:], output: String? = nil) throws {
+    /// `environment` is added to the test's, less the variables in `unset`.
+    public init(_ argv: [String], environment extra: [String: String] = [:], unset: Set<String> = [], output: String? = nil) throws {
         let wrapper = [
             "/usr/bin/python3", "-c",
             "import os, signal, sys; signal.pthread_sigmask(signal.SIG_SETMASK, []); "
@@ -162,6 +164,7 @@ public final class ServerProcess: @unchecked Sendable {
         ] + argv
         var environment = ProcessInfo.processInfo.environment
         environment.merge(extra) { $1 }
+        for name in unset { environment[name] = nil }
         let cArgv: [UnsafeMutablePointer<CChar>?] = wrapper.map { strdup($0) } + [nil]
         let cEnvironment: [UnsafeMutablePointer<CChar>?] = environment.map { strdup("\($0)=\($1)") } + [nil]
         defer {

@@ -33,7 +33,7 @@ extension SheetApplication {
             let data = Unmanaged.passUnretained(self).toOpaque()
             g_signal_connect_data(UnsafeMutableRawPointer(action), "activate",
                                   unsafeBitCast(onAction as ActionHandler, to: GCallback.self), data, nil, GConnectFlags(0))
-            g_action_map_add_action(mr_action_map(gtkApplication), mr_action(action))
+            g_action_map_add_action(mr_action_map(gApplication), mr_action(action))
             g_object_unref(UnsafeMutableRawPointer(action))
         }
         g_application_set_inactivity_timeout(gApplication, guint(max(0, idleSeconds) * 1000))

@@ -5,9 +5,14 @@ internal import CGTK
 /// until that sheet is gone. With the application id it is the desktop service: the one
 /// primary instance on the session bus, D-Bus activatable, which opens the sheets that
 /// clicks, the command line and the Email portal ask for (`serve`), sends notifications
-/// with actions, and quits when it has been idle for its inactivity timeout.
+/// with actions, and quits when it has been idle for its inactivity timeout. A service
+/// started where GTK cannot (no display in its activation environment) is a plain
+/// GApplication with no windows: it serves what needs none (handoffs, the outbox, portal
+/// requests the plan does not show a sheet for).
 public final class SheetApplication {
     private let application: GObjectRef
+    /// Whether this application has GTK, and so can show sheets.
+    public let showsSheets: Bool
     private var connections = SignalConnections()
     private var waiting: [(SheetContent, any SheetHost, RecoveryStore?, String?, SheetHandle)] = []
     private var sheets: [ComposeSheet] = []
@@ -17,7 +22,8 @@ public final class SheetApplication {
     weak var delegate: (any ServiceDelegate)?
 
     /// Whether GTK can start here (a display it can open): wraps `gtk_init_check`. Without
-    /// one, a GtkApplication would exit the process on its own, so the caller asks first.
+    /// one, a GtkApplication would exit the process on its own, so the caller asks first
+    /// (and the service starts without windows).
     public static func canStart() -> Bool {
         gtk_init_check() != 0
     }
@@ -26,14 +32,16 @@ public final class SheetApplication {
     /// bus name, for one sheet. With an `id`, a unique application that handles `Open`
     /// (GLib's D-Bus activation of its desktop entry); `isService`: started by D-Bus
     /// activation (`--gapplication-service`), so it stays up for the inactivity timeout
-    /// without a window.
-    public init(id: String? = nil, isService: Bool = false) {
+    /// without a window. `windowed` `false`: `g_application_new` instead, for a service
+    /// that cannot start GTK (`canStart()` said no).
+    public init(id: String? = nil, isService: Bool = false, windowed: Bool = true) {
         var flags = id == nil ? G_APPLICATION_NON_UNIQUE.rawValue : G_APPLICATION_HANDLES_OPEN.rawValue
         if isService { flags |= G_APPLICATION_IS_SERVICE.rawValue }
-        guard let pointer = gtk_application_new(id, GApplicationFlags(rawValue: flags)) else {
-            preconditionFailure("gtk_application_new returned NULL")
-        }
-        application = GObjectRef(adopting: UnsafeMutableRawPointer(pointer))
+        let made = windowed ? gtk_application_new(id, GApplicationFlags(rawValue: flags)).map { UnsafeMutableRawPointer($0) }
+            : g_application_new(id, GApplicationFlags(rawValue: flags)).map { UnsafeMutableRawPointer($0) }
+        guard let pointer = made else { preconditionFailure("gtk_application_new returned NULL") }
+        application = GObjectRef(adopting: pointer)
+        showsSheets = windowed
         let data = Unmanaged.passUnretained(self).toOpaque()
         connections.connect(application, "activate", callback(onActivate), data: data)
         connections.connect(application, "startup", callback(onStartup), data: data)
@@ -48,14 +56,15 @@ public final class SheetApplication {
         application.pointer.assumingMemoryBound(to: GtkApplication.self)
     }
 
-    var gApplication: UnsafeMutablePointer<GApplication> { mr_application(gtkApplication) }
+    var gApplication: UnsafeMutablePointer<GApplication> { application.pointer.assumingMemoryBound(to: GApplication.self) }
 
     /// Opens a sheet once the application has started (or now, when it has). The handle
-    /// withdraws it (the Email portal's `Request.Close`).
+    /// withdraws it (the Email portal's `Request.Close`). Only where `showsSheets`.
     @discardableResult
     public func open(
         _ content: SheetContent, host: any SheetHost, recovery: RecoveryStore? = nil, activationToken: String? = nil
     ) -> SheetHandle {
+        precondition(showsSheets, "a sheet opened in an application without GTK")
         let handle = SheetHandle()
         if started {
             show(content, host: host, recovery: recovery, activationToken: activationToken, handle: handle)

@@ -48,8 +48,8 @@ public enum Check {
         gatherHandlers(into: &report, session: session)
         let server = gatherAccount(into: &report, session: session)
         report.consent = consentReach(callTimeout: busSeconds, includingTerminal: false)
-        // The click's own rule, on this run's facts (an account that reads, as for a click).
-        report.opensSheet = session.linkOpensSheet
+        // The click's own input to its plan, on this run's facts.
+        report.sheetCanShow = session.canShowSheet
         do {
             report.sandbox.portalVersion = try EmailPortal.version(callTimeout: busSeconds)
         } catch {

@@ -328,8 +328,9 @@ extension CheckReport {
     /// The plan's name in the JSON report (kept as `check --json` has always named it).
     private var decisionName: String {
         switch decision {
+        case .sheet: "sheetThenDirect"
         case .send: "direct"
-        case .ask: opensSheet ? "sheetThenDirect" : "askThenDirect"
+        case .ask: "askThenDirect"
         case .handOff: "handoff"
         case .saveDraft: "draft"
         case .fail: "impossible"

@@ -139,9 +139,9 @@ public struct CheckReport: Sendable {
     /// How a clicked link's consent would be asked; whether this run has a terminal.
     public var consent: ConsentReach
     public var hasTerminal: Bool
-    /// Whether a clicked link opens the compose sheet (`Plan.linkOpensSheet`), which is
-    /// then its question.
-    public var opensSheet = false
+    /// Whether a compose sheet can be shown for a click here: a display and the sheet
+    /// program beside mailto-route (an input of the plan, as for the click itself).
+    public var sheetCanShow = false
     public var outbox: OutboxFacts
     /// The Email portal's backend, by the installed xdg-desktop-portal's rule.
     public var emailBackend = EmailBackend()

@@ -6,10 +6,13 @@ import SMTPTransport
 enum Verdict {
     static func decide(_ report: inout CheckReport) {
         let account = report.account
-        let state: Plan.AccountState = account.usable ? .usable
-            : account.configured ? .unusable(account.error ?? account.passwordError ?? "?") : .none
-        // The same function and the same inputs as a click (Session.route).
-        let decision = Plan.make(source: .link, forcedPath: nil, policy: report.policy.value, account: state) {
+        // The account as the configuration has it; its password, as the click's plan asks
+        // for it: only where the plan sends.
+        let state: Plan.AccountState = !account.configured ? .none
+            : account.error.map { .unusable($0) } ?? .usable
+        // The same function and the same inputs as a click (Session.plan).
+        let decision = Plan.make(source: .link, forcedPath: nil, policy: report.policy.value, account: state,
+                                 sheet: report.sheetCanShow, passwordProblem: { account.passwordError }) {
             report.handoff == nil ? report.handoffProblem ?? "no mail program" : nil
         }
         report.decision = decision
@@ -41,15 +44,14 @@ enum Verdict {
         let from = account.fromAddress ?? "?"
         let liveWorks = report.live?.succeeded ?? true
         let untested = report.live?.error.map { "; but the live test failed: \($0.message)" } ?? ""
-        if report.opensSheet {
+        switch decision {
+        case .sheet:
             // The sheet is the question: nothing leaves before its Send (rule 1).
             guard account.usable else {
                 return ("would open the compose sheet, but Send cannot work there: \(account.error ?? account.passwordError ?? "?")",
                         false)
             }
             return ("would open the compose sheet, and send through \(server) as \(from) when you press Send" + untested, liveWorks)
-        }
-        switch decision {
         case .send:
             return ("would send through \(server) as \(from) without asking (policy=direct)" + untested, liveWorks)
         case .ask(let otherwise):
@@ -135,7 +137,7 @@ enum Verdict {
         if let error = report.policy.error {
             add(error, fix: report.policy.fix ?? "edit \(config)", configuration: true)
         }
-        if case .ask = report.decision, !report.opensSheet, case .unreachable(let reason) = report.consent {
+        if case .ask = report.decision, case .unreachable(let reason) = report.consent {
             add("consent to send cannot be asked for a clicked link (\(reason)): links are handed off or saved, never sent",
                 fix: "run a notification server that shows buttons (GNOME Shell, KDE Plasma, dunst, mako), or set policy=handoff in [route] of \(config)")
         }

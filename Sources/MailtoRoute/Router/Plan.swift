@@ -1,7 +1,13 @@
 /// What a message will be done with, decided before anything is done: one function of the
 /// run's facts (where the message came from, the path the caller insists on, the policy,
-/// the account, whether there is a mail program). A click and `check` decide by it alike.
+/// the account and its password, whether a compose sheet can be shown, whether there is a
+/// mail program). A click, the desktop service, the Email portal backend and `check`
+/// decide by it alike, and carry out what it says.
 public enum Plan: Equatable, Sendable {
+    /// Open the compose sheet: for a link under `policy=ask` it is the question (rule 1),
+    /// for an application through the Email portal its composer. What the user does
+    /// there is the route.
+    case sheet
     /// Send over the account now.
     case send
     /// A link under `policy=ask`: ask the user, then send, hand off, save or cancel; when
@@ -35,15 +41,36 @@ public enum Plan: Equatable, Sendable {
     public var sends: Bool {
         switch self {
         case .send, .ask: true
-        case .handOff, .saveDraft, .fail: false
+        case .sheet, .handOff, .saveDraft, .fail: false
         }
     }
 
-    /// The plan for a message from `source`. `handler` is asked only when a path needs the
-    /// mail program: `nil` for "there is one", else why there is none.
+    /// The plan for a message from `source`. `account` is the account as the configuration
+    /// has it; `passwordProblem` is asked only when the plan would send (obtaining a
+    /// password may run a command or a keyring prompt): `nil` when it can be had now, else
+    /// why not. `sheet`: a compose sheet can be shown for this request here (a display and
+    /// the sheet program, or the service's window). `handlerProblem` is asked only when a
+    /// path needs the mail program: `nil` for "there is one", else why there is none.
     public static func make(
         source: RouteRequest.Source, forcedPath: RouteRequest.ForcedPath?, policy: LinkPolicy,
-        account: AccountState, handlerProblem: () -> String?
+        account: AccountState, sheet: Bool = false, passwordProblem: () -> String? = { nil },
+        handlerProblem: () -> String?
+    ) -> Plan {
+        if sheet, forcedPath == nil, account == .usable {
+            // The sheet is a link's question under policy=ask, and a portal request's
+            // composer unless the user wants every message in the mail program.
+            if source == .link && policy == .ask || source == .portal && policy != .handoff { return .sheet }
+        }
+        let plan = decide(source: source, forcedPath: forcedPath, policy: policy, account: account, handlerProblem)
+        // The password, for an account the configuration has right: asked only by a plan
+        // that sends, and then once.
+        guard plan.sends, account == .usable, let problem = passwordProblem() else { return plan }
+        return decide(source: source, forcedPath: forcedPath, policy: policy, account: .unusable(problem), handlerProblem)
+    }
+
+    private static func decide(
+        source: RouteRequest.Source, forcedPath: RouteRequest.ForcedPath?, policy: LinkPolicy,
+        account: AccountState, _ handlerProblem: () -> String?
     ) -> Plan {
         switch forcedPath {
         case .direct:
@@ -65,6 +92,11 @@ public enum Plan: Equatable, Sendable {
             return .saveDraft(reason: nil)
         case nil:
             break
+        }
+        if source == .portal {
+            // An application's message is sent only from the sheet the user confirms: with
+            // none, its mail program, else a draft.
+            return handOffOrSave(account, handlerProblem)
         }
         if source != .link {
             // A script that asked to send learns that its account is broken, rather than
@@ -90,15 +122,5 @@ public enum Plan: Equatable, Sendable {
 
     private static func fallback(_ handlerProblem: () -> String?) -> Fallback {
         handlerProblem().map { .saveDraft(reason: $0) } ?? .handOff
-    }
-}
-
-extension Plan {
-    /// Whether a clicked link opens the compose sheet, which is then its question (rule 1),
-    /// instead of a question on a terminal or in a notification: `policy=ask`, an account
-    /// set up, a display, and the sheet program beside mailto-route. The one rule for a
-    /// click (`Session.linkOpensSheet`) and `check`'s sentence for it.
-    public static func linkOpensSheet(policy: LinkPolicy, accountSetUp: Bool, hasDisplay: Bool, sheetProgram: Bool) -> Bool {
-        hasDisplay && sheetProgram && policy == .ask && accountSetUp
     }
 }

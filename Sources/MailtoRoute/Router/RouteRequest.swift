@@ -49,6 +49,12 @@ public struct RouteRequest: Sendable {
     /// The program that asked to attach `email.requestedAttachments` ("Chromium"), named
     /// in the warning for each; `nil`: the link.
     public var attachmentsRequestedBy: String?
+    /// Whether the caller can show the compose sheet for this request (a display and the
+    /// sheet program; the service's window): the plan may then be `.sheet`.
+    public var sheet = false
+    /// What the caller has to say of this request, first among the report's warnings
+    /// (the desktop service: why no sheet was shown).
+    public var warnings: [String] = []
 
     public init(
         email: EmailData, source: Source, forcedPath: ForcedPath? = nil,

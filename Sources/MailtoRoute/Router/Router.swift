@@ -39,11 +39,26 @@ extension Session {
         return report
     }
 
-    /// The plan for `request`, from this run's facts as they stand.
-    func plan(_ request: RouteRequest, account state: Plan.AccountState) -> Plan {
-        Plan.make(source: request.source, forcedPath: request.forcedPath, policy: route.policy, account: state) {
-            if case .failure(let failure) = destination() { return failure.message }
+    /// The plan for `request`, from this run's facts as they stand: the one decision of
+    /// what is done with it. A caller that can show the compose sheet asks with
+    /// `request.sheet` set, and shows it when the plan says `.sheet`; `route` carries out
+    /// every other plan. The password is obtained here only when the plan sends.
+    public func plan(_ request: RouteRequest) -> Plan {
+        Plan.make(source: request.source, forcedPath: request.forcedPath, policy: route.policy, account: accountState,
+                  sheet: request.sheet, passwordProblem: { passwordProblem }, handlerProblem: {
+                      if case .failure(let failure) = destination() { return failure.message }
+                      return nil
+                  })
+    }
+
+    /// Why the account's password cannot be had now (obtaining it the first time);
+    /// `nil` when it can.
+    var passwordProblem: String? {
+        do {
+            _ = try server()
             return nil
+        } catch {
+            return error.message
         }
     }
 
@@ -70,7 +85,7 @@ private struct Routing {
         // Rule 2: each hfield not taken is named; rule 8: each file a link asked for, with
         // who asked, in place of the attach hfield's own line.
         let files = RouteRequest.unattachedWarnings(request.email, requestedBy: request.attachmentsRequestedBy)
-        warnings = request.email.dropped.filter { files.isEmpty || $0.reason != .attachment }.map(\.warning) + files
+        warnings = request.warnings + request.email.dropped.filter { files.isEmpty || $0.reason != .attachment }.map(\.warning) + files
     }
 
     /// A broken account is worth saying even when another path is taken; a script that
@@ -82,20 +97,20 @@ private struct Routing {
         if let error = session.route.error {
             warnings.append("\(error.message); links are handed off until it is fixed")
         }
-        var state = session.accountState
+        let state = session.accountState
         if case .unusable(let problem) = state, saysAccountProblems { warnings.append("account not usable: \(problem)") }
-        var plan = session.plan(request, account: state)
-        if plan.sends {
-            // A usable account is one whose password can be had now, without a terminal.
-            do {
-                _ = try session.server()
-            } catch {
-                state = .unusable(error.message)
-                if saysAccountProblems { warnings.append("account not usable: \(error.message)") }
-                plan = session.plan(request, account: state)
-            }
+        // The sheet is shown by its caller (`Session.plan` with `request.sheet`), which then
+        // routes what the user did there; here it is the plan without one.
+        var sheetless = request
+        sheetless.sheet = false
+        let plan = session.plan(sheetless)
+        // A usable account is one whose password can be had now, without a terminal.
+        if state == .usable, saysAccountProblems, session.triedPassword, let problem = session.passwordProblem {
+            warnings.append("account not usable: \(problem)")
         }
         switch plan {
+        case .sheet:
+            preconditionFailure("a plan made without a sheet is never .sheet")
         case .send: return sendDirect()
         case .ask(let otherwise): return askThenSend(otherwise: otherwise)
         case .handOff: return handOff()

@@ -27,6 +27,8 @@ public final class Session {
     public lazy var passwordMayPrompt = environment.hasDisplay
 
     private var credentials: Result<SMTPServer, ConfigurationError>?
+    /// Whether this run has asked for the password (`server()`).
+    var triedPassword: Bool { credentials != nil }
     private var connection: Result<SMTPSession, SMTPError>?
     private var handoffDestination: Result<Handoff.Destination, Failure>?
 
@@ -114,12 +116,9 @@ public final class Session {
 }
 
 extension Session {
-    /// Whether a clicked link opens the compose sheet in this run (`Plan.linkOpensSheet`:
-    /// a display, the sheet program, an account that is set up and reads, and
-    /// `policy=ask`; the sheet is the consent, rule 1). Anything else takes the path a
-    /// link always took.
-    public var linkOpensSheet: Bool {
-        Plan.linkOpensSheet(policy: route.policy, accountSetUp: account != nil, hasDisplay: environment.hasDisplay,
-                            sheetProgram: SheetService.sheetProgram != nil)
+    /// Whether a compose sheet can be shown in this run: a display, and the sheet program
+    /// beside mailto-route. An input of the plan (`RouteRequest.sheet`).
+    public var canShowSheet: Bool {
+        environment.hasDisplay && SheetService.sheetProgram != nil
     }
 }

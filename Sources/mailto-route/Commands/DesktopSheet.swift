@@ -11,13 +11,6 @@ enum DesktopSheet {
     /// showed nothing and did nothing, and today's path runs instead.
     static let cannotStart: Int32 = 69
 
-    /// Whether a link opens the sheet in this run: a display, an account that is set up
-    /// and reads, and `policy=ask` (the sheet is the consent). Anything else takes the
-    /// path it always took.
-    static func suits(link session: Session) -> Bool {
-        session.linkOpensSheet
-    }
-
     /// Runs `mailto-route-desktop` (from this binary's directory) with `arguments` on this
     /// process's standard input, output and error, and returns its exit status; `nil` when
     /// it is not there or GTK could not start, so the caller goes on as before.
@@ -27,7 +20,10 @@ enum DesktopSheet {
         do throws(DesktopError) {
             // The click's activation token: Wayland's, else X11's startup notification id.
             let token = (getenv("XDG_ACTIVATION_TOKEN") ?? getenv("DESKTOP_STARTUP_ID")).map { String(cString: $0) }
-            if let outcome = try SheetService.run(arguments, notify: !hasTerminal(), activationToken: token) {
+            // A service with no display of its own (its activation environment lacked one)
+            // answers `cannotStart`: this run, which has one, shows the sheet itself.
+            if let outcome = try SheetService.run(arguments, notify: !hasTerminal(), activationToken: token),
+               outcome.status != cannotStart {
                 Output().write(outcome.standardOutput, to: 1)
                 Output().write(outcome.standardError, to: 2)
                 return ExitStatus(rawValue: outcome.status) ?? .failure

@@ -44,16 +44,19 @@ enum OpenCommand: Command {
         // another one, the message goes to it, with the files it may carry only.
         let handsOn = (arguments.has("--local") || viaXDGEmail)
             && Handlers.defaultForScheme("mailto").map { !$0.isMailtoRoute } == true
-        // With a display, a working account and policy=ask, the link opens the compose
-        // sheet, which is its consent (docs/design.md rule 1); it prints the report itself. The
-        // trusted files are ticked there, the others listed unticked with who asked.
-        if !handsOn, DesktopSheet.suits(link: session),
-           let status = DesktopSheet.run(["open", url] + trust.words + (arguments.has("--json") ? ["--json"] : [])) {
-            return status
-        }
         var request = RouteRequest(email: email, source: .link)
         request.attachmentsRequestedBy = trust.requester
         if handsOn { request.forcedPath = .handoff }
+        // The plan may open the compose sheet (a display, an account, policy=ask), which is
+        // then the link's consent (docs/design.md rule 1); it prints the report itself. The
+        // trusted files are ticked there, the others listed unticked with who asked. A sheet
+        // that cannot start leaves the plan without one.
+        request.sheet = session.canShowSheet
+        if session.plan(request) == .sheet,
+           let status = DesktopSheet.run(["open", url] + trust.words + (arguments.has("--json") ? ["--json"] : [])) {
+            return status
+        }
+        request.sheet = false
         let report = session.run(request) {
             output.present($0, json: arguments.has("--json"), source: .link)
         }

@@ -1,0 +1,84 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// The desktop service D-Bus activated on a bus whose activation environment has no
+/// display (a session that never exported `DISPLAY`/`WAYLAND_DISPLAY` to it): it starts
+/// all the same, without windows, and serves what needs none. No screen is used, so these
+/// run beside the sheet tests.
+@Suite struct HeadlessServiceTests {
+    let sandbox: Sandbox
+    let bus: PrivateSessionBus
+    let environment: [String: String]
+
+    init() throws {
+        sandbox = try Sandbox()
+        var environment = sandbox.environment
+        environment["MAILTO_ROUTE_SERVICE_IDLE"] = "2"
+        environment["MAILTO_ROUTE_HANDOFF"] = nil
+        let register = try run(mailtoRouteBinary, ["register"], environment: environment)
+        guard register.status == 0 else { throw TestSupportError("register: \(register)") }
+        bus = try PrivateSessionBus(serviceDirectory: sandbox.dataHome.appendingPathComponent("dbus-1/services"),
+                                    environment: environment, unset: ["DISPLAY", "WAYLAND_DISPLAY"])
+        environment["DBUS_SESSION_BUS_ADDRESS"] = bus.address
+        self.environment = environment
+        try sandbox.installHandler("thunderbird.desktop", name: "Thunderbird", program: "thunderbird")
+    }
+
+    /// xdg-desktop-portal's call of the backend (Servers/portal-client.py), as an
+    /// application's `ComposeEmail` with two files.
+    func compose() throws -> (status: Int32?, stdout: String, stderr: String, files: [String]) {
+        let first = try sandbox.write("one\n", to: "files/a.txt").path
+        let second = try sandbox.write("two\n", to: "files/b.txt").path
+        let client = packageRoot.appendingPathComponent("Tests/TestSupport/Servers/portal-client.py").path
+        let call = try DesktopProgram(["/usr/bin/python3", client, "--handle", "/org/freedesktop/portal/desktop/request/1_7/t1",
+                                       "--app-id", "org.example.Editor", "--to", "joe@example.com", "--subject", "Files",
+                                       "--attach", first, "--attach", second],
+                                      environment: environment, directory: sandbox.root)
+        let result = call.finish(timeout: 40)
+        return (result.status, result.stdout, result.stderr, [first, second])
+    }
+
+    /// What Thunderbird was started with, read as Thunderbird reads `-compose`.
+    func thunderbirdGot() throws -> ThunderbirdCompose {
+        let argv = try #require(sandbox.recordedArgv("thunderbird", timeout: 10))
+        #expect(argv.count == 2 && argv.first == "-compose", "\(argv)")
+        return try ThunderbirdCompose(reading: argv.last ?? "")
+    }
+
+    /// `policy=handoff`: the files reach the mail program, and the portal's response is 0.
+    @Test func portalComposeWithHandoffPolicyReachesTheMailProgram() throws {
+        _ = try sandbox.write("[route]\npolicy=handoff\nhandler=thunderbird.desktop\n", to: "home/.config/mailto-route/config")
+        let result = try compose()
+        #expect(result.status == 0, "\(result)")
+        #expect(try jsonObject(result.stdout)["response"] as? Int == 0, "\(result)")
+        #expect(try thunderbirdGot().attachments == result.files)
+    }
+
+    /// An account and `policy=ask`, where the plan would show the sheet: with no display
+    /// the request falls back as the command line's does, to the mail program (never sent:
+    /// nothing reaches the server), and the outcome log names the handoff and why.
+    @Test func portalComposeThatWouldOpenTheSheetIsHandedOffWithoutADisplay() throws {
+        let server = try SMTPTestServer(.plain)
+        _ = try sandbox.write("""
+            [route]
+            policy=ask
+            handler=thunderbird.desktop
+            [account]
+            from=Jane Doe <jane@example.org>
+            host=127.0.0.1
+            port=\(server.port)
+            security=none
+
+            """, to: "home/.config/mailto-route/config", mode: 0o600)
+        let result = try compose()
+        #expect(result.status == 0, "\(result)")
+        #expect(try jsonObject(result.stdout)["response"] as? Int == 0, "\(result)")
+        #expect(try thunderbirdGot().attachments == result.files)
+        #expect(server.messages.isEmpty)
+        let log = try String(contentsOf: sandbox.stateHome.appendingPathComponent("mailto-route/outcomes.log"), encoding: .utf8)
+        let line = try jsonObject(String(log.split(separator: "\n").last ?? ""))
+        #expect(line["source"] as? String == "portal" && line["path"] as? String == "handoff", "\(log)")
+        #expect((line["warnings"] as? [String])?.contains { $0.contains("no display") } == true, "\(log)")
+    }
+}
