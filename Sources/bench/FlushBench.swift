@@ -6,9 +6,9 @@ import Outbox
 // msmtp runs, in one run.
 
 func benchFlush() {
-    let count = 1_000
-    let msmtpRuns = 50
-    let rounds = 3
+    let count = quick ? 100 : 1_000
+    let msmtpRuns = quick ? 5 : 50
+    let rounds = quick ? 1 : 3
     do {
         let sink = try SMTPSink()
         let home = try BenchHome(port: sink.port)

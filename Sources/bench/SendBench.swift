@@ -104,7 +104,8 @@ func benchSend() {
         let runs = commands(port: sink.port, home: home, message: message)
         var times: [String: [Double]] = [:]
         // Interleaved, so drift on a shared machine hits every command alike; 3 warm-ups.
-        for round in 0..<33 {
+        let rounds = quick ? 6 : 33
+        for round in 0..<rounds {
             for run in runs {
                 let result = measure(run.argv, environment: run.name == "mailto-route" ? home.environment : nil, stdinPath: run.stdin)
                 guard result.status == 0 else {
@@ -115,8 +116,8 @@ func benchSend() {
             }
         }
         let ours = median(times["mailto-route"] ?? []), curl = median(times["curl"] ?? []), msmtp = median(times["msmtp"] ?? [])
-        print(String(format: "send: one message to smtp-sink on loopback, median of 30: mailto-route %.1f ms; curl -T %.1f ms; msmtp %.1f ms",
-                     ours * 1000, curl * 1000, msmtp * 1000))
+        print(String(format: "send: one message to smtp-sink on loopback, median of %d: mailto-route %.1f ms; curl -T %.1f ms; msmtp %.1f ms",
+                     rounds - 3, ours * 1000, curl * 1000, msmtp * 1000))
         print(String(format: "send: ratio vs curl: %.2f (target <= 1.0); ratio vs msmtp: %.2f (target <= 0.3)", ours / curl, ours / msmtp))
     } catch {
         print("send: cannot run: \(error)")

@@ -7,6 +7,7 @@ import TestSupport
 /// all the same, without windows, and serves what needs none. No screen is used, so these
 /// run beside the sheet tests.
 @Suite struct HeadlessServiceTests {
+    static let serviceName = "io.github.mailto_route.MailtoRoute"
     let sandbox: Sandbox
     let bus: PrivateSessionBus
     let environment: [String: String]
@@ -80,5 +81,36 @@ import TestSupport
         let line = try jsonObject(String(log.split(separator: "\n").last ?? ""))
         #expect(line["source"] as? String == "portal" && line["path"] as? String == "handoff", "\(log)")
         #expect((line["warnings"] as? [String])?.contains { $0.contains("no display") } == true, "\(log)")
+    }
+
+    /// "Queued: it will be retried" holds with no command, also where the service has no
+    /// display: the send that queued wakes the service to own the outbox; it stays past
+    /// its idle time while the message waits, sends it at its next attempt once the server
+    /// is back (within 150 s of that), once, and then quits.
+    @Test func aQueuedMessageArrivesOnceWithNoCommandWhenTheServerIsBack() throws {
+        let first = try SMTPTestServer(.plain)
+        let port = first.port
+        first.stop()
+        try writeAccount(sandbox, port: port, security: "none")
+        let send = try run(mailtoRouteBinary, ["send", "--to", "joe@example.com", "--subject", "Retried", "--body", "x\n",
+                                               "--json"], environment: environment, timeout: 40)
+        #expect(send.status == 75, "\(send)")
+        // Past the service's idle time (2 s here), it is still there: it owns the outbox.
+        sleep(4)
+        #expect(bus.hasOwner(Self.serviceName, environment: environment), "nothing owns the queued message")
+        // check asks the bus (not --offline) whether the service runs.
+        let check = try run(mailtoRouteBinary, ["check", "--json"], environment: environment, timeout: 30)
+        #expect(check.stdout.contains("1 message waits in the outbox"), "\(check)")
+        #expect(check.stdout.contains("the desktop service retries them at their next attempt"), "\(check)")
+        let server = try SMTPTestServer(.plain, port: port)
+        let back = Date()
+        while server.messages.isEmpty, Date().timeIntervalSince(back) < 150 { usleep(200_000) }
+        let seconds = Date().timeIntervalSince(back)
+        #expect(server.messages.count == 1, "not delivered within 150 s of the server coming back")
+        #expect(seconds <= 150)
+        #expect(bus.waitUntilUnowned(Self.serviceName, environment: environment, timeout: 30), "the service quits once nothing is queued")
+        #expect(server.messages.count == 1, "delivered once")
+        let left = try run(mailtoRouteBinary, ["outbox", "list", "--json"], environment: environment, timeout: 30)
+        #expect(left.stdout.contains("\"queued\": []"), "\(left)")
     }
 }

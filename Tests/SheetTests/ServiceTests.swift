@@ -15,6 +15,7 @@ extension SheetTests {
         let bus: PrivateSessionBus
         /// The environment of the bus, hence of the service it starts, and of the clicks.
         let environment: [String: String]
+        let serviceName = HeadlessServiceTests.serviceName
 
         init() throws {
             sandbox = try Sandbox()
@@ -49,22 +50,15 @@ extension SheetTests {
         }
 
         func gdbus(_ arguments: [String]) throws -> RunResult {
-            try run("/usr/bin/gdbus", ["call", "--address", bus.address] + arguments, environment: environment, timeout: 40)
+            try bus.gdbus(arguments, environment: environment)
         }
 
         var serviceIsRunning: Bool {
-            let reply = try? gdbus(["--dest", "org.freedesktop.DBus", "--object-path", "/org/freedesktop/DBus",
-                                    "--method", "org.freedesktop.DBus.NameHasOwner", "io.github.mailto_route.MailtoRoute"])
-            return reply?.stdout.contains("true") == true
+            bus.hasOwner(serviceName, environment: environment)
         }
 
         func waitForServiceToLeave(timeout: Double = 15) -> Bool {
-            let deadline = Date().addingTimeInterval(timeout)
-            while Date() < deadline {
-                if !serviceIsRunning { return true }
-                usleep(100_000)
-            }
-            return false
+            bus.waitUntilUnowned(serviceName, environment: environment, timeout: timeout)
         }
 
         func file(_ name: String, _ contents: String) throws -> String {
@@ -275,39 +269,6 @@ extension SheetTests {
             let attached = parts.filter { $0["disposition"] as? String == "attachment" }
             #expect(attached.map { $0["filename"] as? String } == ["report.txt"], "\(parts)")
             #expect(try !String(contentsOf: message, encoding: .utf8).contains("OPENSSH"))
-        }
-
-        // MARK: - The outbox
-
-        /// "Queued: it will be retried" holds with no command: the send that queued wakes
-        /// the service to own the outbox; it stays past its idle time while the message
-        /// waits, sends it at its next attempt once the server is back (within 150 s of
-        /// that), once, and then quits.
-        @Test func aQueuedMessageArrivesOnceWithNoCommandWhenTheServerIsBack() throws {
-            let first = try SMTPTestServer(.plain)
-            let port = first.port
-            first.stop()
-            try writeAccount(sandbox, port: port, security: "none")
-            let send = try run(mailtoRouteBinary, ["send", "--to", "joe@example.com", "--subject", "Retried", "--body", "x\n",
-                                                   "--json"], environment: environment, timeout: 40)
-            #expect(send.status == 75, "\(send)")
-            // Past the service's idle time (2 s here), it is still there: it owns the outbox.
-            sleep(4)
-            #expect(serviceIsRunning, "nothing owns the queued message")
-            // check asks the bus (not --offline) whether the service runs.
-            let check = try run(mailtoRouteBinary, ["check", "--json"], environment: environment, timeout: 30)
-            #expect(check.stdout.contains("1 message waits in the outbox"), "\(check)")
-            #expect(check.stdout.contains("the desktop service retries them at their next attempt"), "\(check)")
-            let server = try SMTPTestServer(.plain, port: port)
-            let back = Date()
-            while server.messages.isEmpty, Date().timeIntervalSince(back) < 150 { usleep(200_000) }
-            let seconds = Date().timeIntervalSince(back)
-            #expect(server.messages.count == 1, "not delivered within 150 s of the server coming back")
-            #expect(seconds <= 150)
-            #expect(waitForServiceToLeave(timeout: 30), "the service quits once nothing is queued")
-            #expect(server.messages.count == 1, "delivered once")
-            let left = try run(mailtoRouteBinary, ["outbox", "list", "--json"], environment: environment, timeout: 30)
-            #expect(left.stdout.contains("\"queued\": []"), "\(left)")
         }
 
         // MARK: - Notifications and their actions

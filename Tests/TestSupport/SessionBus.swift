@@ -46,6 +46,28 @@ public final class PrivateSessionBus: @unchecked Sendable {
         address = "unix:path=\(socket)"
     }
 
+    /// `gdbus call` on this bus, in `environment`.
+    public func gdbus(_ arguments: [String], environment: [String: String]) throws -> RunResult {
+        try run("/usr/bin/gdbus", ["call", "--address", address] + arguments, environment: environment, timeout: 40)
+    }
+
+    /// Whether `name` has an owner on this bus now (`org.freedesktop.DBus.NameHasOwner`).
+    public func hasOwner(_ name: String, environment: [String: String]) -> Bool {
+        let reply = try? gdbus(["--dest", "org.freedesktop.DBus", "--object-path", "/org/freedesktop/DBus",
+                                "--method", "org.freedesktop.DBus.NameHasOwner", name], environment: environment)
+        return reply?.stdout.contains("true") == true
+    }
+
+    /// Waits up to `timeout` seconds for `name` to have no owner; whether it came to that.
+    public func waitUntilUnowned(_ name: String, environment: [String: String], timeout: Double) -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            if !hasOwner(name, environment: environment) { return true }
+            usleep(100_000)
+        }
+        return false
+    }
+
     /// Ends the bus (SIGKILL), as a session whose bus crashed: every connection to it closes.
     public func stop() {
         process.stop()
