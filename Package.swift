@@ -44,7 +44,7 @@ let package = Package(
             dependencies: ["MailtoCore", "MIMEMessage", "DesktopIntegration", "SMTPTransport", "Outbox"]
         ),
         // The compose sheet: the only module that imports CGTK; its API is GTK-free.
-        .target(name: "ComposeSheet", dependencies: ["CGTK", "MailtoCore", "MIMEMessage"]),
+        .target(name: "ComposeSheet", dependencies: ["CGTK", "MailtoCore", "MIMEMessage", "DesktopIntegration"]),
         // The desktop side: shows the sheet for `open` and `compose` (the CLI starts it
         // when there is a display), and performs what the user chose through MailtoRoute.
         .executableTarget(name: "mailto-route-desktop", dependencies: ["ComposeSheet", "MailtoRoute"]),

@@ -79,57 +79,6 @@ static inline gchar *mr_variant_dup_string(GVariant *value) {
     return value && g_variant_is_of_type(value, G_VARIANT_TYPE_STRING) ? g_variant_dup_string(value, NULL) : NULL;
 }
 
-/* The child at `index` of a tuple: a string or object path, a string array, a boolean. */
-static inline gchar *mr_tuple_string(GVariant *tuple, gsize index) {
-    GVariant *child = g_variant_get_child_value(tuple, index);
-    gchar *text = (g_variant_is_of_type(child, G_VARIANT_TYPE_STRING) || g_variant_is_of_type(child, G_VARIANT_TYPE_OBJECT_PATH))
-        ? g_variant_dup_string(child, NULL) : NULL;
-    g_variant_unref(child);
-    return text;
-}
-static inline gchar **mr_tuple_strv(GVariant *tuple, gsize index) {
-    GVariant *child = g_variant_get_child_value(tuple, index);
-    gchar **strings = g_variant_is_of_type(child, G_VARIANT_TYPE_STRING_ARRAY) ? g_variant_dup_strv(child, NULL) : NULL;
-    g_variant_unref(child);
-    return strings;
-}
-static inline gboolean mr_tuple_bool(GVariant *tuple, gsize index) {
-    GVariant *child = g_variant_get_child_value(tuple, index);
-    gboolean value = g_variant_is_of_type(child, G_VARIANT_TYPE_BOOLEAN) ? g_variant_get_boolean(child) : FALSE;
-    g_variant_unref(child);
-    return value;
-}
-/* The a{sv} at `index` of a tuple (transfer full), or NULL. */
-static inline GVariant *mr_tuple_dict(GVariant *tuple, gsize index) {
-    GVariant *child = g_variant_get_child_value(tuple, index);
-    if (g_variant_is_of_type(child, G_VARIANT_TYPE_VARDICT)) return child;
-    g_variant_unref(child);
-    return NULL;
-}
-/* An option of an a{sv}: a string, or a string array (also a lone string, as one). */
-static inline gchar *mr_dict_string(GVariant *dict, const char *key) {
-    const char *text = NULL;
-    return g_variant_lookup(dict, key, "&s", &text) ? g_strdup(text) : NULL;
-}
-static inline gchar **mr_dict_strv(GVariant *dict, const char *key) {
-    gchar **strings = NULL;
-    if (g_variant_lookup(dict, key, "^as", &strings)) return strings;
-    gchar *single = mr_dict_string(dict, key);
-    if (!single) return NULL;
-    gchar **one = g_new0(gchar *, 2);
-    one[0] = single;
-    return one;
-}
-
-/* Replies and signals. */
-static inline GVariant *mr_portal_response(guint32 response) {
-    return g_variant_new("(u@a{sv})", response, g_variant_new_array(G_VARIANT_TYPE("{sv}"), NULL, 0));
-}
-static inline GVariant *mr_variant_tuple_string(const char *value) { return g_variant_new("(s)", value); }
-static inline GVariant *mr_finished_signal(const char *request, gint32 status, const char *out, const char *err) {
-    return g_variant_new("(siss)", request, status, out, err);
-}
-
 /* The URI of the file at `index` of the GFile array of GApplication's "open" signal. */
 static inline gchar *mr_file_uri(GFile **files, gint index) { return g_file_get_uri(files[index]); }
 

@@ -7,9 +7,7 @@ internal import CGIO
 /// `--gapplication-service`, `io.github.mailto_route.MailtoRoute`): it asks the service
 /// for a sheet, D-Bus activating it when it does not run, and waits for the sheet to end.
 public enum SheetService {
-    public static let busName = "io.github.mailto_route.MailtoRoute"
-    static let path = "/io/github/mailto_route/MailtoRoute"
-    static let interface = "io.github.mailto_route.MailtoRoute1"
+    static let busName = ServiceProtocol.busName
     /// How long the service may take to start and take the request: D-Bus activation
     /// (dbus-daemon's own limit is 25 s) and GTK's start.
     public static let startTimeout: Double = 30
@@ -44,7 +42,7 @@ public enum SheetService {
                 VariantBuilder.string(ownOutboxAction), VariantBuilder.variants([VariantBuilder.string("")]),
                 VariantBuilder.dictionary([]),
             ])
-            return (try? bus.call(busName, path, "org.freedesktop.Application", "ActivateAction", parameters,
+            return (try? bus.call(busName, ServiceProtocol.objectPath, "org.freedesktop.Application", "ActivateAction", parameters,
                                   replyType: "()", seconds: seconds)) != nil
         }
     }
@@ -58,29 +56,21 @@ public enum SheetService {
         return g_variant_get_boolean(reply.child(0).pointer) != 0
     }
 
-    /// What the sheet's run printed and exited with.
-    public struct Outcome: Sendable {
-        public var status: Int32
-        public var standardOutput: String
-        public var standardError: String
-    }
-
-    /// Asks the service to run `words` (`open URL --json`, as mailto-route-desktop takes
-    /// them) and waits until that sheet has ended. `nil` when there is no service to ask:
-    /// no session bus, no service file installed, or a service that could not start (no
-    /// display in the activation environment); the caller then starts the sheet itself.
-    /// Throws when the service took the request and went away before answering.
+    /// Asks the service for `request`'s sheet and waits until it has ended: what came of
+    /// it. `nil` when there is no service to ask: no session bus, no service file
+    /// installed, or a service that could not start; the caller then starts the sheet
+    /// itself. Throws when the service took the request and went away before answering.
     ///
-    /// `Open` has a deadline (`startTimeout`); the wait after it has none, since it is the
-    /// user's writing time, but it ends when the service leaves the bus
-    /// (`NameOwnerChanged`), so a crashed service never holds the click.
-    public static func run(_ words: [String], notify: Bool, activationToken: String?) throws(DesktopError) -> Outcome? {
+    /// `Compose` has a deadline (`startTimeout`); the wait after it has none, since it is
+    /// the user's writing time, but it ends when the service leaves the bus
+    /// (`NameOwnerChanged`), and when the bus itself goes away, so a crashed service never
+    /// holds the click.
+    public static func compose(_ request: ServiceProtocol.Request) throws(DesktopError) -> ServiceProtocol.Outcome? {
         guard let bus = try? BusConnection.session(within: 5) else { return nil }
         let watch = ServiceWatch()
-        return try bus.context.run { () throws(DesktopError) -> Outcome? in
-            let finished = bus.subscribe(sender: nil, interface: interface, member: "Finished", path: path) {
-                watch.take($0, $1)
-            }
+        return try bus.context.run { () throws(DesktopError) -> ServiceProtocol.Outcome? in
+            let finished = bus.subscribe(sender: nil, interface: ServiceProtocol.interface, member: "Finished",
+                                         path: ServiceProtocol.objectPath) { watch.take($0, $1) }
             let owner = bus.subscribe(sender: "org.freedesktop.DBus", interface: "org.freedesktop.DBus",
                                       member: "NameOwnerChanged", path: "/org/freedesktop/DBus", arg0: busName) {
                 watch.take($0, $1)
@@ -89,60 +79,48 @@ public enum SheetService {
                 bus.unsubscribe(finished)
                 bus.unsubscribe(owner)
             }
-            let parameters = VariantBuilder.tuple([
-                VariantBuilder.strings(words), g_variant_new_boolean(notify ? 1 : 0),
-                VariantBuilder.string(activationToken ?? ""),
-            ])
-            let request: String
+            let id: String
             do throws(DesktopError) {
-                let reply = try bus.call(busName, path, interface, "Open", parameters, replyType: "(s)", seconds: startTimeout)
-                request = reply.child(0).string ?? ""
+                let reply = try bus.call(busName, ServiceProtocol.objectPath, ServiceProtocol.interface, "Compose",
+                                         request.parameters, replyType: "(s)", seconds: startTimeout)
+                id = reply.child(0).string ?? ""
             } catch {
-                // Not installed, or started and gone at once (GTK could not start there).
+                // Not installed, or started and gone at once.
                 if ["org.freedesktop.DBus.Error.ServiceUnknown", "org.freedesktop.DBus.Error.Spawn",
                     "org.freedesktop.DBus.Error.NameHasNoOwner"].contains(where: { error.message.contains($0) }) {
                     return nil
                 }
                 throw error
             }
-            watch.request = request
-            // No deadline: it is the user's writing time. But it ends when the service
-            // leaves the bus, and when the bus itself goes away (then no NameOwnerChanged
-            // can come).
+            watch.request = id
             _ = bus.context.iterate(until: { watch.outcome != nil || watch.serviceLeft || bus.isClosed }, seconds: 1e9)
             if let outcome = watch.outcome { return outcome }
-            if bus.isClosed {
-                throw DesktopError(.transient, """
-                    the session bus went away before the sheet ended (what you wrote is kept: it is offered \
-                    again, or saved as a draft, the next time a sheet opens)
-                    """)
-            }
+            let gone = bus.isClosed ? "the session bus went away before the sheet ended"
+                : "the desktop service ended before the sheet did"
             throw DesktopError(.transient, """
-                the desktop service ended before the sheet did (what you wrote is kept: it is offered \
-                again, or saved as a draft, the next time a sheet opens)
+                \(gone) (what you wrote is kept: it is offered again, or saved as a draft, the next time \
+                a sheet opens)
                 """)
         }
     }
 }
 
-/// What the subscriptions of `SheetService.run` have seen: the `Finished` of each request
-/// (by id: the signal may be dispatched before `Open`'s reply is read), or the service
-/// leaving the bus.
+/// What the subscriptions of `SheetService.compose` have seen: the `Finished` of each
+/// request (by id: the signal may be dispatched before `Compose`'s reply is read), or the
+/// service leaving the bus.
 private final class ServiceWatch {
     var request: String?
-    var finished: [String: SheetService.Outcome] = [:]
-    var outcome: SheetService.Outcome? {
+    var finished: [String: ServiceProtocol.Outcome] = [:]
+    var outcome: ServiceProtocol.Outcome? {
         request.flatMap { finished[$0] }
     }
     var serviceLeft = false
 
     func take(_ member: String, _ values: Variant) {
         switch member {
-        case "Finished" where values.isOfType("(siss)"):
-            guard let request = values.child(0).string else { return }
-            finished[request] = SheetService.Outcome(
-                status: g_variant_get_int32(values.child(1).pointer), standardOutput: values.child(2).string ?? "",
-                standardError: values.child(3).string ?? "")
+        case "Finished":
+            guard let (request, outcome) = ServiceProtocol.Outcome.read(values) else { return }
+            finished[request] = outcome
         case "NameOwnerChanged" where values.isOfType("(sss)"):
             if values.child(2).string == "" { serviceLeft = true }
         default:

@@ -3,18 +3,18 @@ import MailtoCore
 /// Reads back the JSON this module writes (entry metadata, outcome-log lines): objects,
 /// arrays, strings, integers, booleans and null, into `MailtoCore.JSON`. Numbers with a
 /// fraction or an exponent are refused; nothing here writes them.
-struct JSONReader {
+package struct JSONReader {
     private let bytes: [UInt8]
     private var index = 0
 
-    static func parse(_ bytes: [UInt8]) -> JSON? {
+    package static func parse(_ bytes: [UInt8]) -> JSON? {
         var reader = JSONReader(bytes: bytes)
         guard let value = reader.value() else { return nil }
         reader.skipWhitespace()
         return reader.index == bytes.count ? value : nil
     }
 
-    static func parse<S: Collection>(_ bytes: S) -> JSON? where S.Element == UInt8 {
+    package static func parse<S: Collection>(_ bytes: S) -> JSON? where S.Element == UInt8 {
         parse(Array(bytes))
     }
 
@@ -160,22 +160,22 @@ struct JSONReader {
 
 extension JSON {
     /// The member named `key` of an object; `nil` for anything else.
-    subscript(key: String) -> JSON? {
+    package subscript(key: String) -> JSON? {
         guard case .object(let members) = self else { return nil }
         return members.first(where: { $0.0 == key })?.1
     }
 
-    var stringValue: String? {
+    package var stringValue: String? {
         if case .string(let value) = self { return value }
         return nil
     }
 
-    var intValue: Int? {
+    package var intValue: Int? {
         if case .int(let value) = self { return value }
         return nil
     }
 
-    var stringsValue: [String]? {
+    package var stringsValue: [String]? {
         guard case .array(let values) = self else { return nil }
         let strings = values.compactMap(\.stringValue)
         return strings.count == values.count ? strings : nil

@@ -30,39 +30,26 @@ final class DesktopService: ServiceDelegate, @unchecked Sendable {
 
     // MARK: - Requests
 
-    /// The command line's `Open`: the words it would have run this program with.
-    func run(_ request: ServiceRequest, answer: @escaping @Sendable (ServiceAnswer) -> Void) {
+    /// The command line's `Compose`: its link (or `compose`) in a sheet, the URL read
+    /// once, in this request's Session (its configuration read once); answered with the
+    /// report as data, which the command line prints with its own output.
+    func compose(_ request: ServiceProtocol.Request, answer: @escaping @Sendable (ServiceProtocol.Outcome) -> Void) {
         guard application.showsSheets else {
             // Started where there is no display (an activation environment without one):
             // the command line shows the sheet itself, on its own display.
-            return answer(ServiceAnswer(status: DesktopExit.noDisplay, standardOutput: "",
-                                        standardError: "mailto-route-desktop: the desktop service has no display to show a sheet on\n"))
-        }
-        let arguments: SheetArguments
-        switch SheetArguments.parse(request.words) {
-        case .success(let parsed): arguments = parsed
-        case .failure(let usage):
-            return answer(ServiceAnswer(status: DesktopExit.usage, standardOutput: "",
-                                        standardError: "mailto-route-desktop: \(usage.message)\n"))
+            return answer(ServiceProtocol.Outcome(status: ServiceProtocol.noDisplay, report: nil,
+                                                  message: "the desktop service has no display to show a sheet on"))
         }
         let session = Session.current()
-        var email: EmailData?
-        if let url = arguments.url {
-            switch SheetDelivery.parse(url, session: session, trust: arguments.trust) {
-            case .success(let parsed): email = parsed
-            case .failure(let error):
-                return answer(ServiceAnswer(status: DesktopExit.dataError, standardOutput: "",
-                                            standardError: "mailto-route: \(error.description)\n"))
-            }
+        let start: SheetDelivery.Opening
+        switch SheetDelivery.opening(request, session: session) {
+        case .success(let opening): start = opening
+        case .failure(let refusal): return answer(refusal.outcome)
         }
-        openSheet(email, source: arguments.source, session: session, token: request.activationToken,
-                  attachmentsRequestedBy: arguments.trust.requester) { [self] host, warnings in
-            guard let report = host.report else {
-                return answer(ServiceAnswer(status: 1, standardOutput: "", standardError: "mailto-route: the sheet ended without a result\n"))
-            }
-            conclude(report, warnings: warnings, json: arguments.json, host: host, notify: request.notify) { rendered in
-                answer(ServiceAnswer(status: rendered.status, standardOutput: rendered.standardOutput,
-                                     standardError: rendered.standardError))
+        openSheet(start.email, source: start.source, session: session, token: request.activationToken,
+                  attachmentsRequestedBy: request.requestedBy) { [self] host, warnings in
+            conclude(host, warnings: warnings, notify: request.notify) { report in
+                answer(SheetDelivery.outcome(report))
             }
         }
     }
@@ -78,8 +65,7 @@ final class DesktopService: ServiceDelegate, @unchecked Sendable {
             let wantsSheet = session.plan(request) == .sheet
             if wantsSheet, application.showsSheets {
                 openSheet(email, source: .link, session: session, token: nil) { [self] host, warnings in
-                    guard let report = host.report else { return }
-                    conclude(report, warnings: warnings, json: false, host: host, notify: true) { _ in }
+                    conclude(host, warnings: warnings, notify: true) { _ in }
                 }
             } else {
                 // The path the command line takes for a link.
@@ -126,9 +112,8 @@ final class DesktopService: ServiceDelegate, @unchecked Sendable {
         }
         return openSheet(email, source: .portal, session: session, token: request.activationToken,
                          requestedBy: request.appID.isEmpty ? nil : request.appID) { [self] host, warnings in
-            guard let report = host.report else { return respond(2) }
-            conclude(report, warnings: warnings, json: false, host: host, notify: true) { _ in
-                respond(Self.portalResponse(report))
+            conclude(host, warnings: warnings, notify: true) { report in
+                respond(report.map(Self.portalResponse) ?? 2)
             }
         }
     }
@@ -163,19 +148,20 @@ final class DesktopService: ServiceDelegate, @unchecked Sendable {
     }
 
     /// The end of a sheet's run off the main loop (its quick flush may talk to the server
-    /// for as long as the server takes, and the other sheets stay responsive): the report
-    /// rendered as the command line prints it, told in a notification back on the main loop.
+    /// for as long as the server takes, and the other sheets stay responsive): the report,
+    /// with what the sheet's start had to say, told in a notification back on the main
+    /// loop when nobody is at the caller's terminal. `nil`: the sheet ended without one.
     private func conclude(
-        _ report: RouteReport, warnings: [String], json: Bool, host: SheetDeliveryHost, notify: Bool,
-        then: @escaping @Sendable (SheetOutput.Rendered) -> Void
+        _ host: SheetDeliveryHost, warnings: [String], notify: Bool, then: @escaping @Sendable (RouteReport?) -> Void
     ) {
-        application.inBackground({ () -> (SheetOutput.Rendered, RouteReport?) in
-            var told: RouteReport?
-            let rendered = SheetOutput.render(report, warnings: warnings, json: json, host: host, notify: notify) { told = $0 }
-            return (rendered, told)
-        }, then: { [self] result in
-            if let told = result.1 { tell(told) }
-            then(result.0)
+        guard var report = host.report else { return then(nil) }
+        report.warnings = warnings + report.warnings
+        application.inBackground({ [report] () -> RouteReport in
+            host.finish(report)
+            return report
+        }, then: { [self] report in
+            if notify, report.result != .cancelled { tell(report) }
+            then(report)
         })
     }
 

@@ -151,76 +151,58 @@ final class SheetDeliveryHost: SheetHost {
         closed?()
     }
 
-    /// The end of the run, as every run ends (`Session.finish`): `present` says what came
-    /// of it, then what is due in the outbox goes out over the same connection.
-    func finish(_ report: RouteReport, present: (RouteReport) -> Void) {
-        sessionLock.withLock { _ in _ = session.finish(report, source: .sheet, present: present) }
+    /// The end of the run, as every run ends (`Session.finish`): what is due in the outbox
+    /// goes out over the same connection.
+    func finish(_ report: RouteReport) {
+        sessionLock.withLock { _ in _ = session.finish(report, source: .sheet) { _ in } }
     }
 }
 
-// MARK: - Telling the outcome
+// MARK: - The request and its outcome
 
-enum SheetOutput {
-    /// What a run prints and exits with, as the command line would.
-    struct Rendered: Sendable {
-        var status: Int32
-        var standardOutput = ""
-        var standardError = ""
+extension SheetDelivery {
+    /// What a sheet request opens with: its message (the URL read once) and where it came
+    /// from.
+    struct Opening {
+        var email: EmailData?
+        var source: SheetSource
     }
 
-    /// Renders the report as the command line does (one human line and details, a failure
-    /// on standard error, or `--json`), tells it with `tell` when nobody is at a terminal
-    /// (the sheet closed: the user learns there whether it was sent or queued), flushes
-    /// what is due as every run does, and gives docs/design.md's exit status.
-    static func render(
-        _ report: RouteReport, warnings: [String], json: Bool, host: SheetDeliveryHost, notify: Bool,
-        tell: (RouteReport) -> Void
-    ) -> Rendered {
-        var report = report
-        report.warnings = warnings + report.warnings
-        var rendered = Rendered(status: report.exitStatus)
-        host.finish(report) { report in
-            let lines = report.readableLines
-            if json {
-                rendered.standardOutput += report.json.serialized + "\n"
-            } else {
-                for (index, line) in lines.enumerated() {
-                    if line.hasPrefix("warning: ") || report.result == .failed {
-                        rendered.standardError += (index == 0 ? "mailto-route: \(line)" : line) + "\n"
-                    } else {
-                        rendered.standardOutput += line + "\n"
-                    }
-                }
-            }
-            if notify, report.result != .cancelled { tell(report) }
+    /// Reads `request`'s URL, trusting the files its judgement covers; an unreadable one
+    /// is the outcome (65), said as the command line says it.
+    static func opening(_ request: ServiceProtocol.Request, session: Session) -> Result<Opening, Refusal> {
+        let source: SheetSource = request.source == .link ? .link : .compose
+        guard let url = request.url else { return .success(Opening(email: nil, source: source)) }
+        switch parse(url, session: session, trust: request.trust) {
+        case .success(let email): return .success(Opening(email: email, source: source))
+        case .failure(let failure):
+            return .failure(Refusal(outcome: ServiceProtocol.Outcome(
+                status: RouteReport.exitStatus(for: failure.kind), report: nil, message: failure.message)))
         }
-        return rendered
     }
 
-    /// `render`, printed on this process's standard output and error, told in a plain
-    /// notification: the one-sheet program the command line starts.
-    static func present(_ report: RouteReport, warnings: [String], json: Bool, host: SheetDeliveryHost) -> Int32 {
-        let rendered = render(report, warnings: warnings, json: json, host: host, notify: !hasTerminal()) { report in
-            let lines = report.readableLines
-            try? showReportNotification(summary: lines[0], details: Array(lines.dropFirst()), urgent: report.result == .failed)
+    /// A request that opens no sheet, and what its caller is told.
+    struct Refusal: Error {
+        var outcome: ServiceProtocol.Outcome
+    }
+
+    /// What the caller is told: docs/design.md's exit status and the report as data.
+    static func outcome(_ report: RouteReport?) -> ServiceProtocol.Outcome {
+        guard let report else {
+            return ServiceProtocol.Outcome(status: 1, report: nil, message: "the sheet ended without a result")
         }
-        writeAll(rendered.standardOutput, to: 1)
-        writeAll(rendered.standardError, to: 2)
-        return rendered.status
+        return ServiceProtocol.Outcome(status: report.exitStatus, report: report.json.serialized, message: "")
     }
+}
 
-    static func write(_ line: String, to descriptor: Int32) {
-        writeAll(line + "\n", to: descriptor)
-    }
-
-    private static func writeAll(_ text: String, to descriptor: Int32) {
-        let bytes = Array(text.utf8)
-        var written = 0
-        while written < bytes.count {
-            let n = bytes[written...].withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
-            if n < 0, errno == EINTR { continue }
-            guard n > 0 else { return }
-            written += n
-        }
+/// Writes all of `text` to `descriptor`, through short writes and interruptions.
+func writeAll(_ text: String, to descriptor: Int32) {
+    let bytes = Array(text.utf8)
+    var written = 0
+    while written < bytes.count {
+        let n = bytes[written...].withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
+        if n < 0, errno == EINTR { continue }
+        guard n > 0 else { return }
+        written += n
     }
 }

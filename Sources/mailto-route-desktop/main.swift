@@ -13,11 +13,13 @@ import MailtoCore
 //       primary instance that opens every sheet of the session, for the command line's
 //       clicks, for GLib's launch of its desktop entry and for the Email portal
 //       (org.freedesktop.impl.portal.desktop.mailtoroute); quits when idle. Without a
-//       display it starts all the same, and shows no sheet: the command line's `Open` is
-//       answered 69 (it then shows the sheet itself), and the rest is routed without one.
-//   mailto-route-desktop open URL [--json]
-//   mailto-route-desktop compose [URL] [--json]
-//       one sheet in this process, when the service cannot be reached (no session bus).
+//       display it starts all the same, and shows no sheet: the command line's `Compose`
+//       is answered 69 (it then shows the sheet itself), and the rest is routed without
+//       one. Its interface is DesktopIntegration's ServiceProtocol.
+//   mailto-route-desktop open URL [--local | --trust PATH]... [--requested-by NAME] [--report-file PATH]
+//   mailto-route-desktop compose [URL] [--report-file PATH]
+//       one sheet in this process, when the service cannot be reached (no session bus);
+//       the report, as JSON, to the file (else standard output), for the command line.
 //
 // Exit status: docs/design.md's (0 sent or handed off, 75 queued, 3 saved, 4 cancelled,
 // 1 failed, 65 a URL that does not read, 64 usage), and 69 (EX_UNAVAILABLE) when GTK
@@ -26,31 +28,30 @@ import MailtoCore
 
 enum DesktopExit {
     static let usage: Int32 = 64
-    static let dataError: Int32 = 65
     /// GTK could not start: the caller falls back to its own path.
-    static let noDisplay: Int32 = 69
+    static let noDisplay = ServiceProtocol.noDisplay
 }
 
-let usage = "usage: mailto-route-desktop open URL [--local | --trust PATH]... [--requested-by NAME] [--json] | compose [URL] [--json] | --gapplication-service"
+let usage = "usage: mailto-route-desktop open URL [--local | --trust PATH]... [--requested-by NAME] [--report-file PATH] | compose [URL] [--report-file PATH] | --gapplication-service"
 
 /// How long the service stays up with nothing open (GLib's own default for services is
 /// 10 s); `MAILTO_ROUTE_SERVICE_IDLE` (seconds) sets it, for tests and the curious.
 let serviceIdleSeconds = getenv("MAILTO_ROUTE_SERVICE_IDLE").flatMap { Double(String(cString: $0)) } ?? 10
 
 func fail(_ message: String, status: Int32) -> Never {
-    SheetOutput.write("mailto-route-desktop: \(message)", to: 2)
+    writeAll("mailto-route-desktop: \(message)\n", to: 2)
     _exit(status)
 }
 
-/// The words of one sheet: `open URL` or `compose [URL]`, `--json`, and the command line's
-/// judgement of the URL's attach= files (`AttachmentTrust.words`: `--local` for all of
+/// The words of one sheet, as the command line runs this program when the service cannot
+/// be asked: the same request as the service's `Compose` (`open URL` or `compose [URL]`,
+/// and the command line's judgement of the URL's attach= files: `--local` for all of
 /// them, `--trust PATH` for each one a local program handed over, `--requested-by NAME`
-/// for who asked).
+/// for who asked), and where to write the report (`--report-file`; else standard output),
+/// as JSON for the command line to print with its own output.
 struct SheetArguments {
-    var source: SheetSource
-    var url: String?
-    var json: Bool
-    var trust = AttachmentTrust.none
+    var request: ServiceProtocol.Request
+    var reportFile: String?
 
     struct Usage: Error {
         var message: String
@@ -58,14 +59,18 @@ struct SheetArguments {
 
     static func parse(_ arguments: [String]) -> Result<SheetArguments, Usage> {
         var words = arguments
-        let json = words.contains("--json")
-        words.removeAll { $0 == "--json" }
+        var reportFile: String?
+        if let index = words.firstIndex(of: "--report-file") {
+            guard index + 1 < words.count else { return .failure(Usage(message: usage)) }
+            reportFile = words[index + 1]
+            words.removeSubrange(index...index + 1)
+        }
         let given = words
         guard let trust = AttachmentTrust.take(from: &words) else { return .failure(Usage(message: usage)) }
         guard let command = words.first, command == "open" || command == "compose" else {
             return .failure(Usage(message: words.first.map { "unknown command '\($0)'\n\(usage)" } ?? usage))
         }
-        let source: SheetSource = command == "open" ? .link : .compose
+        let source: ServiceProtocol.Request.Source = command == "open" ? .link : .compose
         let positionals = Array(words.dropFirst())
         if let option = positionals.first(where: { $0.hasPrefix("-") }) {
             return .failure(Usage(message: "unknown option '\(option)'\n\(usage)"))
@@ -76,7 +81,8 @@ struct SheetArguments {
         guard given == words || source == .link else {
             return .failure(Usage(message: "--local, --trust and --requested-by are for open\n\(usage)"))
         }
-        return .success(SheetArguments(source: source, url: positionals.first, json: json, trust: trust))
+        return .success(SheetArguments(request: ServiceProtocol.Request(url: positionals.first, source: source, trust: trust),
+                                       reportFile: reportFile))
     }
 }
 
@@ -103,27 +109,43 @@ case .failure(let problem): fail(problem.message, status: DesktopExit.usage)
 }
 
 let session = Session.current()
-var email: EmailData?
-if let url = arguments.url {
-    switch SheetDelivery.parse(url, session: session, trust: arguments.trust) {
-    case .success(let parsed): email = parsed
-    case .failure(let error): fail(error.description, status: DesktopExit.dataError)
-    }
+let opening: SheetDelivery.Opening
+switch SheetDelivery.opening(arguments.request, session: session) {
+case .success(let opened): opening = opened
+case .failure(let refusal): fail(refusal.outcome.message, status: refusal.outcome.status)
 }
 
 guard SheetApplication.canStart() else {
     fail("cannot start GTK: no display it can open", status: DesktopExit.noDisplay)
 }
 
-let start = SheetDelivery.start(email, source: arguments.source, session: session,
-                                attachmentsRequestedBy: arguments.trust.requester)
-let host = SheetDeliveryHost(source: arguments.source, session: session)
+let start = SheetDelivery.start(opening.email, source: opening.source, session: session,
+                                attachmentsRequestedBy: arguments.request.requestedBy)
+let host = SheetDeliveryHost(source: opening.source, session: session)
 let application = SheetApplication()
 application.open(start.content, host: host, recovery: start.recovery)
 _ = application.run()
 
-guard let report = host.report else {
+guard var report = host.report else {
     fail("the sheet ended without a result", status: 1)
 }
-// What matters is on disk and said by now; as the command line, no exit handlers.
-_exit(SheetOutput.present(report, warnings: start.warnings, json: arguments.json, host: host))
+report.warnings = start.warnings + report.warnings
+host.finish(report)
+// Nobody at a terminal: the user learns in a notification whether it was sent or queued
+// (the sheet has closed).
+if !hasTerminal(), report.result != .cancelled {
+    let lines = report.readableLines
+    try? showReportNotification(summary: lines[0], details: Array(lines.dropFirst()), urgent: report.result == .failed)
+}
+// The report as data: the command line prints it with its own output. What matters is on
+// disk by now; as the command line, no exit handlers.
+let json = report.json.serialized + "\n"
+if let path = arguments.reportFile {
+    let descriptor = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC)
+    guard descriptor >= 0 else { fail("cannot write the report to \(path)", status: 1) }
+    writeAll(json, to: descriptor)
+    close(descriptor)
+} else {
+    writeAll(json, to: 1)
+}
+_exit(report.exitStatus)

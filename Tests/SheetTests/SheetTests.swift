@@ -314,7 +314,7 @@ import TestSupport
     /// a valid recipient. Invisible and bidirectional characters in the subject are shown.
     @Test func addressesAreCheckedAsTypedAndHiddenCharactersShown() throws {
         try writeAccount(sandbox, port: 9, security: "none")
-        let program = try start(["open", "mailto:?subject=invoice%E2%80%AEfdp.exe", "--json"], desktopProgram: true)
+        let program = try start(["open", "mailto:?subject=invoice%E2%80%AEfdp.exe"], desktopProgram: true)
         let steps = try desktop.drive([
             "wait-sheet", "state:Send", "wait-label:The subject holds invisible", "type:To:joe@", "wait-label:not an address",
             "state:Send", screenshot("address-check"), "append:To:example.com", "state:Send", "press:Cancel",
@@ -331,7 +331,7 @@ import TestSupport
     /// Tab goes To → Cc → Bcc → Subject → Message, and every control has the name a
     /// screen reader speaks.
     @Test func tabOrderAndAccessibleNames() throws {
-        let program = try start(["compose", "--json"], desktopProgram: true)
+        let program = try start(["compose"], desktopProgram: true)
         let steps = try desktop.drive(["wait-sheet", "names", "focused", "key:Tab", "focused", "key:Tab", "focused", "key:Tab", "focused", "key:Tab", "focused", "press:Cancel", "wait-gone"])
         let names = try #require(steps.first { $0["step"] as? String == "names" }?["names"] as? [String])
         for expected in ["text: To", "text: Cc", "text: Bcc", "text: Subject", "text: Message", "list: Attachments",
@@ -359,7 +359,7 @@ import TestSupport
         #expect(try String(contentsOf: recovery, encoding: .utf8).contains("Typed%20before%20the%20crash"))
         first.kill9()
 
-        let second = try start(["compose", "--json"], desktopProgram: true)
+        let second = try start(["compose"], desktopProgram: true)
         _ = try desktop.drive([
             "wait-sheet", "wait-label:This is the message you were writing", screenshot("recovered"), "press:Save Draft",
             "wait-gone",
@@ -381,7 +381,7 @@ import TestSupport
         let url = "mailto:joe@example.com?subject=Long&body=" + String(repeating: line, count: lines)
         let recovery = "mailto-route recovery 1\n\(url)\n"
         try sandbox.write(recovery, to: "home/.local/state/mailto-route/recovery/1-1-1.recovery", mode: 0o600)
-        let program = try start(["compose", "--json"], desktopProgram: true)
+        let program = try start(["compose"], desktopProgram: true)
         // Reading 10 MB takes a debug build some seconds before the sheet shows: wait-sheet
         // gets the time for that (a release build shows it in about a second). After it,
         // each step the user takes must come within moments (a debug build, a shared

@@ -1,4 +1,5 @@
 internal import CGTK
+public import DesktopIntegration
 
 /// What the desktop service is asked for on the session bus, answered by the program
 /// that serves (mailto-route-desktop), on the GTK main thread.
@@ -6,9 +7,9 @@ public protocol ServiceDelegate: AnyObject {
     /// `org.freedesktop.Application.Open`: GLib launched the D-Bus activatable desktop
     /// entry with these URIs (a notification's default action, or the entry as a handler).
     func open(_ uris: [String])
-    /// mailto-route's own `Open`: the words the command line would have run
-    /// mailto-route-desktop with (`open URL --json`); `answer` once it has ended.
-    func run(_ request: ServiceRequest, answer: @escaping @Sendable (ServiceAnswer) -> Void)
+    /// mailto-route's own `Compose` (`ServiceProtocol`): a sheet for the command line's
+    /// link or `compose`; `answer` once it has ended.
+    func compose(_ request: ServiceProtocol.Request, answer: @escaping @Sendable (ServiceProtocol.Outcome) -> Void)
     /// The Email portal's `ComposeEmail`; `respond` with its response code once the user
     /// has chosen. The handle withdraws the request (`Request.Close`).
     func composeEmail(_ request: PortalEmailRequest, respond: @escaping @Sendable (UInt32) -> Void) -> SheetHandle?
@@ -18,85 +19,10 @@ public protocol ServiceDelegate: AnyObject {
     func networkAvailable()
 }
 
-/// mailto-route's `Open(as words, b notify, s activation_token) → (s request)`.
-public struct ServiceRequest: Sendable {
-    public var words: [String]
-    /// Nobody is at the caller's terminal: the outcome is told in a notification.
-    public var notify: Bool
-    public var activationToken: String?
-}
-
-/// What `Finished` carries: the exit status and what the command line prints.
-public struct ServiceAnswer: Sendable {
-    public var status: Int32
-    public var standardOutput: String
-    public var standardError: String
-
-    public init(status: Int32, standardOutput: String, standardError: String) {
-        self.status = status
-        self.standardOutput = standardOutput
-        self.standardError = standardError
-    }
-}
-
-/// `org.freedesktop.impl.portal.Email.ComposeEmail`'s arguments, as xdg-desktop-portal
-/// passes them: `attachments` are host paths the frontend made from descriptors the
-/// application handed it, so they are the application's own (trusted, shown ticked).
-public struct PortalEmailRequest: Sendable {
-    public var handle: String
-    public var appID: String
-    public var parentWindow: String
-    public var to: [String]
-    public var cc: [String]
-    public var bcc: [String]
-    public var subject: String?
-    public var body: String?
-    public var attachments: [String]
-    public var activationToken: String?
-}
-
-/// The D-Bus names and objects of the service.
+/// The names the application takes.
 public enum ServiceNames {
-    public static let applicationID = "io.github.mailto_route.MailtoRoute"
-    public static let objectPath = "/io/github/mailto_route/MailtoRoute"
-    public static let interface = "io.github.mailto_route.MailtoRoute1"
-    public static let portalBusName = "org.freedesktop.impl.portal.desktop.mailtoroute"
-    public static let portalObjectPath = "/org/freedesktop/portal/desktop"
-    public static let portalInterface = "org.freedesktop.impl.portal.Email"
-    public static let requestInterface = "org.freedesktop.impl.portal.Request"
+    public static let applicationID = ServiceProtocol.busName
 }
-
-private let introspection = """
-    <node>
-      <interface name="\(ServiceNames.interface)">
-        <method name="Open">
-          <arg type="as" name="words" direction="in"/>
-          <arg type="b" name="notify" direction="in"/>
-          <arg type="s" name="activation_token" direction="in"/>
-          <arg type="s" name="request" direction="out"/>
-        </method>
-        <signal name="Finished">
-          <arg type="s" name="request"/>
-          <arg type="i" name="status"/>
-          <arg type="s" name="stdout"/>
-          <arg type="s" name="stderr"/>
-        </signal>
-      </interface>
-      <interface name="\(ServiceNames.portalInterface)">
-        <method name="ComposeEmail">
-          <arg type="o" name="handle" direction="in"/>
-          <arg type="s" name="app_id" direction="in"/>
-          <arg type="s" name="parent_window" direction="in"/>
-          <arg type="a{sv}" name="options" direction="in"/>
-          <arg type="u" name="response" direction="out"/>
-          <arg type="a{sv}" name="results" direction="out"/>
-        </method>
-      </interface>
-      <interface name="\(ServiceNames.requestInterface)">
-        <method name="Close"/>
-      </interface>
-    </node>
-    """
 
 /// The service's objects on the session bus: mailto-route's own interface, the Email
 /// portal backend and its request objects, on GIO's shared session connection, which
@@ -122,7 +48,7 @@ final class ServiceBus: @unchecked Sendable {
             throw ServiceError(takingMessage: error, "cannot connect to the session bus")
         }
         self.connection = connection
-        guard let node = g_dbus_node_info_new_for_xml(introspection, &error) else {
+        guard let node = g_dbus_node_info_new_for_xml(ServiceProtocol.introspection, &error) else {
             preconditionFailure("the service's introspection XML does not parse: \(ServiceError(takingMessage: error, ""))")
         }
         self.node = node
@@ -142,9 +68,9 @@ final class ServiceBus: @unchecked Sendable {
     /// on the portal's, then asks for the portal's bus name: wraps
     /// `g_dbus_connection_register_object` and `g_bus_own_name_on_connection`.
     func export() throws(ServiceError) {
-        try registrations.append(register(ServiceNames.objectPath, interface: ServiceNames.interface))
-        try registrations.append(register(ServiceNames.portalObjectPath, interface: ServiceNames.portalInterface))
-        portalName = g_bus_own_name_on_connection(connection, ServiceNames.portalBusName, G_BUS_NAME_OWNER_FLAGS_NONE,
+        try registrations.append(register(ServiceProtocol.objectPath, interface: ServiceProtocol.interface))
+        try registrations.append(register(ServiceProtocol.portalObjectPath, interface: ServiceProtocol.portalInterface))
+        portalName = g_bus_own_name_on_connection(connection, ServiceProtocol.portalBusName, G_BUS_NAME_OWNER_FLAGS_NONE,
                                                   nil, nil, nil, nil)
     }
 
@@ -168,23 +94,23 @@ final class ServiceBus: @unchecked Sendable {
             return
         }
         switch (interface, method) {
-        case (ServiceNames.interface, "Open"):
+        case (ServiceProtocol.interface, "Compose"):
+            guard let request = ServiceProtocol.Request(parameters: parameters) else {
+                return reply.fail("Compose takes (sa{sv}) with a known source")
+            }
             nextRequest += 1
-            let request = "\(nextRequest)"
-            let words = takeStrings(mr_tuple_strv(parameters, 0))
-            let token = takeString(mr_tuple_string(parameters, 2))
-            reply.succeed(mr_variant_tuple_string(request))
+            let id = "\(nextRequest)"
+            reply.succeed(serviceReply(id))
             application.hold()
-            delegate.run(ServiceRequest(words: words, notify: mr_tuple_bool(parameters, 1) != 0,
-                                        activationToken: token?.isEmpty == false ? token : nil)) { [self] answer in
+            delegate.compose(request) { [self] outcome in
                 onMain {
-                    self.emitFinished(request, answer, to: sender)
+                    self.emitFinished(id, outcome, to: sender)
                     self.application.release()
                 }
             }
-        case (ServiceNames.portalInterface, "ComposeEmail"):
+        case (ServiceProtocol.portalInterface, "ComposeEmail"):
             composeEmail(parameters, reply: reply)
-        case (ServiceNames.requestInterface, "Close"):
+        case (ServiceProtocol.requestInterface, "Close"):
             reply.succeed(nil)
             requests[path]?.handle?.withdraw()
         default:
@@ -194,24 +120,17 @@ final class ServiceBus: @unchecked Sendable {
 
     private func composeEmail(_ parameters: OpaquePointer, reply: PendingReply) {
         guard let delegate = application.delegate else { return reply.fail("the service is not ready") }
-        let handle = takeString(mr_tuple_string(parameters, 0)) ?? ""
-        let options = mr_tuple_dict(parameters, 3)
-        defer { if let options { g_variant_unref(options) } }
-        func strings(_ key: String) -> [String] { options.map { takeStrings(mr_dict_strv($0, key)) } ?? [] }
-        func string(_ key: String) -> String? { options.flatMap { takeString(mr_dict_string($0, key)) } }
-        let request = PortalEmailRequest(
-            handle: handle, appID: takeString(mr_tuple_string(parameters, 1)) ?? "",
-            parentWindow: takeString(mr_tuple_string(parameters, 2)) ?? "",
-            to: strings("address") + strings("addresses"), cc: strings("cc"), bcc: strings("bcc"),
-            subject: string("subject"), body: string("body"), attachments: strings("attachments"),
-            activationToken: string("activation_token"))
+        guard let request = PortalEmailRequest(parameters: parameters) else {
+            return reply.fail("ComposeEmail takes (ossa{sv})")
+        }
+        let handle = request.handle
         // The Request object first, so that a Close that comes at once finds it.
-        let registration = (try? register(handle, interface: ServiceNames.requestInterface)) ?? 0
+        let registration = (try? register(handle, interface: ServiceProtocol.requestInterface)) ?? 0
         requests[handle] = (registration, nil)
         application.hold()
         let sheet = delegate.composeEmail(request) { [self] response in
             onMain {
-                reply.succeed(mr_portal_response(response))
+                reply.succeed(PortalEmailRequest.reply(response))
                 if let request = self.requests.removeValue(forKey: handle), request.registration != 0 {
                     g_dbus_connection_unregister_object(self.connection, request.registration)
                 }
@@ -222,10 +141,10 @@ final class ServiceBus: @unchecked Sendable {
     }
 
     /// Wraps `g_dbus_connection_emit_signal`, to the caller only: what it prints is its own.
-    private func emitFinished(_ request: String, _ answer: ServiceAnswer, to destination: String) {
+    private func emitFinished(_ request: String, _ outcome: ServiceProtocol.Outcome, to destination: String) {
         g_dbus_connection_emit_signal(
-            connection, destination, ServiceNames.objectPath, ServiceNames.interface, "Finished",
-            mr_finished_signal(request, answer.status, answer.standardOutput, answer.standardError), nil)
+            connection, destination, ServiceProtocol.objectPath, ServiceProtocol.interface, "Finished",
+            outcome.signal(request: request), nil)
         g_dbus_connection_flush_sync(connection, nil, nil)
     }
 }
@@ -294,17 +213,4 @@ func takeString(_ text: UnsafeMutablePointer<gchar>?) -> String? {
     guard let text else { return nil }
     defer { g_free(text) }
     return String(cString: text)
-}
-
-/// A NULL-terminated GLib string array (transfer full), freed.
-func takeStrings(_ strings: UnsafeMutablePointer<UnsafeMutablePointer<gchar>?>?) -> [String] {
-    guard let strings else { return [] }
-    defer { g_strfreev(strings) }
-    var result: [String] = []
-    var index = 0
-    while let string = strings[index] {
-        result.append(String(cString: string))
-        index += 1
-    }
-    return result
 }

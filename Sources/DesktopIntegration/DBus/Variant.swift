@@ -9,6 +9,12 @@ final class Variant {
         self.pointer = pointer
     }
 
+    /// A reference of its own to a value someone else holds (transfer none): wraps
+    /// `g_variant_ref_sink`, which also takes ownership of a floating one.
+    convenience init(borrowing pointer: OpaquePointer) {
+        self.init(adopting: g_variant_ref_sink(pointer))
+    }
+
     deinit {
         g_variant_unref(pointer)
     }
@@ -31,6 +37,22 @@ final class Variant {
 
     /// Wraps `g_variant_get_string` (transfer none), for an `s`.
     var string: String? { isOfType("s") ? String(cString: g_variant_get_string(pointer, nil)) : nil }
+
+    /// Wraps `g_variant_get_string` (transfer none), for an `o`.
+    var objectPath: String? { isOfType("o") ? String(cString: g_variant_get_string(pointer, nil)) : nil }
+
+    /// Wraps `g_variant_get_boolean`, for a `b`.
+    var boolean: Bool? { isOfType("b") ? g_variant_get_boolean(pointer) != 0 : nil }
+
+    /// The value under `key` of an `a{sv}`, unboxed: each entry through `child`.
+    func lookup(_ key: String) -> Variant? {
+        guard isOfType("a{sv}") else { return nil }
+        for index in 0..<count {
+            let entry = child(index)
+            if entry.child(0).string == key { return entry.child(1).unboxed }
+        }
+        return nil
+    }
 
     /// The strings of an `as`, each through `child` and `string`.
     var strings: [String] {
@@ -65,6 +87,8 @@ enum VariantBuilder {
     static func uint32(_ value: UInt32) -> OpaquePointer { g_variant_new_uint32(value) }
     /// Wraps `g_variant_new_int32`.
     static func int32(_ value: Int32) -> OpaquePointer { g_variant_new_int32(value) }
+    /// Wraps `g_variant_new_boolean`.
+    static func boolean(_ value: Bool) -> OpaquePointer { g_variant_new_boolean(value ? 1 : 0) }
     /// Wraps `g_variant_new_byte`.
     static func byte(_ value: UInt8) -> OpaquePointer { g_variant_new_byte(value) }
 

@@ -25,7 +25,7 @@ extension Check {
     static func desktopServiceFacts(askingTheBus: Bool) -> CheckReport.DesktopService {
         var facts = CheckReport.DesktopService()
         facts.sheetProgram = SheetService.sheetProgram
-        let name = "dbus-1/services/\(SheetService.busName).service"
+        let name = "dbus-1/services/\(ServiceProtocol.busName).service"
         facts.serviceFiles = ([XDGDirectories.dataHome] + XDGDirectories.dataDirs)
             .map { "\($0)/\(name)" }
             .filter { access($0, R_OK) == 0 }

@@ -1,3 +1,5 @@
+import Outbox
+
 /// What every run produces (docs/design.md "Data model"): which path, what came of it, and the
 /// details that apply. Printed as one human line, or as JSON with `--json`.
 public struct RouteReport: Sendable, Equatable {
@@ -114,6 +116,37 @@ public struct RouteReport: Sendable, Equatable {
             return "cancelled: not sent"
         case .failed:
             return "not sent" + (server.map { " via \($0)" } ?? "") + (error.map { ": \($0.message)" } ?? "")
+        }
+    }
+}
+
+extension RouteReport {
+    /// Reads back what `json` wrote (the desktop service's answer to the command line):
+    /// `nil` when it is not a report.
+    public init?(json text: String) {
+        guard let object = JSONReader.parse(Array(text.utf8)), let path = object["path"]?.stringValue.flatMap(Path.init),
+              let result = object["result"]?.stringValue.flatMap(Result.init)
+        else { return nil }
+        self.init(path: path, result: result)
+        if let id = object["handler"]?["id"]?.stringValue, let name = object["handler"]?["name"]?.stringValue {
+            handler = Handler(id: id, name: name)
+        }
+        server = object["server"]?.stringValue
+        reply = object["reply"]?.stringValue
+        messageId = object["messageId"]?.stringValue
+        outboxId = object["outboxId"]?.stringValue
+        draft = object["draft"]?.stringValue
+        accepted = object["accepted"]?.stringsValue ?? []
+        if case .array(let refusals)? = object["refused"] {
+            refused = refusals.compactMap { refusal in
+                guard let address = refusal["address"]?.stringValue, let reply = refusal["reply"]?.stringValue else { return nil }
+                return Refusal(address: address, reply: reply)
+            }
+        }
+        warnings = object["warnings"]?.stringsValue ?? []
+        if let kind = object["error"]?["kind"]?.stringValue.flatMap(ErrorKind.init),
+           let message = object["error"]?["message"]?.stringValue {
+            error = Failure(kind: kind, message: message)
         }
     }
 }

@@ -88,3 +88,23 @@ extension RouteRequest {
         }
     }
 }
+
+extension ServiceProtocol.Request {
+    /// A sheet for `url` from `source`, carrying the command line's judgement of its files.
+    public init(url: String?, source: Source, trust: AttachmentTrust) {
+        self.init(url: url, source: source)
+        self.trust = trust
+    }
+
+    /// The judgement of the URL's `attach=` files the request carries.
+    public var trust: AttachmentTrust {
+        get { AttachmentTrust(files: local ? .all : .only(Set(trusted)), requester: requestedBy) }
+        set {
+            switch newValue.files {
+            case .all: (local, trusted) = (true, [])
+            case .only(let paths): (local, trusted) = (false, paths.sorted())
+            }
+            requestedBy = newValue.requester
+        }
+    }
+}

@@ -23,8 +23,10 @@ enum ComposeCommand: Command {
         let wantsSheet = arguments.has("--sheet") || (!arguments.has("--editor") && !terminal && Session.Environment.current().hasDisplay)
         if wantsSheet {
             if let url = arguments.positionals.first { _ = try MailtoURL.parse(url) }
-            let words = ["compose"] + arguments.positionals + (arguments.has("--json") ? ["--json"] : [])
-            if let status = DesktopSheet.run(words) { return status }
+            let request = ServiceProtocol.Request(url: arguments.positionals.first, source: .compose)
+            if let status = DesktopSheet.run(request, session: Session.current(), json: arguments.has("--json"), output: output) {
+                return status
+            }
         }
         guard terminal else {
             throw UsageError("compose needs a terminal for the editor, or a display for the sheet (use open or send without either)", usage: fullUsage)

@@ -2,42 +2,67 @@
 import Glibc
 #endif
 import MailtoRoute
+import Outbox
 
 /// The compose sheet lives in a second program, `mailto-route-desktop`, installed beside
 /// this one: GTK is loaded only where a sheet is shown, never on the handoff or send path
-/// (docs/design.md, Performance). `open` and `compose` start it when a person can see it.
+/// (docs/design.md, Performance). `open` and `compose` ask for it when a person can see it.
+/// Either way the sheet's answer is the RouteReport as data, printed here with the command
+/// line's own output.
 enum DesktopSheet {
-    /// What `mailto-route-desktop` exits with when GTK cannot start (EX_UNAVAILABLE): it
-    /// showed nothing and did nothing, and today's path runs instead.
-    static let cannotStart: Int32 = 69
-
-    /// Runs `mailto-route-desktop` (from this binary's directory) with `arguments` on this
-    /// process's standard input, output and error, and returns its exit status; `nil` when
-    /// it is not there or GTK could not start, so the caller goes on as before.
-    static func run(_ arguments: [String]) -> ExitStatus? {
+    /// Shows `request`'s sheet and prints what came of it (`--json` as `json` says); the
+    /// exit status, or `nil` when no sheet could be shown (no sheet program, GTK could not
+    /// start), so the caller goes on as before.
+    static func run(_ request: ServiceProtocol.Request, session: Session, json: Bool, output: Output) -> ExitStatus? {
+        var request = request
+        request.notify = !hasTerminal()
+        // The click's activation token: Wayland's, else X11's startup notification id.
+        request.activationToken = (getenv("XDG_ACTIVATION_TOKEN") ?? getenv("DESKTOP_STARTUP_ID")).map { String(cString: $0) }
         // The desktop service first: one process for every sheet of the session, started
-        // by D-Bus activation when it does not run, and a sheet at once when it does.
+        // by D-Bus activation when it does not run, and a sheet at once when it does. One
+        // with no display of its own (its activation environment lacked one) says so:
+        // this run, which has one, shows the sheet itself.
         do throws(DesktopError) {
-            // The click's activation token: Wayland's, else X11's startup notification id.
-            let token = (getenv("XDG_ACTIVATION_TOKEN") ?? getenv("DESKTOP_STARTUP_ID")).map { String(cString: $0) }
-            // A service with no display of its own (its activation environment lacked one)
-            // answers `cannotStart`: this run, which has one, shows the sheet itself.
-            if let outcome = try SheetService.run(arguments, notify: !hasTerminal(), activationToken: token),
-               outcome.status != cannotStart {
-                Output().write(outcome.standardOutput, to: 1)
-                Output().write(outcome.standardError, to: 2)
-                return ExitStatus(rawValue: outcome.status) ?? .failure
+            if let outcome = try SheetService.compose(request), outcome.status != ServiceProtocol.noDisplay {
+                return present(outcome, json: json, output: output)
             }
         } catch {
-            Output().write("mailto-route: \(error.message)\n", to: 2)
+            output.error("mailto-route: \(error.message)")
             return .failure
         }
+        return runSheetProgram(request, directory: session.storage.stateDirectory, json: json, output: output)
+    }
+
+    /// `mailto-route-desktop` (from this binary's directory) on this process's standard
+    /// input, output and error, its report written to a file of its own in `directory`.
+    private static func runSheetProgram(
+        _ request: ServiceProtocol.Request, directory: String, json: Bool, output: Output
+    ) -> ExitStatus? {
         guard let path = SheetService.sheetProgram else { return nil }
+        guard let file = try? makeTemporaryFile(in: directory, prefix: "mailto-route-sheet-", suffix: ".json") else { return nil }
+        try? file.close()
+        defer { unlink(file.path) }
+        var words = [request.source == .link ? "open" : "compose"] + (request.url.map { [$0] } ?? [])
+        if request.source == .link { words += request.trust.words }
         // The POSIX layer's foreground run: this process's streams, waited for.
-        guard let status = runInForeground([path] + arguments) else { return nil }
+        guard let status = runInForeground([path] + words + ["--report-file", file.path]) else { return nil }
         // Killed by a signal: the sheet is gone without a report (its recovery file stays).
         guard case .exited(let code) = status else { return .failure }
-        if code == cannotStart { return nil }
-        return ExitStatus(rawValue: code) ?? .failure
+        if code == ServiceProtocol.noDisplay { return nil }
+        let bytes = (try? readFileIfExists(file.path)) ?? nil
+        let report = bytes.map { String(decoding: $0, as: UTF8.self) }
+        return present(ServiceProtocol.Outcome(status: code, report: report?.isEmpty == false ? report : nil, message: ""),
+                       json: json, output: output)
+    }
+
+    /// The sheet's answer printed as every route's is; the sheet's side told it in a
+    /// notification already when nobody is at this terminal.
+    private static func present(_ outcome: ServiceProtocol.Outcome, json: Bool, output: Output) -> ExitStatus {
+        guard let text = outcome.report, let report = RouteReport(json: text) else {
+            if !outcome.message.isEmpty { output.error("mailto-route: \(outcome.message)") }
+            return ExitStatus(rawValue: outcome.status) ?? .failure
+        }
+        output.present(report, json: json, source: .sheet)
+        return ExitStatus(for: report)
     }
 }

@@ -53,7 +53,8 @@ enum OpenCommand: Command {
         // that cannot start leaves the plan without one.
         request.sheet = session.canShowSheet
         if session.plan(request) == .sheet,
-           let status = DesktopSheet.run(["open", url] + trust.words + (arguments.has("--json") ? ["--json"] : [])) {
+           let status = DesktopSheet.run(ServiceProtocol.Request(url: url, source: .link, trust: trust),
+                                         session: session, json: arguments.has("--json"), output: output) {
             return status
         }
         request.sheet = false

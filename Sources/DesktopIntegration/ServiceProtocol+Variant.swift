@@ -1,0 +1,100 @@
+internal import CGIO
+
+// The service protocol's values as GVariants, read and built here only: the command line's
+// calls and the service's answers alike. GVariant is GLib's (linked), so none of this loads
+// GIO.
+
+extension ServiceProtocol.Request {
+    /// `Compose`'s parameters, `(sa{sv})` (floating).
+    var parameters: OpaquePointer {
+        var options: [(String, OpaquePointer)] = [("source", VariantBuilder.string(source.rawValue))]
+        if local { options.append(("local", VariantBuilder.boolean(true))) }
+        if !trusted.isEmpty { options.append(("trust", VariantBuilder.strings(trusted))) }
+        if let requestedBy { options.append(("requested-by", VariantBuilder.string(requestedBy))) }
+        if notify { options.append(("notify", VariantBuilder.boolean(true))) }
+        if let activationToken { options.append(("activation-token", VariantBuilder.string(activationToken))) }
+        return VariantBuilder.tuple([VariantBuilder.string(url ?? ""), VariantBuilder.dictionary(options)])
+    }
+
+    /// Reads `Compose`'s parameters (a reference the caller keeps); `nil` when they are
+    /// not `(sa{sv})` or name a source there is none of. Options it does not know are
+    /// left alone, for a newer caller.
+    public init?(parameters: OpaquePointer) {
+        let values = Variant(borrowing: parameters)
+        guard values.isOfType("(sa{sv})"), let url = values.child(0).string else { return nil }
+        let options = values.child(1)
+        guard let source = Source(rawValue: options.lookup("source")?.string ?? "link") else { return nil }
+        self.init(url: url.isEmpty ? nil : url, source: source)
+        local = options.lookup("local")?.boolean ?? false
+        trusted = options.lookup("trust")?.strings ?? []
+        requestedBy = options.lookup("requested-by")?.string
+        notify = options.lookup("notify")?.boolean ?? false
+        activationToken = options.lookup("activation-token")?.string.flatMap { $0.isEmpty ? nil : $0 }
+    }
+}
+
+extension ServiceProtocol.Outcome {
+    /// `Finished`'s body for `request`, `(siss)` (floating).
+    public func signal(request: String) -> OpaquePointer {
+        VariantBuilder.tuple([VariantBuilder.string(request), VariantBuilder.int32(status),
+                              VariantBuilder.string(report ?? ""), VariantBuilder.string(message)])
+    }
+
+    /// Reads a `Finished`'s body: the request it answers and the outcome.
+    static func read(_ values: Variant) -> (request: String, outcome: ServiceProtocol.Outcome)? {
+        guard values.isOfType("(siss)"), let request = values.child(0).string else { return nil }
+        let report = values.child(2).string ?? ""
+        let outcome = ServiceProtocol.Outcome(status: g_variant_get_int32(values.child(1).pointer),
+                                              report: report.isEmpty ? nil : report, message: values.child(3).string ?? "")
+        return (request, outcome)
+    }
+}
+
+/// `org.freedesktop.impl.portal.Email.ComposeEmail`'s arguments, as xdg-desktop-portal
+/// passes them: `attachments` are host paths the frontend made from descriptors the
+/// application handed it, so they are the application's own (trusted, shown ticked).
+public struct PortalEmailRequest: Sendable {
+    public var handle: String
+    public var appID: String
+    public var parentWindow: String
+    public var to: [String]
+    public var cc: [String]
+    public var bcc: [String]
+    public var subject: String?
+    public var body: String?
+    public var attachments: [String]
+    public var activationToken: String?
+
+    /// Reads `ComposeEmail`'s parameters, `(ossa{sv})` (a reference the caller keeps);
+    /// `nil` when they are not of that type. The frontend passes `address` (one) and
+    /// `addresses`; an option of another type than the portal's is taken as absent.
+    public init?(parameters: OpaquePointer) {
+        let values = Variant(borrowing: parameters)
+        guard values.isOfType("(ossa{sv})") else { return nil }
+        let options = values.child(3)
+        func strings(_ key: String) -> [String] {
+            guard let value = options.lookup(key) else { return [] }
+            return value.string.map { [$0] } ?? value.strings
+        }
+        handle = values.child(0).objectPath ?? ""
+        appID = values.child(1).string ?? ""
+        parentWindow = values.child(2).string ?? ""
+        to = strings("address") + strings("addresses")
+        cc = strings("cc")
+        bcc = strings("bcc")
+        subject = options.lookup("subject")?.string
+        body = options.lookup("body")?.string
+        attachments = strings("attachments")
+        activationToken = options.lookup("activation_token")?.string
+    }
+
+    /// The portal's reply, `(ua{sv})` with no results (floating).
+    public static func reply(_ response: UInt32) -> OpaquePointer {
+        VariantBuilder.tuple([VariantBuilder.uint32(response), VariantBuilder.dictionary([])])
+    }
+}
+
+/// A one-string tuple, `(s)` (floating): `Compose`'s reply.
+public func serviceReply(_ request: String) -> OpaquePointer {
+    VariantBuilder.tuple([VariantBuilder.string(request)])
+}
