@@ -98,11 +98,34 @@ public enum Registration {
             Exec=@DESKTOP@ --gapplication-service
 
             """),
+        // At login (XDG autostart: GNOME, KDE, Xfce, and systemd's xdg-autostart
+        // generator where systemd runs the session), so that a message queued before the
+        // last logout is retried with no command: the service owns the outbox from its
+        // start while anything is queued, and quits after its idle time when nothing is.
+        ("autostart", "io.github.mailto_route.MailtoRoute.Outbox.desktop", """
+            [Desktop Entry]
+            Type=Application
+            Name=mailto-route outbox
+            Comment=Sends what waits in mailto-route's outbox once the server takes it
+            Exec=@DESKTOP@ --gapplication-service
+            NoDisplay=true
+            Terminal=false
+            X-GNOME-Autostart-Phase=Applications
+            X-GNOME-AutoRestart=false
+
+            """),
     ]
 
-    /// Where `register` puts each service file: under `$XDG_DATA_HOME`.
+    /// Where `register` puts each service file: the autostart entry under
+    /// `$XDG_CONFIG_HOME`, the rest under `$XDG_DATA_HOME`.
+    public static var autostartPath: String {
+        serviceFilePaths[serviceTemplates.firstIndex { $0.directory == "autostart" } ?? 0]
+    }
+
     static var serviceFilePaths: [String] {
-        serviceTemplates.map { XDGDirectories.dataHome + "/\($0.directory)/\($0.name)" }
+        serviceTemplates.map {
+            ($0.directory == "autostart" ? XDGDirectories.configHome : XDGDirectories.dataHome) + "/\($0.directory)/\($0.name)"
+        }
     }
 
     /// Installs the service's files for mailto-route-desktop beside this binary, or

@@ -26,6 +26,9 @@ final class DesktopService: ServiceDelegate, @unchecked Sendable {
     /// Serves until idle: the D-Bus objects, the actions, the application's name.
     func serve(idleSeconds: Double) throws(ServiceError) {
         try application.serve(self, actions: Self.actions, idleSeconds: idleSeconds)
+        // Whoever started it (a click, the portal, the login's autostart entry), a message
+        // queued and not yet sent is its to retry from now.
+        if let queued = try? Paths.current().storage.outbox.list(), !queued.isEmpty { ownOutbox() }
     }
 
     // MARK: - Requests

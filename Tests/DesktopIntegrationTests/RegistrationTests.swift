@@ -49,22 +49,28 @@ import TestSupport
         #expect(register.status == 0, "\(register)")
         let desktop = URL(fileURLWithPath: mailtoRouteBinary).resolvingSymlinksInPath().deletingLastPathComponent()
             .appendingPathComponent("mailto-route-desktop").path
+        // The login's autostart entry is the user's configuration (XDG_CONFIG_HOME), the
+        // rest data (XDG_DATA_HOME).
+        let autostart = sandbox.root.appendingPathComponent("home/.config")
         let files = [
-            ("applications", "io.github.mailto_route.MailtoRoute.desktop"),
-            ("dbus-1/services", "io.github.mailto_route.MailtoRoute.service"),
-            ("dbus-1/services", "org.freedesktop.impl.portal.desktop.mailtoroute.service"),
+            (sandbox.dataHome, "applications", "io.github.mailto_route.MailtoRoute.desktop"),
+            (sandbox.dataHome, "dbus-1/services", "io.github.mailto_route.MailtoRoute.service"),
+            (sandbox.dataHome, "dbus-1/services", "org.freedesktop.impl.portal.desktop.mailtoroute.service"),
+            (autostart, "autostart", "io.github.mailto_route.MailtoRoute.Outbox.desktop"),
         ]
-        for (directory, name) in files {
-            let installed = sandbox.dataHome.appendingPathComponent("\(directory)/\(name)")
+        for (base, directory, name) in files {
+            let installed = base.appendingPathComponent("\(directory)/\(name)")
             let template = try String(contentsOf: packageRoot.appendingPathComponent("data/\(name)"), encoding: .utf8)
             #expect(sandbox.contents(installed) == template.replacingOccurrences(of: "@DESKTOP@", with: desktop), "\(name)")
         }
-        let entry = sandbox.userApplications.appendingPathComponent("io.github.mailto_route.MailtoRoute.desktop")
-        let validation = try judge("/usr/bin/desktop-file-validate", [entry.path], in: sandbox)
-        #expect(validation.status == 0 && validation.stdout.isEmpty, "\(validation)")
+        for entry in [sandbox.userApplications.appendingPathComponent("io.github.mailto_route.MailtoRoute.desktop"),
+                      autostart.appendingPathComponent("autostart/io.github.mailto_route.MailtoRoute.Outbox.desktop")] {
+            let validation = try judge("/usr/bin/desktop-file-validate", [entry.path], in: sandbox)
+            #expect(validation.status == 0 && validation.stdout.isEmpty, "\(validation)")
+        }
         #expect(try route(["unregister"], in: sandbox).status == 0)
-        for (directory, name) in files {
-            #expect(!FileManager.default.fileExists(atPath: sandbox.dataHome.appendingPathComponent("\(directory)/\(name)").path))
+        for (base, directory, name) in files {
+            #expect(!FileManager.default.fileExists(atPath: base.appendingPathComponent("\(directory)/\(name)").path))
         }
     }
 

@@ -113,4 +113,34 @@ import TestSupport
         let left = try run(mailtoRouteBinary, ["outbox", "list", "--json"], environment: environment, timeout: 30)
         #expect(left.stdout.contains("\"queued\": []"), "\(left)")
     }
+
+    /// A message queued while no session bus was there (no service to own it) is retried
+    /// from the next login: `register`'s autostart entry, run as the desktop runs it,
+    /// starts the service, which owns the outbox from its start, sends the message at its
+    /// next attempt, and then quits.
+    @Test func aMessageQueuedBeforeLoginIsSentFromTheAutostartEntry() throws {
+        let first = try SMTPTestServer(.plain)
+        let port = first.port
+        first.stop()
+        try writeAccount(sandbox, port: port, security: "none")
+        var noBus = environment
+        noBus["DBUS_SESSION_BUS_ADDRESS"] = "unix:path=/nonexistent/bus"
+        let send = try run(mailtoRouteBinary, ["send", "--to", "joe@example.com", "--subject", "Before login", "--body", "x\n"],
+                           environment: noBus, timeout: 40)
+        #expect(send.status == 75, "\(send)")
+        #expect(!bus.hasOwner(Self.serviceName, environment: environment), "nothing was started for it")
+        let server = try SMTPTestServer(.plain, port: port)
+
+        // The login: the entry's Exec= line, as the session manager runs it.
+        let entry = try String(contentsOf: sandbox.root.appendingPathComponent(
+            "home/.config/autostart/io.github.mailto_route.MailtoRoute.Outbox.desktop"), encoding: .utf8)
+        let exec = try #require(entry.split(separator: "\n").first { $0.hasPrefix("Exec=") }).dropFirst(5)
+        let login = try DesktopProgram(exec.split(separator: " ").map(String.init), environment: environment, directory: sandbox.root)
+        let started = Date()
+        while server.messages.isEmpty, Date().timeIntervalSince(started) < 100 { usleep(200_000) }
+        #expect(server.messages.count == 1, "sent from the login, at its next attempt")
+        let quit = login.finish(timeout: 30)
+        #expect(quit.status == 0, "the service quits once nothing is queued: \(quit)")
+        #expect(server.messages.count == 1, "sent once")
+    }
 }

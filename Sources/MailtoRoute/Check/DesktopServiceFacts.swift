@@ -13,6 +13,8 @@ extension CheckReport {
         /// The service files of its name found in the bus's service directories
         /// (`$XDG_DATA_HOME` and `$XDG_DATA_DIRS`, `dbus-1/services`), in that order.
         public var serviceFiles: [String] = []
+        /// Whether `register`'s autostart entry starts it at login.
+        public var startsAtLogin = false
         /// Whether it has its name on the session bus now; `nil` when not asked (--offline)
         /// or the bus did not answer (`problem`).
         public var running: Bool?
@@ -29,6 +31,7 @@ extension Check {
         facts.serviceFiles = ([XDGDirectories.dataHome] + XDGDirectories.dataDirs)
             .map { "\($0)/\(name)" }
             .filter { access($0, R_OK) == 0 }
+        facts.startsAtLogin = access(Registration.autostartPath, R_OK) == 0
         if askingTheBus {
             do {
                 facts.running = try SheetService.isRunning(callTimeout: busSeconds)

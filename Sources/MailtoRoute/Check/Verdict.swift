@@ -159,6 +159,10 @@ enum Verdict {
             if report.desktopService.running == true {
                 text += "; the desktop service retries them at their next attempt"
                 add(text, fix: "nothing to do; mailto-route outbox flush sends them now")
+            } else if report.desktopService.startsAtLogin, !report.desktopService.serviceFiles.isEmpty {
+                text += "; nothing retries them now (the desktop service does not run): it retries them from your next login, "
+                    + "or from mailto-route's next send or click"
+                add(text, fix: "mailto-route outbox flush sends them now")
             } else {
                 text += "; nothing retries them now (the desktop service does not run)"
                 add(text, fix: "mailto-route outbox flush, or enable the watcher: systemctl --user enable --now mailto-route-outbox.service")
