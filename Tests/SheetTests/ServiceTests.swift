@@ -2,14 +2,14 @@ import Foundation
 import Testing
 import TestSupport
 
-extension SheetTests {
-    /// The desktop service as the desktop uses it: a session bus of the test's own that
-    /// D-Bus activates mailto-route-desktop from the service files `register` installed
-    /// (in the sandbox's `$XDG_DATA_HOME/dbus-1/services`), its windows on the test
-    /// desktop's display and accessibility bus; called as the command line, GLib's
-    /// launcher, xdg-desktop-portal and GNOME Shell's notifications call it. Nested in
-    /// SheetTests, so these run one after another with the other sheet tests (one screen).
-    @Suite struct Service {
+/// The desktop service as the desktop uses it: a session bus of the test's own that
+/// D-Bus activates mailto-route-desktop from the service files `register` installed
+/// (in the sandbox's `$XDG_DATA_HOME/dbus-1/services`), its windows on the second test
+/// desktop's display and accessibility bus; called as the command line, GLib's
+/// launcher, xdg-desktop-portal and GNOME Shell's notifications call it. One after
+/// another on that screen, beside the other sheet tests on theirs.
+extension ServiceTests {
+    @Suite(.serialized) struct Service {
         let sandbox: Sandbox
         let desktop: TestDesktop
         let bus: PrivateSessionBus
@@ -19,7 +19,7 @@ extension SheetTests {
 
         init() throws {
             sandbox = try Sandbox()
-            desktop = try TestDesktop.shared.get()
+            desktop = try TestDesktop.second.get()
             var environment = desktop.environment(sandbox.environment)
             environment["AT_SPI_BUS_ADDRESS"] = try desktop.accessibilityBusAddress()
             // Gone two seconds after its last window: the tests see it leave and come back.
@@ -418,3 +418,6 @@ final class GtkNotificationServer {
         try? FileManager.default.removeItem(at: directory)
     }
 }
+
+/// The group of the desktop service's tests (`Service`), on the second test desktop.
+@Suite(.serialized) enum ServiceTests {}

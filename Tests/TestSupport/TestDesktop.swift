@@ -1,10 +1,11 @@
 import Foundation
 
 /// A desktop for the sheet tests (Servers/desktop-session.py): Xvfb, a private session bus
-/// with the system's service files, and the AT-SPI bus and registry on it. One per test
-/// process, started by the first test that asks: it takes about a second, and the sheet
-/// tests run one after another on it (one screen, whole-screen screenshots). It stops
-/// itself when the test process is gone.
+/// with the system's service files, and the AT-SPI bus and registry on it. Two per test
+/// process, each started by the first test that asks (about a second): the sheet tests
+/// run one after another on `shared`, the desktop service's on `second`, so the two groups
+/// go side by side, each with a screen of its own (whole-screen screenshots, one sheet
+/// at a time for the driver to find). Each stops itself when the test process is gone.
 public final class TestDesktop: Sendable {
     public let display: String
     public let busAddress: String
@@ -12,7 +13,10 @@ public final class TestDesktop: Sendable {
     public let directory: URL
     private let process: ServerProcess
 
-    public static let shared: Result<TestDesktop, TestSupportError> = {
+    public static let shared = start()
+    public static let second = start()
+
+    private static func start() -> Result<TestDesktop, TestSupportError> {
         do {
             return .success(try TestDesktop())
         } catch let error as TestSupportError {
@@ -20,7 +24,7 @@ public final class TestDesktop: Sendable {
         } catch {
             return .failure(TestSupportError("cannot start the test desktop: \(error)"))
         }
-    }()
+    }
 
     private init() throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("mailto-route-desktop-\(UUID().uuidString)")
