@@ -79,7 +79,7 @@ let package = Package(
         .target(name: "TestSupport", path: "Tests/TestSupport", exclude: ["Servers", "Resources"]),
         .testTarget(name: "MailtoCoreTests", dependencies: ["MailtoCore"]),
         // Snapshots/ holds expected outputs, read from the source tree.
-        .testTarget(name: "CLITests", dependencies: ["TestSupport", "mailto-route", "Outbox"], exclude: ["Snapshots"]),
+        .testTarget(name: "CLITests", dependencies: ["TestSupport", "mailto-route", "MailtoRoute", "Outbox"], exclude: ["Snapshots"]),
         // Hands a message with attachments off in a subprocess, for DesktopIntegrationTests,
         // until `send --attach` can do it; never installed.
         .executableTarget(name: "handoff-probe", dependencies: ["MailtoRoute"], path: "Tests/HandoffProbe"),

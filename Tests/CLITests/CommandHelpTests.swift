@@ -20,23 +20,6 @@ import TestSupport
         }
     }
 
-    /// The help lists every option the command takes, and only those: each one it names
-    /// is accepted (a usage error would be 64 with "unknown option").
-    @Test(arguments: commands)
-    func everyOptionTheHelpListsIsAccepted(command: String) throws {
-        let sandbox = try Sandbox()
-        let help = try mailtoRoute([command, "--help"], in: sandbox).stdout
-        let options = help.split(separator: "\n").compactMap { line -> String? in
-            let word = line.split(separator: " ").first.map(String.init) ?? ""
-            return line.hasPrefix("  --") ? word : nil
-        }
-        #expect(help.contains("\n  -h, --help  "))
-        for option in options {
-            let result = try mailtoRoute([command, option, "--no-such-option"], in: sandbox)
-            #expect(!result.stderr.contains("unknown option '\(option)'"), "\(command) \(option)")
-        }
-    }
-
     /// `--help` wins over whatever else the line holds, and a `--help` that is the value
     /// of an option, or after `--`, is that value, not a request for help.
     @Test func helpAmongOtherWordsStillShowsHelpButNotAsAValue() throws {

@@ -1,4 +1,5 @@
 import Foundation
+import MailtoRoute
 import Testing
 import TestSupport
 
@@ -62,10 +63,11 @@ import TestSupport
         for variable in read.union(["XDG_CONFIG_HOME", "XDG_STATE_HOME", "XDG_DATA_HOME", "XDG_DATA_DIRS", "XDG_CONFIG_DIRS", "TZ"]) {
             #expect(environment.contains(variable), "\(variable) is read but not in the man page's ENVIRONMENT")
         }
+        // The keys as the program reads them: the lists its configuration checks a file
+        // against (any other key is a mistake there).
         let configuration = section("CONFIGURATION")
-        for key in ["from", "host", "port", "security", "user", "password", "password-command", "ca-file",
-                    "allow-plaintext", "timeout", "policy", "handler", "consent-timeout"] {
-            #expect(configuration.contains("\n       \(key)="), "\(key)")
+        for key in Account.keys.union(RouteSettings.keys) {
+            #expect(configuration.contains("\n       \(key)="), "\(key) is read but not in the man page's CONFIGURATION")
         }
     }
 }

@@ -144,22 +144,4 @@ import TestSupport
         #expect(result.status == 0)
         #expect(result.stdout == snapshot)
     }
-
-    /// Every command the help lists runs (its own usage error without arguments is fine;
-    /// "unknown command" is not).
-    @Test func everyListedCommandExists() throws {
-        let sandbox = try Sandbox()
-        let help = try mailtoRoute(["--help"], in: sandbox).stdout
-        let names = help.split(separator: "\n").compactMap { line -> String? in
-            let words = line.split(separator: " ")
-            guard words.count >= 2, words[0] == "mailto-route", !words[1].hasPrefix("["), !words[1].hasPrefix("-") else { return nil }
-            return String(words[1])
-        }
-        #expect(Set(names) == ["send", "compose", "check", "parse", "register", "unregister", "outbox", "drafts", "log"])
-        for name in names {
-            let result = try mailtoRoute([name, "--no-such-option"], in: sandbox)
-            #expect(result.status == 64)
-            #expect(!result.stderr.contains("unknown command"), "\(name)")
-        }
-    }
 }

@@ -193,6 +193,27 @@ import TestSupport
         #expect(server.messages.isEmpty)
     }
 
+    /// A misspelt key in [route] is a mistake, named with the key it was meant to be, and
+    /// links go to the mail program until it is mended: `polcy=direct` never sends a link.
+    @Test func misspeltRouteKeyIsNamedAndLinksAreHandedOff() throws {
+        let sandbox = try Sandbox()
+        try sandbox.installHandler("fakebird.desktop", name: "Fake Bird", program: "fakebird")
+        try sandbox.setDefaultMailHandler("fakebird.desktop")
+        let server = try SMTPTestServer(.plain)
+        let config = try writeAccount(sandbox, port: server.port, security: "none")
+        try (String(contentsOf: config, encoding: .utf8) + "[route]\npolcy=direct\n").write(to: config, atomically: false, encoding: .utf8)
+        #expect(try route(["register"], in: sandbox).status == 0)
+        let checked = try route(["check", "--offline", "--json"], in: sandbox)
+        #expect(checked.status == 78, "\(checked)")
+        let problems = (try jsonObject(checked.stdout)["problems"] as? [[String: Any]]) ?? []
+        #expect(problems.contains { ($0["problem"] as? String)?.hasSuffix("unknown key 'polcy' in [route]; did you mean 'policy'?") == true },
+                "\(checked)")
+        let click = try route(["open", "mailto:joe@example.com?subject=Typo", "--json"], in: sandbox)
+        #expect(click.status == 0, "\(click)")
+        #expect(try jsonObject(click.stdout)["path"] as? String == "handoff", "\(click)")
+        #expect(server.messages.isEmpty)
+    }
+
     /// A mistake in [route] makes links hand off, and keeps the `handler=` the group names:
     /// the check and the click go to the same program (not to the desktop's default).
     @Test(arguments: ["policy=always", "consent-timeout=forever"])

@@ -66,7 +66,8 @@ public struct Account: Sendable {
 }
 
 extension Account {
-    static let keys: Set<String> = [
+    /// The keys of `[account]`: any other is a mistake, named with the closest of these.
+    public static let keys: Set<String> = [
         "from", "host", "port", "security", "user", "password", "password-command", "ca-file", "allow-plaintext",
         "timeout",
     ]

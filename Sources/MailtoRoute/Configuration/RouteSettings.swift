@@ -27,11 +27,20 @@ public struct RouteSettings: Equatable, Sendable {
 
     public init() {}
 
+    /// The keys of `[route]`.
+    public static let keys: Set<String> = ["policy", "consent-timeout", "handler"]
+
     /// Reads `policy=`, `consent-timeout=` and `handler=` of `file` (`path` names it). A
     /// value that is not one of the allowed is a configuration error, and links are handed
     /// off until it is fixed: guessing could send what the user meant to be asked about.
     /// What does read is kept, so that a click and the check hand off to the same `handler=`.
     init(_ file: KeyFile, path: String) {
+        // A misspelt key would leave its setting at the default without a word (policy=
+        // mistyped leaves links asked about): named, as [account]'s are.
+        for key in file.keys(in: "route") where !Self.keys.contains(key) {
+            refuse("\(path): unknown key '\(key)' in [route]" + (closest(to: key, among: Self.keys).map { "; did you mean '\($0)'?" } ?? ""),
+                   fix: "remove or correct '\(key)' in [route] of \(path) (its keys: \(Self.keys.sorted().joined(separator: ", ")))")
+        }
         // A desktop id or webmail:SERVICE has no spaces, so a stray one around it is no error.
         handler = file.string("route", "handler")?.split(whereSeparator: { $0 == " " || $0 == "\t" }).first.map(String.init)
         if let text = file.string("route", "policy") {
