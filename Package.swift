@@ -80,13 +80,10 @@ let package = Package(
         .testTarget(name: "MailtoCoreTests", dependencies: ["MailtoCore"]),
         // Snapshots/ holds expected outputs, read from the source tree.
         .testTarget(name: "CLITests", dependencies: ["TestSupport", "mailto-route", "MailtoRoute", "Outbox"], exclude: ["Snapshots"]),
-        // Hands a message with attachments off in a subprocess, for DesktopIntegrationTests,
-        // until `send --attach` can do it; never installed.
-        .executableTarget(name: "handoff-probe", dependencies: ["MailtoRoute"], path: "Tests/HandoffProbe"),
         // DesktopIntegration in-process too, for what needs no GIO (ExecLine: GLib only).
         .testTarget(
             name: "DesktopIntegrationTests",
-            dependencies: ["TestSupport", "mailto-route", "handoff-probe", "Outbox", "DesktopIntegration"]
+            dependencies: ["TestSupport", "mailto-route", "Outbox", "DesktopIntegration"]
         ),
         // Asks for consent and shows report notifications in a subprocess, for
         // NotificationTests (a pseudo-terminal, a private bus); never installed.

@@ -274,17 +274,6 @@ struct Leftovers {
     }
 }
 
-/// Hands `email` off to `handler` (a desktop id or `webmail:SERVICE`), else to where a
-/// click's handoff would go: the Swift API's handoff, without the router. The warnings name
-/// the hfields not taken too (rule 2), as the router's report does.
-public func handOff(_ email: EmailData, handler: String? = nil) throws -> HandoffResult {
-    let session = Session.current()
-    let destination = try Handoff.destination(configured: handler ?? session.route.handler)
-    var result = try Handoff.handOff(email, to: destination, loopGuard: session.environment.handoffGuard)
-    result.warnings = email.dropped.map(\.warning) + result.warnings
-    return result
-}
-
 extension DroppedField {
     /// How a report names an hfield that was not taken (rule 2: no silent drop).
     var warning: String { "not taken from the URL: '\(name)' (\(reason))" }

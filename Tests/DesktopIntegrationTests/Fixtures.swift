@@ -1,11 +1,11 @@
 import Foundation
 import TestSupport
 
-/// Runs the test-only `handoff-probe`, built next to `mailto-route`, with no controlling
-/// terminal (`setsid`): a terminal program then goes to a terminal emulator, as for a
-/// clicked link, also when the tests themselves run on a terminal.
-func handoffProbe(_ arguments: [String], in sandbox: Sandbox, _ extra: [String: String] = [:]) throws -> RunResult {
-    try run("/usr/bin/setsid", ["-w", builtExecutable("handoff-probe")] + arguments,
+/// Runs `mailto-route send ARGUMENTS --handoff` with no controlling terminal (`setsid`):
+/// a terminal program then goes to a terminal emulator, as for a clicked link, also when
+/// the tests themselves run on a terminal.
+func sendHandoff(_ arguments: [String], in sandbox: Sandbox, _ extra: [String: String] = [:]) throws -> RunResult {
+    try run("/usr/bin/setsid", ["-w", mailtoRouteBinary, "send"] + arguments + ["--handoff"],
             environment: sandbox.environment(extra), timeout: 30)
 }
 

@@ -209,6 +209,8 @@ import TestSupport
         #expect(sandbox.drafts.count == 1)
     }
 
+    /// `check --json` lists every program that handles mailto: links (`handler.all`), the
+    /// default first, each with its id, name, program and packaging.
     @Test func handlersAreListedWithIdNameExecutableAndPackaging() throws {
         let sandbox = try Sandbox()
         try sandbox.installHandler("fakebird.desktop", name: "Fake Bird", program: "fakebird")
@@ -218,11 +220,20 @@ import TestSupport
         try sandbox.installHandler("thunderbird_thunderbird.desktop", name: "Snap Bird", program: "snapbird",
                                    extraLines: ["X-SnapInstanceName=thunderbird"])
         try sandbox.setDefaultMailHandler("org.mozilla.Thunderbird.desktop")
-        let result = try handoffProbe(["--list"], in: sandbox)
-        let lines = Set(result.stdout.split(separator: "\n").map(String.init))
+        let result = try route(["check", "--offline", "--json"], in: sandbox)
+        let all = try #require((try jsonObject(result.stdout)["handler"] as? [String: Any])?["all"] as? [[String: Any]], "\(result)")
+        func line(_ program: [String: Any]) -> String {
+            var flags: [String] = []
+            if program["default"] as? Bool == true { flags.append("default") }
+            if program["itself"] as? Bool == true { flags.append("itself") }
+            if let appID = program["appId"] as? String { flags.append("flatpak:\(appID)") }
+            if let snap = program["snap"] as? String { flags.append("snap:\(snap)") }
+            return [program["id"], program["name"], program["executable"]].map { $0 as? String ?? "?" }.joined(separator: "|")
+                + "|" + flags.joined(separator: ",")
+        }
         let bin = sandbox.binDirectory.path
-        #expect(result.stdout.hasPrefix("org.mozilla.Thunderbird.desktop|"), "\(result)")
-        #expect(lines == [
+        #expect(all.first.map(line)?.hasPrefix("org.mozilla.Thunderbird.desktop|") == true, "\(result)")
+        #expect(Set(all.map(line)) == [
             "org.mozilla.Thunderbird.desktop|Thunderbird|flatpak|default,flatpak:org.mozilla.Thunderbird",
             "fakebird.desktop|Fake Bird|\(bin)/fakebird|",
             "thunderbird_thunderbird.desktop|Snap Bird|\(bin)/snapbird|snap:thunderbird",

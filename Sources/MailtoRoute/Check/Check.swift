@@ -82,6 +82,7 @@ public enum Check {
 
     static func gatherHandlers(into report: inout CheckReport, session: Session) {
         let type = Handlers.mailtoType
+        report.mailPrograms = MailHandlers.all()
         if let app = Handlers.defaultForScheme("mailto") {
             report.handler.gioDefault = program(app)
             report.registration.isDefault = app.isMailtoRoute

@@ -234,6 +234,18 @@ extension CheckReport {
                 ("default", handler.gioDefault.map { program($0) } ?? .null), ("setBy", .string(handler.setBy)),
                 ("xdgMime", .string(handler.xdgMime)), ("xdgMimeProblem", .string(handler.xdgMimeProblem)),
                 ("disagree", .bool(handler.disagree)),
+                ("all", .array(mailPrograms.map { program in
+                    var members: [(String, JSON)] = [
+                        ("id", .string(program.id)), ("name", .string(program.name)), ("executable", .string(program.executable)),
+                        ("default", .bool(program.isDefault)), ("itself", .bool(program.isMailtoRoute)),
+                    ]
+                    switch program.packaging {
+                    case .native: members.append(("packaging", .string("native")))
+                    case .flatpak(let appID): members += [("packaging", .string("flatpak")), ("appId", .string(appID))]
+                    case .snap(let name): members += [("packaging", .string("snap")), ("snap", .string(name))]
+                    }
+                    return .object(members)
+                })),
             ])),
             ("mimeapps", .object([
                 ("lists", .array(mimeapps.lists.map { list in

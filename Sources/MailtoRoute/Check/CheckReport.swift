@@ -125,6 +125,8 @@ public struct CheckReport: Sendable {
     /// Where the outbox and the outcome log are.
     public var stateDirectory = ""
     public var handler: Handler
+    /// Every program that handles `mailto:` links (`MailHandlers.all`), the default first.
+    public var mailPrograms: [MailHandler] = []
     public var mimeapps: Mimeapps
     public var registration: Registration
     /// Where a handoff goes, or why nowhere.
