@@ -41,7 +41,7 @@ public enum Check {
 
         // The [route] group as a click reads it: the policy and the handler= it keeps also
         // when the group has a mistake.
-        let settings = session.route
+        let settings = session.routeSettings
         report.policy = .init(value: settings.policy, error: settings.error?.message, fix: settings.fix)
         report.configFile = session.paths.configFile
         report.stateDirectory = session.storage.stateDirectory

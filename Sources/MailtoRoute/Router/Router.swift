@@ -30,7 +30,7 @@ extension Session {
         // "It will be retried": the desktop service owns the outbox from now until nothing
         // is queued (where a session bus and the service are there; check says who retries).
         if report.result == .queued { SheetService.ownOutbox() }
-        let sendsNothing = source == .link && route.policy == .handoff
+        let sendsNothing = source == .link && routeSettings.policy == .handoff
         if report.result != .queued, !sendsNothing, account != nil,
            let due = try? storage.outbox.due(now: .now()), !due.isEmpty,
            let flushed = try? flushOutbox(limit: flushLimit) {
@@ -44,7 +44,7 @@ extension Session {
     /// `request.sheet` set, and shows it when the plan says `.sheet`; `route` carries out
     /// every other plan. The password is obtained here only when the plan sends.
     public func plan(_ request: RouteRequest) -> Plan {
-        Plan.make(source: request.source, forcedPath: request.forcedPath, policy: route.policy, account: accountState,
+        Plan.make(source: request.source, forcedPath: request.forcedPath, policy: routeSettings.policy, account: accountState,
                   sheet: request.sheet, passwordProblem: { passwordProblem }, handlerProblem: {
                       if case .failure(let failure) = destination() { return failure.message }
                       return nil
@@ -94,7 +94,7 @@ private struct Routing {
 
     mutating func run() -> RouteReport {
         // A broken [route] group is read as policy=handoff, keeping its handler=.
-        if let error = session.route.error {
+        if let error = session.routeSettings.error {
             warnings.append("\(error.message); links are handed off until it is fixed")
         }
         let state = session.accountState
@@ -126,7 +126,7 @@ private struct Routing {
         let handlerName = try? session.destination().get().name
         let decision = askConsent(
             for: email, sendingAs: account.from.readable, via: server.address, handlerName: handlerName,
-            channel: request.consentChannel, timeout: request.consentTimeout ?? session.route.consentTimeout)
+            channel: request.consentChannel, timeout: request.consentTimeout ?? session.routeSettings.consentTimeout)
         switch decision {
         case .send:
             return sendDirect()

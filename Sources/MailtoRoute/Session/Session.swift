@@ -72,7 +72,8 @@ public final class Session {
     }
 
     public var storage: StorageLocations { paths.storage }
-    public var route: RouteSettings { configuration.route }
+    /// The `[route]` group as read (`route(_:)` is the routing itself).
+    public var routeSettings: RouteSettings { configuration.route }
     /// The account when it reads; see `configuration.account` for its mistake.
     public var account: Account? { try? configuration.account?.get() }
 
@@ -108,7 +109,7 @@ public final class Session {
     /// there is nowhere to go.
     public func destination() -> Result<Handoff.Destination, Failure> {
         if let handoffDestination { return handoffDestination }
-        let found = Result { try Handoff.destination(configured: route.handler) }
+        let found = Result { try Handoff.destination(configured: routeSettings.handler) }
             .mapError { Failure($0, otherwise: .permanent) }
         handoffDestination = found
         return found
