@@ -80,7 +80,7 @@ public final class NetworkMonitor {
     /// still blocked at the deadline is left behind; it holds its own reference to the job.
     /// GNetworkMonitor emits its signals on the context that was the thread default when
     /// it was made (gnetworkmonitorbase.c, `priv->context`): `context`, pushed there.
-    private static func defaultMonitor(
+    fileprivate static func defaultMonitor(
         _ gio: UnsafePointer<mr_gio_api>, on context: MainContext, seconds: Double
     ) throws(DesktopError) -> OpaquePointer {
         let job = MonitorJob(gio: gio, context: context)
@@ -145,4 +145,38 @@ private func onTerminate(_ data: gpointer?) -> gboolean {
 private func onInterrupt(_ data: gpointer?) -> gboolean {
     NetworkMonitor.owner(data)?.pending.append(.stop(signal: SIGINT))
     return 1
+}
+
+/// The network coming and going, told on the process's default main context (the desktop
+/// service's main loop): the same GIO monitor as `NetworkMonitor`'s, made within the same
+/// deadline (a NetworkManager that does not answer never holds the service's loop).
+public final class NetworkWatch {
+    private let gio: UnsafePointer<mr_gio_api>
+    private let monitor: OpaquePointer
+    private var handler: gulong = 0
+    fileprivate let changed: (Bool) -> Void
+
+    /// `changed` gets whether a default route exists, at each `network-changed`. Throws as
+    /// `NetworkMonitor.init` does.
+    public init(changed: @escaping (Bool) -> Void) throws(DesktopError) {
+        let gio = try GIOLibrary.load()
+        self.gio = gio
+        self.changed = changed
+        monitor = try NetworkMonitor.defaultMonitor(gio, on: MainContext(processDefault: ()), seconds: NetworkMonitor.startTimeout)
+        _ = gio.pointee.g_object_ref(gpointer(monitor))
+        let callback = unsafeBitCast(onWatchedNetworkChanged as NetworkChangedCallback, to: GCallback.self)
+        handler = gio.pointee.g_signal_connect_data(gpointer(monitor), "network-changed", callback,
+                                                    Unmanaged.passUnretained(self).toOpaque(), nil, GConnectFlags(rawValue: 0))
+    }
+
+    deinit {
+        gio.pointee.g_signal_handler_disconnect(gpointer(monitor), handler)
+        gio.pointee.g_object_unref(gpointer(monitor))
+    }
+}
+
+/// `network-changed` for a `NetworkWatch`.
+private func onWatchedNetworkChanged(_ monitor: OpaquePointer?, _ available: gboolean, _ data: gpointer?) {
+    guard let data else { return }
+    Unmanaged<NetworkWatch>.fromOpaque(data).takeUnretainedValue().changed(available != 0)
 }

@@ -18,6 +18,7 @@ final class DesktopService: ServiceDelegate, @unchecked Sendable {
     static let actions = ["retry-outbox", "open-draft", SheetService.ownOutboxAction]
 
     let application: SheetApplication
+    private var network: NetworkWatch?
 
     init(application: SheetApplication) {
         self.application = application
@@ -26,6 +27,11 @@ final class DesktopService: ServiceDelegate, @unchecked Sendable {
     /// Serves until idle: the D-Bus objects, the actions, the application's name.
     func serve(idleSeconds: Double) throws(ServiceError) {
         try application.serve(self, actions: Self.actions, idleSeconds: idleSeconds)
+        // While it runs, a network that comes back is the moment to send what waits in the
+        // outbox (DesktopIntegration's monitor, on this main loop; none: the timers alone).
+        network = try? NetworkWatch { [weak self] available in
+            if available { self?.networkAvailable() }
+        }
         // Whoever started it (a click, the portal, the login's autostart entry), a message
         // queued and not yet sent is its to retry from now.
         if let queued = try? Paths.current().storage.outbox.list(), !queued.isEmpty { ownOutbox() }

@@ -15,8 +15,6 @@ public protocol ServiceDelegate: AnyObject {
     func composeEmail(_ request: PortalEmailRequest, respond: @escaping @Sendable (UInt32) -> Void) -> SheetHandle?
     /// A notification's button: `retry-outbox` or `open-draft`, with the id it names.
     func activate(_ action: String, parameter: String)
-    /// GIO's network monitor saw the network come back while the service runs.
-    func networkAvailable()
 }
 
 /// The names the application takes.

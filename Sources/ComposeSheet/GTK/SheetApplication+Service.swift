@@ -44,25 +44,9 @@ extension SheetApplication {
         if g_application_get_is_remote(gApplication) != 0 {
             throw ServiceError(takingMessage: nil, "another process is \(ServiceNames.applicationID) already")
         }
-        watchNetwork()
         // Started for a call that may never come: up for the inactivity timeout, then gone.
         hold()
         release()
-    }
-
-    /// Wraps `g_network_monitor_get_default` (transfer none) and its `network-changed`
-    /// signal, on the main loop: while the service runs, a network that comes back is the
-    /// moment to send what waits in the outbox (the systemd unit's `outbox watch` covers
-    /// the time it does not run).
-    private func watchNetwork() {
-        guard let monitor = g_network_monitor_get_default() else { return }
-        g_signal_connect_data(UnsafeMutableRawPointer(monitor), "network-changed",
-                              unsafeBitCast(onNetworkChanged as NetworkHandler, to: GCallback.self),
-                              Unmanaged.passUnretained(self).toOpaque(), nil, GConnectFlags(0))
-    }
-
-    fileprivate func networkChanged(available: Bool) {
-        if available { delegate?.networkAvailable() }
     }
 
     fileprivate func activateAction(_ name: String, parameter: String) {
@@ -161,14 +145,6 @@ private func onMainIdle(_ data: UnsafeMutableRawPointer?) -> gboolean {
     guard let data else { return 0 }
     Unmanaged<BackgroundJob>.fromOpaque(data).takeRetainedValue().body()
     return 0
-}
-
-private typealias NetworkHandler = @convention(c) (OpaquePointer?, gboolean, UnsafeMutableRawPointer?) -> Void
-
-/// GNetworkMonitor's "network-changed": whether a default route exists now.
-private func onNetworkChanged(_ monitor: OpaquePointer?, _ available: gboolean, _ data: UnsafeMutableRawPointer?) {
-    guard let data else { return }
-    Unmanaged<SheetApplication>.fromOpaque(data).takeUnretainedValue().networkChanged(available: available != 0)
 }
 
 private typealias ActionHandler = @convention(c) (OpaquePointer?, OpaquePointer?, UnsafeMutableRawPointer?) -> Void

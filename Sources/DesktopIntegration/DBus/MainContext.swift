@@ -11,6 +11,12 @@ final class MainContext {
         pointer = g_main_context_new()
     }
 
+    /// The process's default context (`g_main_context_default`, ref'd): the one a GTK or
+    /// GApplication main loop runs.
+    init(processDefault: Void) {
+        pointer = g_main_context_ref(g_main_context_default())
+    }
+
     deinit {
         g_main_context_unref(pointer)
     }
