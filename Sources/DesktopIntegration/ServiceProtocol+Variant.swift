@@ -33,7 +33,7 @@ extension ServiceProtocol.Request {
     }
 }
 
-extension ServiceProtocol.Outcome {
+extension ServiceProtocol.Answer {
     /// `Finished`'s body for `request`, `(siss)` (floating).
     public func signal(request: String) -> OpaquePointer {
         VariantBuilder.tuple([VariantBuilder.string(request), VariantBuilder.int32(status),
@@ -41,10 +41,10 @@ extension ServiceProtocol.Outcome {
     }
 
     /// Reads a `Finished`'s body: the request it answers and the outcome.
-    static func read(_ values: Variant) -> (request: String, outcome: ServiceProtocol.Outcome)? {
+    static func read(_ values: Variant) -> (request: String, outcome: ServiceProtocol.Answer)? {
         guard values.isOfType("(siss)"), let request = values.child(0).string else { return nil }
         let report = values.child(2).string ?? ""
-        let outcome = ServiceProtocol.Outcome(status: g_variant_get_int32(values.child(1).pointer),
+        let outcome = ServiceProtocol.Answer(status: g_variant_get_int32(values.child(1).pointer),
                                               report: report.isEmpty ? nil : report, message: values.child(3).string ?? "")
         return (request, outcome)
     }

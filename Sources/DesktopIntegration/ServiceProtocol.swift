@@ -50,8 +50,8 @@ public enum ServiceProtocol {
         }
     }
 
-    /// What `Finished` says.
-    public struct Outcome: Sendable, Equatable {
+    /// What `Finished` says (`Outcome` is the outcome log's line).
+    public struct Answer: Sendable, Equatable {
         public var status: Int32
         /// The RouteReport's JSON; `nil` when nothing was routed.
         public var report: String?

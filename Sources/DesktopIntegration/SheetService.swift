@@ -65,10 +65,10 @@ public enum SheetService {
     /// the user's writing time, but it ends when the service leaves the bus
     /// (`NameOwnerChanged`), and when the bus itself goes away, so a crashed service never
     /// holds the click.
-    public static func compose(_ request: ServiceProtocol.Request) throws(DesktopError) -> ServiceProtocol.Outcome? {
+    public static func compose(_ request: ServiceProtocol.Request) throws(DesktopError) -> ServiceProtocol.Answer? {
         guard let bus = try? BusConnection.session(within: 5) else { return nil }
         let watch = ServiceWatch()
-        return try bus.context.run { () throws(DesktopError) -> ServiceProtocol.Outcome? in
+        return try bus.context.run { () throws(DesktopError) -> ServiceProtocol.Answer? in
             let finished = bus.subscribe(sender: nil, interface: ServiceProtocol.interface, member: "Finished",
                                          path: ServiceProtocol.objectPath) { watch.take($0, $1) }
             let owner = bus.subscribe(sender: "org.freedesktop.DBus", interface: "org.freedesktop.DBus",
@@ -110,8 +110,8 @@ public enum SheetService {
 /// service leaving the bus.
 private final class ServiceWatch {
     var request: String?
-    var finished: [String: ServiceProtocol.Outcome] = [:]
-    var outcome: ServiceProtocol.Outcome? {
+    var finished: [String: ServiceProtocol.Answer] = [:]
+    var outcome: ServiceProtocol.Answer? {
         request.flatMap { finished[$0] }
     }
     var serviceLeft = false
@@ -119,7 +119,7 @@ private final class ServiceWatch {
     func take(_ member: String, _ values: Variant) {
         switch member {
         case "Finished":
-            guard let (request, outcome) = ServiceProtocol.Outcome.read(values) else { return }
+            guard let (request, outcome) = ServiceProtocol.Answer.read(values) else { return }
             finished[request] = outcome
         case "NameOwnerChanged" where values.isOfType("(sss)"):
             if values.child(2).string == "" { serviceLeft = true }

@@ -42,11 +42,11 @@ final class DesktopService: ServiceDelegate, @unchecked Sendable {
     /// The command line's `Compose`: its link (or `compose`) in a sheet, the URL read
     /// once, in this request's Session (its configuration read once); answered with the
     /// report as data, which the command line prints with its own output.
-    func compose(_ request: ServiceProtocol.Request, answer: @escaping @Sendable (ServiceProtocol.Outcome) -> Void) {
+    func compose(_ request: ServiceProtocol.Request, answer: @escaping @Sendable (ServiceProtocol.Answer) -> Void) {
         guard application.showsSheets else {
             // Started where there is no display (an activation environment without one):
             // the command line shows the sheet itself, on its own display.
-            return answer(ServiceProtocol.Outcome(status: ServiceProtocol.noDisplay, report: nil,
+            return answer(ServiceProtocol.Answer(status: ServiceProtocol.noDisplay, report: nil,
                                                   message: "the desktop service has no display to show a sheet on"))
         }
         let session = Session.current()

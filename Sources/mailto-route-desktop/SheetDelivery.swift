@@ -176,22 +176,22 @@ extension SheetDelivery {
         switch parse(url, session: session, trust: request.trust) {
         case .success(let email): return .success(Opening(email: email, source: source))
         case .failure(let failure):
-            return .failure(Refusal(outcome: ServiceProtocol.Outcome(
+            return .failure(Refusal(outcome: ServiceProtocol.Answer(
                 status: RouteReport.exitStatus(for: failure.kind), report: nil, message: failure.message)))
         }
     }
 
     /// A request that opens no sheet, and what its caller is told.
     struct Refusal: Error {
-        var outcome: ServiceProtocol.Outcome
+        var outcome: ServiceProtocol.Answer
     }
 
     /// What the caller is told: docs/design.md's exit status and the report as data.
-    static func outcome(_ report: RouteReport?) -> ServiceProtocol.Outcome {
+    static func outcome(_ report: RouteReport?) -> ServiceProtocol.Answer {
         guard let report else {
-            return ServiceProtocol.Outcome(status: 1, report: nil, message: "the sheet ended without a result")
+            return ServiceProtocol.Answer(status: 1, report: nil, message: "the sheet ended without a result")
         }
-        return ServiceProtocol.Outcome(status: report.exitStatus, report: report.json.serialized, message: "")
+        return ServiceProtocol.Answer(status: report.exitStatus, report: report.json.serialized, message: "")
     }
 }
 

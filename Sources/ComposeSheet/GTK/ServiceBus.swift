@@ -9,7 +9,7 @@ public protocol ServiceDelegate: AnyObject {
     func open(_ uris: [String])
     /// mailto-route's own `Compose` (`ServiceProtocol`): a sheet for the command line's
     /// link or `compose`; `answer` once it has ended.
-    func compose(_ request: ServiceProtocol.Request, answer: @escaping @Sendable (ServiceProtocol.Outcome) -> Void)
+    func compose(_ request: ServiceProtocol.Request, answer: @escaping @Sendable (ServiceProtocol.Answer) -> Void)
     /// The Email portal's `ComposeEmail`; `respond` with its response code once the user
     /// has chosen. The handle withdraws the request (`Request.Close`).
     func composeEmail(_ request: PortalEmailRequest, respond: @escaping @Sendable (UInt32) -> Void) -> SheetHandle?
@@ -139,7 +139,7 @@ final class ServiceBus: @unchecked Sendable {
     }
 
     /// Wraps `g_dbus_connection_emit_signal`, to the caller only: what it prints is its own.
-    private func emitFinished(_ request: String, _ outcome: ServiceProtocol.Outcome, to destination: String) {
+    private func emitFinished(_ request: String, _ outcome: ServiceProtocol.Answer, to destination: String) {
         g_dbus_connection_emit_signal(
             connection, destination, ServiceProtocol.objectPath, ServiceProtocol.interface, "Finished",
             outcome.signal(request: request), nil)

@@ -51,13 +51,13 @@ enum DesktopSheet {
         if code == ServiceProtocol.noDisplay { return nil }
         let bytes = (try? readFileIfExists(file.path)) ?? nil
         let report = bytes.map { String(decoding: $0, as: UTF8.self) }
-        return present(ServiceProtocol.Outcome(status: code, report: report?.isEmpty == false ? report : nil, message: ""),
+        return present(ServiceProtocol.Answer(status: code, report: report?.isEmpty == false ? report : nil, message: ""),
                        json: json, output: output)
     }
 
     /// The sheet's answer printed as every route's is; the sheet's side told it in a
     /// notification already when nobody is at this terminal.
-    private static func present(_ outcome: ServiceProtocol.Outcome, json: Bool, output: Output) -> ExitStatus {
+    private static func present(_ outcome: ServiceProtocol.Answer, json: Bool, output: Output) -> ExitStatus {
         guard let text = outcome.report, let report = RouteReport(json: text) else {
             if !outcome.message.isEmpty { output.error("mailto-route: \(outcome.message)") }
             return ExitStatus(rawValue: outcome.status) ?? .failure
