@@ -53,7 +53,7 @@ final class DesktopService: ServiceDelegate, @unchecked Sendable {
         let start: SheetDelivery.Opening
         switch SheetDelivery.opening(request, session: session) {
         case .success(let opening): start = opening
-        case .failure(let refusal): return answer(refusal.outcome)
+        case .failure(let refusal): return answer(refusal.answer)
         }
         openSheet(start.email, source: start.source, session: session, token: request.activationToken,
                   attachmentsRequestedBy: request.requestedBy) { [self] host, warnings in

@@ -176,14 +176,14 @@ extension SheetDelivery {
         switch parse(url, session: session, trust: request.trust) {
         case .success(let email): return .success(Opening(email: email, source: source))
         case .failure(let failure):
-            return .failure(Refusal(outcome: ServiceProtocol.Answer(
+            return .failure(Refusal(answer: ServiceProtocol.Answer(
                 status: RouteReport.exitStatus(for: failure.kind), report: nil, message: failure.message)))
         }
     }
 
     /// A request that opens no sheet, and what its caller is told.
     struct Refusal: Error {
-        var outcome: ServiceProtocol.Answer
+        var answer: ServiceProtocol.Answer
     }
 
     /// What the caller is told: docs/design.md's exit status and the report as data.

@@ -65,24 +65,11 @@ struct SheetArguments {
             reportFile = words[index + 1]
             words.removeSubrange(index...index + 1)
         }
-        let given = words
-        guard let trust = AttachmentTrust.take(from: &words) else { return .failure(Usage(message: usage)) }
-        guard let command = words.first, command == "open" || command == "compose" else {
-            return .failure(Usage(message: words.first.map { "unknown command '\($0)'\n\(usage)" } ?? usage))
+        do throws(ServiceProtocol.Request.UsageMistake) {
+            return .success(SheetArguments(request: try ServiceProtocol.Request(sheetProgramWords: words), reportFile: reportFile))
+        } catch {
+            return .failure(Usage(message: "\(error.message)\n\(usage)"))
         }
-        let source: ServiceProtocol.Request.Source = command == "open" ? .link : .compose
-        let positionals = Array(words.dropFirst())
-        if let option = positionals.first(where: { $0.hasPrefix("-") }) {
-            return .failure(Usage(message: "unknown option '\(option)'\n\(usage)"))
-        }
-        guard positionals.count <= 1, source == .compose || positionals.count == 1 else {
-            return .failure(Usage(message: usage))
-        }
-        guard given == words || source == .link else {
-            return .failure(Usage(message: "--local, --trust and --requested-by are for open\n\(usage)"))
-        }
-        return .success(SheetArguments(request: ServiceProtocol.Request(url: positionals.first, source: source, trust: trust),
-                                       reportFile: reportFile))
     }
 }
 
@@ -112,7 +99,7 @@ let session = Session.current()
 let opening: SheetDelivery.Opening
 switch SheetDelivery.opening(arguments.request, session: session) {
 case .success(let opened): opening = opened
-case .failure(let refusal): fail(refusal.outcome.message, status: refusal.outcome.status)
+case .failure(let refusal): fail(refusal.answer.message, status: refusal.answer.status)
 }
 
 guard SheetApplication.canStart() else {

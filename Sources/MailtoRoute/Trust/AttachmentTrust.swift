@@ -108,3 +108,40 @@ extension ServiceProtocol.Request {
         }
     }
 }
+
+extension ServiceProtocol.Request {
+    /// The request as `mailto-route-desktop`'s words, for the command line to run the one
+    /// sheet itself when the service cannot be asked: `open URL` with the trust's words,
+    /// or `compose [URL]`. `init(sheetProgramWords:)` reads them back.
+    public var sheetProgramWords: [String] {
+        switch source {
+        case .link: ["open"] + (url.map { [$0] } ?? []) + trust.words
+        case .compose: ["compose"] + (url.map { [$0] } ?? [])
+        }
+    }
+
+    /// Reads `sheetProgramWords`; the mistake, in one line, when they do not read.
+    public init(sheetProgramWords arguments: [String]) throws(UsageMistake) {
+        var words = arguments
+        guard let trust = AttachmentTrust.take(from: &words) else { throw UsageMistake("an option lacks its value") }
+        guard let command = words.first, command == "open" || command == "compose" else {
+            throw UsageMistake(words.first.map { "unknown command '\($0)'" } ?? "no command given")
+        }
+        let source: Source = command == "open" ? .link : .compose
+        let positionals = Array(words.dropFirst())
+        if let option = positionals.first(where: { $0.hasPrefix("-") }) { throw UsageMistake("unknown option '\(option)'") }
+        guard positionals.count <= 1, source == .compose || positionals.count == 1 else {
+            throw UsageMistake(source == .link ? "open takes one URL" : "compose takes at most one URL")
+        }
+        guard arguments.count == words.count || source == .link else {
+            throw UsageMistake("--local, --trust and --requested-by are for open")
+        }
+        self.init(url: positionals.first, source: source, trust: trust)
+    }
+
+    /// What is wrong with a sheet program's words.
+    public struct UsageMistake: Error {
+        public var message: String
+        init(_ message: String) { self.message = message }
+    }
+}

@@ -42,10 +42,8 @@ enum DesktopSheet {
         guard let file = try? makeTemporaryFile(in: directory, prefix: "mailto-route-sheet-", suffix: ".json") else { return nil }
         try? file.close()
         defer { unlink(file.path) }
-        var words = [request.source == .link ? "open" : "compose"] + (request.url.map { [$0] } ?? [])
-        if request.source == .link { words += request.trust.words }
         // The POSIX layer's foreground run: this process's streams, waited for.
-        guard let status = runInForeground([path] + words + ["--report-file", file.path]) else { return nil }
+        guard let status = runInForeground([path] + request.sheetProgramWords + ["--report-file", file.path]) else { return nil }
         // Killed by a signal: the sheet is gone without a report (its recovery file stays).
         guard case .exited(let code) = status else { return .failure }
         if code == ServiceProtocol.noDisplay { return nil }
