@@ -200,104 +200,133 @@ extension CheckReport {
 
     // MARK: - JSON
 
-    /// The whole report as one object (`--json`).
+    /// The whole report as one object (`--json`). Each member is built by a function of
+    /// its own: as one expression, the type checker took most of a minute over it.
     public var json: JSON {
-        func program(_ value: Program?) -> JSON {
-            guard let value else { return .null }
-            return .object([("id", .string(value.id)), ("name", .string(value.name)),
-                            ("executable", .string(value.executable)), ("executableExists", .bool(value.executableExists)),
-                            ("runs", value.runs.map(JSON.strings) ?? .null), ("problem", .string(value.problem))])
-        }
-        func optionalBool(_ value: Bool?) -> JSON { value.map(JSON.bool) ?? .null }
-        var consentMembers: [(String, JSON)]
-        switch consent {
-        case .terminal: consentMembers = [("click", .string("terminal"))]
-        case .notification(let server): consentMembers = [("click", .string("notification")), ("server", .string(server))]
-        case .unreachable(let reason): consentMembers = [("click", .string("unreachable")), ("reason", .string(reason))]
-        }
-        consentMembers.append(("terminal", .bool(hasTerminal)))
-        var liveJSON = JSON.null
-        if let live {
-            liveJSON = .object([
-                ("server", .string(live.server)), ("connected", .bool(live.connected)), ("tls", .bool(live.encrypted)),
-                ("capabilities", .strings(live.capabilities)), ("authenticated", optionalBool(live.authenticated)),
-                ("error", live.error.map { .object([("kind", .string($0.kind.rawValue)), ("message", .string($0.message))]) } ?? .null),
-                ("milliseconds", .int(live.milliseconds)),
-            ])
+        .object([
+            ("verdict", verdictJSON), ("handler", handlerJSON), ("mimeapps", mimeappsJSON),
+            ("registration", registrationJSON), ("handoff", handoff.map(Self.programJSON) ?? .object([("error", .string(handoffProblem))])),
+            ("candidates", .array(candidates.map(Self.programJSON))), ("sandbox", sandboxJSON),
+            ("emailBackend", emailBackendJSON), ("activation", activationJSON), ("desktopService", desktopServiceJSON),
+            ("account", accountJSON), ("live", liveJSON), ("policy", policyJSON), ("consent", consentJSON),
+            ("outbox", outboxJSON), ("drafts", .int(outbox.drafts)), ("warnings", .strings(warnings)), ("problems", problemsJSON),
+        ])
+    }
+
+    private static func programJSON(_ value: Program) -> JSON {
+        let runs: JSON = value.runs.map(JSON.strings) ?? .null
+        return .object([("id", .string(value.id)), ("name", .string(value.name)),
+                        ("executable", .string(value.executable)), ("executableExists", .bool(value.executableExists)),
+                        ("runs", runs), ("problem", .string(value.problem))])
+    }
+
+    private static func optionalBool(_ value: Bool?) -> JSON { value.map(JSON.bool) ?? .null }
+
+    private var verdictJSON: JSON {
+        .object([
+            ("sentence", .string(verdict)), ("throughMailtoRoute", .string(throughMailtoRoute)),
+            ("decision", .string(decisionName)), ("works", .bool(works)), ("exitStatus", .int(Int(exitStatus))),
+        ])
+    }
+
+    private var handlerJSON: JSON {
+        let gioDefault: JSON = handler.gioDefault.map(Self.programJSON) ?? .null
+        let all: [JSON] = mailPrograms.map { program in
+            var members: [(String, JSON)] = [
+                ("id", .string(program.id)), ("name", .string(program.name)), ("executable", .string(program.executable)),
+                ("default", .bool(program.isDefault)), ("itself", .bool(program.isMailtoRoute)),
+            ]
+            switch program.packaging {
+            case .native: members.append(("packaging", .string("native")))
+            case .flatpak(let appID): members += [("packaging", .string("flatpak")), ("appId", .string(appID))]
+            case .snap(let name): members += [("packaging", .string("snap")), ("snap", .string(name))]
+            }
+            return .object(members)
         }
         return .object([
-            ("verdict", .object([
-                ("sentence", .string(verdict)), ("throughMailtoRoute", .string(throughMailtoRoute)),
-                ("decision", .string(decisionName)), ("works", .bool(works)), ("exitStatus", .int(Int(exitStatus))),
-            ])),
-            ("handler", .object([
-                ("default", handler.gioDefault.map { program($0) } ?? .null), ("setBy", .string(handler.setBy)),
-                ("xdgMime", .string(handler.xdgMime)), ("xdgMimeProblem", .string(handler.xdgMimeProblem)),
-                ("disagree", .bool(handler.disagree)),
-                ("all", .array(mailPrograms.map { program in
-                    var members: [(String, JSON)] = [
-                        ("id", .string(program.id)), ("name", .string(program.name)), ("executable", .string(program.executable)),
-                        ("default", .bool(program.isDefault)), ("itself", .bool(program.isMailtoRoute)),
-                    ]
-                    switch program.packaging {
-                    case .native: members.append(("packaging", .string("native")))
-                    case .flatpak(let appID): members += [("packaging", .string("flatpak")), ("appId", .string(appID))]
-                    case .snap(let name): members += [("packaging", .string("snap")), ("snap", .string(name))]
-                    }
-                    return .object(members)
-                })),
-            ])),
-            ("mimeapps", .object([
-                ("lists", .array(mimeapps.lists.map { list in
-                    .object([("path", .string(list.path)), ("desktop", .string(list.desktop)),
-                             ("defaults", .strings(list.defaults)), ("wins", .bool(list.path == mimeapps.winner))])
-                })),
-                ("winner", .string(mimeapps.winner)),
-                ("overrides", .array(mimeapps.overrides.map {
-                    .object([("path", .string($0.path)), ("handlers", .strings($0.handlers))])
-                })),
-                ("stale", .array(mimeapps.stale.map {
-                    .object([("id", .string($0.id)), ("file", .string($0.file)), ("program", .string($0.program))])
-                })),
-            ])),
-            ("registration", .object([
-                ("registered", .bool(registration.registered)), ("isDefault", .bool(registration.isDefault)),
-                ("desktopFile", .string(registration.desktopFile)), ("remembered", .string(registration.remembered)),
-            ])),
-            ("handoff", handoff.map { program($0) } ?? .object([("error", .string(handoffProblem))])),
-            ("candidates", .array(candidates.map { program($0) })),
-            ("sandbox", .object([
-                ("flatpak", .string(sandbox.flatpak)), ("snap", .string(sandbox.snap)),
-                ("emailPortal", .string(sandbox.portalVersion != nil ? "present" : sandbox.portalUnknown != nil ? "unknown" : "absent")),
-                ("emailPortalVersion", sandbox.portalVersion.map { .int(Int($0)) } ?? .null),
-            ])),
-            ("emailBackend", emailBackendJSON),
-            ("activation", activationJSON),
-            ("desktopService", desktopServiceJSON),
-            ("account", .object([
-                ("configured", .bool(account.configured)), ("source", .string(account.source)),
-                ("valid", .bool(account.configured && account.error == nil)), ("error", .string(account.error)),
-                ("mode", .string(account.mode)), ("from", .string(account.from)), ("server", .string(account.server)),
-                ("security", .string(account.security)), ("user", .string(account.user)),
-                ("password", .object([
-                    ("source", .string(account.passwordSource)), ("available", optionalBool(account.passwordAvailable)),
-                    ("error", .string(account.passwordError)),
-                ])),
-            ])),
-            ("live", liveJSON),
-            ("policy", .object([("value", .string(policy.value.rawValue)), ("error", .string(policy.error))])),
-            ("consent", .object(consentMembers)),
-            ("outbox", .object([
-                ("pending", .int(outbox.pending)), ("oldest", .string(outbox.oldest?.iso8601)),
-                ("lastError", .string(outbox.lastError)), ("failed", .int(outbox.failed)), ("damaged", .int(outbox.damaged)),
-                ("error", .string(outbox.error)),
-            ])),
-            ("drafts", .int(outbox.drafts)),
-            ("warnings", .strings(warnings)),
-            ("problems", .array(problems.map {
-                .object([("problem", .string($0.problem)), ("fix", .string($0.fix)), ("configuration", .bool($0.isConfiguration))])
-            })),
+            ("default", gioDefault), ("setBy", .string(handler.setBy)),
+            ("xdgMime", .string(handler.xdgMime)), ("xdgMimeProblem", .string(handler.xdgMimeProblem)),
+            ("disagree", .bool(handler.disagree)), ("all", .array(all)),
         ])
+    }
+
+    private var mimeappsJSON: JSON {
+        let lists: [JSON] = mimeapps.lists.map { list in
+            .object([("path", .string(list.path)), ("desktop", .string(list.desktop)),
+                     ("defaults", .strings(list.defaults)), ("wins", .bool(list.path == mimeapps.winner))])
+        }
+        let overrides: [JSON] = mimeapps.overrides.map { .object([("path", .string($0.path)), ("handlers", .strings($0.handlers))]) }
+        let stale: [JSON] = mimeapps.stale.map {
+            .object([("id", .string($0.id)), ("file", .string($0.file)), ("program", .string($0.program))])
+        }
+        return .object([("lists", .array(lists)), ("winner", .string(mimeapps.winner)),
+                        ("overrides", .array(overrides)), ("stale", .array(stale))])
+    }
+
+    private var registrationJSON: JSON {
+        .object([
+            ("registered", .bool(registration.registered)), ("isDefault", .bool(registration.isDefault)),
+            ("desktopFile", .string(registration.desktopFile)), ("remembered", .string(registration.remembered)),
+        ])
+    }
+
+    private var sandboxJSON: JSON {
+        let portal = sandbox.portalVersion != nil ? "present" : sandbox.portalUnknown != nil ? "unknown" : "absent"
+        let version: JSON = sandbox.portalVersion.map { .int(Int($0)) } ?? .null
+        return .object([("flatpak", .string(sandbox.flatpak)), ("snap", .string(sandbox.snap)),
+                        ("emailPortal", .string(portal)), ("emailPortalVersion", version)])
+    }
+
+    private var accountJSON: JSON {
+        let password: JSON = .object([
+            ("source", .string(account.passwordSource)), ("available", Self.optionalBool(account.passwordAvailable)),
+            ("error", .string(account.passwordError)),
+        ])
+        return .object([
+            ("configured", .bool(account.configured)), ("source", .string(account.source)),
+            ("valid", .bool(account.configured && account.error == nil)), ("error", .string(account.error)),
+            ("mode", .string(account.mode)), ("from", .string(account.from)), ("server", .string(account.server)),
+            ("security", .string(account.security)), ("user", .string(account.user)), ("password", password),
+        ])
+    }
+
+    private var liveJSON: JSON {
+        guard let live else { return .null }
+        let error: JSON = live.error.map { .object([("kind", .string($0.kind.rawValue)), ("message", .string($0.message))]) } ?? .null
+        return .object([
+            ("server", .string(live.server)), ("connected", .bool(live.connected)), ("tls", .bool(live.encrypted)),
+            ("capabilities", .strings(live.capabilities)), ("authenticated", Self.optionalBool(live.authenticated)),
+            ("error", error), ("milliseconds", .int(live.milliseconds)),
+        ])
+    }
+
+    private var policyJSON: JSON {
+        .object([("value", .string(policy.value.rawValue)), ("error", .string(policy.error))])
+    }
+
+    private var consentJSON: JSON {
+        var members: [(String, JSON)]
+        switch consent {
+        case .terminal: members = [("click", .string("terminal"))]
+        case .notification(let server): members = [("click", .string("notification")), ("server", .string(server))]
+        case .unreachable(let reason): members = [("click", .string("unreachable")), ("reason", .string(reason))]
+        }
+        members.append(("terminal", .bool(hasTerminal)))
+        return .object(members)
+    }
+
+    private var outboxJSON: JSON {
+        .object([
+            ("pending", .int(outbox.pending)), ("oldest", .string(outbox.oldest?.iso8601)),
+            ("lastError", .string(outbox.lastError)), ("failed", .int(outbox.failed)), ("damaged", .int(outbox.damaged)),
+            ("error", .string(outbox.error)),
+        ])
+    }
+
+    private var problemsJSON: JSON {
+        .array(problems.map {
+            .object([("problem", .string($0.problem)), ("fix", .string($0.fix)), ("configuration", .bool($0.isConfiguration))])
+        })
     }
 
     private var emailBackendJSON: JSON {
