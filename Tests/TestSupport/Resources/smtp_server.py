@@ -11,6 +11,12 @@ and N.json (envelope) in --outdir.
                               silent accepts connections and never says a word
   --cert/--key                PEM files for starttls and tls
   --auth USER:PASSWORD        require AUTH (PLAIN/LOGIN) with these credentials
+  --oauth-token USER:TOKEN    require AUTH, and accept the SASL mechanisms XOAUTH2 (Google's)
+                              and OAUTHBEARER (RFC 7628) with this OAuth 2.0 bearer token for
+                              USER (repeatable: any pair will do)
+  --mechanisms "M ..."        the SASL mechanisms EHLO offers, in this order, of XOAUTH2,
+                              OAUTHBEARER, PLAIN, LOGIN ("" offers none); by default PLAIN and
+                              LOGIN, and with --oauth-token XOAUTH2 and OAUTHBEARER too
   --refuse ADDR               answer RCPT TO:<ADDR> with 550 (repeatable)
   --defer ADDR                answer RCPT TO:<ADDR> with 450, try again later (repeatable)
   --data-delay SECONDS        wait before answering the end of DATA (slow server)
@@ -18,17 +24,54 @@ and N.json (envelope) in --outdir.
   --port PORT                 listen on PORT instead of a free one (a server brought back up)
 
 Each connection accepted appends one line to connections.log in --outdir.
+
+Each AUTH command appends one JSON line to auth.log in --outdir, the exchange as it went:
+  {"connection": N (the Nth TCP connection; connections.log has two lines for one that
+   did STARTTLS), "time": UNIX-SECONDS, "tls": bool, "mechanism": "XOAUTH2",
+   "initial_response": the decoded initial response (null: none was sent),
+   "exchange": [{"server": "334 ...", "challenge": decoded}, {"client": decoded (null: the
+   client cancelled with "*" or sent no base64)}, ...], "reply": the final reply (null:
+   the client hung up first, as libcurl 7.88 does on XOAUTH2's error challenge),
+   "success": bool, "user": the user it named, and for XOAUTH2/OAUTHBEARER "token" (the
+   bearer token), "fields" (the key/value pairs), "gs2_header" (OAUTHBEARER), "error" (why
+   the response was not understood)}
+(decoded bytes as UTF-8, others as backslash escapes). N.json gets "mechanism": the
+mechanism of the AUTH that succeeded on the message's connection (null: none).
+
+The OAuth 2.0 mechanisms, answered as Gmail does (XOAUTH2) and as RFC 7628 says (OAUTHBEARER):
+  XOAUTH2: the response (initial, or after an empty "334 " challenge) must be
+    "user=" USER ^A "auth=Bearer " TOKEN ^A ^A (^A: the byte 0x01). Accepted: 235 2.7.0 Accepted.
+    Refused (an unknown token, or another user's): 334 and the base64 of
+    {"status":"400","schemes":"Bearer","scope":"https://mail.google.com/"}; whatever the
+    client answers (Google says: an empty line), then
+    535-5.7.8 Username and Password not accepted. For more information, go to
+    535 5.7.8  https://support.google.com/mail/?p=BadCredentials
+  OAUTHBEARER (RFC 7628 3.1): a GS2 header ("n,a=USER," or "n,,"; "y" as "n"; channel
+    binding "p=" is refused) ^A, then KEY=VALUE ^A pairs (auth=Bearer TOKEN required;
+    host, port, ... recorded), then ^A. The user in a= must be the token's, if given.
+    Accepted: 235 2.7.0 Accepted. Refused (RFC 7628 3.2.2, 4.4): 334 and the base64 of
+    {"status":"invalid_token","scope":"https://mail.google.com/",
+     "openid-configuration":"https://accounts.google.com/.well-known/openid-configuration"};
+    the client should answer ^A (base64 "AQ=="); then 535 5.7.8 Authentication credentials
+    invalid, whatever it answered.
+  A response that is not base64: 501 5.5.2 Can't decode base64 (as aiosmtpd says for PLAIN);
+  base64 but not the mechanism's form: 501 5.5.2 Malformed MECHANISM response; "*" after a
+  challenge: 501 5.7.0 Auth aborted.
 """
 import argparse
 import asyncio
+import base64
+import binascii
 import json
 import os
+import re
 import signal
 import socket
 import ssl
 import sys
+import time
 
-from aiosmtpd.smtp import SMTP, AuthResult, LoginPassword
+from aiosmtpd.smtp import MISSING, SMTP, AuthResult, LoginPassword
 
 
 class Handler:
@@ -60,6 +103,7 @@ class Handler:
         with open(base + ".json", "w") as f:
             json.dump({"mail_from": envelope.mail_from, "rcpt_tos": envelope.rcpt_tos,
                        "auth": session.authenticated,
+                       "mechanism": getattr(session, "auth_mechanism", None),
                        # session.ssl is only set by STARTTLS; implicit TLS shows on the transport.
                        "tls": server.transport.get_extra_info("sslcontext") is not None}, f)
         os.rename(base + ".eml.tmp", base + ".eml")
@@ -76,12 +120,221 @@ class Authenticator:
         return AuthResult(success=ok, handled=False)
 
 
+# MARK: - OAuth 2.0 SASL mechanisms
+
+MECHANISMS = ("XOAUTH2", "OAUTHBEARER", "PLAIN", "LOGIN")
+GMAIL_ACCEPTED = "235 2.7.0 Accepted"
+GMAIL_REFUSED = ("535-5.7.8 Username and Password not accepted. For more information, go to\r\n"
+                 "535 5.7.8  https://support.google.com/mail/?p=BadCredentials")
+XOAUTH2_ERROR = {"status": "400", "schemes": "Bearer", "scope": "https://mail.google.com/"}
+OAUTHBEARER_ERROR = {"status": "invalid_token", "scope": "https://mail.google.com/",
+                     "openid-configuration": "https://accounts.google.com/.well-known/openid-configuration"}
+OAUTHBEARER_REFUSED = "535 5.7.8 Authentication credentials invalid"
+# RFC 7628 3.1: key = 1*(ALPHA); value = *(VCHAR / SP / HTAB / CR / LF).
+KVPAIR = re.compile(rb"([A-Za-z]+)=([\x21-\x7e \t\r\n]*)\Z")
+# RFC 5801 4: gs2-cb-flag "," [ "a=" saslname ] ","
+GS2_HEADER = re.compile(rb"(n|y|p=[A-Za-z0-9.-]+),(?:a=([^,]+))?,\Z")
+
+
+def text(data):
+    return data.decode("utf-8", "backslashreplace")
+
+
+def bearer(fields):
+    """The token of an "auth" value "Bearer TOKEN" (RFC 6750: the scheme in any case)."""
+    scheme, _, token = fields.get("auth", "").partition(" ")
+    return token if scheme.lower() == "bearer" and token else None
+
+
+def parse_xoauth2(data):
+    """(fields, error) of "user=" USER ^A "auth=Bearer " TOKEN ^A ^A."""
+    if not data.endswith(b"\x01\x01"):
+        return None, "does not end with ^A^A"
+    fields = {}
+    for pair in data[:-2].split(b"\x01"):
+        key, equals, value = pair.partition(b"=")
+        if not equals or not key:
+            return None, "%r is not KEY=VALUE" % text(pair)
+        fields[text(key)] = text(value)
+    if "user" not in fields or bearer(fields) is None:
+        return None, "no user= or no auth=Bearer TOKEN"
+    return fields, None
+
+
+def parse_oauthbearer(data):
+    """(gs2 header, authzid or None, fields, error) of an RFC 7628 client response."""
+    header, separator, rest = data.partition(b"\x01")
+    match = GS2_HEADER.match(header)
+    if not separator or not match:
+        return None, None, None, "no GS2 header (RFC 5801) before the first ^A"
+    # rest: *(kvpair ^A) ^A
+    if not rest.endswith(b"\x01"):
+        return None, None, None, "does not end with ^A"
+    pairs = rest[:-1]
+    if pairs and not pairs.endswith(b"\x01"):
+        return None, None, None, "the last KEY=VALUE is not ended by ^A"
+    fields = {}
+    for pair in pairs.split(b"\x01")[:-1]:
+        kv = KVPAIR.match(pair)
+        if not kv:
+            return None, None, None, "%r is not KEY=VALUE" % text(pair)
+        fields[text(kv.group(1))] = text(kv.group(2))
+    authzid = match.group(2)
+    if authzid is not None:
+        authzid = text(authzid.replace(b"=2C", b",").replace(b"=3D", b"="))
+    if match.group(1).startswith(b"p="):
+        return None, None, None, "channel binding asked for, and this server has none"
+    if bearer(fields) is None:
+        return None, None, None, "no auth=Bearer TOKEN"
+    return text(header), authzid, fields, None
+
+
+def login_user(record):
+    """The user a PLAIN ("authzid ^@ user ^@ password") or LOGIN exchange named, if any."""
+    answers = [record["initial_response"]] + [step["client"] for step in record["exchange"] if "client" in step]
+    first = next((answer for answer in answers if answer is not None), None)
+    if first is None or record["mechanism"] == "LOGIN":
+        return first
+    parts = first.split("\x00")
+    return parts[1] if len(parts) == 3 else None
+
+
+class TestSMTP(SMTP):
+    """aiosmtpd's SMTP with the connection count, the SASL record (auth.log), XOAUTH2 and
+    OAUTHBEARER, and the AUTH mechanisms offered in a chosen order."""
+
+    connections = 0
+
+    def __init__(self, *args, outdir, oauth_tokens=(), mechanisms=None, **kwargs):
+        self.outdir = outdir
+        self.oauth_tokens = list(oauth_tokens)
+        self.mechanism_order = mechanisms
+        self.sasl = None
+        offered = mechanisms if mechanisms is not None else \
+            MECHANISMS if self.oauth_tokens else ("PLAIN", "LOGIN")
+        super().__init__(*args, auth_exclude_mechanism=[m for m in MECHANISMS if m not in offered], **kwargs)
+
+    def connection_made(self, transport):
+        # aiosmtpd calls this again once STARTTLS is done: that is no new connection (but
+        # connections.log has always had a line for it too).
+        if self._original_transport is None:
+            TestSMTP.connections += 1
+            self.connection = TestSMTP.connections
+        with open(os.path.join(self.outdir, "connections.log"), "a") as log:
+            log.write("connection\n")
+        super().connection_made(transport)
+
+    async def push(self, status):
+        if self.mechanism_order is not None and isinstance(status, str) and status.startswith("250-AUTH "):
+            if not self.mechanism_order:
+                return
+            status = "250-AUTH " + " ".join(self.mechanism_order)
+        if self.sasl is not None:
+            line = status if isinstance(status, str) else text(status)
+            if line.startswith("334 "):
+                try:
+                    challenge = text(base64.b64decode(line[4:], validate=True))
+                except binascii.Error:
+                    challenge = None
+                self.sasl["exchange"].append({"server": line, "challenge": challenge})
+            else:
+                self.sasl["reply"] = line
+        await super().push(status)
+
+    async def challenge_auth(self, challenge, encode_to_b64=True, log_client_response=False):
+        response = await super().challenge_auth(challenge, encode_to_b64, log_client_response)
+        if self.sasl is not None:
+            self.sasl["exchange"].append({"client": None if response is MISSING else text(response)})
+        return response
+
+    async def smtp_AUTH(self, arg):
+        words = arg.split() if arg else []
+        initial = None
+        if len(words) == 2:
+            try:
+                initial = text(base64.b64decode(words[1], validate=True)) if words[1] != "=" else ""
+            except binascii.Error:
+                initial = words[1]
+        self.sasl = {"connection": self.connection, "time": time.time(),
+                     "tls": self._tls_protocol is not None or self.transport.get_extra_info("sslcontext") is not None,
+                     "mechanism": words[0] if words else None, "initial_response": initial,
+                     "exchange": [], "reply": None}
+        was_authenticated = self.session.authenticated
+        try:
+            await super().smtp_AUTH(arg)
+        finally:
+            record, self.sasl = self.sasl, None
+            record["success"] = bool(self.session.authenticated) and not was_authenticated
+            if record["success"]:
+                self.session.auth_mechanism = record["mechanism"]
+            if record["mechanism"] in ("PLAIN", "LOGIN") and "user" not in record:
+                record["user"] = login_user(record)
+            with open(os.path.join(self.outdir, "auth.log"), "a") as log:
+                log.write(json.dumps(record) + "\n")
+
+    async def oauth_response(self, args):
+        """The client's response: the initial one, or the answer to an empty challenge;
+        None when the exchange already ended (a reply was sent)."""
+        if len(args) == 1:
+            response = await self.challenge_auth("")
+            return None if response is MISSING else response
+        if args[1] == "=":
+            return b""
+        try:
+            return base64.b64decode(args[1], validate=True)
+        except binascii.Error:
+            await self.push("501 5.5.2 Can't decode base64")
+            return None
+
+    def token_user(self, token, user):
+        """Whether `token` is the bearer token of `user` (None: of anyone)."""
+        return any(t == token and (user is None or u == user) for u, t in self.oauth_tokens)
+
+    async def refuse(self, error, final):
+        """The error challenge, the client's answer to it, then `final` (RFC 7628 3.2.2)."""
+        answer = await self.challenge_auth(json.dumps(error, separators=(",", ":")))
+        if answer is MISSING:
+            return AuthResult(success=False, handled=True)
+        return AuthResult(success=False, handled=False, message=final)
+
+    async def auth_XOAUTH2(self, _, args):
+        response = await self.oauth_response(args)
+        if response is None:
+            return AuthResult(success=False, handled=True)
+        fields, error = parse_xoauth2(response)
+        if fields is None:
+            self.sasl["error"] = error
+            return AuthResult(success=False, handled=False, message="501 5.5.2 Malformed XOAUTH2 response")
+        token = bearer(fields)
+        self.sasl.update({"user": fields["user"], "token": token, "fields": fields})
+        if not self.token_user(token, fields["user"]):
+            return await self.refuse(XOAUTH2_ERROR, GMAIL_REFUSED)
+        return AuthResult(success=True, auth_data=fields["user"], message=GMAIL_ACCEPTED)
+
+    async def auth_OAUTHBEARER(self, _, args):
+        response = await self.oauth_response(args)
+        if response is None:
+            return AuthResult(success=False, handled=True)
+        header, authzid, fields, error = parse_oauthbearer(response)
+        if header is None:
+            self.sasl["error"] = error
+            return AuthResult(success=False, handled=False, message="501 5.5.2 Malformed OAUTHBEARER response")
+        token = bearer(fields)
+        user = authzid if authzid is not None else next((u for u, t in self.oauth_tokens if t == token), None)
+        self.sasl.update({"gs2_header": header, "user": user, "token": token, "fields": fields})
+        if not self.token_user(token, authzid):
+            return await self.refuse(OAUTHBEARER_ERROR, OAUTHBEARER_REFUSED)
+        return AuthResult(success=True, auth_data=user, message=GMAIL_ACCEPTED)
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--mode", choices=["plain", "starttls", "tls", "silent"], default="plain")
     parser.add_argument("--cert")
     parser.add_argument("--key")
     parser.add_argument("--auth")
+    parser.add_argument("--oauth-token", action="append", default=[])
+    parser.add_argument("--mechanisms")
     parser.add_argument("--refuse", action="append", default=[])
     parser.add_argument("--defer", action="append", default=[])
     parser.add_argument("--data-delay", type=float, default=0)
@@ -90,6 +343,15 @@ def main():
     parser.add_argument("--lifetime", type=float, default=600)
     parser.add_argument("--port", type=int, default=0)
     args = parser.parse_args()
+    oauth_tokens = [tuple(pair.split(":", 1)) for pair in args.oauth_token]
+    if any(len(pair) != 2 for pair in oauth_tokens):
+        parser.error("--oauth-token takes USER:TOKEN")
+    mechanisms = None
+    if args.mechanisms is not None:
+        mechanisms = args.mechanisms.upper().split()
+        unknown = [m for m in mechanisms if m not in MECHANISMS]
+        if unknown:
+            parser.error("--mechanisms: %s not among %s" % (" ".join(unknown), " ".join(MECHANISMS)))
 
     # Tests start servers in parallel with other subprocesses. A descriptor inherited from
     # the test process (another test's pipe, or the socket Foundation watches to see a
@@ -123,23 +385,18 @@ def main():
         authenticator = Authenticator(user, password)
     handler = Handler(args.outdir, args.refuse, args.data_delay, args.data_reply, args.defer)
 
-    connections = os.path.join(args.outdir, "connections.log")
-
-    class CountingSMTP(SMTP):
-        def connection_made(self, transport):
-            with open(connections, "a") as log:
-                log.write("connection\n")
-            super().connection_made(transport)
-
     def factory():
-        return CountingSMTP(
+        return TestSMTP(
             handler,
+            outdir=args.outdir,
+            oauth_tokens=oauth_tokens,
+            mechanisms=mechanisms,
             hostname="mx.test",
             data_size_limit=None,
             tls_context=context if args.mode == "starttls" else None,
             require_starttls=args.mode == "starttls",
             authenticator=authenticator,
-            auth_required=authenticator is not None,
+            auth_required=authenticator is not None or bool(oauth_tokens),
             # Implicit TLS is TLS too; aiosmtpd only knows STARTTLS, so it is not asked for.
             auth_require_tls=args.mode == "starttls",
         )
