@@ -95,8 +95,8 @@ let package = Package(
         .testTarget(name: "OutboxTests", dependencies: ["Outbox", "TestSupport", "outbox-torture"]),
         .testTarget(name: "MIMEMessageTests", dependencies: ["MIMEMessage", "TestSupport"]),
         // In-process: the plan, the configuration readers, the compose reader, a Session
-        // built from given paths and text.
-        .testTarget(name: "MailtoRouteTests", dependencies: ["MailtoRoute"]),
+        // built from given paths and text, the Router with fakes for what it reaches.
+        .testTarget(name: "MailtoRouteTests", dependencies: ["MailtoRoute", "MIMEMessage", "Outbox", "SMTPTransport"]),
         .testTarget(name: "SMTPTransportTests", dependencies: ["SMTPTransport", "MIMEMessage"]),
         // End-to-end: the built binary against real SMTP servers (Tests/TestSupport/Resources).
         .testTarget(name: "SendTests", dependencies: ["TestSupport", "mailto-route", "Outbox", "bench"]),

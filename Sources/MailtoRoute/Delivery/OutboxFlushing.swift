@@ -43,8 +43,9 @@ extension Session {
     /// is no account or it cannot be used now; once sending has begun, every problem is in
     /// the result. `nil`: nothing was selected, so no account was needed.
     public func flushOutbox(
-        now: Timestamp = .now(), limit: Int = .max, allQueued: Bool = false, selecting: ((OutboxEntry) -> Bool)? = nil
+        now: Timestamp? = nil, limit: Int = .max, allQueued: Bool = false, selecting: ((OutboxEntry) -> Bool)? = nil
     ) throws -> OutboxFlushResult? {
+        let now = now ?? services.clock.now()
         let outbox = storage.outbox
         let selected = try outbox.selected(now: now, allQueued: allQueued, selecting: selecting)
         guard !selected.isEmpty else { return nil }
@@ -98,7 +99,7 @@ extension Session {
                 + (report.error?.message ?? entry.lastError?.message ?? "not sent")
         } + ["The messages are kept: mailto-route outbox list"]
         // No notification server: the outcome log and `outbox list` still say it.
-        try? showReportNotification(
+        try? services.notifier.show(
             summary: "\(failed.count) message\(failed.count == 1 ? "" : "s") could not be sent and moved to the outbox's failed/",
             details: details, urgent: true)
     }

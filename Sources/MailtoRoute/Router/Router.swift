@@ -32,8 +32,8 @@ extension Session {
         if report.result == .queued { SheetService.ownOutbox() }
         let sendsNothing = source == .link && routeSettings.policy == .handoff
         if report.result != .queued, !sendsNothing, account != nil,
-           let due = try? storage.outbox.due(now: .now()), !due.isEmpty,
-           let flushed = try? flushOutbox(limit: flushLimit) {
+           let due = try? storage.outbox.due(now: services.clock.now()), !due.isEmpty,
+           let flushed = try? flushOutbox(now: services.clock.now(), limit: flushLimit) {
             notifyGivenUp(flushed.reports)
         }
         return report
@@ -124,9 +124,9 @@ private struct Routing {
     mutating func askThenSend(otherwise: Plan.Fallback) -> RouteReport {
         guard let account = session.account, let server = try? session.server() else { return handOff() }
         let handlerName = try? session.destination().get().name
-        let decision = askConsent(
-            for: email, sendingAs: account.from.readable, via: server.address, handlerName: handlerName,
-            channel: request.consentChannel, timeout: request.consentTimeout ?? session.routeSettings.consentTimeout)
+        let question = ConsentQuestion(email: email, from: account.from.readable, server: server.address, handlerName: handlerName)
+        let decision = session.services.consent.ask(
+            question, channel: request.consentChannel, timeout: request.consentTimeout ?? session.routeSettings.consentTimeout)
         switch decision {
         case .send:
             return sendDirect()
@@ -181,13 +181,13 @@ private struct Routing {
     }
 
     mutating func handOff() -> RouteReport {
-        let destination: Handoff.Destination
+        let destination: any MailProgram
         switch session.destination() {
         case .success(let found): destination = found
         case .failure(let failure): return notHandedOff(failure)
         }
         do {
-            let result = try Handoff.handOff(email, to: destination, loopGuard: session.environment.handoffGuard)
+            let result = try destination.take(email, loopGuard: session.environment.handoffGuard)
             var report = RouteReport(path: .handoff, result: .handedOff)
             report.handler = RouteReport.Handler(id: result.handlerID, name: result.handlerName)
             report.warnings = result.warnings
@@ -283,7 +283,7 @@ extension Session {
                               errorKind: error.kind)
         try? storage.outcomeLog.append(outcome)
         if !hasTerminal() {
-            try? showReportNotification(summary: "cannot open this link", details: [error.description], urgent: true)
+            try? services.notifier.show(summary: "cannot open this link", details: [error.description], urgent: true)
         }
     }
 }

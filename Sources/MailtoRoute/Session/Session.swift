@@ -13,13 +13,15 @@ import SMTPTransport
 /// - the configuration: the config file or msmtp's, parsed once (`Configuration`);
 /// - the credentials: the password, obtained at most once, and only when a send will happen;
 /// - the SMTP session: one connection, shared by the message and the quick flush after it;
-/// - the handoff destination, looked up once, and only when a path needs it.
+/// - the handoff destination, looked up once, and only when a path needs it;
+/// - what it reaches outside the process through (`Services`: the real ones, or fakes).
 ///
 /// Not for sharing between threads: a run does one thing at a time.
 public final class Session {
     public let paths: Paths
     public let configuration: Configuration
     public let environment: Environment
+    public let services: Services
     /// How long a password command may take (`check` gives it less: a click would wait).
     public var passwordCommandTimeout = PasswordCommand.timeoutSeconds
     /// Whether a locked keyring may show its unlock prompt: with a display, as GNOME
@@ -29,8 +31,8 @@ public final class Session {
     private var credentials: Result<SMTPServer, ConfigurationError>?
     /// Whether this run has asked for the password (`server()`).
     var triedPassword: Bool { credentials != nil }
-    private var connection: Result<SMTPSession, SMTPError>?
-    private var handoffDestination: Result<Handoff.Destination, Failure>?
+    private var connection: Result<any MailConnection, SMTPError>?
+    private var handoffDestination: Result<any MailProgram, Failure>?
 
     /// What a run needs to know of its environment besides the paths.
     public struct Environment: Sendable {
@@ -59,10 +61,12 @@ public final class Session {
         }
     }
 
-    public init(paths: Paths, configuration: Configuration, environment: Environment = Environment()) {
+    public init(paths: Paths, configuration: Configuration, environment: Environment = Environment(),
+                services: Services = .system) {
         self.paths = paths
         self.configuration = configuration
         self.environment = environment
+        self.services = services
     }
 
     /// This process's run: its paths, its configuration read now, its environment.
@@ -99,17 +103,17 @@ public final class Session {
 
     /// The run's one SMTP connection (made with its first message): the message and the
     /// quick flush after it go through it.
-    func smtp() throws -> SMTPSession {
-        let made = try connection ?? .success(SMTPSession(server()))
+    func smtp() throws -> any MailConnection {
+        let made = try connection ?? .success(services.transport.connect(server()))
         connection = made
         return try made.get()
     }
 
     /// Where a handoff goes, chosen the first time a path asks; the failure says why
     /// there is nowhere to go.
-    public func destination() -> Result<Handoff.Destination, Failure> {
+    public func destination() -> Result<any MailProgram, Failure> {
         if let handoffDestination { return handoffDestination }
-        let found = Result { try Handoff.destination(configured: routeSettings.handler) }
+        let found = Result { try services.mailPrograms.find(configured: routeSettings.handler) }
             .mapError { Failure($0, otherwise: .permanent) }
         handoffDestination = found
         return found

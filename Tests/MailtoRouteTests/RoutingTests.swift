@@ -1,0 +1,345 @@
+import Foundation
+import MailtoRoute
+import MIMEMessage
+import Outbox
+import SMTPTransport
+import Testing
+
+/// The Router, the submit step and keep-as-draft in-process: a real Session on a
+/// temporary directory (the outbox and drafts on disk), with fakes for what it reaches
+/// outside the process (`Services`). The end-to-end tests keep one run per path with the
+/// real server, mail program and notification server; these go through every branch.
+@Suite struct RoutingTests {
+    let world: FakeWorld
+
+    init() throws {
+        world = try FakeWorld()
+    }
+
+    // MARK: - A link under policy=ask: consent first (rule 1)
+
+    @Test func aLinkIsSentOnlyAfterTheUserSaysSend() throws {
+        world.consent.answer = .send
+        let report = world.route(link: "mailto:joe@example.com?subject=Lunch&body=At%20noon", account: .usable)
+        #expect(report.result == .sent)
+        #expect(report.path == .direct)
+        let question = try #require(world.consent.asked.first)
+        #expect(question.fields.first { $0.label == "To" }?.value == "joe@example.com")
+        #expect(question.fields.first { $0.label == "Subject" }?.value == "Lunch")
+        #expect(question.server == "127.0.0.1:2525")
+        #expect(world.transport.sent.map(\.recipients) == [["joe@example.com"]])
+        #expect(report.messageId == world.transport.sent.first?.messageId)
+    }
+
+    @Test(arguments: [ConsentDecision.cancel, .notConsented("the notification was closed")])
+    func aLinkTheUserDidNotConsentToIsNeverSent(answer: ConsentDecision) throws {
+        world.consent.answer = answer
+        world.mailPrograms.program = FakeMailProgram()
+        let report = world.route(link: "mailto:joe@example.com?subject=Hi", account: .usable)
+        #expect(world.transport.sent.isEmpty)
+        if answer == .cancel {
+            #expect(report.result == .cancelled)
+            #expect(world.mailPrograms.program?.taken.isEmpty == true)
+            #expect(try world.drafts().isEmpty)
+        } else {
+            // Rule 1: where consent cannot be had, the mail program gets it instead.
+            #expect(report.result == .handedOff)
+            #expect(world.mailPrograms.program?.taken.map(\.subject) == ["Hi"])
+            #expect(report.warnings.contains { $0.contains("not sent directly") && $0.contains("the notification was closed") })
+        }
+    }
+
+    @Test func withoutConsentAndWithoutAMailProgramTheLinkIsSavedAsADraft() throws {
+        world.consent.answer = .notConsented("no terminal, and no notification server")
+        world.mailPrograms.problem = "no program handles mailto: links"
+        let report = world.route(link: "mailto:joe@example.com?subject=Hi", account: .usable)
+        #expect(report.result == .saved)
+        #expect(world.transport.sent.isEmpty)
+        let draft = try #require(try world.drafts().first)
+        #expect(report.draft == draft.path)
+        #expect(draft.recipients == ["joe@example.com"])
+    }
+
+    @Test func withoutAnAccountALinkGoesToTheMailProgramWithoutAQuestion() throws {
+        world.mailPrograms.program = FakeMailProgram()
+        let report = world.route(link: "mailto:joe@example.com", account: .none)
+        #expect(report.result == .handedOff)
+        #expect(report.handler?.id == "fake.desktop")
+        #expect(world.consent.asked.isEmpty)
+    }
+
+    // MARK: - The submit step
+
+    @Test func aServerThatCannotTakeItNowQueuesItWithItsMessageID() throws {
+        world.transport.answers = [.failure(SMTPError(.transient, "connection refused"))]
+        let report = world.route(send: ["joe@example.com"])
+        #expect(report.result == .queued)
+        let entry = try #require(try world.session.storage.outbox.list().first)
+        #expect(report.outboxId == entry.id)
+        #expect(entry.messageId == report.messageId)
+        #expect(entry.recipients == ["joe@example.com"])
+        #expect(try world.drafts().isEmpty, "a queued message is kept once, in the outbox")
+    }
+
+    @Test func aServerThatRefusesItForGoodLeavesADraft() throws {
+        world.transport.answers = [.failure(SMTPError(.permanent, "message refused", reply: "554 5.7.1 Rejected"))]
+        let report = world.route(send: ["joe@example.com"])
+        #expect(report.result == .failed)
+        #expect(report.error?.kind == .permanent)
+        #expect(report.reply == "554 5.7.1 Rejected")
+        #expect(try world.drafts().map(\.path) == [report.draft])
+        #expect(try world.session.storage.outbox.list().isEmpty)
+    }
+
+    /// 550 for one, 450 for another, 250 for the rest: sent; the refused one has a draft
+    /// addressed to them alone, the deferred one is queued alone (the others must not get
+    /// it twice).
+    @Test func refusedAndDeferredRecipientsAreKeptApart() throws {
+        world.transport.answers = [.success(SMTPReceipt(
+            server: "127.0.0.1:2525", reply: "250 2.0.0 Ok", accepted: ["ann@example.com"],
+            refused: [RefusedRecipient(address: "bob@example.com", reply: "550 5.1.1 User unknown"),
+                      RefusedRecipient(address: "cy@example.com", reply: "450 4.2.0 Try again later")]))]
+        let report = world.route(send: ["ann@example.com", "bob@example.com", "cy@example.com"])
+        #expect(report.result == .sent)
+        let draft = try #require(try world.drafts().first)
+        #expect(draft.recipients == ["bob@example.com"])
+        #expect(report.draft == draft.path)
+        let queued = try #require(try world.session.storage.outbox.list().first)
+        #expect(queued.recipients == ["cy@example.com"])
+        #expect(report.outboxId == queued.id)
+        #expect(queued.messageId == report.messageId)
+    }
+
+    @Test func whenNeitherServerNorOutboxNorDraftsCanKeepItTheStorageIsTheError() throws {
+        world.transport.answers = [.failure(SMTPError(.permanent, "message refused"))]
+        // The drafts directory cannot be made: a file stands where it would be.
+        try world.block(world.session.storage.drafts.directory)
+        let report = world.route(send: ["joe@example.com"])
+        #expect(report.result == .failed)
+        #expect(report.error?.kind == .configuration)
+        #expect(report.error?.message.contains("could not be kept anywhere") == true, "\(String(describing: report.error))")
+    }
+
+    /// The run's one connection carries the message and then what is due in the outbox.
+    @Test func theQuickFlushSendsWhatIsDueOverTheSameConnection() throws {
+        let queued = OutboxMessage(bytes: Array("Subject: earlier\r\n\r\nearlier\r\n".utf8), envelopeFrom: "jane@example.org",
+                                   recipients: ["ann@example.com"], messageId: "<earlier@example.org>", server: nil, subject: "earlier")
+        _ = try world.session.storage.outbox.enqueue(queued, now: Timestamp(secondsSinceEpoch: 1_000))
+        world.clock.time = Timestamp(secondsSinceEpoch: 1_000_000)
+        let report = world.run(send: ["joe@example.com"])
+        #expect(report.result == .sent)
+        #expect(world.transport.connections == 1)
+        #expect(world.transport.sent.map(\.recipients) == [["joe@example.com"], ["ann@example.com"]])
+        #expect(try world.session.storage.outbox.list().isEmpty)
+    }
+
+    // MARK: - The handoff path
+
+    @Test func aMailProgramThatCannotStartLeavesADraftThatSaysWhy() throws {
+        var program = FakeMailProgram()
+        program.failure = DesktopError(.permanent, "Fake Mail exited at once")
+        world.mailPrograms.program = program
+        let report = world.route(link: "mailto:joe@example.com?subject=Hi", account: .none)
+        #expect(report.result == .saved)
+        #expect(report.warnings.contains("not handed off: Fake Mail exited at once"), "\(report.warnings)")
+        #expect(try world.drafts().count == 1)
+    }
+
+    @Test func whatTheMailProgramDidNotGetIsKeptWholeAsADraft() throws {
+        var program = FakeMailProgram()
+        program.notCarried = ["report.pdf"]
+        world.mailPrograms.program = program
+        var request = RouteRequest(email: try MailtoURL.parse("mailto:joe@example.com?subject=Figures"), source: .send)
+        request.email.attachments = [.file(try world.file("report.pdf", "%PDF-1.4\n"))]
+        request.forcedPath = .handoff
+        let report = world.session.route(request)
+        #expect(report.result == .handedOff)
+        let draft = try #require(report.draft)
+        #expect(try String(contentsOfFile: draft, encoding: .utf8).contains("report.pdf"))
+    }
+
+    @Test func aForcedHandoffWithNowhereToGoFailsAndKeepsTheMessage() throws {
+        world.mailPrograms.problem = "no program handles mailto: links"
+        var request = RouteRequest(email: try MailtoURL.parse("mailto:joe@example.com?subject=Hi"), source: .send)
+        request.forcedPath = .handoff
+        let report = world.session.route(request)
+        #expect(report.result == .failed)
+        #expect(report.path == .handoff)
+        #expect(report.error?.message == "cannot hand off: no program handles mailto: links")
+        #expect(try world.drafts().count == 1)
+    }
+}
+
+// MARK: - The fakes
+
+/// A Session on a temporary directory, with fakes for everything outside the process.
+final class FakeWorld: @unchecked Sendable {
+    enum AccountSetup { case none, usable }
+
+    let root: URL
+    let transport = FakeTransport()
+    let mailPrograms = FakeMailPrograms()
+    let consent = FakeConsent()
+    let notifier = FakeNotifier()
+    let clock = FakeClock()
+    private(set) var session: Session
+
+    init() throws {
+        root = FileManager.default.temporaryDirectory.appendingPathComponent("routing-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        session = Self.session(in: root, .usable, policy: "ask",
+                               Services(transport: transport, mailPrograms: mailPrograms, consent: consent, notifier: notifier, clock: clock))
+    }
+
+    deinit {
+        try? FileManager.default.removeItem(at: root)
+    }
+
+    /// A session whose files are under `root`, configured with the account as given.
+    private static func session(in root: URL, _ account: AccountSetup, policy: String, _ services: Services) -> Session {
+        let paths = Paths(home: root.path, configHome: root.path + "/config", dataHome: root.path + "/data",
+                          stateHome: root.path + "/state")
+        var text = "[route]\npolicy=\(policy)\n"
+        if account == .usable {
+            text += "[account]\nfrom=Jane Doe <jane@example.org>\nhost=127.0.0.1\nport=2525\nsecurity=none\n"
+        }
+        return Session(paths: paths, configuration: Configuration(config: (paths.configFile, .success((text, 0o600)))),
+                       services: services)
+    }
+
+    /// A clicked link (`open`), with the account as given.
+    func route(link url: String, account: AccountSetup) -> RouteReport {
+        session = Self.session(in: root, account, policy: "ask", session.services)
+        guard let email = try? MailtoURL.parse(url) else { preconditionFailure("a test URL that does not parse: \(url)") }
+        return session.route(RouteRequest(email: email, source: .link, consentChannel: .notification))
+    }
+
+    private func sendRequest(_ recipients: [String]) -> RouteRequest {
+        RouteRequest(email: EmailData(to: recipients, subject: "Figures", body: "See attached"), source: .send)
+    }
+
+    /// `send` from a script: trusted, no question.
+    func route(send recipients: [String]) -> RouteReport {
+        session.route(sendRequest(recipients))
+    }
+
+    /// The whole run of `send`: the route, then the quick flush.
+    func run(send recipients: [String]) -> RouteReport {
+        session.run(sendRequest(recipients)) { _ in }
+    }
+
+    func drafts() throws -> [Draft] {
+        try session.storage.drafts.list()
+    }
+
+    func file(_ name: String, _ contents: String) throws -> String {
+        let url = root.appendingPathComponent(name)
+        try contents.write(to: url, atomically: false, encoding: .utf8)
+        return url.path
+    }
+
+    /// Puts a file where the directory `path` would be made.
+    func block(_ path: String) throws {
+        let url = URL(fileURLWithPath: path)
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try "".write(to: url, atomically: false, encoding: .utf8)
+    }
+}
+
+final class FakeTransport: Transport, @unchecked Sendable {
+    struct Sent {
+        var envelopeFrom: String
+        var recipients: [String]
+        var messageId: String?
+    }
+
+    /// One answer per message, in order; when they run out, every recipient is accepted.
+    var answers: [Result<SMTPReceipt, SMTPError>] = []
+    private(set) var sent: [Sent] = []
+    private(set) var connections = 0
+
+    func connect(_ server: SMTPServer) throws(SMTPError) -> any MailConnection {
+        connections += 1
+        return Connection(server: server, transport: self)
+    }
+
+    fileprivate func answer(_ sent: Sent) throws(SMTPError) -> SMTPReceipt {
+        self.sent.append(sent)
+        guard !answers.isEmpty else {
+            return SMTPReceipt(server: "127.0.0.1:2525", reply: "250 2.0.0 Ok: queued", accepted: sent.recipients)
+        }
+        return try answers.removeFirst().get()
+    }
+
+    final class Connection: MailConnection {
+        let server: SMTPServer
+        let transport: FakeTransport
+
+        init(server: SMTPServer, transport: FakeTransport) {
+            self.server = server
+            self.transport = transport
+        }
+
+        func send(_ message: OutgoingMessage, progress: (@Sendable (Int, Int) -> Void)?) throws(SMTPError) -> SMTPReceipt {
+            try transport.answer(Sent(envelopeFrom: message.from.asciiAddress, recipients: message.recipients.map(\.asciiAddress),
+                                      messageId: message.messageID))
+        }
+
+        func send(_ message: RawMessage) throws(SMTPError) -> SMTPReceipt {
+            try transport.answer(Sent(envelopeFrom: message.envelopeFrom, recipients: message.recipients, messageId: nil))
+        }
+    }
+}
+
+struct FakeMailProgram: MailProgram {
+    final class Taken: @unchecked Sendable {
+        var emails: [EmailData] = []
+    }
+
+    var id = "fake.desktop"
+    var name = "Fake Mail"
+    var failure: DesktopError?
+    var notCarried: [String] = []
+    let record = Taken()
+    var taken: [EmailData] { record.emails }
+
+    func take(_ email: EmailData, loopGuard: String?) throws -> HandoffResult {
+        if let failure { throw failure }
+        record.emails.append(email)
+        return HandoffResult(handlerID: id, handlerName: name, warnings: notCarried.map { "not carried: \($0)" },
+                             notCarried: notCarried)
+    }
+}
+
+final class FakeMailPrograms: MailProgramFinder, @unchecked Sendable {
+    var program: FakeMailProgram?
+    var problem = "no mail program in this test"
+
+    func find(configured handler: String?) throws -> any MailProgram {
+        guard let program else { throw DesktopError(.permanent, problem) }
+        return program
+    }
+}
+
+final class FakeConsent: ConsentAsker, @unchecked Sendable {
+    var answer = ConsentDecision.notConsented("nobody to ask in this test")
+    private(set) var asked: [ConsentQuestion] = []
+
+    func ask(_ question: ConsentQuestion, channel: ConsentChannel, timeout: Double) -> ConsentDecision {
+        asked.append(question)
+        return answer
+    }
+}
+
+final class FakeNotifier: Notifier, @unchecked Sendable {
+    private(set) var shown: [(summary: String, details: [String], urgent: Bool)] = []
+
+    func show(summary: String, details: [String], urgent: Bool) throws {
+        shown.append((summary, details, urgent))
+    }
+}
+
+final class FakeClock: WallClock, @unchecked Sendable {
+    var time = Timestamp(secondsSinceEpoch: 1_800_000_000)
+    func now() -> Timestamp { time }
+}
