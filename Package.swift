@@ -48,9 +48,12 @@ let package = Package(
         // The desktop side: shows the sheet for `open` and `compose` (the CLI starts it
         // when there is a display), and performs what the user chose through MailtoRoute.
         .executableTarget(name: "mailto-route-desktop", dependencies: ["ComposeSheet", "MailtoRoute"]),
+        // The command line as a library: every subcommand, the argument parser, the output;
+        // tested in-process (CLITests) as well as by running the binary.
+        .target(name: "MailtoRouteCLI", dependencies: ["MailtoRoute"]),
         .executableTarget(
             name: "mailto-route",
-            dependencies: ["MailtoRoute"],
+            dependencies: ["MailtoRouteCLI"],
             // The C++ runtime under the Swift runtime, linked in rather than loaded: with
             // --static-swift-stdlib, loading libstdc++.so.6 and libgcc_s.so.1 (libgcc_s's
             // initialiser runs CPUID, slow in a VM) took about 0.7 ms of every start-up, a
@@ -79,7 +82,7 @@ let package = Package(
         .target(name: "TestSupport", path: "Tests/TestSupport", exclude: ["Servers", "Resources"]),
         .testTarget(name: "MailtoCoreTests", dependencies: ["MailtoCore"]),
         // Snapshots/ holds expected outputs, read from the source tree.
-        .testTarget(name: "CLITests", dependencies: ["TestSupport", "mailto-route", "MailtoRoute", "Outbox"], exclude: ["Snapshots"]),
+        .testTarget(name: "CLITests", dependencies: ["TestSupport", "mailto-route", "MailtoRouteCLI", "MailtoRoute", "Outbox", "RouteFakes", "SMTPTransport"], exclude: ["Snapshots"]),
         // DesktopIntegration in-process too, for what needs no GIO (ExecLine: GLib only).
         .testTarget(
             name: "DesktopIntegrationTests",
@@ -96,7 +99,10 @@ let package = Package(
         .testTarget(name: "MIMEMessageTests", dependencies: ["MIMEMessage", "TestSupport"]),
         // In-process: the plan, the configuration readers, the compose reader, a Session
         // built from given paths and text, the Router with fakes for what it reaches.
-        .testTarget(name: "MailtoRouteTests", dependencies: ["MailtoRoute", "MIMEMessage", "Outbox", "SMTPTransport"]),
+        .testTarget(name: "MailtoRouteTests", dependencies: ["MailtoRoute", "Outbox", "SMTPTransport", "RouteFakes"]),
+        // Fakes for the Session's services (Services), for in-process tests of the Router and
+        // of the command line.
+        .target(name: "RouteFakes", dependencies: ["MailtoRoute", "MIMEMessage", "Outbox", "SMTPTransport"], path: "Tests/RouteFakes"),
         .testTarget(name: "SMTPTransportTests", dependencies: ["SMTPTransport", "MIMEMessage"]),
         // End-to-end: the built binary against real SMTP servers (Tests/TestSupport/Resources).
         .testTarget(name: "SendTests", dependencies: ["TestSupport", "mailto-route", "Outbox", "bench"]),

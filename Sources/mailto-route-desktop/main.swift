@@ -122,7 +122,7 @@ host.finish(report)
 // (the sheet has closed).
 if !hasTerminal(), report.result != .cancelled {
     let lines = report.readableLines
-    try? showReportNotification(summary: lines[0], details: Array(lines.dropFirst()), urgent: report.result == .failed)
+    try? session.services.notifier.show(summary: lines[0], details: Array(lines.dropFirst()), urgent: report.result == .failed)
 }
 // The report as data: the command line prints it with its own output. What matters is on
 // disk by now; as the command line, no exit handlers.

@@ -13,9 +13,10 @@ enum OutboxWatchCommand {
     /// flush waits until they have settled this long.
     static let settleSeconds = 1.0
 
-    static func run(json: Bool, output: Output) throws -> ExitStatus {
+    static func run(json: Bool, context: Context) throws -> ExitStatus {
+        let output = context.output
         let monitor = try NetworkMonitor()
-        let outbox = Paths.current().storage.outbox
+        let outbox = context.paths.storage.outbox
         if !json { output.error("mailto-route: watching \(outbox.directory) (SIGTERM or Ctrl-C stops)") }
         var everything = false
         var backoff = FlushBackoff(policy: outbox.policy)
@@ -23,7 +24,7 @@ enum OutboxWatchCommand {
             // Each flush is a run of its own: the account, its password and the server as
             // they are now (an account may be written, a password changed meanwhile).
             if backoff.allowsFlush() {
-                let succeeded = flushOnce(Session.current(), everything: everything, json: json, output: output)
+                let succeeded = flushOnce(context.session(), everything: everything, json: json, output: output)
                 backoff.record(flushFailed: !succeeded)
                 everything = false
             }

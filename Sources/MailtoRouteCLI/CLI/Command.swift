@@ -11,7 +11,7 @@ protocol Command {
     /// means, for the command's own help.
     static var arguments: [(name: String, help: String)] { get }
     static var maxPositionals: Int { get }
-    static func run(_ arguments: Arguments, output: Output) throws -> ExitStatus
+    static func run(_ arguments: Arguments, context: Context) throws -> ExitStatus
 }
 
 extension Command {
@@ -20,14 +20,14 @@ extension Command {
     /// `mailto-route help NAME`, `NAME --help` and `NAME -h`.
     static var helpText: String { Help.text(for: self) }
 
-    static func main(_ words: [String], output: Output) throws -> ExitStatus {
+    static func main(_ words: [String], context: Context) throws -> ExitStatus {
         do {
             let arguments = try Arguments(words, options: options, maxPositionals: maxPositionals, usage: fullUsage)
             if arguments.helpRequested {
-                output.print(helpText)
+                context.output.print(helpText)
                 return .success
             }
-            return try run(arguments, output: output)
+            return try run(arguments, context: context)
         } catch var error as UsageError {
             // The help that answers the mistake is this command's own.
             error.command = error.command ?? name

@@ -9,7 +9,8 @@ enum ParseCommand: Command {
     static let arguments: [(name: String, help: String)] = [("URL", "the mailto: URL to read (RFC 6068)")]
     static let maxPositionals = 1
 
-    static func run(_ arguments: Arguments, output: Output) throws -> ExitStatus {
+    static func run(_ arguments: Arguments, context: Context) throws -> ExitStatus {
+        let output = context.output
         let email = try MailtoURL.parse(arguments.required("URL", usage: fullUsage))
         if arguments.has("--json") {
             output.print(email.json.serialized)

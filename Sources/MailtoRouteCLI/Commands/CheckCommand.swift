@@ -14,8 +14,9 @@ enum CheckCommand: Command {
     static let arguments: [(name: String, help: String)] = []
     static let maxPositionals = 0
 
-    static func run(_ arguments: Arguments, output: Output) throws -> ExitStatus {
-        let report = Check.run(Session.current(), offline: arguments.has("--offline"))
+    static func run(_ arguments: Arguments, context: Context) throws -> ExitStatus {
+        let output = context.output
+        let report = Check.run(context.session(), offline: arguments.has("--offline"))
         if arguments.has("--json") {
             output.print(report.json.serialized)
         } else {

@@ -21,12 +21,13 @@ enum OpenCommand: Command {
     static let arguments: [(name: String, help: String)] = [("URL", "the mailto: URL of the link (RFC 6068)")]
     static let maxPositionals = 1
 
-    static func run(_ arguments: Arguments, output: Output) throws -> ExitStatus {
+    static func run(_ arguments: Arguments, context: Context) throws -> ExitStatus {
+        let output = context.output
         let url = try arguments.required("URL", usage: fullUsage)
         if arguments.has("--local"), arguments.has("--xdg-email") {
             throw UsageError("--local and --xdg-email cannot be given together", usage: fullUsage)
         }
-        let session = Session.current()
+        let session = context.session()
         let viaXDGEmail = arguments.has("--xdg-email")
         // A click runs the desktop file's `open %u`, which says neither: a web page's
         // attach= stays a request (rule 8).
@@ -59,7 +60,7 @@ enum OpenCommand: Command {
         }
         request.sheet = false
         let report = session.run(request) {
-            output.present($0, json: arguments.has("--json"), source: .link)
+            context.present($0, json: arguments.has("--json"), source: .link)
         }
         return ExitStatus(for: report)
     }

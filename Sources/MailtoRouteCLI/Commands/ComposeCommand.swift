@@ -15,7 +15,8 @@ enum ComposeCommand: Command {
     static let arguments: [(name: String, help: String)] = [("URL", "a mailto: URL that fills the message first")]
     static let maxPositionals = 1
 
-    static func run(_ arguments: Arguments, output: Output) throws -> ExitStatus {
+    static func run(_ arguments: Arguments, context: Context) throws -> ExitStatus {
+        let output = context.output
         if arguments.has("--editor"), arguments.has("--sheet") {
             throw UsageError("--editor and --sheet exclude each other", usage: fullUsage)
         }
@@ -24,7 +25,7 @@ enum ComposeCommand: Command {
         if wantsSheet {
             if let url = arguments.positionals.first { _ = try MailtoURL.parse(url) }
             let request = ServiceProtocol.Request(url: arguments.positionals.first, source: .compose)
-            if let status = DesktopSheet.run(request, session: Session.current(), json: arguments.has("--json"), output: output) {
+            if let status = DesktopSheet.run(request, session: context.session(), json: arguments.has("--json"), output: output) {
                 return status
             }
         }
@@ -32,8 +33,8 @@ enum ComposeCommand: Command {
             throw UsageError("compose needs a terminal for the editor, or a display for the sheet (use open or send without either)", usage: fullUsage)
         }
         let start = try arguments.positionals.first.map { (url) throws(MailtoURLError) in try MailtoURL.parse(url) } ?? EmailData()
-        let report = try Session.current().compose(start) {
-            output.present($0, json: arguments.has("--json"), source: .compose)
+        let report = try context.session().compose(start) {
+            context.present($0, json: arguments.has("--json"), source: .compose)
         }
         return ExitStatus(for: report)
     }

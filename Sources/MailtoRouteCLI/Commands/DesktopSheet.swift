@@ -60,7 +60,7 @@ enum DesktopSheet {
             if !outcome.message.isEmpty { output.error("mailto-route: \(outcome.message)") }
             return ExitStatus(rawValue: outcome.status) ?? .failure
         }
-        output.present(report, json: json, source: .sheet)
+        output.present(report, json: json)
         return ExitStatus(for: report)
     }
 }

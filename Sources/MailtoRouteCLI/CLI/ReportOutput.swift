@@ -8,20 +8,25 @@ extension ExitStatus {
 }
 
 extension Output {
-    /// Says what a route came to: as JSON or readable lines (a failure on standard error),
-    /// and, for a link with nobody at a terminal, as a desktop notification too, since
-    /// the user would otherwise never learn what happened.
-    func present(_ report: RouteReport, json: Bool, source: RouteRequest.Source) {
-        let lines = report.readableLines
+    /// Says what a route came to: as JSON or readable lines (a failure on standard error).
+    func present(_ report: RouteReport, json: Bool) {
         if json {
             print(report.json.serialized)
         } else {
-            printReportLines(lines, failed: report.result == .failed)
+            printReportLines(report.readableLines, failed: report.result == .failed)
         }
+    }
+}
+
+extension Context {
+    /// Says what a route came to, and, for a link with nobody at a terminal, as a desktop
+    /// notification too, since the user would otherwise never learn what happened.
+    func present(_ report: RouteReport, json: Bool, source: RouteRequest.Source) {
+        output.present(report, json: json)
         if source == .link, !hasTerminal() {
+            let lines = report.readableLines
             // Without a notification server there is nobody to tell; the outcome log has it.
-            try? showReportNotification(summary: lines[0], details: Array(lines.dropFirst()),
-                                        urgent: report.result == .failed)
+            try? services.notifier.show(summary: lines[0], details: Array(lines.dropFirst()), urgent: report.result == .failed)
         }
     }
 }

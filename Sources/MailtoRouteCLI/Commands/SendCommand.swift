@@ -25,7 +25,7 @@ enum SendCommand: Command {
     static let arguments: [(name: String, help: String)] = [("URL", "a mailto: URL that fills the message first")]
     static let maxPositionals = 1
 
-    static func run(_ arguments: Arguments, output: Output) throws -> ExitStatus {
+    static func run(_ arguments: Arguments, context: Context) throws -> ExitStatus {
         var email = EmailData()
         if let url = arguments.positionals.first {
             email = try MailtoURL.parse(url)
@@ -60,9 +60,9 @@ enum SendCommand: Command {
         let request = RouteRequest(
             email: email, source: .send, forcedPath: forced,
             progress: bar.isTerminal ? bar.update : nil, messageSize: { bar.prepare(total: $0) })
-        let report = Session.current().run(request) { report in
+        let report = context.session().run(request) { report in
             bar.finish()
-            output.present(report, json: arguments.has("--json"), source: .send)
+            context.present(report, json: arguments.has("--json"), source: .send)
         }
         return ExitStatus(for: report)
     }

@@ -9,7 +9,8 @@ enum UnregisterCommand: Command {
     static let arguments: [(name: String, help: String)] = []
     static let maxPositionals = 0
 
-    static func run(_ arguments: Arguments, output: Output) throws -> ExitStatus {
+    static func run(_ arguments: Arguments, context: Context) throws -> ExitStatus {
+        let output = context.output
         let report = try Registration.unregister()
         output.print(report.wasRegistered
             ? "mailto-route is no longer the mailto: handler; default restored: \(report.restoredDefault ?? "none")"

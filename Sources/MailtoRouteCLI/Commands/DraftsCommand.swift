@@ -14,9 +14,10 @@ enum DraftsCommand: Command {
     ]
     static let maxPositionals = 2
 
-    static func run(_ arguments: Arguments, output: Output) throws -> ExitStatus {
+    static func run(_ arguments: Arguments, context: Context) throws -> ExitStatus {
+        let output = context.output
         let json = arguments.has("--json")
-        let session = Session.current()
+        let session = context.session()
         let drafts = session.storage.drafts
         let action = arguments.positionals.first ?? "list"
         let id = arguments.positionals.dropFirst().first

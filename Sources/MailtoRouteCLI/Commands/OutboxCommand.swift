@@ -17,9 +17,10 @@ enum OutboxCommand: Command {
     ]
     static let maxPositionals = 2
 
-    static func run(_ arguments: Arguments, output: Output) throws -> ExitStatus {
+    static func run(_ arguments: Arguments, context: Context) throws -> ExitStatus {
+        let output = context.output
         let json = arguments.has("--json")
-        let session = Session.current()
+        let session = context.session()
         let outbox = session.storage.outbox
         let action = arguments.positionals.first ?? "list"
         let id = arguments.positionals.dropFirst().first
@@ -45,7 +46,7 @@ enum OutboxCommand: Command {
             }
             return .success
         case ("flush", _): return try flush(session, json: json, output: output, allQueued: true)
-        case ("watch", _): return try OutboxWatchCommand.run(json: json, output: output)
+        case ("watch", _): return try OutboxWatchCommand.run(json: json, context: context)
         default:
             throw UsageError("unknown outbox action '\(action)'", usage: fullUsage)
         }

@@ -14,9 +14,10 @@ enum LogCommand: Command {
     static let arguments: [(name: String, help: String)] = []
     static let maxPositionals = 0
 
-    static func run(_ arguments: Arguments, output: Output) throws -> ExitStatus {
+    static func run(_ arguments: Arguments, context: Context) throws -> ExitStatus {
+        let output = context.output
         let json = arguments.has("--json")
-        let log = Paths.current().storage.outcomeLog
+        let log = context.paths.storage.outcomeLog
         if arguments.has("--stats") {
             let stats = try log.stats()
             if json {

@@ -11,7 +11,8 @@ enum RegisterCommand: Command {
     static let arguments: [(name: String, help: String)] = []
     static let maxPositionals = 0
 
-    static func run(_ arguments: Arguments, output: Output) throws -> ExitStatus {
+    static func run(_ arguments: Arguments, context: Context) throws -> ExitStatus {
+        let output = context.output
         let report = try Registration.register(force: arguments.has("--force"))
         output.print(report.wasRegistered
             ? "mailto-route is already the default mailto: handler (\(report.desktopFile))"

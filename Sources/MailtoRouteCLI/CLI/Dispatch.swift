@@ -2,7 +2,8 @@ import MailtoRoute
 
 /// Picks the subcommand from the first word; `--help`, `--version` and `--check` are
 /// accepted where a subcommand would be.
-func dispatch(_ words: [String], commands: [any Command.Type], output: Output) throws -> ExitStatus {
+func dispatch(_ words: [String], commands: [any Command.Type], context: Context) throws -> ExitStatus {
+    let output = context.output
     guard let first = words.first else {
         throw UsageError("no command given", usage: Help.synopsis)
     }
@@ -16,17 +17,17 @@ func dispatch(_ words: [String], commands: [any Command.Type], output: Output) t
         output.print(VersionCommand.text)
         return .success
     case "--check":
-        return try CheckCommand.main(Array(words.dropFirst()), output: output)
+        return try CheckCommand.main(Array(words.dropFirst()), context: context)
     default:
         break
     }
     // A bare URL is what `xdg-open mailto:…` and older desktop files run; `--json` may
     // follow it, as it may follow `open URL`.
     if first.utf8.count >= 7, first.prefix(7).lowercased() == "mailto:" {
-        return try OpenCommand.main(words, output: output)
+        return try OpenCommand.main(words, context: context)
     }
     if let command = commands.first(where: { $0.name == first }) {
-        return try command.main(Array(words.dropFirst()), output: output)
+        return try command.main(Array(words.dropFirst()), context: context)
     }
     if first.hasPrefix("-") {
         let suggestion = closest(to: first, among: ["--help", "--version", "--check"])
