@@ -50,7 +50,10 @@ let package = Package(
         .executableTarget(name: "mailto-route-desktop", dependencies: ["ComposeSheet", "MailtoRoute"]),
         // The command line as a library: every subcommand, the argument parser, the output;
         // tested in-process (CLITests) as well as by running the binary.
-        .target(name: "MailtoRouteCLI", dependencies: ["MailtoRoute"]),
+        .target(name: "MailtoRouteCLI", dependencies: ["MailtoRoute", "Check"]),
+        // `mailto-route check`: what a click would do now (the plan on this machine's facts),
+        // section by section, and what to fix.
+        .target(name: "Check", dependencies: ["MailtoRoute", "DesktopIntegration", "SMTPTransport", "Outbox"]),
         .executableTarget(
             name: "mailto-route",
             dependencies: ["MailtoRouteCLI"],
@@ -100,6 +103,9 @@ let package = Package(
         // In-process: the plan, the configuration readers, the compose reader, a Session
         // built from given paths and text, the Router with fakes for what it reaches.
         .testTarget(name: "MailtoRouteTests", dependencies: ["MailtoRoute", "Outbox", "SMTPTransport", "RouteFakes"]),
+        // In-process: the Email portal's backend rule of each version (PortalTrees/: fixture
+        // installations, read from the source tree), the verdict.
+        .testTarget(name: "CheckTests", dependencies: ["Check", "MailtoRoute"], exclude: ["PortalTrees"]),
         // Fakes for the Session's services (Services), for in-process tests of the Router and
         // of the command line.
         .target(name: "RouteFakes", dependencies: ["MailtoRoute", "MIMEMessage", "Outbox", "SMTPTransport"], path: "Tests/RouteFakes"),

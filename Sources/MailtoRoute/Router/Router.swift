@@ -269,7 +269,7 @@ private struct Routing {
 
 extension Mailbox {
     /// `Name <address>`, or the address alone, as a person reads it.
-    var readable: String {
+    public var readable: String {
         displayName.map { "\($0) <\(address)>" } ?? address
     }
 }

@@ -1,3 +1,4 @@
+import Check
 import MailtoRoute
 
 /// `mailto-route check [--json] [--offline]` (also `--check`): what a click on a `mailto:`
@@ -20,7 +21,7 @@ enum CheckCommand: Command {
         if arguments.has("--json") {
             output.print(report.json.serialized)
         } else {
-            for (index, section) in report.sections.enumerated() {
+            for (index, section) in report.sections.filter({ !$0.rows.isEmpty }).enumerated() {
                 if index > 0 { output.print("") }
                 output.print(section.title)
                 // Aligned within a section: one long path must not push every value aside.

@@ -1,4 +1,6 @@
 import DesktopIntegration
+import MailtoRoute
+import Outbox
 import SMTPTransport
 
 /// The verdict of a check: `Plan.make` on the facts gathered, as one sentence, and each

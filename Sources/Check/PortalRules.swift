@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import DesktopIntegration
+import MailtoRoute
 import Outbox
 
 /// The version `xdg-desktop-portal --version` prints (`xdg-desktop-portal 1.16.0`): it
@@ -201,7 +202,7 @@ public struct PortalsConf: Sendable, Equatable {
 
 /// Which backend xdg-desktop-portal gives an interface, by the rule of its version
 /// (`find_portal_implementation` in src/portal-impl.c, 1.16.0 and 1.18.4).
-enum PortalRule {
+enum PortalRules {
     /// The GTK backend, 1.18's last resort.
     static let gtkBusName = "org.freedesktop.impl.portal.desktop.gtk"
 

@@ -1,4 +1,5 @@
 import Foundation
+import Check
 import MailtoRoute
 import Testing
 

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import DesktopIntegration
+import MailtoRoute
 import Outbox
 
 extension CheckReport {
@@ -92,11 +93,11 @@ public enum EmailBackends {
         let sysconfDir = prefix == "/usr" || prefix == "/" ? "/etc" : prefix + "/etc"
         let directory = environment.portalDirectory ?? dataDir + "/xdg-desktop-portal/portals"
         facts.portalsDirectory = directory
-        let desktops = PortalRule.desktops(environment.currentDesktop, version: version)
+        let desktops = PortalRules.desktops(environment.currentDesktop, version: version)
         facts.desktops = desktops
         let (backends, rejected) = PortalBackend.load(directory: directory, version: version)
         facts.rejected = rejected
-        facts.offering = PortalRule.sorted(backends, desktops: desktops, version: version)
+        facts.offering = PortalRules.sorted(backends, desktops: desktops, version: version)
             .filter { $0.interfaces.contains(interface) }
         var configDirectories: [String] = []
         var config: PortalsConf?
@@ -109,7 +110,7 @@ public enum EmailBackends {
             config = PortalsConf.find(in: configDirectories, desktops: desktops)
             facts.config = config?.path
         }
-        let chosen = PortalRule.choose(interface, from: backends, desktops: desktops, version: version, config: config)
+        let chosen = PortalRules.choose(interface, from: backends, desktops: desktops, version: version, config: config)
         facts.winner = chosen.backend
         facts.how = chosen.how
         if !facts.mailtoRouteWins {
@@ -129,13 +130,13 @@ public enum EmailBackends {
     }
 
     /// The changes that make mailto-route's backend win, each tried with the same rule
-    /// (`PortalRule.choose`) before it is offered, so that the advice and the portal agree.
+    /// (`PortalRules.choose`) before it is offered, so that the advice and the portal agree.
     static func steps(
         backends: [PortalBackend], config: PortalsConf?, desktops: [String], version: PortalVersion,
         directory: String, prefix: String, dataDir: String, userConfigDirectory: String
     ) -> [String] {
         func wins(_ backends: [PortalBackend], _ config: PortalsConf?) -> Bool {
-            PortalRule.choose(interface, from: backends, desktops: desktops, version: version, config: config)
+            PortalRules.choose(interface, from: backends, desktops: desktops, version: version, config: config)
                 .backend?.dbusName == busName
         }
         let restart = "then restart the portal: systemctl --user restart xdg-desktop-portal (or log in again)"
@@ -179,7 +180,7 @@ public enum EmailBackends {
         var first = ours
         first.fileName = "00-mailtoroute.portal"
         first.useIn = desktop.map { [$0] } ?? []
-        let ahead = PortalRule.choose(interface, from: others, desktops: desktops, version: version, config: nil).backend
+        let ahead = PortalRules.choose(interface, from: others, desktops: desktops, version: version, config: nil).backend
         if wins(others + [first], nil) {
             return steps + ["as root, copy \(directory)/\(ours.fileName) to \(directory)/\(first.fileName)"
                 + (desktop.map { " with UseIn=\($0)" } ?? "")

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import DesktopIntegration
+import MailtoRoute
 
 extension CheckReport {
     /// The desktop service that holds the sheets (mailto-route-desktop
@@ -43,26 +44,26 @@ extension Check {
     }
 }
 
-extension CheckReport {
-    var desktopServiceRows: [(String, String)] {
-        let service = desktopService
-        var rows = [("sheet program", service.sheetProgram ?? "not installed beside mailto-route: no compose sheet")]
-        if service.serviceFiles.isEmpty {
-            rows.append(("service files", service.sheetProgram == nil ? "none"
+extension CheckReport.DesktopService: CheckSection {
+    public var title: String { "Desktop service" }
+
+    public var rows: [(label: String, value: String)] {
+        var rows = [("sheet program", sheetProgram ?? "not installed beside mailto-route: no compose sheet")]
+        if serviceFiles.isEmpty {
+            rows.append(("service files", sheetProgram == nil ? "none"
                          : "none: run mailto-route register (or make install) for the service to start on demand"))
         } else {
-            rows += service.serviceFiles.map { ("service file", $0) }
+            rows += serviceFiles.map { ("service file", $0) }
         }
-        let running = service.running.map { $0 ? "yes, on the session bus" : "no (started by the first sheet)" }
-        rows.append(("running", running ?? service.problem.map { "unknown (\($0))" } ?? "not asked (--offline)"))
+        let answer = running.map { $0 ? "yes, on the session bus" : "no (started by the first sheet)" }
+        rows.append(("running", answer ?? problem.map { "unknown (\($0))" } ?? "not asked (--offline)"))
         return rows
     }
 
-    var desktopServiceJSON: JSON {
-        .object([
-            ("sheetProgram", .string(desktopService.sheetProgram)),
-            ("serviceFiles", .array(desktopService.serviceFiles.map { .string($0) })),
-            ("running", desktopService.running.map { .bool($0) } ?? .null),
-        ])
+    public var jsonMembers: [(String, JSON)] {
+        [("desktopService", .object([
+            ("sheetProgram", .string(sheetProgram)), ("serviceFiles", .strings(serviceFiles)),
+            ("running", nullable(running, JSON.bool)),
+        ]))]
     }
 }
