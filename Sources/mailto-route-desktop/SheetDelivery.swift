@@ -63,8 +63,7 @@ enum SheetDelivery {
         var sendUnavailable: String?
         switch session.configuration.account {
         case .success(let account)?:
-            let mailbox = account.from
-            from = mailbox.displayName.map { "\($0) <\(mailbox.address)>" } ?? mailbox.address
+            from = account.from.readable
         case .failure(let mistake)?:
             sendUnavailable = mistake.message
         case nil:
@@ -195,14 +194,3 @@ extension SheetDelivery {
     }
 }
 
-/// Writes all of `text` to `descriptor`, through short writes and interruptions.
-func writeAll(_ text: String, to descriptor: Int32) {
-    let bytes = Array(text.utf8)
-    var written = 0
-    while written < bytes.count {
-        let n = bytes[written...].withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
-        if n < 0, errno == EINTR { continue }
-        guard n > 0 else { return }
-        written += n
-    }
-}

@@ -27,7 +27,7 @@ import MailtoCore
 // command line then takes today's path.
 
 enum DesktopExit {
-    static let usage: Int32 = 64
+    static let usage = ExitStatus.usage.rawValue
     /// GTK could not start: the caller falls back to its own path.
     static let noDisplay = ServiceProtocol.noDisplay
 }
@@ -39,7 +39,7 @@ let usage = "usage: mailto-route-desktop open URL [--local | --trust PATH]... [-
 let serviceIdleSeconds = getenv("MAILTO_ROUTE_SERVICE_IDLE").flatMap { Double(String(cString: $0)) } ?? 10
 
 func fail(_ message: String, status: Int32) -> Never {
-    writeAll("mailto-route-desktop: \(message)\n", to: 2)
+    write("mailto-route-desktop: \(message)\n", to: 2)
     _exit(status)
 }
 
@@ -130,9 +130,15 @@ let json = report.json.serialized + "\n"
 if let path = arguments.reportFile {
     let descriptor = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC)
     guard descriptor >= 0 else { fail("cannot write the report to \(path)", status: 1) }
-    writeAll(json, to: descriptor)
+    write(json, to: descriptor)
     close(descriptor)
 } else {
-    writeAll(json, to: 1)
+    write(json, to: 1)
 }
 _exit(report.exitStatus)
+
+/// All of `text` to `descriptor` (`MailtoCore.writeAll`).
+func write(_ text: String, to descriptor: Int32) {
+    var text = text
+    _ = text.withUTF8 { writeAll(descriptor, UnsafeRawBufferPointer($0)) }
+}

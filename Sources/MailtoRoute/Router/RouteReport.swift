@@ -41,11 +41,11 @@ public struct RouteReport: Sendable, Equatable {
     /// its kind: 65 input, 78 configuration, else 1.
     public var exitStatus: Int32 {
         switch result {
-        case .sent: refusedForGood.isEmpty ? 0 : 2
-        case .handedOff: 0
-        case .saved: 3
-        case .cancelled: 4
-        case .queued: 75
+        case .sent: refusedForGood.isEmpty ? ExitStatus.success.rawValue : ExitStatus.partlyRefused.rawValue
+        case .handedOff: ExitStatus.success.rawValue
+        case .saved: ExitStatus.saved.rawValue
+        case .cancelled: ExitStatus.cancelled.rawValue
+        case .queued: ExitStatus.queued.rawValue
         case .failed: Self.exitStatus(for: error?.kind ?? .permanent)
         }
     }
@@ -53,9 +53,9 @@ public struct RouteReport: Sendable, Equatable {
     /// The status of a failure of `kind` that did not end in the outbox.
     public static func exitStatus(for kind: ErrorKind) -> Int32 {
         switch kind {
-        case .input: 65
-        case .configuration: 78
-        case .permanent, .transient: 1
+        case .input: ExitStatus.dataError.rawValue
+        case .configuration: ExitStatus.configuration.rawValue
+        case .permanent, .transient: ExitStatus.failure.rawValue
         }
     }
 

@@ -1,3 +1,4 @@
+import MailtoRoute
 /// One subcommand: its own file under `Commands/`, its usage line, its options.
 protocol Command {
     /// The word after `mailto-route`.

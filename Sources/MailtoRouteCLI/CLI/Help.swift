@@ -1,3 +1,4 @@
+import MailtoRoute
 /// The text of `mailto-route --help` (what each command does and the exit statuses) and of
 /// each command's own help (`mailto-route help send`, `send --help`).
 enum Help {

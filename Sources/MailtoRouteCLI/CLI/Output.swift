@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import MailtoRoute
 
 /// Where a command prints: standard output and standard error, written with write(2) (the
 /// command line does not load Foundation, and each line goes out whole, so that output and
@@ -16,17 +17,8 @@ public struct Output: Sendable {
     /// This process's standard output and error.
     public static let standard = Output { text, descriptor in
         var text = text
-        text.withUTF8 { bytes in
-            guard let base = bytes.baseAddress else { return }
-            var offset = 0
-            while offset < bytes.count {
-                let written = Glibc.write(descriptor, base + offset, bytes.count - offset)
-                if written < 0, errno == EINTR { continue }
-                // A closed pipe or a full disk: nothing more can be said on this stream.
-                guard written > 0 else { return }
-                offset += written
-            }
-        }
+        // A closed pipe or a full disk: nothing more can be said on this stream.
+        _ = text.withUTF8 { writeAll(descriptor, UnsafeRawBufferPointer($0)) }
     }
 
     func print(_ line: String) {

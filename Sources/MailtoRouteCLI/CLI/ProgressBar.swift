@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import MailtoRoute
 
 /// `sending [#####.....] 12.3 of 100.0 MB` on standard error, redrawn in place, for a
 /// message over 1 MB when a person watches (standard error is a terminal); nothing otherwise.

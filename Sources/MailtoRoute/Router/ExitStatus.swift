@@ -1,5 +1,6 @@
-/// The exit statuses of docs/design.md, the same in `--help` and the man page.
-enum ExitStatus: Int32, Sendable {
+/// The exit statuses of docs/design.md, the same in `--help` and the man page: one table for
+/// the command line, the desktop service and what a route came to (`RouteReport.exitStatus`).
+public enum ExitStatus: Int32, Sendable {
     /// Sent, or handed off to the mail program.
     case success = 0
     /// Failed for good: the server refused, the handler could not start.
