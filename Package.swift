@@ -1,4 +1,4 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.1
 import PackageDescription
 
 // Only CGIO and CCurl touch C; each arrow in ../shared/DESIGN.md's module table is a
@@ -32,7 +32,13 @@ let package = Package(
             providers: [.apt(["libgtk-4-dev"])]
         ),
         .target(name: "MailtoCore"),
-        .target(name: "DesktopIntegration", dependencies: ["CGIO", "MailtoCore"]),
+        // The desktop entries and D-Bus service files that `register` installs are data/'s,
+        // embedded at build time (embedded.txt names them).
+        .target(name: "DesktopIntegration", dependencies: ["CGIO", "MailtoCore"], exclude: ["embedded.txt"],
+                plugins: ["EmbedText"]),
+        // Makes files of the tree into a target's Swift source at build time (its embedded.txt).
+        .plugin(name: "EmbedText", capability: .buildTool(), dependencies: ["embed-text"]),
+        .executableTarget(name: "embed-text"),
         .target(name: "MIMEMessage", dependencies: ["MailtoCore"]),
         .target(name: "SMTPTransport", dependencies: ["CCurl", "MailtoCore", "MIMEMessage"]),
         // Pure Swift + POSIX, no Foundation: linked into the command line, whose start-up
