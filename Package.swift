@@ -24,12 +24,13 @@ let package = Package(
             name: "CCurl",
             providers: [.apt(["libcurl4-openssl-dev"])]
         ),
-        // GTK 4, for the compose sheet only: linked into mailto-route-desktop, never into
-        // the command line, whose handoff and send paths must not load it.
+        // GTK 4 and libadwaita 1.2, for the compose sheet only: linked into
+        // mailto-route-desktop, never into the command line, whose handoff and send paths
+        // must not load them.
         .systemLibrary(
             name: "CGTK",
-            pkgConfig: "gtk4",
-            providers: [.apt(["libgtk-4-dev"])]
+            pkgConfig: "libadwaita-1",
+            providers: [.apt(["libadwaita-1-dev"])]
         ),
         .target(name: "MailtoCore"),
         // The desktop entries and D-Bus service files that `register` installs are data/'s,
@@ -50,7 +51,9 @@ let package = Package(
             dependencies: ["MailtoCore", "MIMEMessage", "DesktopIntegration", "SMTPTransport", "Outbox"]
         ),
         // The compose sheet: the only module that imports CGTK; its API is GTK-free.
-        .target(name: "ComposeSheet", dependencies: ["CGTK", "MailtoCore", "MIMEMessage", "DesktopIntegration"]),
+        // Its windows are GtkBuilder .ui files under UI/, embedded at build time (embedded.txt).
+        .target(name: "ComposeSheet", dependencies: ["CGTK", "MailtoCore", "MIMEMessage", "DesktopIntegration"],
+                exclude: ["UI", "embedded.txt"], plugins: ["EmbedText"]),
         // The desktop side: shows the sheet for `open` and `compose` (the CLI starts it
         // when there is a display), and performs what the user chose through MailtoRoute.
         .executableTarget(name: "mailto-route-desktop", dependencies: ["ComposeSheet", "MailtoRoute"]),

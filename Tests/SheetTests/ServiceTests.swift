@@ -363,7 +363,7 @@ extension ServiceTests {
             try sandbox.write("[Default Applications]\nmessage/rfc822=reader.desktop\n", to: "home/.config/mimeapps.list")
             let notifications = try GtkNotificationServer(environment: environment)
             let program = try click(["open", "mailto:joe@example.com?subject=Keep&body=for%20later", "--json"])
-            _ = try desktop.drive(["wait-sheet", "press:Save Draft", "wait-gone"], timeout: 30)
+            _ = try desktop.drive(["wait-sheet", "menu:Save Draft", "wait-gone"], timeout: 30)
             let result = program.finish()
             #expect(result.status == 3, "\(result)")
             let draft = try #require(try jsonObject(result.stdout)["draft"] as? String)

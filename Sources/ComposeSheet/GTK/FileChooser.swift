@@ -40,6 +40,8 @@ final class FileChooser {
         guard !closed else { return }
         closed = true
         connections.disconnectAll()
+        // As SaveQuestion: not transient for the sheet, which may end right after.
+        gtk_native_dialog_set_transient_for(mr_native_dialog(native), nil)
         gtk_native_dialog_destroy(mr_native_dialog(native))
     }
 

@@ -147,8 +147,6 @@ private func onMainIdle(_ data: UnsafeMutableRawPointer?) -> gboolean {
     return 0
 }
 
-private typealias ActionHandler = @convention(c) (OpaquePointer?, OpaquePointer?, UnsafeMutableRawPointer?) -> Void
-
 /// A GSimpleAction's "activate": the notification button's id is its string parameter.
 private func onAction(_ action: OpaquePointer?, _ parameter: OpaquePointer?, _ data: UnsafeMutableRawPointer?) {
     guard let data, let action, let name = g_action_get_name(mr_action(action)) else { return }
