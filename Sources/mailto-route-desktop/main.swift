@@ -102,6 +102,11 @@ case .success(let opened): opening = opened
 case .failure(let refusal): fail(refusal.answer.message, status: refusal.answer.status)
 }
 
+// The token the click carries, so that the desktop brings the sheet to the front: read before
+// GTK starts, which takes DESKTOP_STARTUP_ID and XDG_ACTIVATION_TOKEN out of the environment.
+let activationToken = [getenv("XDG_ACTIVATION_TOKEN"), getenv("DESKTOP_STARTUP_ID")]
+    .compactMap { $0.map { String(cString: $0) } }.first { !$0.isEmpty }
+
 guard SheetApplication.canStart() else {
     fail("cannot start GTK: no display it can open", status: DesktopExit.noDisplay)
 }
@@ -110,7 +115,7 @@ let start = SheetDelivery.start(opening.email, source: opening.source, session: 
                                 attachmentsRequestedBy: arguments.request.requestedBy)
 let host = SheetDeliveryHost(source: opening.source, session: session)
 let application = SheetApplication()
-application.open(start.content, host: host, recovery: start.recovery)
+application.open(start.content, host: host, recovery: start.recovery, activationToken: activationToken)
 _ = application.run()
 
 guard var report = host.report else {
