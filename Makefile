@@ -28,6 +28,8 @@ BASHCOMPDIR := $(DATADIR)/bash-completion/completions
 # Debian's zsh has this directory in $fpath (upstream zsh: site-functions).
 ZSHCOMPDIR := $(DATADIR)/zsh/vendor-completions
 METAINFO := io.github.mailto_route.MailtoRoute.metainfo.xml
+ICONDIR := $(DATADIR)/icons/hicolor
+ICONS := scalable/apps/io.github.mailto_route.MailtoRoute.svg symbolic/apps/io.github.mailto_route.MailtoRoute-symbolic.svg
 # xdg-desktop-portal reads backends from its own datadir only (1.16 and 1.18 alike), so
 # with PREFIX=/usr/local the file is installed but not read (`mailto-route check` names the
 # directory the installed portal reads).
@@ -87,6 +89,7 @@ install:
 	install -D -m 644 data/mailto-route.bash $(DESTDIR)$(BASHCOMPDIR)/mailto-route
 	install -D -m 644 data/_mailto-route $(DESTDIR)$(ZSHCOMPDIR)/_mailto-route
 	install -D -m 644 data/$(METAINFO) $(DESTDIR)$(METAINFODIR)/$(METAINFO)
+	for icon in $(ICONS); do install -D -m 644 data/icons/hicolor/$$icon $(DESTDIR)$(ICONDIR)/$$icon; done
 	install -D -m 644 data/mailtoroute.portal $(DESTDIR)$(PORTALDIR)/mailtoroute.portal
 	install -D -m 644 data/mailtoroute-portals.conf $(DESTDIR)$(DOCDIR)/mailtoroute-portals.conf
 	mkdir -p $(DESTDIR)$(APPDIR) $(DESTDIR)$(UNITDIR)
@@ -107,7 +110,8 @@ uninstall:
 		$(DESTDIR)$(METAINFODIR)/$(METAINFO) $(DESTDIR)$(APPDIR)/mailto-route.desktop \
 		$(DESTDIR)$(UNITDIR)/mailto-route-outbox.service $(DESTDIR)$(APPDIR)/$(SERVICE_DESKTOP) \
 		$(addprefix $(DESTDIR)$(DBUSDIR)/,$(SERVICE_FILES)) \
-		$(DESTDIR)$(PORTALDIR)/mailtoroute.portal $(DESTDIR)$(DOCDIR)/mailtoroute-portals.conf
+		$(DESTDIR)$(PORTALDIR)/mailtoroute.portal $(DESTDIR)$(DOCDIR)/mailtoroute-portals.conf \
+		$(addprefix $(DESTDIR)$(ICONDIR)/,$(ICONS))
 
 clean:
 	rm -rf .build

@@ -208,7 +208,7 @@ final class DesktopService: ServiceDelegate, @unchecked Sendable {
             id = "draft-\(draft)"
             buttons.append(NotificationButton(label: "Open", action: "open-draft", target: draft))
         }
-        application.notify(id: id, title: lines[0], body: lines.dropFirst().joined(separator: "\n"),
+        application.notify(id: id, title: report.headline, body: lines.joined(separator: "\n"),
                            urgent: report.result == .failed, buttons: buttons)
     }
 

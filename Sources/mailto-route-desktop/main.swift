@@ -126,8 +126,7 @@ host.finish(report)
 // Nobody at a terminal: the user learns in a notification whether it was sent or queued
 // (the sheet has closed).
 if !hasTerminal(), report.result != .cancelled {
-    let lines = report.readableLines
-    try? session.services.notifier.show(summary: lines[0], details: Array(lines.dropFirst()), urgent: report.result == .failed)
+    session.services.notifier.tell(report)
 }
 // The report as data: the command line prints it with its own output. What matters is on
 // disk by now; as the command line, no exit handlers.

@@ -26,6 +26,8 @@ import TestSupport
         "usr/share/dbus-1/services/io.github.mailto_route.MailtoRoute.service",
         "usr/share/dbus-1/services/org.freedesktop.impl.portal.desktop.mailtoroute.service",
         "usr/share/doc/mailto-route/mailtoroute-portals.conf",
+        "usr/share/icons/hicolor/scalable/apps/io.github.mailto_route.MailtoRoute.svg",
+        "usr/share/icons/hicolor/symbolic/apps/io.github.mailto_route.MailtoRoute-symbolic.svg",
         "usr/share/man/man1/mailto-route.1",
         "usr/share/metainfo/io.github.mailto_route.MailtoRoute.metainfo.xml",
         "usr/share/xdg-desktop-portal/portals/mailtoroute.portal",

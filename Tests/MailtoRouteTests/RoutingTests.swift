@@ -133,6 +133,18 @@ import Testing
         #expect(try world.session.storage.outbox.list().isEmpty)
     }
 
+    /// What a notification says first: whom it was sent to, by name where one was given.
+    @Test func theHeadlineNamesWhomTheMessageIsTo() throws {
+        var email = EmailData(to: ["asa@example.org", "bo@example.org"], subject: "Hi", body: "x")
+        email.names = ["asa@example.org": "Asa Berg"]
+        let sent = world.session.route(RouteRequest(email: email, source: .send))
+        #expect(sent.headline == "Sent to Asa Berg and 1 more")
+        world.transport.answers = [.failure(SMTPError(.transient, "connection refused; the server may be down"))]
+        let queued = world.session.route(RouteRequest(email: email, source: .send))
+        #expect(queued.headline == "Queued: connection refused")
+        #expect(queued.readableLines.first == queued.summary, "the details start with the command line's line")
+    }
+
     // MARK: - The handoff path
 
     @Test func aMailProgramThatCannotStartLeavesADraftThatSaysWhy() throws {

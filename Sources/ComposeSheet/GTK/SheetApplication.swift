@@ -1,4 +1,5 @@
 internal import CGTK
+import DesktopIntegration
 
 /// The AdwApplication that holds the sheets of one process (libadwaita's: its style manager
 /// follows the system's light or dark appearance, and its widgets are initialised). Without an id it is the
@@ -41,6 +42,9 @@ public final class SheetApplication {
         let made = windowed ? adw_application_new(id, GApplicationFlags(rawValue: flags)).map { UnsafeMutableRawPointer($0) }
             : g_application_new(id, GApplicationFlags(rawValue: flags)).map { UnsafeMutableRawPointer($0) }
         guard let pointer = made else { preconditionFailure("adw_application_new returned NULL") }
+        // Its name and icon on its windows and in GLib's notifications (Identity).
+        g_set_application_name(Identity.name)
+        if windowed { gtk_window_set_default_icon_name(Identity.icon) }
         application = GObjectRef(adopting: pointer)
         showsSheets = windowed
         let data = Unmanaged.passUnretained(self).toOpaque()

@@ -92,7 +92,7 @@ public func showReportNotification(
     summary: String, details: [String] = [], urgent: Bool = false, callTimeout: Double = 2
 ) throws(DesktopError) {
     let notification = DesktopNotification(
-        summary: "mailto-route: " + summary.visible,
+        summary: summary.visible,
         body: details.map(\.visible).joined(separator: "\n"),
         urgency: urgent ? .critical : .normal
     )

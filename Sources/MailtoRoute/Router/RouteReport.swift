@@ -34,6 +34,9 @@ public struct RouteReport: Sendable, Equatable {
     public var refused: [Refusal] = []
     public var warnings: [String] = []
     public var error: Failure?
+    /// Whom the message is to, as a person reads each (the name given with the address,
+    /// else the address): said in a notification's first line.
+    public var to: [String] = []
 
     /// docs/design.md's exit status for this report (the command line's and the desktop
     /// program's alike): 0 sent or handed off, 2 sent but refused for good for some
@@ -85,6 +88,7 @@ public struct RouteReport: Sendable, Equatable {
         }
         members.append(("warnings", .strings(warnings)))
         if let error { members.append(("error", error.json)) }
+        if !to.isEmpty { members.append(("to", .strings(to))) }
         return .object(members)
     }
 
@@ -98,6 +102,26 @@ public struct RouteReport: Sendable, Equatable {
         if let draft, result != .saved { lines.append("saved as a draft: \(draft)") }
         for warning in warnings { lines.append("warning: \(warning)") }
         return lines.map(\.visible)
+    }
+
+    /// A notification's first line, in a person's words: what came of it, for whom
+    /// (`summary` is the command line's line, with the server and its reply).
+    public var headline: String {
+        let whom = to.first.map { to.count > 1 ? "\($0) and \(to.count - 1) more" : $0 }
+        switch result {
+        case .sent: return whom.map { "Sent to \($0)" } ?? "Sent"
+        case .queued: return "Queued: " + (error.map { Self.firstClause($0.message) } ?? "the server cannot take it now")
+        case .handedOff: return "Opened in " + (handler?.name ?? "your mail program")
+        case .saved: return "Saved as a draft"
+        case .cancelled: return "Not sent"
+        case .failed: return "Not sent" + (whom.map { " to \($0)" } ?? "") + (error.map { ": \(Self.firstClause($0.message))" } ?? "")
+        }
+    }
+
+    /// The first part of an error's text, for a headline (the whole is in the details).
+    private static func firstClause(_ message: String) -> String {
+        let cut = message.split(separator: ";", maxSplits: 1).first.map(String.init) ?? message
+        return cut.count > 80 ? String(cut.prefix(79)) + "…" : cut
     }
 
     /// The one line that says which path was taken and what came of it.
@@ -144,6 +168,7 @@ extension RouteReport {
             }
         }
         warnings = object["warnings"]?.stringsValue ?? []
+        to = object["to"]?.stringsValue ?? []
         if let kind = object["error"]?["kind"]?.stringValue.flatMap(ErrorKind.init),
            let message = object["error"]?["message"]?.stringValue {
             error = Failure(kind: kind, message: message)

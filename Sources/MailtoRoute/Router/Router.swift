@@ -10,6 +10,7 @@ extension Session {
         var routing = Routing(session: self, request: request)
         var report = routing.run()
         report.warnings = routing.warnings + report.warnings
+        report.to = request.email.to.map { request.email.names[$0] ?? $0 }
         log(report, source: request.source)
         return report
     }

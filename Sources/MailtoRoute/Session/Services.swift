@@ -112,6 +112,15 @@ public protocol Notifier {
     func show(summary: String, details: [String], urgent: Bool) throws
 }
 
+extension Notifier {
+    /// What came of a route, for someone who could not see it happen (a clicked link):
+    /// the headline ("Sent to Ann Berg"), then each line of the report. Not shown: nobody
+    /// to tell (the outcome log still says it).
+    public func tell(_ report: RouteReport) {
+        try? show(summary: report.headline, details: report.readableLines, urgent: report.result == .failed)
+    }
+}
+
 /// The desktop's notification server (`showReportNotification`).
 struct DesktopNotifier: Notifier {
     func show(summary: String, details: [String], urgent: Bool) throws {

@@ -23,11 +23,7 @@ extension Context {
     /// notification too, since the user would otherwise never learn what happened.
     func present(_ report: RouteReport, json: Bool, source: RouteRequest.Source) {
         output.present(report, json: json)
-        if source == .link, !hasTerminal() {
-            let lines = report.readableLines
-            // Without a notification server there is nobody to tell; the outcome log has it.
-            try? services.notifier.show(summary: lines[0], details: Array(lines.dropFirst()), urgent: report.result == .failed)
-        }
+        if source == .link, !hasTerminal() { services.notifier.tell(report) }
     }
 }
 
