@@ -52,7 +52,9 @@ let package = Package(
         ),
         // The compose sheet: the only module that imports CGTK; its API is GTK-free.
         // Its windows are GtkBuilder .ui files under UI/, embedded at build time (embedded.txt).
-        .target(name: "ComposeSheet", dependencies: ["CGTK", "MailtoCore", "MIMEMessage", "DesktopIntegration"],
+        // enchant-2, the spell checker, for the sheet's message only.
+        .systemLibrary(name: "CEnchant", pkgConfig: "enchant-2", providers: [.apt(["libenchant-2-dev"])]),
+        .target(name: "ComposeSheet", dependencies: ["CGTK", "CEnchant", "MailtoCore", "MIMEMessage", "DesktopIntegration"],
                 exclude: ["UI", "embedded.txt"], plugins: ["EmbedText"]),
         // The desktop side: shows the sheet for `open` and `compose` (the CLI starts it
         // when there is a display), and performs what the user chose through MailtoRoute.

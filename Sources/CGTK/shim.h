@@ -88,6 +88,7 @@ static inline AdwMessageDialog *mr_message_dialog(gpointer object) { return ADW_
 static inline GtkApplicationWindow *mr_application_window(gpointer object) { return GTK_APPLICATION_WINDOW(object); }
 static inline GtkShortcutsWindow *mr_shortcuts_window(gpointer object) { return GTK_SHORTCUTS_WINDOW(object); }
 static inline GMenu *mr_menu(gpointer object) { return G_MENU(object); }
+static inline GMenuModel *mr_menu_model(gpointer object) { return G_MENU_MODEL(object); }
 static inline GSimpleAction *mr_simple_action(gpointer object) { return G_SIMPLE_ACTION(object); }
 static inline gboolean mr_is_button(GtkWidget *widget) { return GTK_IS_BUTTON(widget); }
 /* A name of its own, in place of the one made from the labels it is labelled by. */
@@ -95,6 +96,16 @@ static inline void mr_set_own_accessible_label(GtkWidget *widget, const char *la
     gtk_accessible_reset_relation(GTK_ACCESSIBLE(widget), GTK_ACCESSIBLE_RELATION_LABELLED_BY);
     gtk_accessible_update_property(GTK_ACCESSIBLE(widget), GTK_ACCESSIBLE_PROPERTY_LABEL, label, -1);
 }
+/* The spelling: the tag that underlines a misspelt word (gtk_text_buffer_create_tag is
+ * variadic), and the actions of its menu (G_VARIANT_TYPE_STRING is a macro). */
+static inline GtkTextTag *mr_create_misspelled_tag(GtkTextBuffer *buffer) {
+    return gtk_text_buffer_create_tag(buffer, "misspelled", "underline", PANGO_UNDERLINE_ERROR, NULL);
+}
+static inline GSimpleAction *mr_stateful_string_action_new(const char *name, const char *state) {
+    return g_simple_action_new_stateful(name, G_VARIANT_TYPE_STRING, g_variant_new_string(state));
+}
+static inline GtkGesture *mr_gesture(gpointer object) { return GTK_GESTURE(object); }
+static inline GtkGestureSingle *mr_gesture_single(gpointer object) { return GTK_GESTURE_SINGLE(object); }
 /* gtk_application_set_accels_for_action takes a NULL-terminated array. */
 static inline void mr_set_accels(GtkApplication *application, const char *action, const char *first, const char *second) {
     const char *accels[] = { first, second, NULL };

@@ -355,6 +355,30 @@ import TestSupport
         #expect(program.finish().status == 4)
     }
 
+    /// Misspelt words are underlined as one types (the language from the locale); a right
+    /// click offers what to put instead, and the language can be changed in the sheet.
+    @Test func misspeltWordsAreMarkedAndCanBeCorrected() throws {
+        try writeAccount(sandbox, port: 9, security: "none")
+        var environment = self.environment
+        environment["LANG"] = "en_US.UTF-8"
+        let program = try DesktopProgram(
+            [mailtoRouteBinary, "open", "mailto:joe@example.com?body=Teh%20quick%20fox%20jumsp.%0D%0A%3E%20wrng", "--json"],
+            environment: environment, directory: sandbox.root)
+        let steps = try desktop.drive([
+            "wait-sheet", "sleep:0.8", "underlined:Message", screenshot("spelling"), "right-click:Message:Teh",
+            screenshot("spelling-menu"), "choose:The", "sleep:0.8", "underlined:Message", "right-click:Message:quick",
+            "choose:Spelling Language", "choose:de_DE", "sleep:0.8", "underlined:Message", "press:Cancel",
+            "wait-window:Save this message as a draft?", "press:Discard", "wait-gone",
+        ])
+        let underlined = steps.filter { $0["step"] as? String == "underlined" }.map { $0["words"] as? [String] ?? [] }
+        #expect(underlined.count == 3)
+        // The quoted line is the other person's spelling.
+        #expect(underlined.first == ["Teh", "jumsp"])
+        #expect(underlined.dropFirst().first == ["jumsp"])
+        #expect(underlined.last?.contains("quick") == true, "German marks English words: \(underlined)")
+        #expect(program.finish().status == 4)
+    }
+
     /// A link's Cc and Bcc are shown, filled; the window says whom the message is to.
     @Test func aLinksCcAndBccAreShownFilled() throws {
         try writeAccount(sandbox, port: 9, security: "none")

@@ -25,7 +25,28 @@ func onSubjectChanged(_ editable: UnsafeMutableRawPointer?, _ data: UnsafeMutabl
 }
 
 func onBodyChanged(_ buffer: UnsafeMutableRawPointer?, _ data: UnsafeMutableRawPointer?) {
-    sheet(data)?.noteEdit()
+    guard let sheet = sheet(data) else { return }
+    sheet.noteEdit()
+    sheet.spelling?.schedule()
+}
+
+/// GtkGestureClick::pressed on the text view, button 3: before GTK shows its menu.
+func onTextRightClick(_ gesture: UnsafeMutableRawPointer?, _ presses: Int32, _ x: Double, _ y: Double,
+                      _ data: UnsafeMutableRawPointer?) {
+    sheet(data)?.spelling?.rightClick(x: x, y: y)
+}
+
+func onSpellingReplaceAction(_ action: OpaquePointer?, _ parameter: OpaquePointer?, _ data: UnsafeMutableRawPointer?) {
+    guard let target = takeString(mr_variant_dup_string(parameter)) else { return }
+    sheet(data)?.spelling?.replace(target)
+}
+
+func onSpellingLanguageAction(_ action: OpaquePointer?, _ parameter: OpaquePointer?, _ data: UnsafeMutableRawPointer?) {
+    guard let sheet = sheet(data), let language = takeString(mr_variant_dup_string(parameter)) else { return }
+    sheet.spelling?.setLanguage(language)
+    if let action, let current = sheet.spelling?.checker?.language {
+        g_simple_action_set_state(mr_simple_action(UnsafeMutableRawPointer(action)), mr_variant_string(current))
+    }
 }
 
 /// GtkTextBuffer::insert-text: the text being inserted (`length` bytes, not terminated).

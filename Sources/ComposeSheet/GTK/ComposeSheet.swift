@@ -23,6 +23,8 @@ final class ComposeSheet {
     private let toasts: GObjectRef
     var connections = SignalConnections()
     private var controllers: [GObjectRef] = []
+    /// Controllers on the text view (the spelling's right click), taken off in `end()`.
+    private var textControllers: [GObjectRef] = []
     private var actions: [String: GObjectRef] = [:]
 
     // The fields, in Tab order.
@@ -59,6 +61,8 @@ final class ComposeSheet {
     private var hiddenCheckTimer: guint = 0
     /// The text the message opens with, until it is in the text view (`fillBody`).
     private var pendingBody: String?
+    /// The message's spelling, from the moment the message is in the text view.
+    private(set) var spelling: SheetSpelling?
     private var fillSource: guint = 0
 
     // Declared last, and so released last (Swift releases stored properties in order): a
@@ -281,6 +285,33 @@ final class ComposeSheet {
         connections.connect(buffer, "insert-text", callback(onBodyInserted), data: data)
         connections.connect(buffer, "delete-range", callback(onBodyDeleted), data: data)
         if MessageText.hiddenCharacters(in: body) != nil { checkBody() }
+        startSpelling()
+    }
+
+    /// The spelling's underline, its menu and its actions (after the first frame: enchant
+    /// loads its dictionaries).
+    private func startSpelling() {
+        let spelling = SheetSpelling(sheet: self)
+        self.spelling = spelling
+        connections.connect(spelling.controller, "pressed", callback(onTextRightClick), data: data)
+        gtk_widget_add_controller(textView.widget, mr_event_controller(spelling.controller.pointer))
+        textControllers.append(spelling.controller)
+        let handlers: [(String, ActionHandler)] = [
+            ("spelling-replace", onSpellingReplaceAction), ("spelling-language", onSpellingLanguageAction),
+        ]
+        for (name, handler) in handlers {
+            let made = name == "spelling-language" ? mr_stateful_string_action_new(name, "")
+                : mr_string_action_new(name)
+            guard let made else { continue }
+            let action = GObjectRef(adopting: UnsafeMutableRawPointer(made))
+            connections.connect(action, "activate", callback(handler), data: data)
+            g_action_map_add_action(mr_action_map_of(window.pointer), mr_action(made))
+            actions[name] = action
+        }
+        spelling.start()
+        if let language = spelling.checker?.language, let action = actions["spelling-language"] {
+            g_simple_action_set_state(mr_simple_action(action.pointer), mr_variant_string(language))
+        }
     }
 
     private func connectSignals() {
@@ -499,10 +530,13 @@ final class ComposeSheet {
         recoveryTimer = 0
         hiddenCheckTimer = 0
         fillSource = 0
+        spelling?.stop()
         connections.disconnectAll()
         for row in files { row.disconnect() }
         for controller in controllers { gtk_widget_remove_controller(window.widget, mr_event_controller(controller.pointer)) }
+        for controller in textControllers { gtk_widget_remove_controller(textView.widget, mr_event_controller(controller.pointer)) }
         controllers = []
+        textControllers = []
         recovery?.remove()
         gtk_window_destroy(mr_window(window.widget))
         host.sheetClosed()

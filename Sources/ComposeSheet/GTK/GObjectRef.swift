@@ -55,6 +55,8 @@ typealias DeleteRangeHandler = @convention(c) (
 typealias ActionHandler = @convention(c) (OpaquePointer?, OpaquePointer?, UnsafeMutableRawPointer?) -> Void
 /// AdwMessageDialog::response: the dialog, the response id, the data.
 typealias StringHandler = @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?, UnsafeMutableRawPointer?) -> Void
+/// GtkGestureClick::pressed: the gesture, the number of presses, where.
+typealias PressHandler = @convention(c) (UnsafeMutableRawPointer?, Int32, Double, Double, UnsafeMutableRawPointer?) -> Void
 typealias DropHandler = @convention(c) (OpaquePointer?, UnsafePointer<GValue>?, Double, Double, UnsafeMutableRawPointer?) -> gboolean
 
 func callback(_ function: Handler) -> GCallback { unsafeBitCast(function, to: GCallback.self) }
@@ -62,6 +64,7 @@ func callback(_ function: BoolHandler) -> GCallback { unsafeBitCast(function, to
 func callback(_ function: ResponseHandler) -> GCallback { unsafeBitCast(function, to: GCallback.self) }
 func callback(_ function: ActionHandler) -> GCallback { unsafeBitCast(function, to: GCallback.self) }
 func callback(_ function: StringHandler) -> GCallback { unsafeBitCast(function, to: GCallback.self) }
+func callback(_ function: PressHandler) -> GCallback { unsafeBitCast(function, to: GCallback.self) }
 func callback(_ function: DropHandler) -> GCallback { unsafeBitCast(function, to: GCallback.self) }
 func callback(_ function: InsertTextHandler) -> GCallback { unsafeBitCast(function, to: GCallback.self) }
 func callback(_ function: DeleteRangeHandler) -> GCallback { unsafeBitCast(function, to: GCallback.self) }

@@ -12,6 +12,9 @@ Steps:
   tick:NAME                   toggle the check box NAME (an attachment's path or name)
   press:NAME                  press the push button NAME
   menu:ITEM                   open the sheet's main menu and choose ITEM
+  right-click:NAME:TEXT       right-click the first TEXT in the field NAME (its context menu)
+  choose:ITEM                 choose the menu item ITEM of a menu that is open
+  underlined:NAME             prints the words of the field NAME underlined as misspelt
   drop:NAME:PATH              drag the file PATH from a window of another program onto the
                               middle of the control NAME and drop it (Servers/drag-file.py);
                               prints the action the sheet chose
@@ -263,6 +266,33 @@ for step in args:
         item.queryAction().doAction(0)
         time.sleep(0.1)
         say(step=kind, item=rest)
+    elif kind == "right-click":
+        name, _, text = rest.partition(":")
+        field = find(name, ["text"])
+        content = field.queryText()
+        whole = content.getText(0, content.characterCount)
+        offset = whole.find(text)
+        if offset < 0:
+            fail("no %r in %r" % (text, name))
+        # Window coordinates are the screen's here, as in click().
+        x, y, width, height = content.getCharacterExtents(offset + 1, pyatspi.WINDOW_COORDS)
+        pyatspi.Registry.generateMouseEvent(x + width // 2, y + height // 2, "b3c")
+        time.sleep(0.3)
+        say(step=kind, field=name, text=text)
+    elif kind == "choose":
+        item = find(rest, ["menu item", "push button", "check menu item", "radio menu item"])
+        item.queryAction().doAction(0)
+        time.sleep(0.2)
+        say(step=kind, item=rest)
+    elif kind == "underlined":
+        content = find(rest, ["text"]).queryText()
+        words, offset = [], 0
+        while offset < content.characterCount:
+            attributes, start, end = content.getAttributeRun(offset, False)
+            if "underline:error" in attributes:
+                words.append(content.getText(start, end))
+            offset = max(end, offset + 1)
+        say(step=kind, field=rest, words=words)
     elif kind == "drop":
         name, _, path = rest.partition(":")
         extents = find(name).queryComponent().getExtents(pyatspi.WINDOW_COORDS)
