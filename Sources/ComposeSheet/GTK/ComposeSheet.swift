@@ -63,6 +63,8 @@ final class ComposeSheet {
     private var pendingBody: String?
     /// The message's spelling, from the moment the message is in the text view.
     private(set) var spelling: SheetSpelling?
+    /// The completion of To, Cc and Bcc.
+    private var completions: [AddressCompletion] = []
     private var fillSource: guint = 0
 
     // Declared last, and so released last (Swift releases stored properties in order): a
@@ -147,6 +149,7 @@ final class ComposeSheet {
         if !content.email.cc.isEmpty { unfold(ccRow, button: showCc, focus: false) }
         if !content.email.bcc.isEmpty { unfold(bccRow, button: showBcc, focus: false) }
         updateTitle()
+        completions = [to, cc, bcc].map { AddressCompletion(sheet: self, entry: $0) }
         connectSignals()
         checkAddresses()
         checkSubject()
@@ -255,6 +258,11 @@ final class ComposeSheet {
         adw_window_title_set_subtitle(mr_window_title(title.pointer), content.requestingApplication.map { "from \($0.visible)" } ?? "")
         // The window's own title is what the desktop and a screen reader name it by.
         gtk_window_set_title(mr_window(window.widget), text.visible)
+    }
+
+    /// The user forgot an address offered from the history.
+    func forgetRecipient(_ address: String) {
+        host.forgetRecipient(address)
     }
 
     /// A short message over the sheet that goes by itself (AdwToast).
@@ -496,6 +504,11 @@ final class ComposeSheet {
     /// cancelled; with edits, the user is asked whether to keep them.
     func requestCancel() {
         guard !busy, !hasEnded else { return }
+        // Escape first closes a list of suggestions that is open.
+        if let shown = completions.first(where: \.isShown) {
+            shown.hide()
+            return
+        }
         if question != nil { return }
         guard edited else {
             host.cancelled()
@@ -531,6 +544,8 @@ final class ComposeSheet {
         hiddenCheckTimer = 0
         fillSource = 0
         spelling?.stop()
+        for completion in completions { completion.detach() }
+        completions = []
         connections.disconnectAll()
         for row in files { row.disconnect() }
         for controller in controllers { gtk_widget_remove_controller(window.widget, mr_event_controller(controller.pointer)) }

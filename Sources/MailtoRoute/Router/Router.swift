@@ -12,7 +12,18 @@ extension Session {
         report.warnings = routing.warnings + report.warnings
         report.to = request.email.to.map { request.email.names[$0] ?? $0 }
         log(report, source: request.source)
+        rememberRecipients(of: request.email, report)
         return report
+    }
+
+    /// Whom a message went to, or will go to from the outbox (every sending path: the sheet,
+    /// `send`, a link, a draft), for the sheet's completion; those the server refused are
+    /// not kept. The history is a convenience: failing to write it changes nothing sent.
+    private func rememberRecipients(of email: EmailData, _ report: RouteReport) {
+        guard report.result == .sent || report.result == .queued else { return }
+        let refused = Set(report.refused.map { $0.address.lowercased() })
+        let recipients = (email.to + email.cc + email.bcc).filter { !refused.contains($0.lowercased()) }
+        try? storage.recipients.record(recipients, names: email.names, now: services.clock.now())
     }
 
     /// The whole run for one message: route it, let `present` say what came of it, then

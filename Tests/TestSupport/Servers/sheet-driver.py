@@ -48,7 +48,7 @@ if args and args[0] == "--timeout":
     args = args[2:]
 
 # Xvfb's default keymap (evdev keycodes).
-KEYCODES = {"Control": 37, "Shift": 50, "Return": 36, "Escape": 9, "Tab": 23, "a": 38, "s": 39, "slash": 61, "End": 115,
+KEYCODES = {"Control": 37, "Shift": 50, "Return": 36, "Escape": 9, "Tab": 23, "a": 38, "s": 39, "slash": 61, "End": 115, "Down": 116, "Up": 111,
             "Home": 110, "BackSpace": 22}
 
 
@@ -336,7 +336,7 @@ for step in args:
         say(step=kind)
     elif kind == "state":
         # A field's name is also the label beside it: the control itself is wanted.
-        say(step=kind, **state_of(find(rest, ["text", "push button", "toggle button", "check box", "list", "menu item"])))
+        say(step=kind, **state_of(find(rest, ["text", "push button", "toggle button", "check box", "list", "list item", "menu item"])))
     elif kind == "focused":
         node = focused()
         say(step=kind, name=node.name if node else None, role=node.getRoleName() if node else None)
