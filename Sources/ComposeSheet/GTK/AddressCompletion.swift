@@ -32,7 +32,7 @@ final class AddressCompletion {
         gtk_popover_set_position(mr_popover(popover.pointer), GTK_POS_BOTTOM)
         list = GObjectRef(sinking: UnsafeMutableRawPointer(gtk_list_box_new()))
         gtk_list_box_set_selection_mode(mr_list_box(list.widget), GTK_SELECTION_SINGLE)
-        mr_set_accessible_label(list.widget, "Suggestions")
+        mr_set_accessible_label(list.widget, tr("Suggestions"))
         gtk_popover_set_child(mr_popover(popover.pointer), list.widget)
         keys = GObjectRef(sinking: UnsafeMutableRawPointer(gtk_event_controller_key_new()))
         gtk_event_controller_set_propagation_phase(mr_event_controller(keys.pointer), GTK_PHASE_CAPTURE)
@@ -84,8 +84,8 @@ final class AddressCompletion {
             if suggestion.fromHistory {
                 let button = GObjectRef(sinking: gtk_button_new_from_icon_name("window-close-symbolic"))
                 gtk_widget_add_css_class(button.widget, "flat")
-                gtk_widget_set_tooltip_text(button.widget, "Forget this address")
-                mr_set_accessible_label(button.widget, "Forget \(suggestion.address.visible)")
+                gtk_widget_set_tooltip_text(button.widget, tr("Forget this address"))
+                mr_set_accessible_label(button.widget, tr("Forget %@", suggestion.address.visible))
                 gtk_box_append(mr_box(line), button.widget)
                 connections.connect(button, "clicked", callback(onCompletionForget), data: Unmanaged.passUnretained(self).toOpaque())
                 forget = button
