@@ -87,7 +87,7 @@ public final class SMTPSession {
         if let unreachable {
             throw SMTPError(unreachable.kind, "not tried: \(unreachable.message)", reply: unreachable.reply)
         }
-        let state = TransferState(stream: stream, progress: progress)
+        let state = TransferState(stream: stream, patience: server.stallTimeout, progress: progress)
         // `state` outlives the transfer: perform() returns before this function does, and
         // the handle's pointers to it are cleared below, before anything else can run.
         let opaque = Unmanaged.passUnretained(state).toOpaque()
@@ -96,9 +96,9 @@ public final class SMTPSession {
         try easy.set(CURLOPT_MAIL_RCPT, list: recipients.map { "<\($0)>" })
         try easy.setReadCallback(curlReadCallback, data: opaque)
         try easy.setDebugCallback(curlDebugCallback, data: opaque)
-        if progress != nil { try easy.setProgressCallback(curlProgressCallback, data: opaque) }
+        try easy.setProgressCallback(curlProgressCallback, data: opaque)
 
-        let code = withExtendedLifetime(state) { easy.perform() }
+        let code = withExtendedLifetime(state) { easy.perform(wakeAt: { state.deadline }) }
         let replies = state.replies
         let refused = replies.recipientReplies.filter { $0.code >= 400 }.map {
             RefusedRecipient(address: $0.address, reply: $0.reply)
@@ -108,11 +108,10 @@ public final class SMTPSession {
             // The handle's last reply code may be the previous message's: only a reply
             // heard in this transfer counts.
             let responseCode = replies.lastReply.isEmpty ? 0 : easy.responseCode
-            let error = SMTPSubmission.classify(code, responseCode: responseCode, reply: replies.lastReply,
-                                                refused: refused, detail: easy.errorText(code), server: server)
-            if Self.meansUnreachable(code, error: error, reply: replies.lastReply) { unreachable = error }
-            // A server that went silent is not waited for again at the end (its QUIT).
-            if code == CURLE_OPERATION_TIMEDOUT { easy.abandonConnection = true }
+            let (reason, detail) = state.failure(code, of: easy)
+            let error = SMTPSubmission.classify(reason, responseCode: responseCode, reply: replies.lastReply,
+                                                refused: refused, detail: detail, server: server)
+            if Self.meansUnreachable(reason, error: error, reply: replies.lastReply) { unreachable = error }
             throw error
         }
         let refusedAddresses = Set(refused.map(\.address))

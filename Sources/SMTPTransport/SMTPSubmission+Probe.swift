@@ -52,7 +52,7 @@ extension SMTPSubmission {
     /// The session of `probe`, filling in what it found.
     private static func session(_ server: SMTPServer, milliseconds: Int, probe: SMTPProbe) -> SMTPProbe {
         var probe = probe
-        let state = DialogueState()
+        let state = DialogueState(patience: server.stallTimeout)
         let easy: CurlEasy
         let code: CURLcode
         do throws(SMTPError) {
@@ -63,8 +63,10 @@ extension SMTPSubmission {
             // Every server must take NOOP (RFC 5321 §4.5.1); HELP, libcurl's default, is optional.
             try easy.set(CURLOPT_CUSTOMREQUEST, "NOOP")
             try easy.setWriteCallback(curlDiscardCallback)
-            try easy.setDebugCallback(curlDebugCallback, data: Unmanaged.passUnretained(state).toOpaque())
-            code = withExtendedLifetime(state) { easy.perform() }
+            let opaque = Unmanaged.passUnretained(state).toOpaque()
+            try easy.setDebugCallback(curlDebugCallback, data: opaque)
+            try easy.setProgressCallback(curlProgressCallback, data: opaque)
+            code = withExtendedLifetime(state) { easy.perform(wakeAt: { state.deadline }) }
         } catch {
             probe.error = error
             return probe
@@ -80,8 +82,9 @@ extension SMTPSubmission {
             probe.authenticated = false
         }
         if code != CURLE_OK {
-            probe.error = classify(code, responseCode: easy.responseCode, reply: replies.lastReply, refused: [],
-                                   detail: easy.errorText(code), server: server)
+            let (reason, detail) = state.failure(code, of: easy)
+            probe.error = classify(reason, responseCode: easy.responseCode, reply: replies.lastReply, refused: [],
+                                   detail: detail, server: server)
         } else if server.user != nil, probe.authenticated != true {
             probe.error = SMTPError(.configuration, "\(server.address) offers no AUTH; the account's user cannot log in")
         }

@@ -54,8 +54,13 @@ public enum SMTPSubmission {
             try easy.set(CURLOPT_SASL_IR, 1)
         }
         try easy.set(CURLOPT_CONNECTTIMEOUT, server.connectTimeout)
-        try easy.set(CURLOPT_SERVER_RESPONSE_TIMEOUT, server.stallTimeout)
+        // `stallTimeout` is kept by the progress callback (`DialogueState`): whatever the
+        // stage, a session where nothing moved for that long ends then, and its connection
+        // is dropped without a QUIT to wait on. libcurl's own limits are only a backstop, a
+        // second later: its limit on a reply is checked up to a second late and, kept
+        // first, ended the session with a QUIT that waited as long again.
+        try easy.set(CURLOPT_SERVER_RESPONSE_TIMEOUT, server.stallTimeout + 1)
         try easy.set(CURLOPT_LOW_SPEED_LIMIT, 1)
-        try easy.set(CURLOPT_LOW_SPEED_TIME, server.stallTimeout)
+        try easy.set(CURLOPT_LOW_SPEED_TIME, server.stallTimeout + 1)
     }
 }

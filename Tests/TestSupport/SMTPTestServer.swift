@@ -5,6 +5,8 @@ import Foundation
 /// `directory`: `N.eml` as received, `N.json` with the envelope.
 public final class SMTPTestServer: @unchecked Sendable {
     public enum Mode: String, Sendable { case plain, starttls, tls, silent }
+    /// A command the server never answers, nor anything after it (`--silent-after`).
+    public enum Stage: String, Sendable { case ehlo = "EHLO", mail = "MAIL", rcpt = "RCPT", data = "DATA" }
 
     public let port: Int
     public let directory: URL
@@ -14,7 +16,7 @@ public final class SMTPTestServer: @unchecked Sendable {
     public init(
         _ mode: Mode = .plain, certificate: TestCertificates.Pair? = nil, auth: (user: String, password: String)? = nil,
         refuse: [String] = [], deferred: [String] = [], dataDelay: Double = 0, dataReply: String? = nil,
-        port: Int? = nil
+        silentAfter: Stage? = nil, port: Int? = nil
     ) throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("smtp-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -25,6 +27,7 @@ public final class SMTPTestServer: @unchecked Sendable {
         for address in deferred { arguments += ["--defer", address] }
         if dataDelay > 0 { arguments += ["--data-delay", String(dataDelay)] }
         if let dataReply { arguments += ["--data-reply", dataReply] }
+        if let silentAfter { arguments += ["--silent-after", silentAfter.rawValue] }
         if let port { arguments += ["--port", String(port)] }
         let words = try launchDetached(arguments)
         guard words.count == 2, let port = Int(words[0]), let pid = pid_t(words[1]) else {
@@ -58,6 +61,12 @@ public final class SMTPTestServer: @unchecked Sendable {
     public var connections: Int {
         let text = (try? String(contentsOf: directory.appendingPathComponent("connections.log"), encoding: .utf8)) ?? ""
         return text.split(separator: "\n").count
+    }
+
+    /// When each connection was accepted (`Date`'s clock), in order.
+    public var acceptedTimes: [Date] {
+        let text = (try? String(contentsOf: directory.appendingPathComponent("accepted.log"), encoding: .utf8)) ?? ""
+        return text.split(separator: "\n").compactMap { Double($0).map(Date.init(timeIntervalSince1970:)) }
     }
 
     /// The Message-ID of each received message, in order, as Python's `email` package

@@ -1,7 +1,8 @@
 internal import CCurl
 
 /// libcurl, opened with `dlopen` on first use (see `CCurl/shim.h` for why), and
-/// initialised once with `curl_global_init`.
+/// initialised once with `curl_global_init`. 7.66 or later: transfers are driven with
+/// `curl_multi_poll` (`CurlEasy.perform`); without it libcurl is not loaded at all.
 struct CurlLibrary: @unchecked Sendable {
     /// The entry points; immutable after loading, so sharing across threads is safe.
     let api: mr_curl_api
