@@ -46,15 +46,7 @@ public final class SMTPTestServer: @unchecked Sendable {
     /// returns when it has exited (its sockets closed), reaped or not: it is not our child.
     public func stop() {
         kill(pid, SIGKILL)
-        for _ in 0..<500 {
-            guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-                  let close = stat.lastIndex(of: ")")
-            else { return }
-            // The state after "(comm) ": Z or X once the process is gone but not reaped.
-            let state = stat[stat.index(after: close)...].dropFirst().first
-            if state == "Z" || state == "X" { return }
-            usleep(10_000)
-        }
+        for _ in 0..<500 where processIsAlive(pid) { usleep(10_000) }
     }
 
     /// How many SMTP connections the server accepted so far (connections.log).
