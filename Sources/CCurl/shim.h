@@ -88,6 +88,9 @@ static inline CURLoption mr_curlopt_protocols(void) { return (CURLoption)(CURLOP
 static inline CURLcode mr_curl_setopt_long(const mr_curl_api *api, CURL *h, CURLoption opt, long value) {
     return api->easy_setopt(h, opt, value);
 }
+static inline CURLcode mr_curl_setopt_off_t(const mr_curl_api *api, CURL *h, CURLoption opt, curl_off_t value) {
+    return api->easy_setopt(h, opt, value);
+}
 static inline CURLcode mr_curl_setopt_string(const mr_curl_api *api, CURL *h, CURLoption opt, const char *value) {
     return api->easy_setopt(h, opt, value);
 }

@@ -13,6 +13,9 @@ struct ReplyLog {
     /// The extensions of the last EHLO reply (after STARTTLS, those offered over TLS),
     /// without the first line, which names the server.
     private(set) var capabilities: [String] = []
+    /// An EHLO was answered in this dialogue: `capabilities` are the connection's (a
+    /// transfer on a connection kept from before hears none).
+    private(set) var heardEHLO = false
     private var ehloLines = 0
     /// The server answered STARTTLS with 220: the rest of the session is encrypted.
     private(set) var startedTLS = false
@@ -21,6 +24,11 @@ struct ReplyLog {
     /// The command sent whose reply has not come (`MAIL FROM`, `RCPT TO`, `DATA`, ...), by
     /// its name alone; `nil` while the server owes nothing.
     private(set) var unanswered: String?
+
+    /// The recipients the server refused (4xx or 5xx to their RCPT), with its reply.
+    var refused: [RefusedRecipient] {
+        recipientReplies.filter { $0.code >= 400 }.map { RefusedRecipient(address: $0.address, reply: $0.reply) }
+    }
 
     mutating func clientLine(_ bytes: UnsafeBufferPointer<UInt8>) {
         // Only the command verb is looked at; never copy more of an unknown line.
@@ -88,6 +96,7 @@ struct ReplyLog {
             // RFC 5321 §4.1.1.1: the first line names the server, each other one an extension.
             if ehloLines > 0 { capabilities.append(String(decoding: bytes.dropFirst(4), as: UTF8.self)) }
             ehloLines += 1
+            if !continues { heardEHLO = true }
         case .starttls where !continues:
             startedTLS = code == 220
         case .auth where !continues:

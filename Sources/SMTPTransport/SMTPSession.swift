@@ -40,6 +40,10 @@ public final class SMTPSession {
     private let easy: CurlEasy
     /// Set when the server proved unreachable; every later message fails with it.
     private var unreachable: SMTPError?
+    /// The extensions the server offered in its last EHLO (`SIZE 10240000`, `SMTPUTF8`,
+    /// ...): those of the connection kept, which a transfer that reuses it does not hear
+    /// again; `nil` before any EHLO was heard.
+    private(set) var capabilities: [String]?
 
     /// Checks and configures; connects only with the first message.
     public init(_ server: SMTPServer) throws(SMTPError) {
@@ -87,6 +91,11 @@ public final class SMTPSession {
         if let unreachable {
             throw SMTPError(unreachable.kind, "not tried: \(unreachable.message)", reply: unreachable.reply)
         }
+        // SIZE= in MAIL FROM (RFC 1870; libcurl adds it when the server offers SIZE), so that
+        // a server that cannot take the message says so before it is sent rather than after.
+        let declaredSize: Int
+        do { declaredSize = try stream.dotStuffedSize() } catch { throw SMTPError(.input, error.message) }
+        try easy.set(CURLOPT_INFILESIZE_LARGE, size: declaredSize)
         let state = TransferState(stream: stream, patience: server.stallTimeout, progress: progress)
         // `state` outlives the transfer: perform() returns before this function does, and
         // the handle's pointers to it are cleared below, before anything else can run.
@@ -99,26 +108,33 @@ public final class SMTPSession {
         try easy.setProgressCallback(curlProgressCallback, data: opaque)
 
         let code = withExtendedLifetime(state) { easy.perform(wakeAt: { state.deadline }) }
-        let replies = state.replies
-        let refused = replies.recipientReplies.filter { $0.code >= 400 }.map {
-            RefusedRecipient(address: $0.address, reply: $0.reply)
-        }
+        if state.replies.heardEHLO { capabilities = state.replies.capabilities }
         guard code == CURLE_OK else {
             if let streamError = state.streamError { throw SMTPError(.input, streamError.message) }
-            // The handle's last reply code may be the previous message's: only a reply
-            // heard in this transfer counts.
-            let responseCode = replies.lastReply.isEmpty ? 0 : easy.responseCode
-            let (reason, detail) = state.failure(code, of: easy)
-            let error = SMTPSubmission.classify(reason, responseCode: responseCode, reply: replies.lastReply,
-                                                refused: refused, detail: detail, server: server)
-            if Self.meansUnreachable(reason, error: error, reply: replies.lastReply) { unreachable = error }
-            throw error
+            throw failure(code, of: state, messageSize: stream.size)
         }
+        let refused = state.replies.refused
         let refusedAddresses = Set(refused.map(\.address))
         return SMTPReceipt(
-            server: server.address, reply: replies.lastReply,
+            server: server.address, reply: state.replies.lastReply,
             accepted: recipients.filter { !refusedAddresses.contains($0) }, refused: refused
         )
+    }
+
+    /// The error of a session that ended with `code` (and, when it could reach the server
+    /// no more, of every later one: `unreachable`).
+    private func failure(_ code: CURLcode, of state: DialogueState, messageSize: Int? = nil) -> SMTPError {
+        let replies = state.replies
+        // The handle's last reply code may be the previous message's: only a reply
+        // heard in this session counts.
+        let responseCode = replies.lastReply.isEmpty ? 0 : easy.responseCode
+        let (reason, detail) = state.failure(code, of: easy)
+        let limit = SMTPSubmission.sizeLimit(in: capabilities ?? [])
+        let oversized = limit.flatMap { limit in messageSize.flatMap { $0 > limit ? ($0, limit) : nil } }
+        let error = SMTPSubmission.classify(reason, responseCode: responseCode, reply: replies.lastReply,
+                                            refused: replies.refused, detail: detail, server: server, oversized: oversized)
+        if Self.meansUnreachable(reason, error: error, reply: replies.lastReply) { unreachable = error }
+        return error
     }
 
     /// Whether the next message would meet the same failure before it is even looked at:

@@ -30,6 +30,13 @@ private func pythonView(ofBytes bytes: [UInt8]) throws -> [String: Any] {
     return view
 }
 
+/// The length of `bytes` (CRLF line ends) once Python's smtplib has doubled the dots that
+/// start a line for DATA (`smtplib.quotedata`): an independent count of what a client sends.
+private func smtplibQuotedLength(_ bytes: [UInt8]) throws -> Int? {
+    let script = "import smtplib, sys; sys.stdout.write(str(len(smtplib.quotedata(sys.stdin.buffer.read().decode('latin-1')))))"
+    return Int(try run("/usr/bin/python3", ["-c", script], stdin: Data(bytes)).stdout)
+}
+
 /// The display name and address of each mailbox in header `name`, as Python reads them.
 private func mailboxes(_ view: [String: Any], _ name: String) -> [[String]] {
     let list = (view["addresses"] as? [String: Any])?[name] as? [[String: String]] ?? []
@@ -142,6 +149,36 @@ private func mailboxes(_ view: [String: Any], _ name: String) -> [[String]] {
     @Test(arguments: ["a@example.com\r\nRCPT TO:<b@x>", "no-at-sign", "a@", "@example.com", "a b@example.com", "a@exa mple.com", "jörg@example.com"])
     func invalidAddressIsRefused(_ address: String) {
         #expect(throws: MIMEError.self) { try OutgoingMessage(from: jane, email: EmailData(to: [address])) }
+    }
+
+    /// What libcurl writes between DATA and the final dot, which the SIZE it declares
+    /// must match (`MessageStream.dotStuffedSize`), judged by Python's smtplib's own
+    /// quoting (`smtplib.quotedata`) of the same bytes.
+    @Test(arguments: [
+        "", ".", "..\r\n", "a\r\n.b\r\n.\r\n", ".first\r\nx.y\r\n\r\n..two\r\n", "a\r\n\r\n.b", "end\r\n.",
+    ])
+    func dotStuffedSizeCountsEveryDotThatStartsALine(_ body: String) throws {
+        let bytes = Array(body.utf8)
+        let quoted = try smtplibQuotedLength(bytes)
+        #expect(try MessageStream(bytes: bytes).dotStuffedSize() == quoted)
+        // A queued message is counted from its file, as it is sent.
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("dots-\(UUID().uuidString).eml")
+        try Data(bytes).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        #expect(try MessageStream(messageFile: file.path).dotStuffedSize() == quoted)
+    }
+
+    /// A built message's dots are counted across its parts: a text part's lines may start
+    /// with one (libcurl doubles it), base64 never holds one.
+    @Test func dotStuffedSizeOfABuiltMessageCountsItsTextsDots() throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("dots-\(UUID().uuidString).bin")
+        try Data(".\r\n.\r\n".utf8 + (0..<3000).map { UInt8(truncatingIfNeeded: $0) }).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let email = EmailData(to: ["joe@example.com"], body: "...\n.a\nb.\n.", attachments: [.file(file.path)])
+        let message = try OutgoingMessage(from: jane, email: email)
+        let bytes = try message.makeStream().readAll()
+        #expect(try message.makeStream().dotStuffedSize() == (try smtplibQuotedLength(bytes)))
+        #expect(try message.makeStream().dotStuffedSize() == bytes.count + 3)
     }
 
     @Test func nonASCIIBodyIsQuotedPrintable() throws {

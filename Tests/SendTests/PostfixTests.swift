@@ -131,6 +131,30 @@ import TestSupport
         #expect(try String(contentsOf: try #require(copies.first), encoding: .utf8).contains("Delivered-To: joe@example.com\n"))
     }
 
+    /// RFC 1870: the size is declared in MAIL FROM, so Postfix refuses a message over its
+    /// limit before a byte of it is sent ("Message size exceeds fixed limit" is its answer
+    /// to MAIL FROM; after the data it says "message file too big"). The error says the
+    /// limit, and the message is kept as a draft, attachment and all.
+    @Test func aMessageOverTheServersLimitIsRefusedBeforeItIsSentAndKeptAsADraft() throws {
+        let sandbox = try Sandbox()
+        let server = try PostfixSubmissionServer(certificate: certificates.server, sizeLimit: 2_000_000)
+        try account(sandbox, server)
+        let attachment = try randomFile(sandbox, "big.bin", size: 3_000_000)
+        let result = try mailtoRoute(["send", "--to", "joe@example.com", "--subject", "Big", "--body", "x",
+                                      "--attach", attachment.url.path, "--json"], in: sandbox)
+        #expect(result.status == 1, "\(result)")
+        let report = try jsonObject(result.stdout)
+        #expect(report["reply"] as? String == "552 5.3.4 Message size exceeds fixed limit")
+        let error = try #require(report["error"] as? [String: String])
+        #expect(error["kind"] == "permanent")
+        #expect(error["message"]?.contains("takes messages up to 2 MB; this one is 4.1 MB") == true, "\(error)")
+        #expect(server.logs("NOQUEUE: reject: MAIL from"), "\(server.log)")
+        #expect(server.delivered.isEmpty)
+        let draft = URL(fileURLWithPath: try #require(report["draft"] as? String))
+        let parts = try #require(try pythonView(of: draft)["parts"] as? [[String: Any]])
+        #expect(parts.last?["sha256"] as? String == sha256(attachment.data))
+    }
+
     /// The test of the tests: a Postfix that refuses the login takes nothing.
     @Test func aLoginPostfixRefusesIsAConfigurationErrorAndNothingIsDelivered() throws {
         let sandbox = try Sandbox()

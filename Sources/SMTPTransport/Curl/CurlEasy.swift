@@ -52,6 +52,11 @@ final class CurlEasy {
         try check(mr_curl_setopt_long(apiPointer, handle, option, value), option)
     }
 
+    /// A `curl_off_t` option (`CURLOPT_INFILESIZE_LARGE`).
+    func set(_ option: CURLoption, size: Int) throws(SMTPError) {
+        try check(mr_curl_setopt_off_t(apiPointer, handle, option, curl_off_t(size)), option)
+    }
+
     /// libcurl copies string options (since 7.17), so `value` need not outlive the call.
     func set(_ option: CURLoption, _ value: String) throws(SMTPError) {
         try check(value.withCString { mr_curl_setopt_string(apiPointer, handle, option, $0) }, option)

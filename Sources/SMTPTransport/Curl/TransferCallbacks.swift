@@ -57,9 +57,6 @@ final class TransferState: DialogueState {
     let stream: MessageStream
     var streamError: MIMEError?
     let progress: (@Sendable (_ sent: Int, _ total: Int) -> Void)?
-    /// The read callback has handed libcurl the whole message: what is left to hear is the
-    /// answer to its end.
-    var readToEnd = false
 
     init(stream: MessageStream, patience: Int, progress: (@Sendable (Int, Int) -> Void)?) {
         self.stream = stream
@@ -71,8 +68,10 @@ final class TransferState: DialogueState {
         progress?(count, stream.size)
     }
 
+    /// Once libcurl has the whole message, what is left to hear is the answer to its end.
     override var stallDescription: String {
-        readToEnd && replies.unanswered == nil ? "no answer to the end of the message within \(patience / 1000) s" : super.stallDescription
+        let readToEnd = stream.produced == stream.size
+        return readToEnd && replies.unanswered == nil ? "no answer to the end of the message within \(patience / 1000) s" : super.stallDescription
     }
 }
 
@@ -82,9 +81,7 @@ func curlReadCallback(_ buffer: UnsafeMutablePointer<CChar>?, _ size: Int, _ cou
     guard let buffer, let userdata else { return mr_curl_readfunc_abort() }
     let state = Unmanaged<TransferState>.fromOpaque(userdata).takeUnretainedValue()
     do {
-        let count = try state.stream.read(into: UnsafeMutableRawBufferPointer(start: buffer, count: size * count))
-        if count == 0 { state.readToEnd = true }
-        return count
+        return try state.stream.read(into: UnsafeMutableRawBufferPointer(start: buffer, count: size * count))
     } catch {
         state.streamError = error
         return mr_curl_readfunc_abort()
