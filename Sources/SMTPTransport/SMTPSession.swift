@@ -37,6 +37,7 @@ public struct RawMessage: Sendable {
 public final class SMTPSession {
     /// The server, its host as libcurl is given it (an A-label).
     public let server: SMTPServer
+    private let library: CurlLibrary
     private let easy: CurlEasy
     /// Set when the server proved unreachable; every later message fails with it.
     private var unreachable: SMTPError?
@@ -52,7 +53,8 @@ public final class SMTPSession {
         server.host = IDNA.asciiDomain(server.host)
         try SMTPSubmission.checkServer(server)
         self.server = server
-        easy = try CurlEasy(try CurlLibrary.load())
+        library = try CurlLibrary.load()
+        easy = try CurlEasy(library)
         try SMTPSubmission.configure(easy, server: server)
     }
 
@@ -90,6 +92,9 @@ public final class SMTPSession {
     ) throws(SMTPError) -> SMTPReceipt {
         if let unreachable {
             throw SMTPError(unreachable.kind, "not tried: \(unreachable.message)", reply: unreachable.reply)
+        }
+        if let address = ([from] + recipients).first(where: { $0.utf8.contains { $0 >= 0x80 } }) {
+            try checkSMTPUTF8(for: address)
         }
         // SIZE= in MAIL FROM (RFC 1870; libcurl adds it when the server offers SIZE), so that
         // a server that cannot take the message says so before it is sent rather than after.
@@ -135,6 +140,39 @@ public final class SMTPSession {
                                             refused: replies.refused, detail: detail, server: server, oversized: oversized)
         if Self.meansUnreachable(reason, error: error, reply: replies.lastReply) { unreachable = error }
         return error
+    }
+
+    // MARK: - SMTPUTF8
+
+    /// RFC 6531 §3.4: an address whose local part is not ASCII goes only to a server that
+    /// offered SMTPUTF8, with SMTPUTF8 declared in MAIL FROM, which libcurl does (7.69 and
+    /// later) when both hold; without them it would send the address all the same. So
+    /// either both can, or the message is refused here, saying which cannot, before a word
+    /// of it is sent. The server's offer is that of the connection kept, or asked for now.
+    private func checkSMTPUTF8(for address: String) throws(SMTPError) {
+        let libcurl = library.version
+        // libcurl first: no connection is needed to know that it cannot.
+        if let refusal = SMTPSubmission.smtpUTF8Refusal(address, libcurl: libcurl, capabilities: nil, server: server.address) {
+            throw SMTPError(.permanent, refusal)
+        }
+        if capabilities == nil { try askCapabilities() }
+        if let refusal = SMTPSubmission.smtpUTF8Refusal(address, libcurl: libcurl, capabilities: capabilities ?? [], server: server.address) {
+            throw SMTPError(.permanent, refusal)
+        }
+    }
+
+    /// What the server offers, from its EHLO, heard through a NOOP: a session that sends
+    /// nothing, whose connection the message then takes.
+    private func askCapabilities() throws(SMTPError) {
+        let state = DialogueState(patience: server.stallTimeout)
+        // Not an upload, no recipients: libcurl runs the NOOP instead of a mail transaction.
+        try easy.set(CURLOPT_UPLOAD, 0)
+        try easy.set(CURLOPT_MAIL_RCPT, list: [])
+        let code = try SMTPSubmission.noop(easy, state: state)
+        try easy.set(CURLOPT_CUSTOMREQUEST, pointer: nil)
+        try easy.set(CURLOPT_UPLOAD, 1)
+        if state.replies.heardEHLO { capabilities = state.replies.capabilities }
+        guard code == CURLE_OK else { throw failure(code, of: state) }
     }
 
     /// Whether the next message would meet the same failure before it is even looked at:

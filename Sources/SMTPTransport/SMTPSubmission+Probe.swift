@@ -49,6 +49,20 @@ extension SMTPSubmission {
         return probe
     }
 
+    /// A session that sends no message: connect (or take the connection kept), then `NOOP`.
+    /// The handle must not be set to upload (libcurl would start a mail transaction); what
+    /// the server says is in `state`.
+    static func noop(_ easy: CurlEasy, state: DialogueState) throws(SMTPError) -> CURLcode {
+        defer { easy.clearTransferData() }
+        // Every server must take NOOP (RFC 5321 §4.5.1); HELP, libcurl's default, is optional.
+        try easy.set(CURLOPT_CUSTOMREQUEST, "NOOP")
+        try easy.setWriteCallback(curlDiscardCallback)
+        let opaque = Unmanaged.passUnretained(state).toOpaque()
+        try easy.setDebugCallback(curlDebugCallback, data: opaque)
+        try easy.setProgressCallback(curlProgressCallback, data: opaque)
+        return withExtendedLifetime(state) { easy.perform(wakeAt: { state.deadline }) }
+    }
+
     /// The session of `probe`, filling in what it found.
     private static func session(_ server: SMTPServer, milliseconds: Int, probe: SMTPProbe) -> SMTPProbe {
         var probe = probe
@@ -60,13 +74,7 @@ extension SMTPSubmission {
             easy = try CurlEasy(try CurlLibrary.load())
             try configureSession(easy, server: server)
             try easy.set(CURLOPT_TIMEOUT_MS, max(1, milliseconds))
-            // Every server must take NOOP (RFC 5321 §4.5.1); HELP, libcurl's default, is optional.
-            try easy.set(CURLOPT_CUSTOMREQUEST, "NOOP")
-            try easy.setWriteCallback(curlDiscardCallback)
-            let opaque = Unmanaged.passUnretained(state).toOpaque()
-            try easy.setDebugCallback(curlDebugCallback, data: opaque)
-            try easy.setProgressCallback(curlProgressCallback, data: opaque)
-            code = withExtendedLifetime(state) { easy.perform(wakeAt: { state.deadline }) }
+            code = try noop(easy, state: state)
         } catch {
             probe.error = error
             return probe

@@ -17,15 +17,15 @@ private func headerBlock(_ message: String) -> String {
 
 /// What Python's `email` package (policy=default) reads in `message`
 /// (TestSupport's `pythonView(of:)`): the judge of our encoding, never our own decoders.
-private func pythonView(of message: String) throws -> [String: Any] {
-    try pythonView(ofBytes: Array(message.utf8))
+private func pythonView(of message: String, utf8Headers: Bool = false) throws -> [String: Any] {
+    try pythonView(ofBytes: Array(message.utf8), utf8Headers: utf8Headers)
 }
 
-private func pythonView(ofBytes bytes: [UInt8]) throws -> [String: Any] {
+private func pythonView(ofBytes bytes: [UInt8], utf8Headers: Bool = false) throws -> [String: Any] {
     let file = FileManager.default.temporaryDirectory.appendingPathComponent("mime-\(UUID().uuidString).eml")
     try Data(bytes).write(to: file)
     defer { try? FileManager.default.removeItem(at: file) }
-    let view = try pythonView(of: file)
+    let view = try pythonView(of: file, utf8Headers: utf8Headers)
     #expect(view["defects"] as? [String] == [], "Python found defects in the message")
     return view
 }
@@ -146,9 +146,34 @@ private func mailboxes(_ view: [String: Any], _ name: String) -> [[String]] {
         #expect(throws: MIMEError.self) { try OutgoingMessage(from: jane, email: EmailData(to: ["a@example.com"], subject: subject)) }
     }
 
-    @Test(arguments: ["a@example.com\r\nRCPT TO:<b@x>", "no-at-sign", "a@", "@example.com", "a b@example.com", "a@exa mple.com", "jörg@example.com"])
+    @Test(arguments: ["a@example.com\r\nRCPT TO:<b@x>", "no-at-sign", "a@", "@example.com", "a b@example.com", "a@exa mple.com",
+                      "jö rg@example.com", "\"jörg\"@example.com", ".jörg@example.com"])
     func invalidAddressIsRefused(_ address: String) {
         #expect(throws: MIMEError.self) { try OutgoingMessage(from: jane, email: EmailData(to: [address])) }
+    }
+
+    /// RFC 6531 §3.3, RFC 6532: a local part that is not ASCII is an address; it goes into
+    /// the header as UTF-8 (an address has no encoded form), and only it needs SMTPUTF8
+    /// (the domain goes as its A-label).
+    @Test func internationalLocalPartIsWrittenAsUTF8AndNeedsSMTPUTF8() throws {
+        let message = try OutgoingMessage(from: jane, email: EmailData(to: ["jörg@bücher.example", "joe@bücher.example"],
+                                                                        names: ["jörg@bücher.example": "Jörg Müller"]))
+        #expect(message.recipients.map(\.needsSMTPUTF8) == [true, false])
+        #expect(message.recipients.map(\.asciiAddress) == ["jörg@xn--bcher-kva.example", "joe@xn--bcher-kva.example"])
+        #expect(!jane.needsSMTPUTF8)
+        let text = String(decoding: try message.makeStream().readAll(), as: UTF8.self)
+        #expect(mailboxes(try pythonView(of: text, utf8Headers: true), "To") == [
+            ["Jörg Müller", "jörg@xn--bcher-kva.example"], ["", "joe@xn--bcher-kva.example"],
+        ])
+    }
+
+    /// Nothing lost (docs/design.md rule 3): a draft keeps such an address, for a server
+    /// that offers SMTPUTF8 or a mail program to send it.
+    @Test func aDraftKeepsAnInternationalAddress() throws {
+        let (draft, warnings) = OutgoingMessage.draft(of: EmailData(to: ["jörg@example.org"], subject: "Hi"), from: jane)
+        #expect(warnings.isEmpty)
+        let text = String(decoding: try draft.makeStream().readAll(), as: UTF8.self)
+        #expect(mailboxes(try pythonView(of: text, utf8Headers: true), "To") == [["", "jörg@example.org"]])
     }
 
     /// What libcurl writes between DATA and the final dot, which the SIZE it declares

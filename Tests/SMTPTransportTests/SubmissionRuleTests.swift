@@ -35,4 +35,19 @@ import Testing
         #expect(other.kind == .transient)
         #expect(!other.message.contains("takes messages up to"))
     }
+
+    /// RFC 6531: which of the two cannot send an address whose local part is not ASCII:
+    /// libcurl before 7.69 (it would send the address without declaring SMTPUTF8), or a
+    /// server that does not offer it.
+    @Test func smtpUTF8IsRefusedNamingWhichOfTheTwoCannot() {
+        let server = "127.0.0.1:587"
+        let old = SMTPSubmission.smtpUTF8Refusal("jörg@example.org", libcurl: (0x07_44_00, "7.68.0"), capabilities: ["SMTPUTF8"], server: server)
+        #expect(old == "jörg@example.org needs SMTPUTF8, which libcurl 7.68.0 cannot declare (7.69 and later can)")
+        let current = (number: 0x07_58_01, text: "7.88.1")
+        #expect(SMTPSubmission.smtpUTF8Refusal("jörg@example.org", libcurl: current, capabilities: ["SIZE 1000", "8BITMIME"], server: server)
+            == "jörg@example.org needs SMTPUTF8, which 127.0.0.1:587 does not offer")
+        #expect(SMTPSubmission.smtpUTF8Refusal("jörg@example.org", libcurl: current, capabilities: ["PIPELINING", "SMTPUTF8"], server: server) == nil)
+        // Not asked yet: only libcurl is judged.
+        #expect(SMTPSubmission.smtpUTF8Refusal("jörg@example.org", libcurl: current, capabilities: nil, server: server) == nil)
+    }
 }

@@ -7,7 +7,7 @@ import TestSupport
 /// required, AUTH through Dovecot, PIPELINING, SIZE, 8BITMIME and SMTPUTF8 offered as
 /// Postfix offers them, delivery into a Maildir. What arrives is judged by Python's `email`
 /// package; what Postfix did, by its own words (its replies, its mail log, the Received
-/// line it writes: `with ESMTPSA` is TLS and a login).
+/// line it writes: `with ESMTPSA` is TLS and a login, `UTF8SMTPSA` SMTPUTF8 as well).
 @Suite struct PostfixTests {
     let certificates: TestCertificates
 
@@ -153,6 +153,28 @@ import TestSupport
         let draft = URL(fileURLWithPath: try #require(report["draft"] as? String))
         let parts = try #require(try pythonView(of: draft)["parts"] as? [[String: Any]])
         #expect(parts.last?["sha256"] as? String == sha256(attachment.data))
+    }
+
+    /// RFC 6531: an address whose local part is not ASCII goes with SMTPUTF8, which Postfix
+    /// offers. The offer is learnt first with a NOOP, on the connection the message then
+    /// takes.
+    @Test func aNonASCIILocalPartIsSentWithSMTPUTF8() throws {
+        let sandbox = try Sandbox()
+        let server = try PostfixSubmissionServer(certificate: certificates.server)
+        try account(sandbox, server)
+        let result = try mailtoRoute(["send", "--to", "Jörg Müller <jörg@example.org>", "--to", "joe@example.com",
+                                      "--subject", "Grüße", "--body", "x", "--json"], in: sandbox)
+        #expect(result.status == 0, "\(result)")
+        #expect(try jsonObject(result.stdout)["accepted"] as? [String] == ["jörg@example.org", "joe@example.com"])
+        let copies = server.delivered(count: 2)
+        try #require(copies.count == 2, "\(server.log)")
+        let texts = try copies.map { try String(contentsOf: $0, encoding: .utf8) }
+        #expect(texts.allSatisfy { $0.contains(" with UTF8SMTPSA id ") }, "\(texts.first?.prefix(600) ?? "")")
+        #expect(texts.contains { $0.contains("Delivered-To: jörg@example.org\n") })
+        let addresses = try #require(try pythonView(of: copies[0], utf8Headers: true)["addresses"] as? [String: [[String: String]]])
+        #expect(addresses["To"] == [["name": "Jörg Müller", "address": "jörg@example.org"], ["name": "", "address": "joe@example.com"]])
+        // smtpd's summary of the one connection: the NOOP and the message.
+        #expect(server.logs("mail=1 rcpt=2 data=1 noop=1 quit=1"), "\(server.log)")
     }
 
     /// The test of the tests: a Postfix that refuses the login takes nothing.

@@ -33,4 +33,25 @@ import TestSupport
         let whole = arrived == bytes
         #expect(whole, "\(arrived.count) of \(bytes.count) octets arrived, ending \(String(decoding: arrived.suffix(20), as: UTF8.self).debugDescription)")
     }
+
+    /// RFC 6531: a server that does not offer SMTPUTF8 gets nothing (libcurl would have sent
+    /// the address without declaring it); the error says it is the server that cannot, and
+    /// the draft keeps the recipient (it used to be left out of it).
+    @Test func aServerWithoutSMTPUTF8GetsNothingAndTheDraftKeepsTheRecipient() throws {
+        let sandbox = try Sandbox()
+        let server = try SMTPTestServer(.plain)
+        try writeAccount(sandbox, port: server.port, security: "none")
+        let result = try mailtoRoute(["send", "--to", "jörg@example.org", "--to", "joe@example.com", "--subject", "Grüße",
+                                      "--body", "x", "--json"], in: sandbox)
+        #expect(result.status == 1, "\(result)")
+        let report = try jsonObject(result.stdout)
+        let error = try #require(report["error"] as? [String: String])
+        #expect(error["kind"] == "permanent")
+        #expect(error["message"] == "jörg@example.org needs SMTPUTF8, which 127.0.0.1:\(server.port) does not offer")
+        #expect(server.messages.isEmpty)
+        #expect((report["warnings"] as? [String] ?? []).isEmpty, "\(report)")
+        let draft = URL(fileURLWithPath: try #require(report["draft"] as? String))
+        let addresses = try #require(try pythonView(of: draft, utf8Headers: true)["addresses"] as? [String: [[String: String]]])
+        #expect(addresses["To"] == [["name": "", "address": "jörg@example.org"], ["name": "", "address": "joe@example.com"]])
+    }
 }

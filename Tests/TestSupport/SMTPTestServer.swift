@@ -144,8 +144,9 @@ public final class TestCertificates: Sendable {
 
 /// What Python's `email` package (policy=default) reads in a received message
 /// (Resources/check_message.py): an independent judge of what mailto-route wrote.
-public func pythonView(of message: URL) throws -> [String: Any] {
-    let result = try run("/usr/bin/python3", [resourcePath("check_message.py"), message.path])
+/// `utf8Headers`: header fields in UTF-8 (RFC 6532), read as text.
+public func pythonView(of message: URL, utf8Headers: Bool = false) throws -> [String: Any] {
+    let result = try run("/usr/bin/python3", [resourcePath("check_message.py"), message.path] + (utf8Headers ? ["--utf8-headers"] : []))
     guard result.status == 0,
           let object = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
     else { throw TestServerError(message: "check_message.py failed: \(result)") }

@@ -33,6 +33,12 @@ struct CurlLibrary: @unchecked Sendable {
     static func load() throws(SMTPError) -> CurlLibrary {
         try shared.get()
     }
+
+    /// Wraps `curl_version_info(CURLVERSION_NOW)`: `version_num` (0xXXYYZZ) and its text.
+    var version: (number: Int, text: String) {
+        guard let info = api.version_info?(mr_curl_version_now()) else { return (0, "unknown") }
+        return (Int(info.pointee.version_num), info.pointee.version.map { String(cString: $0) } ?? "unknown")
+    }
 }
 
 /// The libcurl this process would send with.
