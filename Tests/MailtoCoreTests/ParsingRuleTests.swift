@@ -57,6 +57,19 @@ import Testing
         #expect(email.dropped == [DroppedField(name: "ſubject", reason: .unknown)])
     }
 
+    /// A link wrapped across lines in a plain-text mail is the one link, as the WHATWG URL
+    /// parser reads it: raw tabs, CRs and LFs are removed wherever they are; encoded ones
+    /// are data.
+    @Test func rawTabsAndLineBreaksAreRemovedBeforeParsing() throws {
+        let email = try MailtoURL.parse("mai\tlto:joe@exam\r\nple.org?sub\nject=Lunch%20on%20\r\n\tFriday&body=a%0D%0Ab%09c")
+        #expect(email == EmailData(to: ["joe@example.org"], subject: "Lunch on Friday", body: "a\r\nb\tc"))
+    }
+
+    @Test func errorOffsetsCountTheRemovedBytes() {
+        #expect(throws: MailtoURLError(.invalidEscape("%G1"), at: 21)) { try MailtoURL.parse("mailto:a@x?\r\nsubject=%G1") }
+        #expect(throws: MailtoURLError(.slashInAddress, at: 9)) { try MailtoURL.parse("mailto:\n\t/a@x") }
+    }
+
     @Test func invalidEscapeIsAnErrorWithItsOffset() {
         #expect(throws: MailtoURLError(.invalidEscape("%G1"), at: 19)) {
             try MailtoURL.parse("mailto:a@x?subject=%G1")
@@ -85,6 +98,15 @@ import Testing
 
     @Test func encodedCommaSeparatesAddresses() throws {
         #expect(try MailtoURL.parse("mailto:a@x%2Cb@x").to == ["a@x", "b@x"])
+    }
+
+    /// Outlook writes `a@x; b@x`, and people paste its lists into links.
+    @Test func semicolonsSeparateAddressesAsCommasDo() throws {
+        let email = try MailtoURL.parse("mailto:a@x;b@x?cc=Joe%20%3Cc@x%3E;%20d@x,e@x&bcc=%22f;g%22@x%3Bh@x;")
+        #expect(email.to == ["a@x", "b@x"])
+        #expect(email.cc == ["c@x", "d@x", "e@x"])
+        #expect(email.bcc == [#""f;g"@x"#, "h@x"])
+        #expect(email.names == ["c@x": "Joe"])
     }
 
     @Test func commasInsideQuotesDoNotSeparate() throws {
