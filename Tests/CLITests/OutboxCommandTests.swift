@@ -112,7 +112,7 @@ func message(_ subject: String, to: String = "joe@example.org") -> OutboxMessage
         let result = try mailtoRoute(["outbox", "flush"], in: sandbox)
         #expect(result.status == 78)
         #expect(result.stderr.contains("outbox flush needs a configured account"), "\(result)")
-        #expect(result.stderr.contains("1 message(s) stay queued"))
+        #expect(result.stderr.contains("1 message stays queued"))
         #expect(try box.list().count == 1)
     }
 

@@ -82,7 +82,8 @@ extension CheckReport {
         routeRows.append(("consent", consentText))
         result.append(Section(title: "Links", rows: routeRows))
 
-        var outboxRows = [("pending", String(outbox.pending) + (outbox.oldest.map { ", oldest queued \($0.iso8601)" } ?? ""))]
+        let queuedText = outbox.pending == 1 ? "queued" : "oldest queued"
+        var outboxRows = [("pending", String(outbox.pending) + (outbox.oldest.map { ", \(queuedText) \($0.iso8601)" } ?? ""))]
         if let last = outbox.lastError { outboxRows.append(("last error", last)) }
         outboxRows.append(("failed", String(outbox.failed)))
         if outbox.damaged > 0 { outboxRows.append(("damaged", String(outbox.damaged))) }
