@@ -174,13 +174,25 @@ private struct Parser {
             // Validated all the same: an invalid escape is an error wherever it is.
             let decoded = try piece(value)
             if reason == .attachment, !decoded.isEmpty {
-                email.requestedAttachments.append(String(decoding: decoded, as: UTF8.self))
+                email.requestedAttachments.append(requestedFile(decoded))
             }
             let nameText = String(decoding: try piece(name), as: UTF8.self).asciiLowercased()
             if !email.dropped.contains(where: { $0.name == nameText }) {
                 email.dropped.append(DroppedField(name: nameText, reason: reason))
             }
         }
+    }
+
+    /// A file an `attach=` value names, as text that keeps its bytes: as it is when it is
+    /// UTF-8; a path that is not, in its `LocalPath` form; a `file:` URI with raw bytes
+    /// that are not (a local program's escaped once), those bytes percent-encoded, which
+    /// reading the URI decodes again.
+    private func requestedFile(_ decoded: UnsafeBufferPointer<UInt8>) -> String {
+        if let text = String(validating: decoded, as: UTF8.self) { return text }
+        if decoded.first == slash { return LocalPath.text(decoded) }
+        var out: [UInt8] = []
+        PercentEncoding.encode(decoded, into: &out) { $0 < 0x80 }
+        return String(decoding: out, as: UTF8.self)
     }
 
     /// Matches a decoded hfield name, ASCII-case-insensitively only (`ſubject` with

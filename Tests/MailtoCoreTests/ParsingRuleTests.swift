@@ -256,6 +256,16 @@ import Testing
         #expect(email.body == "\u{FFFD}(")
     }
 
+    /// A requested file's name that is not UTF-8 keeps its bytes (a `LocalPath`): a
+    /// Latin-1 `é` would otherwise become U+FFFD and name another file.
+    @Test func aRequestedFileThatIsNotUTF8KeepsItsBytes() throws {
+        let email = try MailtoURL.parse("mailto:?attach=%2Fsrv%2Fcaf%E9%20menu.txt&attach=file:///srv/caf%E9")
+        #expect(email.requestedAttachments == ["file:///srv/caf%E9%20menu.txt", "file:///srv/caf%E9"])
+        #expect(LocalPath.bytes(email.requestedAttachments[0]) == Array("/srv/caf".utf8) + [0xE9] + Array(" menu.txt".utf8))
+        #expect(LocalPath.display(email.requestedAttachments[0]) == "/srv/caf\u{FFFD} menu.txt")
+        #expect(LocalPath.text(Array("/srv/café".utf8)) == "/srv/café")
+    }
+
     @Test func nulNeverTruncatesAValue() throws {
         let email = try MailtoURL.parse("mailto:a@x?subject=a%00b&body=c%00d")
         #expect(email.subject == "a\u{0}b")
