@@ -63,7 +63,7 @@ extension Session {
                 report.server = entry.server
                 return report
             }, source: .outbox)
-            throw OutboxError(.configuration, "\(Failure(error, otherwise: .configuration).message); \(selected.count) message(s) stay queued")
+            throw OutboxError(.configuration, "\(Failure(error, otherwise: .configuration).message); \(selected.count == 1 ? "1 message stays" : "\(selected.count) messages stay") queued")
         }
         var replies: [String: String] = [:]
         let reports = try outbox.flush(now: now, limit: limit, allQueued: allQueued, selecting: selecting) { claim in

@@ -65,12 +65,16 @@ enum OutboxCommand: Command {
         } catch {
             // The flush throws before sending when no account can send (its mistake is
             // the error); what `retry` did holds all the same.
-            if json {
-                output.print(entry.json(state: "queued").serialized)
-            } else {
+            guard json else {
                 output.print("\(id): \(wasFailed ? "back in the queue, " : "")due now; it is sent at the next flush once the account works.")
+                throw error
             }
-            throw error
+            // One document, as a script reads it: the entry as it now is, with the error.
+            let (errorJSON, status) = jsonError(error)
+            var document = entry.json(state: "queued")
+            if case .object(let members) = document { document = .object(members + [("error", errorJSON)]) }
+            output.print(document.serialized)
+            return status
         }
     }
 
