@@ -13,8 +13,9 @@ public struct Setting: Sendable, Equatable {
     /// The user's file set it too and was not taken, because it is locked: that file.
     public var overriddenIn: String?
 
-    /// The value as `check` may show it: never a password.
-    public var shownValue: String { key == "password" ? "(hidden)" : value }
+    /// The value as `check` may show it: never a password, nor a password command, which
+    /// may hold one (`echo hunter2`).
+    public var shownValue: String { key == "password" || key == "password-command" ? "(hidden)" : value }
 }
 
 /// The keys of one group of the configuration, each from the most important file that
