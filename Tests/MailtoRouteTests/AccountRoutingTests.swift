@@ -62,6 +62,8 @@ import Testing
         #expect(RouteReport(json: report.json.serialized)?.account == "work")
         let unchosen = send()
         #expect(unchosen.account == "default")
+        // The outcome log names it too (`log --json`).
+        #expect(try world.session.storage.outcomeLog.recent(3).map(\.account) == ["work", "work", "default"])
     }
 
     /// A message queued for one account is retried through that account, not the default.

@@ -194,7 +194,7 @@ extension Outcome {
     /// The log's line for `report`: never a body, a subject or a password.
     init(_ report: RouteReport, source: RouteRequest.Source) {
         self.init(source: source.rawValue, path: report.path.rawValue, result: report.result.rawValue,
-                  handler: report.handler?.id, server: report.server, errorKind: report.error?.kind,
+                  handler: report.handler?.id, server: report.server, account: report.account, errorKind: report.error?.kind,
                   warnings: report.warnings)
     }
 }
