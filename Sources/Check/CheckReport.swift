@@ -33,6 +33,8 @@ public struct CheckReport: Sendable {
     public var account: AccountFacts
     /// Every account, with where it comes from and whether its credentials can be had now.
     public var accounts: [AccountChoice] = []
+    /// Why GNOME Online Accounts could not be asked for its accounts (it did not answer).
+    public var onlineAccountsProblem: String?
     /// Every setting of the config files with where it came from; the files read.
     public var settings = Settings()
     /// `nil` with `--offline`, or when there is no usable account to test.

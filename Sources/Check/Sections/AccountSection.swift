@@ -8,6 +8,8 @@ import SMTPTransport
 struct AccountSection: CheckSection {
     let account: CheckReport.AccountFacts
     let accounts: [AccountChoice]
+    /// Why GNOME Online Accounts could not be asked for its accounts, if it could not.
+    let onlineAccountsProblem: String?
     let live: SMTPProbe?
     /// The config file a click reads, named when there is no account.
     let configFile: String
@@ -16,6 +18,7 @@ struct AccountSection: CheckSection {
 
     var rows: [(label: String, value: String)] {
         var rows: [(String, String)] = accounts.map { ("account", Self.describe($0)) }
+        if let onlineAccountsProblem { rows.append(("online accounts", onlineAccountsProblem)) }
         if let source = account.source {
             rows.append(("config", source + (account.error == nil ? " (valid)" : " (not usable)")))
             if let mode = account.mode { rows.append(("permissions", mode)) }
@@ -88,7 +91,8 @@ struct AccountSection: CheckSection {
             ("mode", .string(account.mode)), ("from", .string(account.from)), ("server", .string(account.server)),
             ("security", .string(account.security)), ("user", .string(account.user)), ("password", password),
         ])
-        return [("accounts", .array(accounts.map(Self.choiceJSON))), ("account", accountJSON),
+        return [("accounts", .array(accounts.map(Self.choiceJSON))), ("onlineAccountsError", .string(onlineAccountsProblem)),
+                ("account", accountJSON),
                 ("live", nullable(live, Self.liveJSON))]
     }
 
@@ -148,7 +152,8 @@ extension CheckReport {
 
 extension CheckReport {
     var accountSection: AccountSection {
-        AccountSection(account: account, accounts: accounts, live: live, configFile: configFile)
+        AccountSection(account: account, accounts: accounts, onlineAccountsProblem: onlineAccountsProblem, live: live,
+                       configFile: configFile)
     }
 }
 
@@ -160,6 +165,7 @@ extension Check {
         // A check never pops up a prompt: it says the keyring is locked.
         session.passwordMayPrompt = false
         report.accounts = session.accountChoices(checkingCredentials: true)
+        report.onlineAccountsProblem = session.onlineAccountsProblem
         let setup: AccountSetup
         switch session.defaultAccountSetup {
         case nil:

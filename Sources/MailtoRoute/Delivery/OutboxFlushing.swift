@@ -118,12 +118,12 @@ extension Session {
     }
 
     /// Whether any account is set up at all (the files' or GNOME Online Accounts').
-    var hasAnyAccount: Bool { !accounts.isEmpty }
+    var hasAnyAccount: Bool { configuration.hasAccount || !accounts.isEmpty }
 
     /// The account a queued message names, usable: it may have gone since it was queued
     /// (an account of GNOME Online Accounts removed); the message then waits for it.
     private func accountForQueued(_ name: String) throws(ConfigurationError) -> Account {
-        guard let setup = accounts.first(where: { $0.name == name }) else {
+        guard let setup = configuration.accounts.first(where: { $0.name == name }) ?? accounts.first(where: { $0.name == name }) else {
             throw ConfigurationError("the account '\(name)' it was queued for is not set up now")
         }
         return try setup.account.get()

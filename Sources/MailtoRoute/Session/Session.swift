@@ -117,25 +117,27 @@ public final class Session {
 
     /// The account that sends when none is chosen: the one `default=` names; else the only
     /// one; else the first in `accounts`' order. `nil` when there is none; a failure when
-    /// `default=` names none of them.
+    /// `default=` names none of them. GNOME Online Accounts is asked only when the files'
+    /// accounts do not decide it (they come first), so that a run with a configured
+    /// account costs no bus call more than before.
     public var defaultAccountSetup: Result<AccountSetup, ConfigurationError>? {
-        let all = accounts
         if let wanted = routeSettings.defaultAccount {
-            guard let found = Self.find(wanted, in: all) else {
+            guard let found = lookUp(wanted) else {
+                let all = accounts
                 return .failure(ConfigurationError(
                     "default=\(wanted) in [route] names no account (\(all.isEmpty ? "there is none" : "they are: " + all.map(\.name).joined(separator: ", ")))"))
             }
             return .success(found)
         }
-        return all.first.map { .success($0) }
+        return (configuration.accounts.first ?? accounts.first).map { .success($0) }
     }
 
     /// The account `selector` picks, by name or by address (`send --account`, `--from`);
     /// `nil` picks the default. `nil` result: no account at all.
     public func accountSetup(_ selector: String?) -> Result<AccountSetup, ConfigurationError>? {
         guard let selector else { return defaultAccountSetup }
-        let all = accounts
-        guard let found = Self.find(selector, in: all) else {
+        guard let found = lookUp(selector) else {
+            let all = accounts
             return .failure(ConfigurationError(
                 "no account is named or sends from '\(selector.visible)' (\(all.isEmpty ? "there is none" : "accounts: " + all.map(\.name).joined(separator: ", ")))"))
         }
@@ -146,7 +148,14 @@ public final class Session {
     /// <jane@example.org>`), its address compared without regard to case.
     public func account(sendingFrom text: String) -> AccountSetup? {
         let address = (try? Mailbox(parsing: text).address) ?? text.trimmingSpaces()
-        return accounts.first { (try? $0.account.get().from.address.lowercased()) == address.lowercased() }
+        func sends(_ setup: AccountSetup) -> Bool { (try? setup.account.get().from.address.lowercased()) == address.lowercased() }
+        return configuration.accounts.first(where: sends) ?? accounts.first(where: sends)
+    }
+
+    /// The account `selector` names or sends from: the files' first, GNOME Online
+    /// Accounts' only when they have none (its names, `goa:ID`, are no file's).
+    private func lookUp(_ selector: String) -> AccountSetup? {
+        Self.find(selector, in: configuration.accounts) ?? Self.find(selector, in: accounts)
     }
 
     /// By name first, then by address (case-insensitively): the first in order that sends
