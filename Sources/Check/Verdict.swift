@@ -194,7 +194,11 @@ enum Verdict {
             let fix = error.contains("others can read") ? "chmod 600 \(source)" : "edit \(source): \(error)"
             add(error, fix, true)
         }
-        if let error = account.passwordError {
+        if let error = account.passwordError, account.passwordSource?.hasPrefix("goa") == true {
+            // GNOME Online Accounts' own: mended by signing in again there, not in a file.
+            add(error, "sign in again in Settings, Online Accounts (gnome-control-center online-accounts); meanwhile messages wait in the outbox",
+                false)
+        } else if let error = account.passwordError {
             let host = account.server.map { String($0.prefix { $0 != ":" }) } ?? "HOST"
             let fix = account.passwordSource == "secret-service"
                 ? "store the password: secret-tool store --label=mailto-route host \(host) service smtp user \(account.user ?? "USER")"
