@@ -38,7 +38,7 @@ public enum Check {
             registration: .init(registered: false, isDefault: false, desktopFile: Registration.desktopFilePath, remembered: nil),
             handoff: nil, handoffProblem: nil, candidates: [], sandbox: sandboxFacts(),
             account: .init(), live: nil, policy: .init(value: .ask, error: nil),
-            consent: .unreachable("not asked"), hasTerminal: hasTerminal(), outbox: outboxFacts(session.storage),
+            consent: .unreachable(tr("not asked")), hasTerminal: hasTerminal(), outbox: outboxFacts(session.storage),
             decision: .saveDraft(reason: nil), verdict: "", throughMailtoRoute: nil, works: false, problems: [], warnings: [])
 
         // The [route] group as a click reads it: the policy and the handler= it keeps also
@@ -71,11 +71,11 @@ public enum Check {
             if finished.status == 0, let answer, !answer.isEmpty {
                 report.handler.xdgMime = answer
             } else {
-                report.handler.xdgMimeProblem = finished.timedOut ? "no answer within \(xdgMimeMilliseconds) ms"
-                    : finished.status == 0 ? "no default" : "failed: \(finished.errorText)"
+                report.handler.xdgMimeProblem = finished.timedOut ? tr("no answer within %@ ms", xdgMimeMilliseconds)
+                    : finished.status == 0 ? tr("no default") : tr("failed: %@", finished.errorText)
             }
         } else {
-            report.handler.xdgMimeProblem = "xdg-mime is not installed"
+            report.handler.xdgMimeProblem = tr("xdg-mime is not installed")
         }
         Verdict.decide(&report)
         return report

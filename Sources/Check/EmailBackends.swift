@@ -18,7 +18,7 @@ extension CheckReport {
         public var portalsDirectory = ""
         /// `XDG_CURRENT_DESKTOP` as the portal splits it, and whose environment it is from.
         public var desktops: [String] = []
-        public var desktopsFrom = "this run"
+        public var desktopsFrom = tr("this run")
         /// The portals.conf that is read (1.18 and later).
         public var config: String?
         /// The backends that offer Email, in the order the portal keeps them.
@@ -76,13 +76,13 @@ public enum EmailBackends {
     /// `versionProblem`).
     public static func gather(
         executable: String?, versionOutput: String?, versionProblem: String? = nil, environment: PortalEnvironment,
-        desktopsFrom: String = "this run"
+        desktopsFrom: String = tr("this run")
     ) -> CheckReport.EmailBackend {
         var facts = CheckReport.EmailBackend()
         guard let executable else { return facts }
         facts.executable = executable
         guard let output = versionOutput, let version = PortalVersion(versionOutput: output) else {
-            facts.versionProblem = versionProblem ?? "its --version printed no version"
+            facts.versionProblem = versionProblem ?? tr("its --version printed no version")
             return facts
         }
         facts.version = version
@@ -139,7 +139,7 @@ public enum EmailBackends {
             PortalRules.choose(interface, from: backends, desktops: desktops, version: version, config: config)
                 .backend?.dbusName == busName
         }
-        let restart = "then restart the portal: systemctl --user restart xdg-desktop-portal (or log in again)"
+        let restart = tr("then restart the portal: systemctl --user restart xdg-desktop-portal (or log in again)")
         var steps: [String] = []
         var installed = backends
         let ours: PortalBackend
@@ -148,7 +148,7 @@ public enum EmailBackends {
         } else {
             ours = PortalBackend(fileName: "mailtoroute.portal", dbusName: busName, interfaces: [interface], useIn: [])
             installed.append(ours)
-            steps.append("install data/mailtoroute.portal to \(directory)/ (make install PREFIX=\(prefix): the portal reads no other directory)")
+            steps.append(tr("install data/mailtoroute.portal to %@/ (make install PREFIX=%@: the portal reads no other directory)", directory, prefix))
         }
         if wins(installed, config) { return steps + [restart] }
         let others = installed.filter { $0.dbusName != busName }
@@ -159,12 +159,10 @@ public enum EmailBackends {
             if let config {
                 let folder = String(config.path[..<(config.path.lastIndex(of: "/") ?? config.path.endIndex)])
                 steps.append(folder == userConfigDirectory
-                    ? "set \(line) in the [preferred] group of \(config.path)"
-                    : "copy \(config.path) to \(userConfigDirectory)/ and set \(line) in its [preferred] group "
-                        + "(the copy is read instead of it, and keeps its other choices)")
+                    ? tr("set %@ in the [preferred] group of %@", line, config.path)
+                    : tr("copy %@ to %@/ and set %@ in its [preferred] group (the copy is read instead of it, and keeps its other choices)", config.path, userConfigDirectory, line))
             } else {
-                steps.append("create \(userConfigDirectory)/portals.conf holding [preferred] and \(line) "
-                             + "(the example \(dataDir)/doc/mailto-route/mailtoroute-portals.conf)")
+                steps.append(tr("create %@/portals.conf holding [preferred] and %@ (the example %@/doc/mailto-route/mailtoroute-portals.conf)", userConfigDirectory, line, dataDir))
             }
             return wins(installed, chosen) ? steps + [restart] : steps
         }
@@ -174,7 +172,7 @@ public enum EmailBackends {
             var named = ours
             named.useIn = (ours.useIn ?? []) + [desktop]
             if wins(others + [named], nil) {
-                return steps + ["as root, add \(desktop) to UseIn= of \(directory)/\(ours.fileName)", restart]
+                return steps + [tr("as root, add %@ to UseIn= of %@/%@", desktop, directory, ours.fileName), restart]
             }
         }
         var first = ours
@@ -182,10 +180,10 @@ public enum EmailBackends {
         first.useIn = desktop.map { [$0] } ?? []
         let ahead = PortalRules.choose(interface, from: others, desktops: desktops, version: version, config: nil).backend
         if wins(others + [first], nil) {
-            return steps + ["as root, copy \(directory)/\(ours.fileName) to \(directory)/\(first.fileName)"
-                + (desktop.map { " with UseIn=\($0)" } ?? "")
-                + ": xdg-desktop-portal \(version) takes the first file by name"
-                + (ahead.map { ", and \($0.fileName) comes before \(ours.fileName)" } ?? ""), restart]
+            return steps + [tr("as root, copy %@/%@ to %@/%@", directory, ours.fileName, directory, first.fileName)
+                + (desktop.map { tr(" with UseIn=%@", $0) } ?? "")
+                + tr(": xdg-desktop-portal %@ takes the first file by name", version)
+                + (ahead.map { tr(", and %@ comes before %@", $0.fileName, ours.fileName) } ?? ""), restart]
         }
         return steps
     }

@@ -88,32 +88,32 @@ public struct PortalBackend: Sendable, Equatable {
     static func parse(_ path: String, version: PortalVersion) -> Result<PortalBackend, DesktopError> {
         let file: KeyFile
         do {
-            guard let loaded = try KeyFile.load(path) else { return .failure(DesktopError(.configuration, "cannot be read")) }
+            guard let loaded = try KeyFile.load(path) else { return .failure(DesktopError(.configuration, tr("cannot be read"))) }
             file = loaded
         } catch {
             return .failure(error)
         }
         guard let dbusName = file.string("portal", "DBusName") else {
-            return .failure(DesktopError(.configuration, "no DBusName in [portal]"))
+            return .failure(DesktopError(.configuration, tr("no DBusName in [portal]")))
         }
         guard DBusNames.isBusName(dbusName) else {
-            return .failure(DesktopError(.configuration, "not a valid bus name: \(dbusName)"))
+            return .failure(DesktopError(.configuration, tr("not a valid bus name: %@", dbusName)))
         }
         guard file.has("portal", "Interfaces") else {
-            return .failure(DesktopError(.configuration, "no Interfaces in [portal]"))
+            return .failure(DesktopError(.configuration, tr("no Interfaces in [portal]")))
         }
         let interfaces = file.stringList("portal", "Interfaces")
         for interface in interfaces {
             guard DBusNames.isInterfaceName(interface) else {
-                return .failure(DesktopError(.configuration, "not a valid interface name: \(interface)"))
+                return .failure(DesktopError(.configuration, tr("not a valid interface name: %@", interface)))
             }
             guard interface.hasPrefix("org.freedesktop.impl.portal.") else {
-                return .failure(DesktopError(.configuration, "not a portal backend interface: \(interface)"))
+                return .failure(DesktopError(.configuration, tr("not a portal backend interface: %@", interface)))
             }
         }
         let useIn = file.has("portal", "UseIn") ? file.stringList("portal", "UseIn") : nil
         if useIn == nil, !version.readsPortalsConf {
-            return .failure(DesktopError(.configuration, "no UseIn in [portal], which \(version) requires"))
+            return .failure(DesktopError(.configuration, tr("no UseIn in [portal], which %@ requires", version)))
         }
         return .success(PortalBackend(fileName: String(path.split(separator: "/").last ?? ""), dbusName: dbusName,
                                       interfaces: interfaces, useIn: useIn))
@@ -248,33 +248,33 @@ enum PortalRules {
         config: PortalsConf?
     ) -> (backend: PortalBackend?, how: String) {
         let offering = sorted(backends, desktops: desktops, version: version).filter { $0.interfaces.contains(interface) }
-        guard !offering.isEmpty else { return (nil, "no backend offers \(interface)") }
+        guard !offering.isEmpty else { return (nil, tr("no backend offers %@", interface)) }
         if version.readsPortalsConf {
             if let config {
                 if version.honoursNone, config.prefersNone(interface) {
-                    return (nil, "\(config.path) says none for it")
+                    return (nil, tr("%@ says none for it", config.path))
                 }
                 if let chosen = offering.first(where: { config.matches($0, for: interface) }) {
                     let key = config.interfaces[interface] != nil ? interface : "default"
-                    return (chosen, "\(key)= of [preferred] in \(config.path) names it")
+                    return (chosen, tr("%@= of [preferred] in %@ names it", key, config.path))
                 }
             }
             for desktop in desktops {
                 if let chosen = offering.first(where: { uses($0, desktop) }) {
-                    return (chosen, "no portals.conf names a backend for it, and its UseIn names \(desktop) (deprecated)")
+                    return (chosen, tr("no portals.conf names a backend for it, and its UseIn names %@ (deprecated)", desktop))
                 }
             }
             if version.fallsBackToGTK, let gtk = offering.first(where: { $0.dbusName == gtkBusName }) {
-                return (gtk, "nothing else is chosen for it: the GTK backend is the last resort")
+                return (gtk, tr("nothing else is chosen for it: the GTK backend is the last resort"))
             }
-            let why = config == nil ? "no portals.conf is read" : "\(config?.path ?? "") names none of them"
-            return (nil, "\(why), and no UseIn names a desktop of XDG_CURRENT_DESKTOP")
+            let why = config == nil ? tr("no portals.conf is read") : tr("%@ names none of them", config?.path ?? "")
+            return (nil, tr("%@, and no UseIn names a desktop of XDG_CURRENT_DESKTOP", why))
         }
         for desktop in desktops {
             if let chosen = offering.first(where: { uses($0, desktop) }) {
-                return (chosen, "its UseIn names \(desktop), and its file name comes first of those that do")
+                return (chosen, tr("its UseIn names %@, and its file name comes first of those that do", desktop))
             }
         }
-        return (offering[0], "no UseIn names a desktop of XDG_CURRENT_DESKTOP, and its file name comes first")
+        return (offering[0], tr("no UseIn names a desktop of XDG_CURRENT_DESKTOP, and its file name comes first"))
     }
 }

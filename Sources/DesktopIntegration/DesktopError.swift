@@ -27,9 +27,9 @@ func takeError(
 
 /// The message of a `GError` (transfer full: freed here with `g_error_free`).
 func takeErrorMessage(_ error: UnsafeMutablePointer<GError>?) -> String {
-    guard let error else { return "unknown error" }
+    guard let error else { return tr("unknown error") }
     defer { g_error_free(error) }
-    return error.pointee.message.map { String(cString: $0) } ?? "unknown error"
+    return error.pointee.message.map { String(cString: $0) } ?? tr("unknown error")
 }
 
 /// For a GLib file call that failed: returns (freeing the error) when the file does not

@@ -27,7 +27,7 @@ public enum DocumentPortal {
         let bus = try BusConnection.session(within: callTimeout)
         let mount = try bus.call(service, path, interface, "GetMountPoint", nil, replyType: "(ay)", seconds: callTimeout)
         guard let mountPoint = mount.child(0).bytestring, mountPoint.hasPrefix("/") else {
-            throw DesktopError(.configuration, "the Documents portal gave no mount point")
+            throw DesktopError(.configuration, tr("the Documents portal gave no mount point"))
         }
         let descriptors = try Descriptors(paths)
         let parameters = VariantBuilder.tuple([
@@ -38,7 +38,7 @@ public enum DocumentPortal {
                                  descriptors: descriptors, seconds: callTimeout)
         let ids = reply.child(0).strings
         guard ids.count == paths.count else {
-            throw DesktopError(.permanent, "the Documents portal exported \(ids.count) of \(paths.count) files")
+            throw DesktopError(.permanent, tr("the Documents portal exported %@ of %@ files", ids.count, paths.count))
         }
         return zip(paths, ids).map { path, id in
             // An empty id: the app sees the file already, under its own path.
@@ -57,16 +57,16 @@ final class Descriptors {
 
     init(_ paths: [String]) throws(DesktopError) {
         gio = try GIOLibrary.load()
-        guard let made = gio.pointee.g_unix_fd_list_new() else { throw DesktopError(.permanent, "cannot make a GUnixFDList") }
+        guard let made = gio.pointee.g_unix_fd_list_new() else { throw DesktopError(.permanent, tr("cannot make a GUnixFDList")) }
         pointer = made
         count = paths.count
         for path in paths {
             let descriptor = mr_open_path(path)
-            guard descriptor >= 0 else { throw DesktopError(.permanent, "cannot open \(path): \(systemErrorText(errno))") }
+            guard descriptor >= 0 else { throw DesktopError(.permanent, tr("cannot open %@: %@", path, systemErrorText(errno))) }
             var error: UnsafeMutablePointer<GError>?
             let index = gio.pointee.g_unix_fd_list_append(pointer, descriptor, &error)
             close(descriptor)
-            guard index >= 0 else { throw takeError(error, .permanent, "cannot pass \(path) to the Documents portal") }
+            guard index >= 0 else { throw takeError(error, .permanent, tr("cannot pass %@ to the Documents portal", path)) }
         }
     }
 

@@ -18,7 +18,7 @@ enum Files {
                 Array(UnsafeBufferPointer(start: $0, count: Int(length)))
             }
         }
-        try throwUnlessMissing(error, "cannot read \(path)")
+        try throwUnlessMissing(error, tr("cannot read %@", path))
         return nil
     }
 
@@ -35,7 +35,7 @@ enum Files {
             } ?? g_file_set_contents_full(path, "", 0, flags, mode, &error)
         }
         if ok == 0 {
-            throw takeError(error, .configuration, "cannot write \(path)")
+            throw takeError(error, .configuration, tr("cannot write %@", path))
         }
     }
 
@@ -43,7 +43,7 @@ enum Files {
     /// an error.
     static func remove(_ path: String) throws(DesktopError) {
         if unlink(path) != 0, errno != ENOENT {
-            throw DesktopError(.configuration, "cannot remove \(path): \(systemErrorText(errno))")
+            throw DesktopError(.configuration, tr("cannot remove %@: %@", path, systemErrorText(errno)))
         }
     }
 

@@ -1,4 +1,5 @@
 internal import CGIO
+import MailtoCore
 
 /// GIO and GObject, opened with `dlopen` the first time something needs them (see
 /// `CGIO/shim.h` for why: a direct send never does), and never unloaded. GLib itself is
@@ -26,7 +27,7 @@ func loadTable<Table>(
     let table = UnsafeMutablePointer<Table>.allocate(capacity: 1)
     if let failure = load(table) {
         table.deallocate()
-        return .failure(DesktopError(.configuration, "cannot load \(library): \(String(cString: failure))"))
+        return .failure(DesktopError(.configuration, tr("cannot load %@: %@", library, String(cString: failure))))
     }
     return .success(UnsafePointer(table))
 }

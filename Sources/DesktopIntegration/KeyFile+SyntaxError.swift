@@ -1,3 +1,4 @@
+import MailtoCore
 /// The message for a key file GLib could not parse. GLib's own message quotes the line
 /// it stopped at ("Key file contains line “password hunter2” which is not a key-value
 /// pair, group, or comment"), and that line may be a password written in another syntax:
@@ -11,7 +12,7 @@ extension KeyFile {
         if let bytes = try? Files.read(path), let (line, problem) = firstUnreadableLine(bytes) {
             return "\(path):\(line): \(problem)"
         }
-        return "cannot read \(path): \(withoutQuotedText(glibMessage))"
+        return tr("cannot read %@: %@", path, withoutQuotedText(glibMessage))
     }
 
     /// The number (from 1) of the first line GLib's parser refuses, and why; `nil` when
@@ -24,15 +25,15 @@ extension KeyFile {
             if line.last == UInt8(ascii: "\r") { line = line.dropLast() }
             guard let first = line.first, first != UInt8(ascii: "#") else { continue }
             if let name = groupName(line) {
-                guard isGroupName(name) else { return (index + 1, "not a valid [group] name") }
+                guard isGroupName(name) else { return (index + 1, tr("not a valid [group] name")) }
                 inGroup = true
             } else if let equals = line.firstIndex(of: UInt8(ascii: "=")), equals != line.startIndex {
-                guard inGroup else { return (index + 1, "a key=value pair before the first [group]") }
+                guard inGroup else { return (index + 1, tr("a key=value pair before the first [group]")) }
                 var key = line[..<equals]
                 while let last = key.last, isASCIISpace(last) { key = key.dropLast() }
-                guard isKeyName(Array(key)) else { return (index + 1, "not a valid key name") }
+                guard isKeyName(Array(key)) else { return (index + 1, tr("not a valid key name")) }
             } else {
-                return (index + 1, "not a key=value pair, a [group] or a comment")
+                return (index + 1, tr("not a key=value pair, a [group] or a comment"))
             }
         }
         return nil

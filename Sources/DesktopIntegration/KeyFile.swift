@@ -1,4 +1,5 @@
 internal import CGIO
+import MailtoCore
 
 /// A file in GLib key-file syntax (the config file, the state file, `mimeapps.list`),
 /// read and written by GLib itself. The only Swift owner of a `GKeyFile *`
@@ -32,7 +33,7 @@ public final class KeyFile: @unchecked Sendable {
             // Its message may quote a password: see `syntaxError`.
             throw DesktopError(.configuration, syntaxError(in: path, glibMessage: takeErrorMessage(error)))
         }
-        try throwUnlessMissing(error, "cannot read \(path)")
+        try throwUnlessMissing(error, tr("cannot read %@", path))
         return nil
     }
 
@@ -88,7 +89,7 @@ public final class KeyFile: @unchecked Sendable {
     public func save(to path: String) throws(DesktopError) {
         var error: UnsafeMutablePointer<GError>?
         if g_key_file_save_to_file(pointer, path, &error) == 0 {
-            throw takeError(error, .configuration, "cannot write \(path)")
+            throw takeError(error, .configuration, tr("cannot write %@", path))
         }
     }
 }

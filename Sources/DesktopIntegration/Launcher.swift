@@ -37,7 +37,7 @@ public enum Launcher {
         let call = AsyncCall { source, result in
             var error: UnsafeMutablePointer<GError>?
             if let source, gio.pointee.g_app_info_launch_uris_finish(OpaquePointer(source), result, &error) == 0 {
-                failure = takeError(error, .permanent, "launch failed").message
+                failure = takeError(error, .permanent, tr("launch failed")).message
             }
         }
         let cancellable = Cancellable(gio: gio)
@@ -49,7 +49,7 @@ public enum Launcher {
         }
         guard finished else { throw notSeenToStart(app, within: timeout) }
         if let error = failure {
-            throw DesktopError(.permanent, "cannot start \(app.name) (\(app.id ?? app.executable)): \(error)")
+            throw DesktopError(.permanent, tr("cannot start %@ (%@): %@", app.name, app.id ?? app.executable, error))
         }
     }
 
@@ -81,7 +81,7 @@ public enum Launcher {
             let pid = try spawn(argv, environment: environment, terminal: terminal)
             let status = waitInForeground(pid)
             if status != 0 {
-                throw DesktopError(.permanent, "\(name) ended with \(describe(status)) on this terminal")
+                throw DesktopError(.permanent, tr("%@ ended with %@ on this terminal", name, describe(status)))
             }
         }
     }
@@ -134,7 +134,7 @@ public enum Launcher {
         guard launched != 0 else {
             // GIO may have started some before failing: they are not left as zombies.
             for pid in started.pids { try? watch(pid, name: "") }
-            throw DesktopError(.permanent, "cannot start \(app.name) (\(app.id ?? app.executable)): \(takeErrorMessage(error))")
+            throw DesktopError(.permanent, tr("cannot start %@ (%@): %@", app.name, app.id ?? app.executable, takeErrorMessage(error)))
         }
         return started.pids
     }
@@ -148,10 +148,8 @@ public enum Launcher {
     /// A launch that did not end within `timeout` seconds: transient, so the router keeps
     /// the message (a draft), although the program may get it too.
     private static func notSeenToStart(_ app: AppInfo, within timeout: Double) -> DesktopError {
-        DesktopError(.transient, """
-            \(app.name) (\(app.id ?? app.executable)) was not seen to start within \(timeout.secondsText) s \
-            (the session bus or the program did not answer)
-            """)
+        DesktopError(.transient, tr("%@ (%@) was not seen to start within %@ s (the session bus or the program did not answer)",
+                                    app.name, app.id ?? app.executable, timeout.secondsText))
     }
 
     /// Starts `argv` (the program is looked up in `PATH`): wraps `g_spawn_async_with_fds`
@@ -172,7 +170,7 @@ public enum Launcher {
         let flags = GSpawnFlags(G_SPAWN_SEARCH_PATH.rawValue | G_SPAWN_DO_NOT_REAP_CHILD.rawValue)
         let descriptor = terminal ?? -1
         if g_spawn_async_with_fds(nil, &cArgv, environ, flags, nil, nil, &pid, descriptor, descriptor, descriptor, &error) == 0 {
-            throw takeError(error, .permanent, "cannot start \(argv[0])")
+            throw takeError(error, .permanent, tr("cannot start %@", argv[0]))
         }
         return pid
     }
@@ -192,9 +190,7 @@ public enum Launcher {
             let result = waitpid(pid, &status, WNOHANG)
             if result == pid {
                 if status == 0 { return }
-                throw DesktopError(.permanent, """
-                    \(name) failed at once (\(describe(status))): the mail program did not get the message
-                    """)
+                throw DesktopError(.permanent, tr("%@ failed at once (%@): the mail program did not get the message", name, describe(status)))
             }
             // ECHILD: reaped elsewhere (SIGCHLD ignored by whoever started us): nothing to tell.
             if result < 0, errno != EINTR { return }
@@ -230,7 +226,7 @@ public enum Launcher {
     /// A wait status as a person reads it. WIFEXITED and WEXITSTATUS by hand: the macros
     /// do not import.
     static func describe(_ status: Int32) -> String {
-        status & 0x7F == 0 ? "exit status \((status >> 8) & 0xFF)" : "signal \(status & 0x7F)"
+        status & 0x7F == 0 ? tr("exit status %@", (status >> 8) & 0xFF) : tr("signal %@", status & 0x7F)
     }
 
     /// Where a handoff's program runs, decided before anything runs: the same for `check`
@@ -252,17 +248,16 @@ public enum Launcher {
             argv = command
         } else {
             guard let line = app.execLine else {
-                throw DesktopError(.permanent, "cannot read the Exec= line of \(app.name) (\(app.id ?? app.executable))")
+                throw DesktopError(.permanent, tr("cannot read the Exec= line of %@ (%@)", app.name, app.id ?? app.executable))
             }
             argv = line.expanded(uris: uris, name: app.name, icon: app.desktopEntryString("Icon"), desktopFile: app.fileName)
         }
         if onThisTerminal { return .foreground(argv) }
         guard let emulator else {
-            throw DesktopError(.permanent, """
-                \(app.name) (\(app.id ?? app.executable)) must run in a terminal (Terminal=true), and there is none to \
-                run it in: mailto-route has no terminal of its own (as for a clicked link), \
-                \(TerminalEmulator.searched(terminalVariable: terminalVariable))
-                """)
+            throw DesktopError(.permanent, tr(
+                "%@ (%@) must run in a terminal (Terminal=true), and there is none to run it in: "
+                    + "mailto-route has no terminal of its own (as for a clicked link), %@",
+                app.name, app.id ?? app.executable, TerminalEmulator.searched(terminalVariable: terminalVariable)))
         }
         return .detached(emulator.command(running: argv))
     }
@@ -310,7 +305,7 @@ final class LaunchContext {
     /// Wraps `g_app_launch_context_setenv` for each pair.
     init(environment: [String: String], gio: UnsafePointer<mr_gio_api>) throws(DesktopError) {
         guard let made = gio.pointee.g_app_launch_context_new() else {
-            throw DesktopError(.transient, "g_app_launch_context_new failed (out of memory?)")
+            throw DesktopError(.transient, tr("g_app_launch_context_new failed (out of memory?)"))
         }
         self.gio = gio
         pointer = made

@@ -33,13 +33,13 @@ public enum MailClient: String, CaseIterable, Sendable {
 
     /// Why `app` gets no client command line: the program its `Exec=` runs, and how.
     public static func noCommandLineReason(_ app: AppInfo) -> String {
-        guard let line = app.execLine else { return "\(app.name)'s Exec= cannot be read" }
+        guard let line = app.execLine else { return tr("%@'s Exec= cannot be read", app.name) }
         if let opaque = line.wrappers.lazy.compactMap({ wrapper -> String? in
             if case .opaque(let name) = wrapper { name } else { nil }
         }).first {
-            return "\(app.name) runs its program through \(opaque), which mailto-route adds no command line to"
+            return tr("%@ runs its program through %@, which mailto-route adds no command line to", app.name, opaque)
         }
-        return "\(app.name) runs \(ExecLine.baseName(line.program)), which takes no attachments on a command line mailto-route knows"
+        return tr("%@ runs %@, which takes no attachments on a command line mailto-route knows", app.name, ExecLine.baseName(line.program))
     }
 
     /// Whether a body longer than a URL can carry goes in whole (read from a file).

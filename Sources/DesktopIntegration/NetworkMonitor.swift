@@ -2,6 +2,7 @@
 import Glibc
 #endif
 internal import CGIO
+import MailtoCore
 
 /// Waits for what should make `outbox watch` act: the network changed (GIO's
 /// `GNetworkMonitor` signal `network-changed`), SIGTERM or SIGINT arrived, or a deadline
@@ -87,9 +88,9 @@ public final class NetworkMonitor {
         let thread = g_thread_new("mailto-route-network-monitor", makeDefaultMonitor, Unmanaged.passRetained(job).toOpaque())
         g_thread_unref(thread)
         guard g_async_queue_timeout_pop(job.done, guint64(max(0, seconds) * 1_000_000)) != nil else {
-            throw DesktopError(.transient, "GIO's network monitor did not start within \(seconds.secondsText) s")
+            throw DesktopError(.transient, tr("GIO's network monitor did not start within %@ s", seconds.secondsText))
         }
-        guard let made = job.monitor else { throw DesktopError(.configuration, "GIO has no network monitor") }
+        guard let made = job.monitor else { throw DesktopError(.configuration, tr("GIO has no network monitor")) }
         return made
     }
 

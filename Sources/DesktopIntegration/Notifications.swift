@@ -1,4 +1,5 @@
 internal import CGIO
+import MailtoCore
 
 /// One desktop notification, as the freedesktop Desktop Notifications specification's
 /// `Notify` takes it. `summary` and `body` are plain text: where the server renders markup
@@ -135,7 +136,7 @@ public final class NotificationClient {
         ])
         let reply = try call("Notify", parameters, replyType: "(u)")
         guard let id = reply.child(0).uint32 else {
-            throw DesktopError(.permanent, "\(Self.service).Notify returned no id")
+            throw DesktopError(.permanent, tr("%@.Notify returned no id", Self.service))
         }
         return id
     }
@@ -155,10 +156,10 @@ public final class NotificationClient {
         do {
             capabilities = try self.capabilities()
         } catch {
-            return .unavailable("no notification server: \(error.message)")
+            return .unavailable(tr("no notification server: %@", error.message))
         }
         guard capabilities.contains("actions") else {
-            return .unavailable("the notification server shows no buttons (no 'actions' capability)")
+            return .unavailable(tr("the notification server shows no buttons (no 'actions' capability)"))
         }
         let answers = SignalAnswers()
         return bus.context.run {
@@ -171,7 +172,7 @@ public final class NotificationClient {
             do throws(DesktopError) {
                 id = try show(notification)
             } catch {
-                return .unavailable("the notification could not be shown: \(error.message)")
+                return .unavailable(tr("the notification could not be shown: %@", error.message))
             }
             let answered = bus.context.iterate(until: { answers.outcome(for: id) != nil }, seconds: timeout)
             guard answered, let outcome = answers.outcome(for: id) else {

@@ -1,4 +1,5 @@
 internal import CGIO
+import MailtoCore
 
 /// A mail account of GNOME Online Accounts (`goa-daemon`), as its D-Bus objects describe it
 /// (gnome-online-accounts' `data/dbus-interfaces.xml`: `org.gnome.OnlineAccounts.Account`,
@@ -188,7 +189,7 @@ public enum OnlineAccounts {
         do {
             bus = try BusConnection.session(within: seconds)
         } catch {
-            throw OnlineAccountsError(.unavailable, "GNOME Online Accounts cannot be reached: \(error.message)")
+            throw OnlineAccountsError(.unavailable, tr("GNOME Online Accounts cannot be reached: %@", error.message))
         }
         return try body(bus)
     }
@@ -230,7 +231,7 @@ public enum OnlineAccounts {
         defer { for argument in argv { g_free(argument) } }
         var error: UnsafeMutablePointer<GError>?
         if g_spawn_async(nil, &argv, nil, G_SPAWN_SEARCH_PATH, nil, nil, nil, &error) == 0 {
-            throw takeError(error, .permanent, "cannot open GNOME Settings' Online Accounts")
+            throw takeError(error, .permanent, tr("cannot open GNOME Settings' Online Accounts"))
         }
     }
 }

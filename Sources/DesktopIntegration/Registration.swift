@@ -1,4 +1,5 @@
 internal import CGIO
+import MailtoCore
 
 /// What `register` did.
 public struct RegistrationReport: Sendable {
@@ -141,11 +142,11 @@ public enum Registration {
         }
         if !currentIsUs || current?.id != desktopID {
             guard let ours = AppInfo.named(desktopID) else {
-                throw DesktopError(.configuration, "GIO does not see \(desktopFilePath); is \(executable) executable?")
+                throw DesktopError(.configuration, tr("GIO does not see %@; is %@ executable?", desktopFilePath, executable))
             }
             var error: UnsafeMutablePointer<GError>?
             if ours.gio.pointee.g_app_info_set_as_default_for_type(ours.pointer, Handlers.mailtoType, &error) == 0 {
-                throw takeError(error, .configuration, "cannot set the default mailto: handler")
+                throw takeError(error, .configuration, tr("cannot set the default mailto: handler"))
             }
             if let listAfter = try Files.read(Mimeapps.userListPath) {
                 try Files.write(listAfter, to: afterSnapshotPath)

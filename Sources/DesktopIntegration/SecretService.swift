@@ -1,4 +1,5 @@
 internal import CGIO
+import MailtoCore
 
 /// The freedesktop Secret Service (gnome-keyring, KeePassXC...) through libsecret, the
 /// library made for it: the one lookup mailto-route needs, a password by attributes, as
@@ -36,7 +37,7 @@ public enum SecretService {
             if keyring.secret.pointee.secret_item_get_locked(item.pointer) != 0 {
                 guard mayPrompt else {
                     throw DesktopError(.configuration,
-                                       "the keyring holding the password is locked, and without a display it cannot ask to unlock it")
+                                       tr("the keyring holding the password is locked, and without a display it cannot ask to unlock it"))
                 }
                 try keyring.unlock(item, in: service, seconds: promptTimeout)
             }
@@ -73,7 +74,7 @@ private final class KeyringLookup {
         } finish: { result in
             var error: UnsafeMutablePointer<GError>?
             guard let service = secret.pointee.secret_service_open_finish(result, &error) else {
-                return .failure(takeError(error, .configuration, "cannot connect to the Secret Service"))
+                return .failure(takeError(error, .configuration, tr("cannot connect to the Secret Service")))
             }
             return .success(ObjectReference(adopting: service, gio: self.gio))
         }
@@ -93,7 +94,7 @@ private final class KeyringLookup {
         for (key, value) in attributes {
             g_hash_table_insert(table, g_strdup(key), g_strdup(value))
         }
-        return try perform("the search", seconds: seconds) { cancellable, userData in
+        return try perform(tr("the search"), seconds: seconds) { cancellable, userData in
             secret.pointee.secret_service_search(service.pointer, nil, table, SECRET_SEARCH_NONE, cancellable,
                                                  AsyncCall.ready, userData)
         } finish: { result in
@@ -102,7 +103,7 @@ private final class KeyringLookup {
             let items = secret.pointee.secret_service_search_finish(service.pointer, result, &error)
             defer { g_list_free_full(items, gio.pointee.g_object_unref) }
             if error != nil {
-                return .failure(takeError(error, .configuration, "the Secret Service's search failed"))
+                return .failure(takeError(error, .configuration, tr("the Secret Service's search failed")))
             }
             guard let first = items?.pointee.data else { return .success(nil) }
             return .success(ObjectReference(retaining: first.assumingMemoryBound(to: SecretItem.self), gio: gio))
@@ -118,18 +119,18 @@ private final class KeyringLookup {
         let secret = secret
         let objects = g_list_prepend(nil, gpointer(item.pointer))
         defer { g_list_free(objects) }
-        let unlocked = try perform("the unlock prompt", seconds: seconds) { cancellable, userData in
+        let unlocked = try perform(tr("the unlock prompt"), seconds: seconds) { cancellable, userData in
             secret.pointee.secret_service_unlock(service.pointer, objects, cancellable, AsyncCall.ready, userData)
         } finish: { result -> Result<gint, DesktopError> in
             var error: UnsafeMutablePointer<GError>?
             let count = secret.pointee.secret_service_unlock_finish(service.pointer, result, nil, &error)
             if error != nil {
-                return .failure(takeError(error, .configuration, "the keyring holding the password could not be unlocked"))
+                return .failure(takeError(error, .configuration, tr("the keyring holding the password could not be unlocked")))
             }
             return .success(count)
         }
         guard unlocked > 0 else {
-            throw DesktopError(.configuration, "the keyring holding the password is locked: its unlock prompt was dismissed")
+            throw DesktopError(.configuration, tr("the keyring holding the password is locked: its unlock prompt was dismissed"))
         }
     }
 
@@ -139,18 +140,18 @@ private final class KeyringLookup {
         let secret = secret
         let items = g_list_prepend(nil, gpointer(item.pointer))
         defer { g_list_free(items) }
-        try perform("reading the password", seconds: seconds) { cancellable, userData in
+        try perform(tr("reading the password"), seconds: seconds) { cancellable, userData in
             secret.pointee.secret_item_load_secrets(items, cancellable, AsyncCall.ready, userData)
         } finish: { result -> Result<Void, DesktopError> in
             var error: UnsafeMutablePointer<GError>?
             if secret.pointee.secret_item_load_secrets_finish(result, &error) == 0 {
-                return .failure(takeError(error, .configuration, "the password could not be read from the Secret Service"))
+                return .failure(takeError(error, .configuration, tr("the password could not be read from the Secret Service")))
             }
             return .success(())
         }
         // NULL when the item is still locked: libsecret loads no secret of a locked item.
         guard let value = secret.pointee.secret_item_get_secret(item.pointer) else {
-            throw DesktopError(.configuration, "the keyring holding the password is locked")
+            throw DesktopError(.configuration, tr("the keyring holding the password is locked"))
         }
         defer { secret.pointee.secret_value_unref(UnsafeMutableRawPointer(value)) }
         var length: gsize = 0
@@ -171,7 +172,7 @@ private final class KeyringLookup {
         let call = AsyncCall { _, result in outcome = finish(result) }
         start(cancellable.pointer, call.userData)
         guard context.wait(for: call, cancelling: cancellable, seconds: seconds), let outcome else {
-            throw DesktopError(.configuration, "the Secret Service did not answer (\(what)) within \(seconds.secondsText) s")
+            throw DesktopError(.configuration, tr("the Secret Service did not answer (%@) within %@ s", what, seconds.secondsText))
         }
         return try outcome.get()
     }

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 internal import CGIO
+import MailtoCore
 
 /// The command line's side of the desktop service (mailto-route-desktop
 /// `--gapplication-service`, `io.github.mailto_route.MailtoRoute`): it asks the service
@@ -116,12 +117,9 @@ public enum SheetService {
             watch.request = id
             _ = bus.context.iterate(until: { watch.outcome != nil || watch.serviceLeft || bus.isClosed }, seconds: 1e9)
             if let outcome = watch.outcome { return outcome }
-            let gone = bus.isClosed ? "the session bus went away before the sheet ended"
-                : "the desktop service ended before the sheet did"
-            throw DesktopError(.transient, """
-                \(gone) (what you wrote is kept: it is offered again, or saved as a draft, the next time \
-                a sheet opens)
-                """)
+            let gone = bus.isClosed ? tr("the session bus went away before the sheet ended")
+                : tr("the desktop service ended before the sheet did")
+            throw DesktopError(.transient, tr("%@ (what you wrote is kept: it is offered again, or saved as a draft, the next time a sheet opens)", gone))
         }
     }
 }

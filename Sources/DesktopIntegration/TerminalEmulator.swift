@@ -2,6 +2,7 @@ internal import CGIO
 #if canImport(Glibc)
 import Glibc
 #endif
+import MailtoCore
 
 /// The terminal emulator a `Terminal=true` program (mutt, neomutt) runs in when
 /// mailto-route has no terminal of its own (a clicked link): the user's `$TERMINAL`, then
@@ -73,9 +74,9 @@ public struct TerminalEmulator: Sendable, Equatable {
 
     /// What `find` looked for, for the message that says none was found.
     public static func searched(terminalVariable: String?) -> String {
-        let variable = terminalVariable.map { $0.isEmpty ? "$TERMINAL is empty" : "$TERMINAL (\($0)) is not installed" }
-            ?? "$TERMINAL is not set"
-        return "\(variable), and none of \(known.map(\.name).joined(separator: ", ")) is installed"
+        let variable = terminalVariable.map { $0.isEmpty ? tr("$TERMINAL is empty") : tr("$TERMINAL (%@) is not installed", $0) }
+            ?? tr("$TERMINAL is not set")
+        return tr("%@, and none of %@ is installed", variable, known.map(\.name).joined(separator: ", "))
     }
 
     /// Wraps `g_find_program_in_path` (transfer full).

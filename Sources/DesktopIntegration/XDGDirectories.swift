@@ -32,7 +32,7 @@ public enum XDGDirectories {
     /// `g_mkdir_with_parents`.
     public static func makeDirectory(_ path: String) throws(DesktopError) {
         if g_mkdir_with_parents(path, 0o700) != 0 {
-            throw DesktopError(.configuration, "cannot create \(path): \(systemErrorText(errno))")
+            throw DesktopError(.configuration, tr("cannot create %@: %@", path, systemErrorText(errno)))
         }
     }
 }

@@ -26,7 +26,7 @@ public struct DraftSubmission: Sendable {
     /// NUL, or a line too long to send.
     public init(draft: [UInt8], from account: Mailbox, date: Int? = nil) throws(MIMEError) {
         if let nul = draft.firstIndex(of: 0) {
-            throw .input("the draft holds a NUL byte (at offset \(nul)), which a message may not carry (RFC 5322 §2.3)")
+            throw .input(tr("the draft holds a NUL byte (at offset %@), which a message may not carry (RFC 5322 §2.3)", nul))
         }
         let crlf = normalizedLineBreaks(draft)
         let section = HeaderSection(crlf)
@@ -41,7 +41,7 @@ public struct DraftSubmission: Sendable {
                 for address in addrSpecs(in: field.value) {
                     let mailbox: Mailbox
                     do { mailbox = try Mailbox(address) } catch {
-                        throw .input("the draft's \(field.name) field: \(error.message)")
+                        throw .input(tr("the draft's %@ field: %@", field.name, error.message))
                     }
                     // Each recipient once, by the rule the message builder uses.
                     if seen.insert(mailbox.envelopeKey).inserted { recipients.append(mailbox.asciiAddress) }
@@ -54,7 +54,7 @@ public struct DraftSubmission: Sendable {
             if Self.traceFields.contains(field.name) { droppedTrace.append(Self.writtenName(field)) }
             if !Self.dropped.contains(field.name) { head += try Self.sendable(field) }
         }
-        guard !recipients.isEmpty else { throw .input("the draft has no recipient (no To, Cc or Bcc address)") }
+        guard !recipients.isEmpty else { throw .input(tr("the draft has no recipient (no To, Cc or Bcc address)")) }
         messageId = "<\(RandomHex.make(octets: 16))@\(IDNA.asciiDomain(account.domain))>"
         var fresh = try HeaderValue.field("Date", [rfc5322Date(date ?? currentTime())])
         if !hasFrom { fresh += try account.headerField("From") }
@@ -69,7 +69,7 @@ public struct DraftSubmission: Sendable {
             } else {
                 lineLength += 1
                 if lineLength > HeaderValue.hardLimit + 1 {
-                    throw .input("line \(lineNumber) of the draft's body is over \(HeaderValue.hardLimit) octets, more than a message line may hold (RFC 5322 §2.1.1)")
+                    throw .input(tr("line %@ of the draft's body is over %@ octets, more than a message line may hold (RFC 5322 §2.1.1)", lineNumber, HeaderValue.hardLimit))
                 }
             }
         }
@@ -78,7 +78,7 @@ public struct DraftSubmission: Sendable {
         envelopeFrom = account.asciiAddress
         self.recipients = recipients
         if !droppedTrace.isEmpty {
-            warnings.append("the draft's \(droppedTrace.joined(separator: ", ")) field(s) were not sent: the server adds its own")
+            warnings.append(tr("the draft's %@ field(s) were not sent: the server adds its own", droppedTrace.joined(separator: ", ")))
         }
     }
 

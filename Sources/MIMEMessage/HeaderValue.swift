@@ -10,7 +10,7 @@ enum HeaderValue {
     /// Refuses CR, LF and NUL in a value that came from outside.
     static func checkSafe(_ value: String, field: String) throws(MIMEError) {
         if value.utf8.contains(where: { $0 == 0x0D || $0 == 0x0A || $0 == 0 }) {
-            throw .input("\(field) contains a line break or NUL: \(value.visible)")
+            throw .input(tr("%@ contains a line break or NUL: %@", field, value.visible))
         }
     }
 
@@ -109,7 +109,7 @@ enum HeaderValue {
             out += word.utf8
             lineLength += 1 + length
             if lineLength > hardLimit {
-                throw .input("\(name) has a word too long for one line (over \(hardLimit) octets)")
+                throw .input(tr("%@ has a word too long for one line (over %@ octets)", name, hardLimit))
             }
         }
         out += [0x0D, 0x0A]

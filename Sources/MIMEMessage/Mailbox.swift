@@ -1,3 +1,4 @@
+internal import MailtoCore
 /// One address with an optional display name: `Jane Doe <jane@example.org>`.
 public struct Mailbox: Equatable, Hashable, Sendable {
     /// The display name as a person reads it (decoded, unquoted); `nil` when absent.
@@ -8,7 +9,7 @@ public struct Mailbox: Equatable, Hashable, Sendable {
     /// Checks `address` (see `AddressSyntax.check`) and `displayName` for line breaks.
     public init(_ address: String, displayName: String? = nil) throws(MIMEError) {
         try AddressSyntax.check(address)
-        if let displayName { try HeaderValue.checkSafe(displayName, field: "display name") }
+        if let displayName { try HeaderValue.checkSafe(displayName, field: tr("display name")) }
         self.address = address
         self.displayName = displayName.flatMap { $0.isEmpty ? nil : $0 }
     }
@@ -60,45 +61,45 @@ public enum AddressSyntax {
     public static func check(_ address: String) throws(MIMEError) {
         try HeaderValue.checkSafe(address, field: "address")
         let bytes = Array(address.utf8)
-        guard !bytes.isEmpty else { throw .input("empty address") }
-        guard bytes.count <= 254 else { throw .input("address longer than 254 octets: \(address)") }
+        guard !bytes.isEmpty else { throw .input(tr("empty address")) }
+        guard bytes.count <= 254 else { throw .input(tr("address longer than 254 octets: %@", address)) }
         guard let at = bytes.lastIndex(of: UInt8(ascii: "@")), at > 0, at < bytes.count - 1 else {
-            throw .input("not an address (no local@domain): \(address)")
+            throw .input(tr("not an address (no local@domain): %@", address))
         }
         let local = bytes[..<at]
         let domain = bytes[(at + 1)...]
-        guard local.count <= 64 else { throw .input("local part longer than 64 octets: \(address)") }
+        guard local.count <= 64 else { throw .input(tr("local part longer than 64 octets: %@", address)) }
         if local.first == UInt8(ascii: "\"") {
             guard local.count >= 2, local.last == UInt8(ascii: "\"") else {
-                throw .input("unterminated quoted local part: \(address)")
+                throw .input(tr("unterminated quoted local part: %@", address))
             }
             var escaped = false
             for byte in local.dropFirst().dropLast() {
                 if byte >= 0x80 || byte < 0x20 || byte == 0x7F {
-                    throw .input("non-ASCII or control character in local part: \(address)")
+                    throw .input(tr("non-ASCII or control character in local part: %@", address))
                 }
                 if escaped { escaped = false; continue }
                 if byte == UInt8(ascii: "\\") { escaped = true; continue }
-                if byte == UInt8(ascii: "\"") { throw .input("stray quote in local part: \(address)") }
+                if byte == UInt8(ascii: "\"") { throw .input(tr("stray quote in local part: %@", address)) }
             }
-            if escaped { throw .input("unterminated quoted local part: \(address)") }
+            if escaped { throw .input(tr("unterminated quoted local part: %@", address)) }
         } else {
-            guard isDotAtom(local) else { throw .input("invalid local part: \(address)") }
+            guard isDotAtom(local) else { throw .input(tr("invalid local part: %@", address)) }
         }
         if domain.first == UInt8(ascii: "[") {
             guard domain.last == UInt8(ascii: "]"),
                   domain.dropFirst().dropLast().allSatisfy({ $0 > 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "[")
                       && $0 != UInt8(ascii: "]") && $0 != UInt8(ascii: "\\") })
-            else { throw .input("invalid domain literal: \(address)") }
+            else { throw .input(tr("invalid domain literal: %@", address)) }
             return
         }
         for label in domain.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false) {
             guard !label.isEmpty, label.count <= 63 || label.contains(where: { $0 >= 0x80 }) else {
-                throw .input("invalid domain: \(address)")
+                throw .input(tr("invalid domain: %@", address))
             }
             for byte in label where byte < 0x80 {
                 let ok = isAlphaNumeric(byte) || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_")
-                if !ok { throw .input("invalid character in domain: \(address)") }
+                if !ok { throw .input(tr("invalid character in domain: %@", address)) }
             }
         }
     }

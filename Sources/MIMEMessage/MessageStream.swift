@@ -46,9 +46,9 @@ public final class MessageStream {
     /// The message in the regular file at `path`, as it is, read as the stream is read
     /// (a queued message with a 100 MB attachment is never held in memory).
     public init(messageFile path: String) throws(MIMEError) {
-        let size = try FileSource.size(of: path, what: "message")
+        let size = try FileSource.size(of: path, what: tr("message"))
         self.size = size
-        segments = [.file(try FileSource(path: path, size: size, what: "message"))]
+        segments = [.file(try FileSource(path: path, size: size, what: tr("message")))]
     }
 
     /// Copies up to `buffer.count` next octets into `buffer`; returns how many, 0 at the end.
@@ -248,21 +248,21 @@ final class FileSource {
     /// The size of the regular file at `path`, checked when the message is built so that
     /// a missing attachment is reported before any server is contacted.
     /// `path` is a `LocalPath` (an attachment's name may not be UTF-8).
-    static func size(of path: String, what: String = "attachment") throws(MIMEError) -> Int {
+    static func size(of path: String, what: String = tr("attachment")) throws(MIMEError) -> Int {
         var info = stat()
         guard LocalPath.withCString(path, { stat($0, &info) }) == 0 else {
-            throw .input("cannot read \(what) \(LocalPath.display(path)): \(systemErrorText(errno))")
+            throw .input(tr("cannot read %@ %@: %@", what, LocalPath.display(path), systemErrorText(errno)))
         }
-        guard (info.st_mode & S_IFMT) == S_IFREG else { throw .input("\(what) is not a regular file: \(LocalPath.display(path))") }
+        guard (info.st_mode & S_IFMT) == S_IFREG else { throw .input(tr("%@ is not a regular file: %@", what, LocalPath.display(path))) }
         return Int(info.st_size)
     }
 
-    init(path: String, size: Int, what: String = "attachment") throws(MIMEError) {
+    init(path: String, size: Int, what: String = tr("attachment")) throws(MIMEError) {
         self.path = path
         self.what = what
         descriptor = LocalPath.withCString(path) { open($0, O_RDONLY | O_CLOEXEC) }
         guard descriptor >= 0 else {
-            throw .input("cannot open \(what) \(LocalPath.display(path)): \(systemErrorText(errno))")
+            throw .input(tr("cannot open %@ %@: %@", what, LocalPath.display(path), systemErrorText(errno)))
         }
         self.size = size
         remaining = size
@@ -287,9 +287,9 @@ final class FileSource {
             let got = Glibc.read(descriptor, buffer.baseAddress.map { $0 + filled }, wanted - filled)
             if got < 0 {
                 if errno == EINTR { continue }
-                throw .input("cannot read \(what) \(LocalPath.display(path)): \(systemErrorText(errno))")
+                throw .input(tr("cannot read %@ %@: %@", what, LocalPath.display(path), systemErrorText(errno)))
             }
-            if got == 0 { throw .input("\(what) \(LocalPath.display(path)) became shorter while it was sent") }
+            if got == 0 { throw .input(tr("%@ %@ became shorter while it was sent", what, LocalPath.display(path))) }
             filled += got
         }
         remaining -= filled

@@ -21,7 +21,7 @@ extension OutgoingMessage {
                     try AddressSyntax.check(address)
                     return true
                 } catch {
-                    warnings.append("\(field) '\(address.visible)' left out of the draft: \(error.message)")
+                    warnings.append(tr("%@ '%@' left out of the draft: %@", field, address.visible, error.message))
                     return false
                 }
             }
@@ -31,11 +31,11 @@ extension OutgoingMessage {
         kept.bcc = validAddresses(email.bcc, "Bcc")
         for (address, name) in email.names where name.unicodeScalars.contains(where: \.isLineBreakOrNUL) {
             kept.names[address] = nil
-            warnings.append("the name given for \(address.visible) left out of the draft: it holds a line break or NUL")
+            warnings.append(tr("the name given for %@ left out of the draft: it holds a line break or NUL", address.visible))
         }
         if let subject = email.subject, subject.unicodeScalars.contains(where: \.isLineBreakOrNUL) {
             kept.subject = String(String.UnicodeScalarView(subject.unicodeScalars.map { $0.isLineBreakOrNUL ? " " : $0 }))
-            warnings.append("line breaks and NUL in the subject became spaces in the draft")
+            warnings.append(tr("line breaks and NUL in the subject became spaces in the draft"))
         }
         while true {
             do throws(MIMEError) {
@@ -46,13 +46,13 @@ extension OutgoingMessage {
                 // header fields, the attachments, the HTML format. Subject, body and valid
                 // addresses are always writable.
                 if !kept.headers.isEmpty {
-                    warnings.append("header fields \(kept.headers.keys.sorted().joined(separator: ", ")) left out of the draft: \(error.message)")
+                    warnings.append(tr("header fields %@ left out of the draft: %@", kept.headers.keys.sorted().joined(separator: ", "), error.message))
                     kept.headers = [:]
                 } else if !kept.attachments.isEmpty {
-                    warnings.append("attachments \(kept.attachments.map(\.fileName).joined(separator: ", ")) left out of the draft: \(error.message)")
+                    warnings.append(tr("attachments %@ left out of the draft: %@", kept.attachments.map(\.fileName).joined(separator: ", "), error.message))
                     kept.attachments = []
                 } else if kept.isBodyHTML {
-                    warnings.append("the body went into the draft as plain text, not HTML: \(error.message)")
+                    warnings.append(tr("the body went into the draft as plain text, not HTML: %@", error.message))
                     kept.isBodyHTML = false
                 } else {
                     preconditionFailure("a draft of addresses, subject and body could not be built: \(error.message)")

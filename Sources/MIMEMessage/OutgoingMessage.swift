@@ -51,7 +51,7 @@ public struct OutgoingMessage: Sendable {
         let bcc = try mailboxes(email.bcc)
         var seen = Set<String>()
         recipients = (to + cc + bcc).filter { seen.insert($0.envelopeKey).inserted }
-        guard !recipients.isEmpty || isDraft else { throw .input("no recipient (give --to, --cc or --bcc)") }
+        guard !recipients.isEmpty || isDraft else { throw .input(tr("no recipient (give --to, --cc or --bcc)")) }
         if let messageID {
             try HeaderValue.checkSafe(messageID, field: "Message-ID")
             self.messageID = messageID
@@ -135,10 +135,10 @@ public struct OutgoingMessage: Sendable {
     }
 
     private static func attachmentHeaders(_ attachment: Attachment) throws(MIMEError) -> [UInt8] {
-        try HeaderValue.checkSafe(attachment.fileName, field: "attachment file name")
+        try HeaderValue.checkSafe(attachment.fileName, field: tr("attachment file name"))
         let type: String
         if let given = attachment.mimeType {
-            guard MIMEType.isValid(given) else { throw .input("invalid MIME type for \(attachment.fileName): \(given)") }
+            guard MIMEType.isValid(given) else { throw .input(tr("invalid MIME type for %@: %@", attachment.fileName, given)) }
             type = given
         } else {
             type = MIMEType.guess(fileName: attachment.fileName)
@@ -166,7 +166,7 @@ public struct OutgoingMessage: Sendable {
     private static func messageIDWords(_ value: String, field: String) throws(MIMEError) -> [String] {
         try HeaderValue.checkSafe(value, field: field)
         guard value.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F || $0 == 0x09 }) else {
-            throw .input("\(field) must be ASCII message identifiers: \(value)")
+            throw .input(tr("%@ must be ASCII message identifiers: %@", field, value))
         }
         return value.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
     }

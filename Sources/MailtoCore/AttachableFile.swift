@@ -18,19 +18,19 @@ public struct AttachableFile: Equatable, Sendable {
     public init(path: String) {
         var info = stat()
         guard LocalPath.bytes(path).first == UInt8(ascii: "/") else {
-            problem = "not a full path"
+            problem = tr("not a full path")
             return
         }
         guard LocalPath.withCString(path, { stat($0, &info) }) == 0 else {
-            problem = errno == ENOENT ? "does not exist" : "cannot be read: \(systemErrorText(errno))"
+            problem = errno == ENOENT ? tr("does not exist") : tr("cannot be read: %@", systemErrorText(errno))
             return
         }
         guard info.st_mode & S_IFMT == S_IFREG else {
-            problem = info.st_mode & S_IFMT == S_IFDIR ? "is a folder, not a file" : "is not a regular file"
+            problem = info.st_mode & S_IFMT == S_IFDIR ? tr("is a folder, not a file") : tr("is not a regular file")
             return
         }
         guard LocalPath.withCString(path, { access($0, R_OK) }) == 0 else {
-            problem = "cannot be read: \(systemErrorText(errno))"
+            problem = tr("cannot be read: %@", systemErrorText(errno))
             return
         }
         size = Int(info.st_size)

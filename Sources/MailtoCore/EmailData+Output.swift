@@ -23,26 +23,26 @@ extension EmailData {
         func line(_ label: String, _ value: String) {
             lines.append(label.padding(to: 13) + value.visible)
         }
-        if !to.isEmpty { line("To:", to.joined(separator: ", ")) }
-        if !cc.isEmpty { line("Cc:", cc.joined(separator: ", ")) }
-        if !bcc.isEmpty { line("Bcc:", bcc.joined(separator: ", ")) }
-        if let subject { line("Subject:", subject) }
+        if !to.isEmpty { line(tr("To:"), to.joined(separator: ", ")) }
+        if !cc.isEmpty { line(tr("Cc:"), cc.joined(separator: ", ")) }
+        if !bcc.isEmpty { line(tr("Bcc:"), bcc.joined(separator: ", ")) }
+        if let subject { line(tr("Subject:"), subject) }
         for name in EmailData.safeHeaderNames {
             if let value = headers[name] { line(name.headerCapitalized + ":", value) }
         }
         for attachment in attachments {
-            line("Attachment:", attachment.fileName + (attachment.mimeType.map { " (\($0))" } ?? ""))
+            line(tr("Attachment:"), attachment.fileName + (attachment.mimeType.map { " (\($0))" } ?? ""))
         }
         for field in dropped {
-            line("Dropped:", "\(field.name) (\(field.reason))")
+            line(tr("Dropped:"), "\(field.name) (\(field.reason))")
         }
         if let body {
-            lines.append(isBodyHTML ? "Body (HTML):" : "Body:")
+            lines.append(isBodyHTML ? tr("Body (HTML):") : tr("Body:"))
             for bodyLine in body.split(separator: "\r\n", omittingEmptySubsequences: false) {
                 lines.append("  " + String(bodyLine).visible)
             }
         }
-        if lines.isEmpty { lines.append("(no recipients, no fields)") }
+        if lines.isEmpty { lines.append(tr("(no recipients, no fields)")) }
         return lines
     }
 }

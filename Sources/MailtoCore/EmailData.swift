@@ -119,10 +119,10 @@ public struct DroppedField: Equatable, Hashable, Sendable {
 
         public var description: String {
             switch self {
-            case .originatorOrTrace: "originator and trace fields are never taken from a URL"
-            case .mimeStructure: "the MIME structure is never taken from a URL"
-            case .attachment: "attachments are never taken from a URL"
-            case .unknown: "unknown header field"
+            case .originatorOrTrace: tr("originator and trace fields are never taken from a URL")
+            case .mimeStructure: tr("the MIME structure is never taken from a URL")
+            case .attachment: tr("attachments are never taken from a URL")
+            case .unknown: tr("unknown header field")
             }
         }
     }

@@ -37,8 +37,9 @@ public enum Localization {
 
 /// `message` in the user's language: wraps `dgettext` in the `mailto-route` domain. A
 /// message with values has `%@` where each goes, in order (`%1$@`, `%2$@` where a language
-/// puts them in another order): `tr("Sent to %@", name)`.
-public func tr(_ message: String, _ values: String...) -> String {
+/// puts them in another order), `%%` a percent sign: `tr("Sent to %@", name)`. Never a Swift interpolation
+/// inside the message: the extraction (`make update-po`) reads the literal as written.
+public func tr(_ message: String, _ values: any CustomStringConvertible...) -> String {
     // dgettext answers with the very pointer it was given when there is no translation:
     // the C string must outlive the copy made of the answer, so both happen inside one
     // withCString (a pointer Swift makes for a call is gone when that call returns).
@@ -46,8 +47,25 @@ public func tr(_ message: String, _ values: String...) -> String {
         guard let answer = dgettext(Localization.domain, original), UnsafePointer(answer) != original else { return message }
         return String(cString: answer)
     }
-    guard !values.isEmpty else { return translated }
-    return fill(translated, with: values)
+    // Filled even without values: a written `%%` is a percent sign either way.
+    return fill(translated, with: values.map(\.description))
+}
+
+/// The form of a message a number decides (`count`), in the user's language: wraps
+/// `dngettext`, whose plural rule is the catalog's (German's is English's; Polish has three
+/// forms). `trn("%@ message waits", "%@ messages wait", n, n)`: the number is one of the
+/// values only when the message says it.
+public func trn(_ singular: String, _ plural: String, _ count: Int, _ values: any CustomStringConvertible...) -> String {
+    let translated = singular.withCString { one in
+        plural.withCString { many in
+            let n = UInt(clamping: count)
+            let english = n == 1 ? singular : plural
+            guard let answer = dngettext(Localization.domain, one, many, n),
+                  UnsafePointer(answer) != one, UnsafePointer(answer) != many else { return english }
+            return String(cString: answer)
+        }
+    }
+    return fill(translated, with: values.map(\.description))
 }
 
 /// Puts `values` in place of the `%@` (in order) and `%N$@` (the Nth) of `format`; `%%` is
@@ -76,3 +94,8 @@ func fill(_ format: String, with values: [String]) -> String {
     }
     return result + rest
 }
+
+/// Marks `message` for the extraction (`make update-po`) where it is only stored, and
+/// translated where it is shown, with `tr(stored)`: gettext's `gettext_noop`. For text kept
+/// in tables that a run reads without showing (a command's options, parsed on every run).
+@inlinable public func trNoop(_ message: String) -> String { message }

@@ -28,19 +28,19 @@ public struct MailtoURLError: ClassifiedError, Equatable, Sendable {
     public var kind: ErrorKind { .input }
 
     public var description: String {
-        "malformed mailto: URL at offset \(offset): \(problem)"
+        tr("malformed mailto: URL at offset %@: %@", offset, problem)
     }
 
     /// What is wrong, without where.
     public var problem: String {
         switch reason {
-        case .notMailto: "not a mailto: URL"
-        case .invalidEscape(let text): "invalid percent-escape '\(text)' (a % must be followed by two hex digits)"
-        case .slashInAddress: "unencoded '/' in the address part (write it as %2F)"
-        case .secondQuestionMark: "a second '?' (write it as %3F)"
-        case .controlCharacterInAddress: "an address contains a line break or NUL"
-        case .unterminatedQuote: "an address has a double quote that is never closed"
-        case .invalidUTF8InAddress: "an address is not valid UTF-8"
+        case .notMailto: tr("not a mailto: URL")
+        case .invalidEscape(let text): tr("invalid percent-escape '%@' (a %% must be followed by two hex digits)", text)
+        case .slashInAddress: tr("unencoded '/' in the address part (write it as %%2F)")
+        case .secondQuestionMark: tr("a second '?' (write it as %%3F)")
+        case .controlCharacterInAddress: tr("an address contains a line break or NUL")
+        case .unterminatedQuote: tr("an address has a double quote that is never closed")
+        case .invalidUTF8InAddress: tr("an address is not valid UTF-8")
         }
     }
 }

@@ -21,8 +21,8 @@ enum HandlerChoice {
                 return .application(app)
             }
             warnings.append(AppInfo.named(configured) == nil
-                ? "configured handler \(configured) is not installed; using the default mail program"
-                : "configured handler \(configured) is mailto-route itself; using the default mail program")
+                ? tr("configured handler %@ is not installed; using the default mail program", configured)
+                : tr("configured handler %@ is mailto-route itself; using the default mail program", configured))
         }
         if let app = Handlers.defaultForScheme("mailto"), !app.isMailtoRoute {
             return .application(app)
@@ -33,10 +33,8 @@ enum HandlerChoice {
         if let app = Handlers.candidates(forType: Handlers.mailtoType).first(where: { !$0.isMailtoRoute }) {
             return .application(app)
         }
-        throw DesktopError(.permanent, """
-            no mail program is set up: nothing but mailto-route handles mailto: links here; \
-            install one, or set handler= in the [route] section of \
-            \(XDGDirectories.configHome)/mailto-route/config (a desktop id, \(Webmail.Known.choices))
-            """)
+        throw DesktopError(.permanent, tr("no mail program is set up: nothing but mailto-route handles mailto: links here; install one, "
+                                          + "or set handler= in the [route] section of %@ (a desktop id, %@)",
+                                          XDGDirectories.configHome + "/mailto-route/config", Webmail.Known.choices))
     }
 }

@@ -96,10 +96,8 @@ public enum Handoff {
         let started = Int(value) ?? 0
         let now = Int(time(nil))
         if abs(now - started) <= loopGuardSeconds {
-            throw DesktopError(.permanent, """
-                refusing to hand off: mailto-route was started by the mail program it had just started \
-                (\(loopGuardVariable) is set), which would loop; check which program handles mailto: links
-                """)
+            throw DesktopError(.permanent, tr("refusing to hand off: mailto-route was started by the mail program it had just started "
+                                              + "(%@ is set), which would loop; check which program handles mailto: links", loopGuardVariable))
         }
     }
 
@@ -151,14 +149,14 @@ public enum Handoff {
                 report.headersNotCarried(email.headers, by: app.name)
             }
             if client != .thunderbird {
-                report.htmlNotCarried(email, by: "\(app.name)'s command line")
+                report.htmlNotCarried(email, by: tr("%@'s command line", app.name))
             }
             // Rule 4: a NUL never reaches an argv (it would silently end the value there).
             sent = report.replacingNUL(in: sent, for: app.name)
             let arguments = try client.arguments(for: sent, attachments: files, bodyFile: bodyFile)
             // identify found the client behind wrappers that pass words on: it has a command.
             guard let command = MailClient.command(for: app, arguments: arguments) else {
-                throw DesktopError(.permanent, "cannot build \(app.name)'s command line")
+                throw DesktopError(.permanent, tr("cannot build %@'s command line", app.name))
             }
             try start(command: command, uris: [])
             return report.result(id: id, name: app.name)
@@ -181,8 +179,8 @@ struct Leftovers {
 
     mutating func attachmentsNotCarried(_ attachments: [Attachment], because reason: String) {
         for attachment in attachments {
-            notCarried.append("attachment \(attachment.fileName)")
-            warnings.append("attachment \(attachment.fileName) not carried: \(reason)")
+            notCarried.append(tr("attachment %@", attachment.fileName))
+            warnings.append(tr("attachment %@ not carried: %@", attachment.fileName, reason))
         }
     }
 
@@ -194,8 +192,7 @@ struct Leftovers {
         do {
             return try DocumentPortal.export(files, for: appID)
         } catch {
-            attachmentsNotCarried(email.attachments, because: "\(app.name) runs in Flatpak (\(appID)), and the Documents portal "
-                + "that would export the files to it is not available: \(error.message)")
+            attachmentsNotCarried(email.attachments, because: tr("%@ runs in Flatpak (%@), and the Documents portal that would export the files to it is not available: %@", app.name, appID, error.message))
             return []
         }
     }
@@ -203,14 +200,14 @@ struct Leftovers {
     mutating func headersNotCarried(_ headers: [String: String], by name: String) {
         for header in EmailData.safeHeaderNames where headers[header]?.isEmpty == false {
             notCarried.append("header \(header)")
-            warnings.append("header \(header) not carried: \(name)'s command line has no field for it")
+            warnings.append(tr("header %@ not carried: %@'s command line has no field for it", header, name))
         }
     }
 
     mutating func htmlNotCarried(_ email: EmailData, by carrier: String) {
         guard email.isBodyHTML, email.body != nil else { return }
-        notCarried.append("HTML format of the body")
-        warnings.append("the body is HTML, but \(carrier) carries plain text only: it went as text")
+        notCarried.append(tr("HTML format of the body"))
+        warnings.append(tr("the body is HTML, but %@ carries plain text only: it went as text", carrier))
     }
 
     /// The longest beginning of `email`'s body with which `fits` holds, cut after a line
@@ -242,11 +239,9 @@ struct Leftovers {
         let lastBreak = body[..<end].lastIndex(where: \.isNewline).map { body.index(after: $0) }
         let kept = String(body[..<(lastBreak ?? end)])
         let left = body.utf8.count - kept.utf8.count
-        notCarried.append("the last \(left) bytes of the body")
-        warnings.append("""
-            body is \(body.utf8.count) bytes, more than a mailto: URL carries: \(name) got the first \
-            \(kept.utf8.count) bytes, the last \(left) bytes were not carried
-            """)
+        notCarried.append(trn("the last %@ byte of the body", "the last %@ bytes of the body", left, left))
+        warnings.append(tr("body is %@ bytes, more than a mailto: URL carries: %@ got the first %@ bytes, the last %@ bytes were not carried",
+                           body.utf8.count, name, kept.utf8.count, left))
         return kept
     }
 
@@ -256,7 +251,7 @@ struct Leftovers {
         var fields: [String] = []
         let mended = Self.mendingNUL(email) { fields.append($0) }
         if !fields.isEmpty {
-            warnings.append("NUL in \(fields.joined(separator: ", ")) shown as U+FFFD: \(name)'s command line cannot carry it")
+            warnings.append(tr("NUL in %@ shown as U+FFFD: %@'s command line cannot carry it", fields.joined(separator: ", "), name))
         }
         return mended
     }
@@ -283,5 +278,5 @@ struct Leftovers {
 
 extension DroppedField {
     /// How a report names an hfield that was not taken (rule 2: no silent drop).
-    var warning: String { "not taken from the URL: '\(name)' (\(reason))" }
+    var warning: String { tr("not taken from the URL: '%@' (%@)", name, reason) }
 }

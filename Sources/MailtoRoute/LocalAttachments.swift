@@ -34,8 +34,8 @@ public enum LocalAttachments {
             // attached, is the error: the first reading's problem.
             let checked = try readings.get()
             guard let path = attachable else {
-                let problem = AttachableFile(path: checked[0]).problem ?? "cannot be read"
-                throw Failure(kind: .input, message: "cannot attach \(LocalPath.display(checked[0]).visible): \(problem)")
+                let problem = AttachableFile(path: checked[0]).problem ?? tr("cannot be read")
+                throw Failure(kind: .input, message: tr("cannot attach %@: %@", LocalPath.display(checked[0]).visible, problem))
             }
             result.attachments.append(.file(path))
         }
@@ -60,12 +60,12 @@ public enum LocalAttachments {
                 if !paths.contains(path) { paths.append(path) }
             }
             guard !paths.isEmpty else {
-                throw Failure(kind: .input, message: "cannot attach \(value.visible): not a file on this machine")
+                throw Failure(kind: .input, message: tr("cannot attach %@: not a file on this machine", value.visible))
             }
             return paths
         }
         // xdg-email makes every path absolute (readlink -f): a relative one would depend on
         // a working directory nobody knows here.
-        throw Failure(kind: .input, message: "cannot attach \(value.visible): not a full path or a file: URI")
+        throw Failure(kind: .input, message: tr("cannot attach %@: not a full path or a file: URI", value.visible))
     }
 }

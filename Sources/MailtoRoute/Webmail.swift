@@ -17,11 +17,9 @@ public enum Webmail {
                 return
             }
             guard let known = Known(rawValue: text) else {
-                throw DesktopError(.configuration, """
-                    unknown webmail service '\(text)' in handler= (known: \
-                    \(Known.allCases.map(\.rawValue).joined(separator: ", ")); or \
-                    webmail:https://… with {to}, {cc}, {bcc}, {subject}, {body} for any other)
-                    """)
+                throw DesktopError(.configuration, tr("unknown webmail service '%@' in handler= (known: %@; or webmail:https://… "
+                                                          + "with {to}, {cc}, {bcc}, {subject}, {body} for any other)",
+                                                      text, Known.allCases.map(\.rawValue).joined(separator: ", ")))
             }
             self = .known(known)
         }
@@ -65,7 +63,7 @@ public enum Webmail {
 
         /// How a message names the `handler=` choices: each service, and the template.
         public static var choices: String {
-            allCases.map { "webmail:\($0.rawValue)" }.joined(separator: ", ") + ", or webmail:URL-TEMPLATE"
+            allCases.map { "webmail:\($0.rawValue)" }.joined(separator: ", ") + tr(", or webmail:URL-TEMPLATE")
         }
 
         public var name: String {
@@ -107,11 +105,11 @@ public enum Webmail {
             /// What a warning calls the field when the template has no place for it.
             var whatIsLeftOut: String {
                 switch self {
-                case .to: "the To recipients"
-                case .cc: "the Cc recipients"
-                case .bcc: "the Bcc recipients"
-                case .subject: "the subject"
-                case .body: "the body"
+                case .to: tr("the To recipients")
+                case .cc: tr("the Cc recipients")
+                case .bcc: tr("the Bcc recipients")
+                case .subject: tr("the subject")
+                case .body: tr("the body")
                 }
             }
         }
@@ -136,24 +134,24 @@ public enum Webmail {
             }
             // Text from the user's file, opened in a browser: plain https, no look-alikes.
             guard text.utf8.count > 8, text.prefix(8).lowercased() == "https://" else {
-                throw invalid("a webmail template must start with https://")
+                throw invalid(tr("a webmail template must start with https://"))
             }
             let authority = text.dropFirst(8).prefix { !"/?#".contains($0) }
             guard !authority.isEmpty, !authority.hasPrefix("{"),
                   authority.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || ".-:[]".contains($0)) })
             else {
-                throw invalid("the part after https:// must be the host of the compose page (letters, digits, '.', '-', a :port), not '\(String(authority).visible)'")
+                throw invalid(tr("the part after https:// must be the host of the compose page (letters, digits, '.', '-', a :port), not '%@'", String(authority).visible))
             }
             var pieces: [Piece] = []
             var literal = ""
             var rest = Substring(text)
             while let character = rest.first {
                 if character == "{" {
-                    guard let close = rest.firstIndex(of: "}") else { throw invalid("a '{' without its '}'") }
+                    guard let close = rest.firstIndex(of: "}") else { throw invalid(tr("a '{' without its '}'")) }
                     let name = String(rest[rest.index(after: rest.startIndex)..<close])
                     guard let field = Field(rawValue: name) else {
-                        throw invalid("unknown placeholder {\(name.visible)} (known: "
-                            + Field.allCases.map { "{\($0.rawValue)}" }.joined(separator: ", ") + ")")
+                        throw invalid(tr("unknown placeholder {%@} (known: %@)", name.visible,
+                                        Field.allCases.map { "{\($0.rawValue)}" }.joined(separator: ", ")))
                     }
                     if !literal.isEmpty { pieces.append(.text(literal)) }
                     literal = ""
@@ -161,20 +159,20 @@ public enum Webmail {
                     rest = rest[rest.index(after: close)...]
                     continue
                 }
-                if character == "}" { throw invalid("a '}' without its '{'") }
+                if character == "}" { throw invalid(tr("a '}' without its '{'")) }
                 // RFC 3986's characters and nothing else: a space or a control character
                 // would be a different URL to every browser.
                 guard character.isASCII, character.isLetter || character.isNumber
                     || "-._~:/?#[]@!$&'()*+,;=%".contains(character)
                 else {
-                    throw invalid("'\(String(character).visible)' cannot stand in a URL (percent-encode it)")
+                    throw invalid(tr("'%@' cannot stand in a URL (percent-encode it)", String(character).visible))
                 }
                 literal.append(character)
                 rest = rest.dropFirst()
             }
             if !literal.isEmpty { pieces.append(.text(literal)) }
             guard pieces.contains(where: { if case .field = $0 { true } else { false } }) else {
-                throw invalid("the template names none of {to}, {cc}, {bcc}, {subject}, {body}: the message would not reach the page")
+                throw invalid(tr("the template names none of {to}, {cc}, {bcc}, {subject}, {body}: the message would not reach the page"))
             }
             self.text = text
             self.host = String(authority)
@@ -216,12 +214,12 @@ public enum Webmail {
 
     static func open(_ email: EmailData, in service: Service, warnings: [String]) throws -> HandoffResult {
         var report = Leftovers(warnings: warnings)
-        report.attachmentsNotCarried(email.attachments, because: "\(service.name) compose pages take none")
+        report.attachmentsNotCarried(email.attachments, because: tr("%@ compose pages take none", service.name))
         report.htmlNotCarried(email, by: "a mailto: URL")
         if case .template(let template) = service {
             for what in template.leftOut(of: email) {
                 report.notCarried.append(what)
-                report.warnings.append("\(what) not carried: the webmail template has no place for it")
+                report.warnings.append(tr("%@ not carried: the webmail template has no place for it", what))
             }
         }
         var sent = email
@@ -232,11 +230,11 @@ public enum Webmail {
             sent.body = report.truncating(email, for: service.name) { Handoff.bodyFits($0, asComposeURL) }
         }
         guard let browser = Handlers.defaultForScheme("https") else {
-            throw DesktopError(.configuration, "handler=webmail:\(service.rawValue), but there is no default web browser (x-scheme-handler/https)")
+            throw DesktopError(.configuration, tr("handler=webmail:%@, but there is no default web browser (x-scheme-handler/https)", service.rawValue))
         }
         // A compose URL is not a mailto: URL the browser would hand back to us, and a
         // browser started now may open mailto: links for real later: no loop guard here.
         try Launcher.launch(browser, uris: asComposeURL(sent))
-        return report.result(id: "webmail:\(service.rawValue)", name: "\(service.name) in \(browser.name)")
+        return report.result(id: "webmail:\(service.rawValue)", name: tr("%@ in %@", service.name, browser.name))
     }
 }

@@ -28,4 +28,10 @@ public enum CommandLineTool {
             return report(error, to: context.output, json: asksForJSON(words)).rawValue
         }
     }
+
+    /// Whether `words` ask for JSON (`--json` before `--`): `main` leaves the messages of
+    /// such a run untranslated, as a script reads them.
+    public static func asksForJSON(_ words: [String]) -> Bool {
+        MailtoRouteCLI.asksForJSON(words)
+    }
 }

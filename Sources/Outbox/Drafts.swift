@@ -76,7 +76,7 @@ public struct Drafts: Sendable {
     public func draft(_ id: String) throws -> Draft {
         try Outbox.validate(id)
         guard let file = try openIfExists(path(id), O_RDONLY) else {
-            throw OutboxError(.input, "no draft '\(id)'")
+            throw OutboxError(.input, tr("no draft '%@'", id))
         }
         let status = try file.status()
         let headers = HeaderSection(try file.read(count: 65_536, at: 0))
@@ -92,7 +92,7 @@ public struct Drafts: Sendable {
     public func read(_ id: String) throws -> [UInt8] {
         try Outbox.validate(id)
         guard let bytes = try readFileIfExists(path(id)) else {
-            throw OutboxError(.input, "no draft '\(id)'")
+            throw OutboxError(.input, tr("no draft '%@'", id))
         }
         return bytes
     }
@@ -101,7 +101,7 @@ public struct Drafts: Sendable {
     public func drop(_ id: String) throws {
         try Outbox.validate(id)
         guard try fileStatus(path(id)) != nil else {
-            throw OutboxError(.input, "no draft '\(id)'")
+            throw OutboxError(.input, tr("no draft '%@'", id))
         }
         try removeFile(path(id))
         try syncDirectory(directory)

@@ -108,7 +108,7 @@ public struct Outbox: Sendable {
                         entry.id = EntryID.make()
                         continue
                     }
-                    throw OutboxError.system("cannot queue", path: entryDirectory(entry.id, .queued), errno: code)
+                    throw OutboxError.system(tr("cannot queue"), path: entryDirectory(entry.id, .queued), errno: code)
                 }
             } catch {
                 try? removeTree(temporary)
@@ -142,14 +142,14 @@ public struct Outbox: Sendable {
         for state in [State.queued, .failed] {
             if let entry = try readEntry(id, state) { return (entry, state) }
         }
-        throw OutboxError(.input, "no outbox entry '\(id)'")
+        throw OutboxError(.input, tr("no outbox entry '%@'", id))
     }
 
     /// The message of an entry, as queued.
     public func message(_ id: String) throws -> [UInt8] {
         let (_, state) = try entry(id)
         guard let bytes = try readFileIfExists(messagePath(id, state: state)) else {
-            throw OutboxError(.input, "no outbox entry '\(id)'")
+            throw OutboxError(.input, tr("no outbox entry '%@'", id))
         }
         return bytes
     }
@@ -206,7 +206,7 @@ public struct Outbox: Sendable {
         let path = entryDirectory(id, state) + "/" + Outbox.metadataName
         guard let bytes = try readFileIfExists(path) else { return nil }
         guard let json = JSONReader.parse(bytes), var entry = OutboxEntry(json: json) else {
-            throw OutboxError(.permanent, "damaged outbox metadata in", path: path)
+            throw OutboxError(.permanent, tr("damaged outbox metadata in"), path: path)
         }
         if let marker = try fileStatus(attemptMarker(id)) {
             entry.countUnrecordedAttempt(at: Timestamp(secondsSinceEpoch: Int64(marker.st_mtim.tv_sec)), policy: policy)
@@ -253,7 +253,7 @@ public struct Outbox: Sendable {
 
     static func validate(_ id: String) throws {
         guard EntryID.isValid(id) else {
-            throw OutboxError(.input, "'\(id.visible)' is not an outbox or draft id")
+            throw OutboxError(.input, tr("'%@' is not an outbox or draft id", id.visible))
         }
     }
 
@@ -292,9 +292,9 @@ public struct Outbox: Sendable {
         let (_, state) = try entry(id)
         guard let claim = try claim(id, state: state, patience: 500) else {
             if try readEntry(id, state) == nil {
-                throw OutboxError(.input, "no outbox entry '\(id)'")
+                throw OutboxError(.input, tr("no outbox entry '%@'", id))
             }
-            throw OutboxError(.transient, "outbox entry '\(id)' is being sent by another mailto-route right now")
+            throw OutboxError(.transient, tr("outbox entry '%@' is being sent by another mailto-route right now", id))
         }
         return claim
     }

@@ -81,10 +81,10 @@ public final class OutboxClaim {
 
     private func makeAttemptRecord() throws {
         guard !spent, !attemptBegun else {
-            throw OutboxError(.permanent, "outbox claim on '\(entry.id)' was already used")
+            throw OutboxError(.permanent, tr("outbox claim on '%@' was already used", entry.id))
         }
         if entry.unrecordedAttempt { try writeMetadata(entry) }
-        let record = try openFile(outbox.attemptMarker(entry.id), O_WRONLY | O_CREAT | O_EXCL, operation: "cannot record the attempt in")
+        let record = try openFile(outbox.attemptMarker(entry.id), O_WRONLY | O_CREAT | O_EXCL, operation: tr("cannot record the attempt in"))
         try record.close()
     }
 
@@ -160,7 +160,7 @@ public final class OutboxClaim {
 
     private func spend() throws {
         guard !spent else {
-            throw OutboxError(.permanent, "outbox claim on '\(entry.id)' was already used")
+            throw OutboxError(.permanent, tr("outbox claim on '%@' was already used", entry.id))
         }
         spent = true
     }

@@ -1,3 +1,4 @@
+import MailtoCore
 /// Where and how to submit: an account's server settings, without the message.
 public struct SMTPServer: Sendable, Equatable {
     public enum Security: String, Sendable, CaseIterable {
@@ -53,7 +54,7 @@ public struct SMTPServer: Sendable, Equatable {
     /// 7). Checked when an account is read and again before any connection.
     public var plainTextRefusal: String? {
         guard security == .none, !isLoopback, !allowPlaintext else { return nil }
-        return "security=none would send the password and message in plain text to \(host); use tls or starttls (or allow-plaintext=true)"
+        return tr("security=none would send the password and message in plain text to %@; use tls or starttls (or allow-plaintext=true)", host)
     }
 
     /// `localhost`, 127.0.0.0/8 and ::1: plain text there never leaves the machine.

@@ -1,5 +1,6 @@
 internal import CCurl
 public import MIMEMessage
+import MailtoCore
 
 /// A message already built (RFC 5322 bytes, as queued in the outbox or saved as a draft)
 /// and the envelope to submit it with.
@@ -65,7 +66,7 @@ public final class SMTPSession {
         for address in [message.envelopeFrom] + message.recipients {
             try Self.checkEnvelopeAddress(address)
         }
-        guard !message.recipients.isEmpty else { throw SMTPError(.input, "no recipient in the envelope") }
+        guard !message.recipients.isEmpty else { throw SMTPError(.input, tr("no recipient in the envelope")) }
         let stream: MessageStream
         switch message.content {
         case .bytes(let bytes): stream = MessageStream(bytes: bytes)
@@ -91,7 +92,7 @@ public final class SMTPSession {
         progress: (@Sendable (_ sent: Int, _ total: Int) -> Void)?
     ) throws(SMTPError) -> SMTPReceipt {
         if let unreachable {
-            throw SMTPError(unreachable.kind, "not tried: \(unreachable.message)", reply: unreachable.reply)
+            throw SMTPError(unreachable.kind, tr("not tried: %@", unreachable.message), reply: unreachable.reply)
         }
         if let address = ([from] + recipients).first(where: { $0.utf8.contains { $0 >= 0x80 } }) {
             try checkSMTPUTF8(for: address)
@@ -191,7 +192,7 @@ public final class SMTPSession {
     static func checkEnvelopeAddress(_ address: String) throws(SMTPError) {
         let bytes = address.utf8
         if bytes.isEmpty || bytes.contains(where: { $0 <= 0x20 || $0 == 0x7F || $0 == UInt8(ascii: "<") || $0 == UInt8(ascii: ">") }) {
-            throw SMTPError(.input, "invalid envelope address '\(address.visible)'")
+            throw SMTPError(.input, tr("invalid envelope address '%@'", address.visible))
         }
     }
 }

@@ -19,7 +19,7 @@ extension SMTPSubmission {
         let toRecipients = !refused.isEmpty && reply == refused.last?.reply
         if let oversized, sizeReply, !toRecipients, error.kind != .configuration {
             let (limit, size) = megabytes(oversized.limit, oversized.size)
-            error = SMTPError(.permanent, "\(server.address) takes messages up to \(limit); this one is \(size): \(reply)")
+            error = SMTPError(.permanent, tr("%@ takes messages up to %@; this one is %@: %@", server.address, limit, size, reply))
         }
         if !reply.isEmpty { error.reply = reply }
         return error
@@ -56,14 +56,14 @@ extension SMTPSubmission {
         case CURLE_LOGIN_DENIED, CURLE_AUTH_ERROR:
             return loginFailure(reply: reply, server: server)
         case CURLE_USE_SSL_FAILED:
-            return SMTPError(.configuration, "\(at) does not offer STARTTLS; not sending in plain text")
+            return SMTPError(.configuration, tr("%@ does not offer STARTTLS; not sending in plain text", at))
         case CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CACERT_BADFILE, CURLE_SSL_CERTPROBLEM, CURLE_SSL_ISSUER_ERROR,
              CURLE_SSL_PINNEDPUBKEYNOTMATCH, CURLE_SSL_INVALIDCERTSTATUS:
-            return SMTPError(.configuration, "the certificate of \(at) is not trusted: \(detail)")
+            return SMTPError(.configuration, tr("the certificate of %@ is not trusted: %@", at, detail))
         case CURLE_SSL_CONNECT_ERROR:
             return SMTPError(.configuration, "TLS with \(at) failed: \(detail)")
         case CURLE_UNSUPPORTED_PROTOCOL, CURLE_URL_MALFORMAT, CURLE_NOT_BUILT_IN, CURLE_UNKNOWN_OPTION:
-            return SMTPError(.configuration, "libcurl cannot send to \(at): \(detail)")
+            return SMTPError(.configuration, tr("libcurl cannot send to %@: %@", at, detail))
         default:
             break
         }
@@ -71,19 +71,19 @@ extension SMTPSubmission {
             let kind: ErrorKind = responseCode < 500 ? .transient : .permanent
             if !refused.isEmpty, reply == refused.last?.reply {
                 let list = refused.map { "\($0.address) (\($0.reply))" }.joined(separator: ", ")
-                return SMTPError(kind, "\(at) refused every recipient: \(list)")
+                return SMTPError(kind, tr("%@ refused every recipient: %@", at, list))
             }
-            return SMTPError(kind, "\(at) refused the message: \(reply.isEmpty ? String(responseCode) : reply)")
+            return SMTPError(kind, tr("%@ refused the message: %@", at, reply.isEmpty ? String(responseCode) : reply))
         }
         switch code {
         case CURLE_COULDNT_RESOLVE_HOST:
-            return SMTPError(.transient, "cannot resolve \(server.host): \(detail)")
+            return SMTPError(.transient, tr("cannot resolve %@: %@", server.host, detail))
         case CURLE_COULDNT_CONNECT:
-            return SMTPError(.transient, "cannot connect to \(at): \(detail)")
+            return SMTPError(.transient, tr("cannot connect to %@: %@", at, detail))
         case CURLE_OPERATION_TIMEDOUT:
-            return SMTPError(.transient, "\(at) timed out: \(detail)")
+            return SMTPError(.transient, tr("%@ timed out: %@", at, detail))
         default:
-            return SMTPError(.transient, "sending through \(at) failed: \(detail)")
+            return SMTPError(.transient, tr("sending through %@ failed: %@", at, detail))
         }
     }
 }
@@ -97,15 +97,15 @@ extension SMTPSubmission {
         let at = server.address
         if reply.hasPrefix("4") {
             // RFC 4954 §6: 454, a temporary failure of the server's own.
-            return SMTPError(.transient, "\(at) cannot log in now: \(reply)")
+            return SMTPError(.transient, tr("%@ cannot log in now: %@", at, reply))
         }
         let answeredLogin = reply.hasPrefix("334") || reply.hasPrefix("5")
         guard answeredLogin else {
-            let what = server.bearerToken == nil ? "a login mechanism libcurl can use" : "XOAUTH2 or OAUTHBEARER"
-            return SMTPError(.configuration, "\(at) offers no \(what); the account cannot log in")
+            let what = server.bearerToken == nil ? tr("a login mechanism libcurl can use") : tr("XOAUTH2 or OAUTHBEARER")
+            return SMTPError(.configuration, tr("%@ offers no %@; the account cannot log in", at, what))
         }
-        let credential = server.bearerToken == nil ? "the user name or password" : "the sign-in token of \(server.user ?? "the account")"
-        var error = SMTPError(.configuration, "\(at) refused \(credential)" + (reply.hasPrefix("5") ? ": \(reply)" : ""))
+        let credential = server.bearerToken == nil ? tr("the user name or password") : server.user.map { tr("the sign-in token of %@", $0) } ?? tr("the sign-in token of the account")
+        var error = SMTPError(.configuration, reply.hasPrefix("5") ? tr("%@ refused %@: %@", at, credential, reply) : tr("%@ refused %@", at, credential))
         error.refusedLogin = true
         return error
     }

@@ -94,7 +94,7 @@ extension SMTPSubmission {
             probe.error = classify(reason, responseCode: easy.responseCode, reply: replies.lastReply, refused: [],
                                    detail: detail, server: server)
         } else if server.user != nil, probe.authenticated != true {
-            probe.error = SMTPError(.configuration, "\(server.address) offers no AUTH; the account's user cannot log in")
+            probe.error = SMTPError(.configuration, tr("%@ offers no AUTH; the account's user cannot log in", server.address))
         }
         return probe
     }

@@ -1,5 +1,6 @@
 internal import CCurl
 import MIMEMessage
+import MailtoCore
 
 /// How mailto-route speaks SMTP with libcurl: `smtp`/`smtps` only, TLS verified, one RCPT
 /// per recipient. `SMTPSession` sends; this holds what it and the probe share.
@@ -10,12 +11,12 @@ public enum SMTPSubmission {
         let hostBytes = Array(server.host.utf8)
         let badHostByte = hostBytes.contains { $0 <= 0x20 || $0 >= 0x7F || "/@?#%\\".utf8.contains($0) }
         if hostBytes.isEmpty || badHostByte {
-            throw SMTPError(.configuration, "invalid host '\(server.host.visible)'")
+            throw SMTPError(.configuration, tr("invalid host '%@'", server.host.visible))
         }
-        guard (1...65535).contains(server.port) else { throw SMTPError(.configuration, "invalid port \(server.port)") }
+        guard (1...65535).contains(server.port) else { throw SMTPError(.configuration, tr("invalid port %@", server.port)) }
         if let refusal = server.plainTextRefusal { throw SMTPError(.configuration, refusal) }
         for value in [server.user, server.password, server.bearerToken, server.caFile].compactMap({ $0 }) where value.utf8.contains(where: { $0 == 0 || $0 == 0x0D || $0 == 0x0A }) {
-            throw SMTPError(.configuration, "user, password, token or ca-file contains a line break or NUL")
+            throw SMTPError(.configuration, tr("user, password, token or ca-file contains a line break or NUL"))
         }
     }
 
@@ -28,10 +29,10 @@ public enum SMTPSubmission {
     static func smtpUTF8Refusal(_ address: String, libcurl: (number: Int, text: String), capabilities: [String]?,
                                 server: String) -> String? {
         if libcurl.number < smtpUTF8Libcurl {
-            return "\(address) needs SMTPUTF8, which libcurl \(libcurl.text) cannot declare (7.69 and later can)"
+            return tr("%@ needs SMTPUTF8, which libcurl %@ cannot declare (7.69 and later can)", address, libcurl.text)
         }
         if let capabilities, !capabilities.contains(where: { $0.uppercased() == "SMTPUTF8" }) {
-            return "\(address) needs SMTPUTF8, which \(server) does not offer"
+            return tr("%@ needs SMTPUTF8, which %@ does not offer", address, server)
         }
         return nil
     }

@@ -51,7 +51,7 @@ final class DesktopService: ServiceDelegate, @unchecked Sendable {
             // Started where there is no display (an activation environment without one):
             // the command line shows the sheet itself, on its own display.
             return answer(ServiceProtocol.Answer(status: ServiceProtocol.noDisplay, report: nil,
-                                                  message: "the desktop service has no display to show a sheet on"))
+                                                  message: tr("the desktop service has no display to show a sheet on")))
         }
         let session = Session.current()
         let start: SheetDelivery.Opening
@@ -150,7 +150,7 @@ final class DesktopService: ServiceDelegate, @unchecked Sendable {
         _ request: RouteRequest, session: Session, noSheet: Bool = false, then: @escaping @Sendable (RouteReport) -> Void
     ) {
         var noted = request
-        if noSheet { noted.warnings.append("no compose sheet: the desktop service has no display to show one on") }
+        if noSheet { noted.warnings.append(tr("no compose sheet: the desktop service has no display to show one on")) }
         let box = SessionBox(session)
         application.inBackground({ [noted] () -> RouteReport in
             box.session.run(noted) { _ in }
@@ -205,12 +205,12 @@ final class DesktopService: ServiceDelegate, @unchecked Sendable {
         var buttons: [NotificationButton] = []
         if report.result == .queued, let outboxID = report.outboxId {
             id = "outbox-\(outboxID)"
-            buttons.append(NotificationButton(label: "Retry now", action: "retry-outbox", target: outboxID))
+            buttons.append(NotificationButton(label: tr("Retry now"), action: "retry-outbox", target: outboxID))
         } else if let outboxID = report.outboxId {
             id = "outbox-\(outboxID)"
         } else if report.result == .saved, let draft = report.draft {
             id = "draft-\(draft)"
-            buttons.append(NotificationButton(label: "Open", action: "open-draft", target: draft))
+            buttons.append(NotificationButton(label: tr("Open"), action: "open-draft", target: draft))
         }
         application.notify(id: id, title: report.headline, body: lines.joined(separator: "\n"),
                            urgent: report.result == .failed, buttons: buttons)
@@ -239,7 +239,7 @@ final class DesktopService: ServiceDelegate, @unchecked Sendable {
         application.inBackground({ box.session.signInRequest(for: name) }, then: { [self] request in
             guard let request else { return }
             application.notify(id: "sign-in-\(name)", title: request.summary, body: request.details.joined(separator: "\n"),
-                               urgent: true, buttons: [NotificationButton(label: "Sign in again", action: Self.openOnlineAccountsAction,
+                               urgent: true, buttons: [NotificationButton(label: tr("Sign in again"), action: Self.openOnlineAccountsAction,
                                                                           target: request.onlineAccountID)])
         })
     }

@@ -68,7 +68,7 @@ enum SheetDelivery {
         case .failure(let mistake)?:
             sendUnavailable = mistake.message
         case nil:
-            sendUnavailable = "no account is set up (run mailto-route check to see how)"
+            sendUnavailable = tr("no account is set up (run mailto-route check to see how)")
         }
         let mailProgram = try? session.destination().get()
 
@@ -78,14 +78,14 @@ enum SheetDelivery {
         var notices: [String] = []
         if email == nil, let newest = leftovers.popLast() {
             shown = newest.email
-            notices.append("This is the message you were writing when its window closed unexpectedly.")
+            notices.append(tr("This is the message you were writing when its window closed unexpectedly."))
         }
         var warnings: [String] = []
         for leftover in leftovers {
             // The draft path: saved, logged, its path in the report.
             let report = session.route(RouteRequest(email: leftover.email, source: .sheet, forcedPath: .draft))
-            let line = report.draft.map { "a message you were writing when its window closed unexpectedly is saved as a draft: \($0)" }
-                ?? "a message you were writing when its window closed unexpectedly could not be saved: \(report.summary)"
+            let line = report.draft.map { tr("a message you were writing when its window closed unexpectedly is saved as a draft: %@", $0) }
+                ?? tr("a message you were writing when its window closed unexpectedly could not be saved: %@", report.summary)
             warnings.append(line)
             notices.append(line.prefix(1).uppercased() + line.dropFirst())
         }
@@ -197,7 +197,7 @@ extension SheetDelivery {
     /// What the caller is told: docs/design.md's exit status and the report as data.
     static func outcome(_ report: RouteReport?) -> ServiceProtocol.Answer {
         guard let report else {
-            return ServiceProtocol.Answer(status: 1, report: nil, message: "the sheet ended without a result")
+            return ServiceProtocol.Answer(status: 1, report: nil, message: tr("the sheet ended without a result"))
         }
         return ServiceProtocol.Answer(status: report.exitStatus, report: report.json.serialized, message: "")
     }

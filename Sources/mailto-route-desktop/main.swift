@@ -32,7 +32,11 @@ enum DesktopExit {
     static let noDisplay = ServiceProtocol.noDisplay
 }
 
-let usage = "usage: mailto-route-desktop open URL [--local | --trust PATH]... [--requested-by NAME] [--report-file PATH] | compose [URL] [--report-file PATH] | --gapplication-service"
+/// Computed: the top-level code of this file runs in order, and the messages are bound below.
+nonisolated var usage: String {
+    tr("usage: %@", "mailto-route-desktop open URL [--local | --trust PATH]... [--requested-by NAME] [--report-file PATH] "
+       + "| compose [URL] [--report-file PATH] | --gapplication-service")
+}
 
 /// How long the service stays up with nothing open (GLib's own default for services is
 /// 10 s); `MAILTO_ROUTE_SERVICE_IDLE` (seconds) sets it, for tests and the curious.
@@ -109,7 +113,7 @@ let activationToken = [getenv("XDG_ACTIVATION_TOKEN"), getenv("DESKTOP_STARTUP_I
     .compactMap { $0.map { String(cString: $0) } }.first { !$0.isEmpty }
 
 guard SheetApplication.canStart() else {
-    fail("cannot start GTK: no display it can open", status: DesktopExit.noDisplay)
+    fail(tr("cannot start GTK: no display it can open"), status: DesktopExit.noDisplay)
 }
 
 let start = SheetDelivery.start(opening.email, source: opening.source, session: session,
@@ -120,7 +124,7 @@ application.open(start.content, host: host, recovery: start.recovery, activation
 _ = application.run()
 
 guard var report = host.report else {
-    fail("the sheet ended without a result", status: 1)
+    fail(tr("the sheet ended without a result"), status: 1)
 }
 report.warnings = start.warnings + report.warnings
 host.finish(report)
@@ -134,7 +138,7 @@ if !hasTerminal(), report.result != .cancelled {
 let json = report.json.serialized + "\n"
 if let path = arguments.reportFile {
     let descriptor = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC)
-    guard descriptor >= 0 else { fail("cannot write the report to \(path)", status: 1) }
+    guard descriptor >= 0 else { fail(tr("cannot write the report to %@", path), status: 1) }
     write(json, to: descriptor)
     close(descriptor)
 } else {

@@ -9,5 +9,8 @@ import MailtoRouteCLI
 // docs/design.md rule 3). exit(3) would still run the C libraries' exit handlers, which only
 // free memory the kernel takes back anyway (libcurl's OpenSSL and GnuTLS clean-ups, p11-kit's
 // finalisation): about 0.2 ms of every send.
-Localization.bind()
-_exit(CommandLineTool.run(Array(CommandLine.arguments.dropFirst()), context: .current()))
+let words = Array(CommandLine.arguments.dropFirst())
+// A person's language for what a person reads; JSON is for programs, and stays as it is
+// documented, messages included (the catalog is only opened by the first message said).
+if !CommandLineTool.asksForJSON(words) { Localization.bind() }
+_exit(CommandLineTool.run(words, context: .current()))

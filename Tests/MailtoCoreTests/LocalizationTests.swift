@@ -24,5 +24,24 @@ struct LocalizationTests {
         #expect(fill("%@ and %@", with: ["one"]) == "one and ")
         #expect(fill("a lone % sign", with: []) == "a lone % sign")
         #expect(tr("%@ messages wait", "3") == "3 messages wait")
+        #expect(tr("%@ of %@ sent", 2, 5) == "2 of 5 sent")
+        // A percent sign is written %% with or without values.
+        #expect(tr("write it as %%2F") == "write it as %2F")
+    }
+
+    /// Without a catalog, the number picks English's form: one is singular, any other
+    /// number (zero too) plural; the number is a value only where the message says it.
+    @Test func theNumberPicksTheFormWithoutACatalog() {
+        #expect(trn("%@ message waits", "%@ messages wait", 1, 1) == "1 message waits")
+        #expect(trn("%@ message waits", "%@ messages wait", 0, 0) == "0 messages wait")
+        #expect(trn("%@ message waits", "%@ messages wait", 2, 2) == "2 messages wait")
+        #expect(trn("it waits", "they wait", 7) == "they wait")
+        #expect(trn("it waits", "they wait", -1) == "they wait")
+    }
+
+    /// Marked for the extraction only: the text comes back as written, to be translated
+    /// where it is shown.
+    @Test func aMarkedMessageIsStoredAsWritten() {
+        #expect(trNoop("List, send or drop saved drafts.") == "List, send or drop saved drafts.")
     }
 }

@@ -355,6 +355,33 @@ import TestSupport
         #expect(program.finish().status == 4)
     }
 
+    /// Under `de_DE.UTF-8` the sheet is German, as GNOME's German team writes it: the window
+    /// is "Neue Nachricht", the header bar's buttons are "Senden" and "Abbrechen", the fields
+    /// "An" and "Betreff", and Abbrechen cancels. The catalog is the tree's own
+    /// (`.build/locale`, from po/de.po), found beside the built program.
+    @Test func underGermanTheButtonsAreSendenAndAbbrechen() throws {
+        try compileCatalogs()
+        try writeAccount(sandbox, port: 9, security: "none")
+        let program = try DesktopProgram([mailtoRouteBinary, "open", "mailto:joe@example.com", "--json"],
+                                         environment: inLocale("de_DE.UTF-8", environment), directory: sandbox.root)
+        let steps = try desktop.drive([
+            "sheet-words:Neue Nachricht:Nachricht an :Senden", "wait-sheet", "names", "state:Senden", "state:Abbrechen",
+            screenshot("german"), "press:Abbrechen", "wait-gone",
+        ])
+        #expect(steps.first { $0["step"] as? String == "wait-sheet" }?["title"] as? String == "Nachricht an joe@example.com")
+        let names = try #require(steps.first { $0["step"] as? String == "names" }?["names"] as? [String])
+        for expected in ["push button: Senden", "push button: Abbrechen", "text: An", "text: Betreff", "text: Nachricht"] {
+            #expect(names.contains(expected), "\(expected) in \(names)")
+        }
+        #expect(!names.contains("push button: Send") && !names.contains("push button: Cancel"), "\(names)")
+        let states = steps.filter { $0["step"] as? String == "state" }
+        #expect(states.count == 2 && states.allSatisfy { $0["showing"] as? Bool == true }, "\(states)")
+        let result = program.finish()
+        #expect(result.status == 4, "\(result)")
+        // JSON is for programs: its words stay as documented, whatever the language.
+        #expect(try jsonObject(result.stdout)["result"] as? String == "cancelled")
+    }
+
     /// Misspelt words are underlined as one types (the language from the locale); a right
     /// click offers what to put instead, and the language can be changed in the sheet.
     @Test func misspeltWordsAreMarkedAndCanBeCorrected() throws {

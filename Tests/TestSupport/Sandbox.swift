@@ -43,7 +43,7 @@ public final class Sandbox: @unchecked Sendable {
 
 /// The environment of every test and benchmark process: `base` (the inherited one: PATH
 /// and the like) with HOME and every XDG_* variable under `root`, in a `Sandbox`'s layout,
-/// no session bus and no display unless the caller adds them. Nothing a test or a
+/// no session bus and no display unless the caller adds them, messages in English. Nothing a test or a
 /// benchmark runs may read or write the user's own files: with `XDG_STATE_HOME` left as the
 /// caller's, a flush to a sink that discards everything once emptied a real outbox.
 public func isolatedEnvironment(root: URL, base: [String: String] = ProcessInfo.processInfo.environment) -> [String: String] {
@@ -61,6 +61,11 @@ public func isolatedEnvironment(root: URL, base: [String: String] = ProcessInfo.
     environment["DBUS_SESSION_BUS_ADDRESS"] = "disabled:"
     environment["DISPLAY"] = nil
     environment["WAYLAND_DISPLAY"] = nil
+    // Messages in English whatever the caller's language, as the tests compare them (the
+    // rest of the locale is the caller's); a test of a translation sets its own.
+    environment["LC_ALL"] = nil
+    environment["LANGUAGE"] = nil
+    environment["LC_MESSAGES"] = "C"
     return environment
 }
 

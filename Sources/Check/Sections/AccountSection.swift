@@ -14,68 +14,68 @@ struct AccountSection: CheckSection {
     /// The config file a click reads, named when there is no account.
     let configFile: String
 
-    var title: String { "Account" }
+    var title: String { tr("Account") }
 
     var rows: [(label: String, value: String)] {
-        var rows: [(String, String)] = accounts.map { ("account", Self.describe($0)) }
-        if let onlineAccountsProblem { rows.append(("online accounts", onlineAccountsProblem)) }
+        var rows: [(String, String)] = accounts.map { (tr("account"), Self.describe($0)) }
+        if let onlineAccountsProblem { rows.append((tr("online accounts"), onlineAccountsProblem)) }
         if let source = account.source {
-            rows.append(("config", source + (account.error == nil ? " (valid)" : " (not usable)")))
-            if let mode = account.mode { rows.append(("permissions", mode)) }
+            rows.append((tr("config"), source + (account.error == nil ? tr(" (valid)") : tr(" (not usable)"))))
+            if let mode = account.mode { rows.append((tr("permissions"), mode)) }
         } else {
-            rows.append(("config", "none (\(configFile), ~/.msmtprc or Settings, Online Accounts)"))
+            rows.append((tr("config"), tr("none (%@, ~/.msmtprc or Settings, Online Accounts)", configFile)))
         }
-        if let error = account.error { rows.append(("error", error)) }
-        if let from = account.from { rows.append(("from", from)) }
+        if let error = account.error { rows.append((tr("error"), error)) }
+        if let from = account.from { rows.append((tr("from"), from)) }
         if let server = account.server {
-            rows.append(("server", "\(server), \(account.security ?? "?")" + (account.user.map { ", user \($0)" } ?? "")))
+            rows.append((tr("server"), "\(server), \(account.security ?? "?")" + (account.user.map { tr(", user %@", $0) } ?? "")))
         }
         if let source = account.passwordSource {
             var text = source
             switch account.passwordAvailable {
-            case true?: text += ": yields a password without a terminal"
-            case false?: text += ": no password (\(account.passwordError ?? "?"))"
+            case true?: text += tr(": yields a password without a terminal")
+            case false?: text += tr(": no password (%@)", account.passwordError ?? "?")
             case nil: text += source == "none" ? " (no login)" : ""
             }
-            rows.append(("password", text))
+            rows.append((tr("password"), text))
         }
-        rows.append(("live test", liveText))
-        if let live, !live.capabilities.isEmpty { rows.append(("capabilities", live.capabilities.joined(separator: ", "))) }
+        rows.append((tr("live test"), liveText))
+        if let live, !live.capabilities.isEmpty { rows.append((tr("capabilities"), live.capabilities.joined(separator: ", "))) }
         return rows
     }
 
     /// `NAME (default): FROM via SERVER, from ORIGIN; CREDENTIALS`.
     static func describe(_ choice: AccountChoice) -> String {
-        var text = choice.name + (choice.isDefault ? " (default)" : "")
-        if let problem = choice.problem { return text + ", from \(choice.origin): not usable: \(problem)" }
-        text += ": \(choice.from ?? "?") via \(choice.server ?? "?"), from \(choice.origin); "
+        var text = choice.name + (choice.isDefault ? tr(" (default)") : "")
+        if let problem = choice.problem { return text + tr(", from %@: not usable: %@", choice.origin, problem) }
+        text += tr(": %@ via %@, from %@; ", choice.from ?? "?", choice.server ?? "?", choice.origin)
         return text + credentialsText(choice.credentials)
     }
 
     static func credentialsText(_ credentials: AccountChoice.Credentials) -> String {
         switch credentials {
-        case .available: "credentials available"
-        case .notNeeded: "no login"
-        case .unavailable(let why): "no credentials now (\(why))"
-        case .signInNeeded(let why): "sign in again (\(why))"
-        case .notChecked: "credentials not checked"
+        case .available: tr("credentials available")
+        case .notNeeded: tr("no login")
+        case .unavailable(let why): tr("no credentials now (%@)", why)
+        case .signInNeeded(let why): tr("sign in again (%@)", why)
+        case .notChecked: tr("credentials not checked")
         }
     }
 
     private var liveText: String {
         guard let live else {
-            return account.usable ? "not run (--offline)" : "not run (no usable account)"
+            return account.usable ? tr("not run (--offline)") : tr("not run (no usable account)")
         }
-        var steps = [live.connected ? "connected" : "not connected"]
+        var steps = [live.connected ? tr("connected") : tr("not connected")]
         if live.connected {
             steps.append(live.encrypted ? (account.security == "tls" ? "TLS" : "STARTTLS") : "no TLS")
             switch live.authenticated {
-            case true?: steps.append("AUTH accepted")
-            case false?: steps.append("AUTH refused")
+            case true?: steps.append(tr("AUTH accepted"))
+            case false?: steps.append(tr("AUTH refused"))
             case nil: break
             }
         }
-        var text = "\(live.server): " + steps.joined(separator: ", ") + " (\(live.milliseconds) ms)"
+        var text = "\(live.server): " + steps.joined(separator: ", ") + tr(" (%@ ms)", live.milliseconds)
         if let error = live.error { text += ": \(error.message)" }
         return text
     }

@@ -54,26 +54,25 @@ extension CheckReport {
 }
 
 extension CheckReport.Activation: CheckSection {
-    public var title: String { "Activation environment" }
+    public var title: String { tr("Activation environment") }
 
     public var rows: [(label: String, value: String)] {
         var rows: [(String, String)] = []
-        for name in Self.variables { rows.append((name, thisRun[name] ?? "unset")) }
+        for name in Self.variables { rows.append((name, thisRun[name] ?? tr("unset"))) }
         switch bus {
         case .notAsked:
-            rows.append(("D-Bus activation", "not asked (--offline)"))
+            rows.append((tr("D-Bus activation"), tr("not asked (--offline)")))
         case .unknown(let reason):
-            rows.append(("D-Bus activation", "unknown (\(reason))"))
+            rows.append((tr("D-Bus activation"), tr("unknown (%@)", reason)))
         case .known(.busDaemon):
-            rows.append(("D-Bus activation", "dbus-daemon's own environment (as it was started, plus what "
-                         + "dbus-update-activation-environment sent it; it cannot be read back)"))
+            rows.append((tr("D-Bus activation"), tr("dbus-daemon's own environment (as it was started, plus what dbus-update-activation-environment sent it; it cannot be read back)")))
         case .known(.systemd):
-            rows.append(("D-Bus activation", "systemd --user's environment (org.freedesktop.systemd1.Manager Environment)"))
+            rows.append((tr("D-Bus activation"), tr("systemd --user's environment (org.freedesktop.systemd1.Manager Environment)")))
             if missing.isEmpty, differing.isEmpty {
-                rows.append(("there", "the same as this run"))
+                rows.append((tr("there"), tr("the same as this run")))
             }
-            if !missing.isEmpty { rows.append(("unset there", missing.joined(separator: ", "))) }
-            if !differing.isEmpty { rows.append(("different there", differing.joined(separator: ", "))) }
+            if !missing.isEmpty { rows.append((tr("unset there"), missing.joined(separator: ", "))) }
+            if !differing.isEmpty { rows.append((tr("different there"), differing.joined(separator: ", "))) }
         }
         return rows
     }

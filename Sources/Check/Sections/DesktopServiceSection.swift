@@ -45,18 +45,18 @@ extension Check {
 }
 
 extension CheckReport.DesktopService: CheckSection {
-    public var title: String { "Desktop service" }
+    public var title: String { tr("Desktop service") }
 
     public var rows: [(label: String, value: String)] {
-        var rows = [("sheet program", sheetProgram ?? "not installed beside mailto-route: no compose sheet")]
+        var rows = [(tr("sheet program"), sheetProgram ?? tr("not installed beside mailto-route: no compose sheet"))]
         if serviceFiles.isEmpty {
-            rows.append(("service files", sheetProgram == nil ? "none"
-                         : "none: run mailto-route register (or make install) for the service to start on demand"))
+            rows.append((tr("service files"), sheetProgram == nil ? tr("none")
+                         : tr("none: run mailto-route register (or make install) for the service to start on demand")))
         } else {
-            rows += serviceFiles.map { ("service file", $0) }
+            rows += serviceFiles.map { (tr("service file"), $0) }
         }
-        let answer = running.map { $0 ? "yes, on the session bus" : "no (started by the first sheet)" }
-        rows.append(("running", answer ?? problem.map { "unknown (\($0))" } ?? "not asked (--offline)"))
+        let answer = running.map { $0 ? tr("yes, on the session bus") : tr("no (started by the first sheet)") }
+        rows.append((tr("running"), answer ?? problem.map { tr("unknown (%@)", $0) } ?? tr("not asked (--offline)")))
         return rows
     }
 

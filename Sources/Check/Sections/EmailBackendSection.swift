@@ -5,36 +5,34 @@ import DesktopIntegration
 import MailtoRoute
 
 extension CheckReport.EmailBackend: CheckSection {
-    public var title: String { "Email portal backend" }
+    public var title: String { tr("Email portal backend") }
 
     public var rows: [(label: String, value: String)] {
         guard let executable = executable else {
-            return [("xdg-desktop-portal", "not installed (none of \(EmailBackends.executables.joined(separator: ", ")))")]
+            return [("xdg-desktop-portal", tr("not installed (none of %@)", EmailBackends.executables.joined(separator: ", ")))]
         }
         guard let version = version else {
-            return [("xdg-desktop-portal", "\(executable), version unknown (\(versionProblem ?? "?"))")]
+            return [("xdg-desktop-portal", tr("%@, version unknown (%@)", executable, versionProblem ?? "?"))]
         }
         var rows = [("xdg-desktop-portal", "\(version) (\(executable))")]
-        let desktops = desktops.isEmpty ? "none" : desktops.joined(separator: ":")
-        rows.append(("desktop", "\(desktops) (XDG_CURRENT_DESKTOP of \(desktopsFrom))"))
+        let desktops = desktops.isEmpty ? tr("none") : desktops.joined(separator: ":")
+        rows.append((tr("desktop"), tr("%@ (XDG_CURRENT_DESKTOP of %@)", desktops, desktopsFrom)))
         if version.readsPortalsConf {
-            rows.append(("rule", "portals.conf ([preferred]: the interface's key, else default=), then UseIn (deprecated); "
-                         + "backends from \(portalsDirectory)"))
-            rows.append(("portals.conf", config ?? "none"))
+            rows.append((tr("rule"), tr("portals.conf ([preferred]: the interface's key, else default=), then UseIn (deprecated); backends from %@", portalsDirectory)))
+            rows.append(("portals.conf", config ?? tr("none")))
         } else {
-            rows.append(("rule", "\(version) reads no portals.conf: backends from \(portalsDirectory) only, "
-                         + "those whose UseIn names a desktop of XDG_CURRENT_DESKTOP first, then by file name"))
+            rows.append((tr("rule"), tr("%@ reads no portals.conf: backends from %@ only, those whose UseIn names a desktop of XDG_CURRENT_DESKTOP first, then by file name", version, portalsDirectory)))
         }
         let offering = offering.map { "\($0.fileName) (UseIn=\(($0.useIn ?? []).joined(separator: ";")))" }
-        rows.append(("offering Email", offering.isEmpty ? "none" : offering.joined(separator: ", ")))
-        for rejected in rejected { rows.append(("skipped", "\(rejected.fileName): \(rejected.reason)")) }
+        rows.append((tr("offering Email"), offering.isEmpty ? tr("none") : offering.joined(separator: ", ")))
+        for rejected in rejected { rows.append((tr("skipped"), "\(rejected.fileName): \(rejected.reason)")) }
         if let winner = winner {
-            rows.append(("wins", "\(winner.fileName) (\(winner.dbusName)): \(how)"))
+            rows.append((tr("wins"), "\(winner.fileName) (\(winner.dbusName)): \(how)"))
         } else {
-            rows.append(("wins", "none: \(how)"))
+            rows.append((tr("wins"), tr("none: %@", how)))
         }
-        rows.append(("mailto-route backend", mailtoRouteWins ? "is the Email backend" : "is not the Email backend"))
-        for step in steps { rows.append(("to make it win", step)) }
+        rows.append((tr("mailto-route backend"), mailtoRouteWins ? tr("is the Email backend") : tr("is not the Email backend")))
+        for step in steps { rows.append((tr("to make it win"), step)) }
         return rows
     }
 
@@ -71,19 +69,19 @@ extension Check {
             if finished.status == 0 {
                 output = String(decoding: finished.output, as: UTF8.self)
             } else {
-                problem = finished.timedOut ? "--version gave no answer within \(EmailBackends.versionMilliseconds) ms"
-                    : "--version failed: \(finished.errorText)"
+                problem = finished.timedOut ? tr("--version gave no answer within %@ ms", EmailBackends.versionMilliseconds)
+                    : tr("--version failed: %@", finished.errorText)
             }
         case .failure(let failure)?:
-            problem = "cannot be started: \(failure.message)"
+            problem = tr("cannot be started: %@", failure.message)
         case nil:
             break
         }
         var desktop = activation.thisRun["XDG_CURRENT_DESKTOP"]
-        var from = "this run"
+        var from = tr("this run")
         if let systemd = activation.systemd {
             desktop = systemd["XDG_CURRENT_DESKTOP"]
-            from = "systemd --user's environment, which the portal is started with"
+            from = tr("systemd --user's environment, which the portal is started with")
         }
         let environment = PortalEnvironment(
             portalDirectory: getenv("XDG_DESKTOP_PORTAL_DIR").map { String(cString: $0) }, currentDesktop: desktop,

@@ -6,18 +6,18 @@ struct LinksSection: CheckSection {
     let consent: ConsentReach
     let hasTerminal: Bool
 
-    var title: String { "Links" }
+    var title: String { tr("Links") }
 
     var rows: [(label: String, value: String)] {
-        [("policy", policy.error.map { "unreadable (\($0)); links are handed off" } ?? policy.value.rawValue),
-         ("consent", consentText)]
+        [(tr("policy"), policy.error.map { tr("unreadable (%@); links are handed off", $0) } ?? policy.value.rawValue),
+         (tr("consent"), consentText)]
     }
 
     private var consentText: String {
         switch consent {
-        case .terminal: "on the terminal"
-        case .notification(let server): "with a notification from \(server)"
-        case .unreachable(let reason): "cannot be asked for a clicked link (\(reason))"
+        case .terminal: tr("on the terminal")
+        case .notification(let server): tr("with a notification from %@", server)
+        case .unreachable(let reason): tr("cannot be asked for a clicked link (%@)", reason)
         }
     }
 

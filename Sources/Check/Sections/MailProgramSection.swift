@@ -15,19 +15,19 @@ struct MailProgramSection: CheckSection {
     let candidates: [CheckReport.Program]
     let mailPrograms: [MailHandler]
 
-    var title: String { "Mail program" }
+    var title: String { tr("Mail program") }
 
     var rows: [(label: String, value: String)] {
         var rows: [(String, String)] = []
-        rows.append(("GIO default", handler.gioDefault.map(\.described) ?? "none"))
-        if handler.gioDefault != nil { rows.append(("set by", handler.setBy ?? "no mimeapps.list (GIO's first candidate)")) }
-        let xdg = handler.xdgMime ?? "unknown (\(handler.xdgMimeProblem ?? "no answer"))"
-        rows.append(("xdg-mime", xdg + (handler.xdgMime == nil ? "" : handler.disagree ? " (disagrees with GIO)" : " (agrees)")))
-        rows.append(("mailto-route", (registration.registered ? "registered" : "not registered")
-                     + (registration.isDefault ? ", the default" : ", not the default")))
-        if let remembered = registration.remembered { rows.append(("remembered", "\(remembered) (the default before register)")) }
-        rows.append(("hands off to", handoff?.described ?? "nothing: \(handoffProblem ?? "no mail program")"))
-        rows.append(("other candidates", candidates.isEmpty ? "none" : candidates.map { "\($0.name) (\($0.id))" }.joined(separator: ", ")))
+        rows.append((tr("GIO default"), handler.gioDefault.map(\.described) ?? tr("none")))
+        if handler.gioDefault != nil { rows.append((tr("set by"), handler.setBy ?? tr("no mimeapps.list (GIO's first candidate)"))) }
+        let xdg = handler.xdgMime ?? tr("unknown (%@)", handler.xdgMimeProblem ?? tr("no answer"))
+        rows.append(("xdg-mime", xdg + (handler.xdgMime == nil ? "" : handler.disagree ? tr(" (disagrees with GIO)") : tr(" (agrees)"))))
+        rows.append(("mailto-route", (registration.registered ? tr("registered") : tr("not registered"))
+                     + (registration.isDefault ? tr(", the default") : tr(", not the default"))))
+        if let remembered = registration.remembered { rows.append((tr("remembered"), tr("%@ (the default before register)", remembered))) }
+        rows.append((tr("hands off to"), handoff?.described ?? tr("nothing: %@", handoffProblem ?? tr("no mail program"))))
+        rows.append((tr("other candidates"), candidates.isEmpty ? tr("none") : candidates.map { "\($0.name) (\($0.id))" }.joined(separator: ", ")))
         return rows
     }
 
@@ -113,10 +113,10 @@ extension CheckReport.Program {
     var described: String {
         var text = "\(name) (\(id))"
         if !executable.isEmpty {
-            text += executableExists ? ", runs \(executable)" : ", \(executable) does not exist"
+            text += executableExists ? tr(", runs %@", executable) : tr(", %@ does not exist", executable)
         }
-        if let runs { text += " in a terminal: \(ExecLine.readable(runs))" }
-        if let problem { text += "; cannot be started: \(problem)" }
+        if let runs { text += tr(" in a terminal: %@", ExecLine.readable(runs)) }
+        if let problem { text += tr("; cannot be started: %@", problem) }
         return text
     }
 
@@ -217,6 +217,6 @@ enum GIOTerminals {
     static var anyInstalled: Bool { names.contains { DesktopEntries.findProgram($0) != nil } }
 
     static func problem(_ app: AppInfo) -> String {
-        "\(app.name) (\(app.id ?? app.executable)) must run in a terminal, and GIO, which opens links while mailto-route is not the default, finds none of \(names.joined(separator: ", "))"
+        tr("%@ (%@) must run in a terminal, and GIO, which opens links while mailto-route is not the default, finds none of %@", app.name, app.id ?? app.executable, names.joined(separator: ", "))
     }
 }

@@ -11,17 +11,17 @@ extension CheckReport {
 }
 
 extension CheckReport.Mimeapps: CheckSection {
-    public var title: String { "mimeapps.list files, in the order GIO reads them" }
+    public var title: String { tr("mimeapps.list files, in the order GIO reads them") }
 
     public var rows: [(label: String, value: String)] {
         var rows: [(String, String)] = lists.map { list in
-            var value = list.defaults.isEmpty ? "no mailto: default" : list.defaults.joined(separator: ";")
-            if let desktop = list.desktop { value += " (\(desktop) only)" }
-            if list.path == winner { value += " <- wins" }
+            var value = list.defaults.isEmpty ? tr("no mailto: default") : list.defaults.joined(separator: ";")
+            if let desktop = list.desktop { value += tr(" (%@ only)", desktop) }
+            if list.path == winner { value += tr(" <- wins") }
             return (list.path, value)
         }
-        if rows.isEmpty { rows.append(("none", "no mimeapps.list names a mailto: handler")) }
-        return rows + stale.map { ("stale", "\($0.id): \($0.program) does not exist (\($0.file))") }
+        if rows.isEmpty { rows.append((tr("none"), tr("no mimeapps.list names a mailto: handler"))) }
+        return rows + stale.map { (tr("stale"), tr("%@: %@ does not exist (%@)", $0.id, $0.program, $0.file)) }
     }
 
     public var jsonMembers: [(String, JSON)] {

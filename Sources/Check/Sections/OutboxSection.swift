@@ -15,15 +15,15 @@ extension CheckReport {
 }
 
 extension CheckReport.OutboxFacts: CheckSection {
-    public var title: String { "Outbox" }
+    public var title: String { tr("Outbox") }
 
     public var rows: [(label: String, value: String)] {
-        var rows = [("pending", String(pending) + (oldest.map { ", \(pending == 1 ? "queued" : "oldest queued") \($0.iso8601)" } ?? ""))]
-        if let lastError { rows.append(("last error", lastError)) }
-        rows.append(("failed", String(failed)))
-        if damaged > 0 { rows.append(("damaged", String(damaged))) }
-        rows.append(("drafts", String(drafts)))
-        if let error { rows.append(("error", error)) }
+        var rows = [(tr("pending"), oldest.map { pending == 1 ? tr("%@, queued %@", pending, $0.iso8601) : tr("%@, oldest queued %@", pending, $0.iso8601) } ?? String(pending))]
+        if let lastError { rows.append((tr("last error"), lastError)) }
+        rows.append((tr("failed"), String(failed)))
+        if damaged > 0 { rows.append((tr("damaged"), String(damaged))) }
+        rows.append((tr("drafts"), String(drafts)))
+        if let error { rows.append((tr("error"), error)) }
         return rows
     }
 

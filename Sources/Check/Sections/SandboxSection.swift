@@ -17,17 +17,17 @@ extension CheckReport {
 }
 
 extension CheckReport.Sandbox: CheckSection {
-    public var title: String { "Sandbox" }
+    public var title: String { tr("Sandbox") }
 
     public var rows: [(label: String, value: String)] {
-        [("Flatpak", flatpak.map { "yes (\($0))" } ?? "no"), ("Snap", snap.map { "yes (\($0))" } ?? "no"),
-         ("email portal", portalText)]
+        [("Flatpak", flatpak.map { tr("yes (%@)", $0) } ?? tr("no")), ("Snap", snap.map { tr("yes (%@)", $0) } ?? tr("no")),
+         (tr("email portal"), portalText)]
     }
 
     private var portalText: String {
-        if let portalVersion { return "present, version \(portalVersion)" }
-        if let portalUnknown { return "unknown (\(portalUnknown))" }
-        return "absent"
+        if let portalVersion { return tr("present, version %@", portalVersion) }
+        if let portalUnknown { return tr("unknown (%@)", portalUnknown) }
+        return tr("absent")
     }
 
     public var jsonMembers: [(String, JSON)] {

@@ -6,22 +6,22 @@ import MailtoRoute
 struct SettingsSection: CheckSection {
     let settings: CheckReport.Settings
 
-    var title: String { "Settings" }
+    var title: String { tr("Settings") }
 
     var rows: [(label: String, value: String)] {
         var rows: [(String, String)] = []
-        for file in settings.systemFiles { rows.append(("system file", file)) }
-        rows.append(("user file", settings.userFile.map { $0 } ?? "none (\(settings.userFilePath))"))
+        for file in settings.systemFiles { rows.append((tr("system file"), file)) }
+        rows.append((tr("user file"), settings.userFile.map { $0 } ?? tr("none (%@)", settings.userFilePath)))
         for setting in settings.values {
             var text = "\(setting.shownValue) (\(setting.file)"
-            if setting.locked { text += ", locked by the administrator" }
-            if let overridden = setting.overriddenIn { text += "; the value in \(overridden) is not used" }
+            if setting.locked { text += tr(", locked by the administrator") }
+            if let overridden = setting.overriddenIn { text += tr("; the value in %@ is not used", overridden) }
             rows.append(("[\(setting.group)] \(setting.key)", text + ")"))
         }
         for (group, keys) in settings.lockedToDefault {
-            for key in keys { rows.append(("[\(group)] \(key)", "built-in default (locked by the administrator)")) }
+            for key in keys { rows.append(("[\(group)] \(key)", tr("built-in default (locked by the administrator)"))) }
         }
-        for notice in settings.notices { rows.append(("not used", notice)) }
+        for notice in settings.notices { rows.append((tr("not used"), notice)) }
         return rows
     }
 

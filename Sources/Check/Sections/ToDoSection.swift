@@ -5,10 +5,10 @@ struct ToDoSection: CheckSection {
     let problems: [CheckReport.Problem]
     let warnings: [String]
 
-    var title: String { "To do" }
+    var title: String { tr("To do") }
 
     var rows: [(label: String, value: String)] {
-        warnings.map { ("warning", $0) } + problems.flatMap { [("problem", $0.problem), ("fix", $0.fix)] }
+        warnings.map { (tr("warning"), $0) } + problems.flatMap { [(tr("problem"), $0.problem), (tr("fix"), $0.fix)] }
     }
 
     var jsonMembers: [(String, JSON)] {

@@ -9,10 +9,10 @@ struct VerdictSection: CheckSection {
     let works: Bool
     let exitStatus: Int32
 
-    var title: String { "Verdict" }
+    var title: String { tr("Verdict") }
 
     var rows: [(label: String, value: String)] {
-        var rows = [("a click", verdict)]
+        var rows = [(tr("a click"), verdict)]
         if let throughMailtoRoute { rows.append(("mailto-route open", throughMailtoRoute)) }
         return rows
     }

@@ -1,5 +1,6 @@
 internal import CGTK
 public import DesktopIntegration
+import MailtoCore
 
 /// What the desktop service is asked for on the session bus, answered by the program
 /// that serves (mailto-route-desktop), on the GTK main thread.
@@ -43,7 +44,7 @@ final class ServiceBus: @unchecked Sendable {
         self.application = application
         var error: UnsafeMutablePointer<GError>?
         guard let connection = g_bus_get_sync(G_BUS_TYPE_SESSION, nil, &error) else {
-            throw ServiceError(takingMessage: error, "cannot connect to the session bus")
+            throw ServiceError(takingMessage: error, tr("cannot connect to the session bus"))
         }
         self.connection = connection
         guard let node = g_dbus_node_info_new_for_xml(ServiceProtocol.introspection, &error) else {
@@ -78,7 +79,7 @@ final class ServiceBus: @unchecked Sendable {
         }
         var error: UnsafeMutablePointer<GError>?
         let id = g_dbus_connection_register_object(connection, path, info, serviceVTable, data, nil, &error)
-        guard id != 0 else { throw ServiceError(takingMessage: error, "cannot export \(interface) at \(path)") }
+        guard id != 0 else { throw ServiceError(takingMessage: error, tr("cannot export %@ at %@", interface, path)) }
         return id
     }
 
@@ -177,7 +178,7 @@ public struct ServiceError: Error, CustomStringConvertible {
     public let description: String
 
     init(takingMessage error: UnsafeMutablePointer<GError>?, _ context: String) {
-        let message = error?.pointee.message.map { String(cString: $0) } ?? "unknown error"
+        let message = error?.pointee.message.map { String(cString: $0) } ?? tr("unknown error")
         if let error { g_error_free(error) }
         description = context.isEmpty ? message : "\(context): \(message)"
     }

@@ -1,5 +1,6 @@
 internal import CGTK
 import DesktopIntegration
+import MailtoCore
 
 // The desktop service's side of the application: its D-Bus objects, its actions, its
 // notifications, and work it runs off the main thread.
@@ -40,10 +41,10 @@ extension SheetApplication {
         g_application_set_inactivity_timeout(gApplication, guint(max(0, idleSeconds) * 1000))
         var error: UnsafeMutablePointer<GError>?
         guard g_application_register(gApplication, nil, &error) != 0 else {
-            throw ServiceError(takingMessage: error, "cannot register \(ServiceNames.applicationID) on the session bus")
+            throw ServiceError(takingMessage: error, tr("cannot register %@ on the session bus", ServiceNames.applicationID))
         }
         if g_application_get_is_remote(gApplication) != 0 {
-            throw ServiceError(takingMessage: nil, "another process is \(ServiceNames.applicationID) already")
+            throw ServiceError(takingMessage: nil, tr("another process is %@ already", ServiceNames.applicationID))
         }
         // Started for a call that may never come: up for the inactivity timeout, then gone.
         hold()
@@ -92,12 +93,12 @@ extension SheetApplication {
     /// `g_app_info_launch_default_for_uri`. Throws GLib's message when there is none.
     public func showFile(_ path: String) throws(ServiceError) {
         guard let uri = g_filename_to_uri(path, nil, nil) else {
-            throw ServiceError(takingMessage: nil, "\(path) is not an absolute file name")
+            throw ServiceError(takingMessage: nil, tr("%@ is not an absolute file name", path))
         }
         defer { g_free(uri) }
         var error: UnsafeMutablePointer<GError>?
         if g_app_info_launch_default_for_uri(uri, nil, &error) == 0 {
-            throw ServiceError(takingMessage: error, "cannot open \(path)")
+            throw ServiceError(takingMessage: error, tr("cannot open %@", path))
         }
     }
 

@@ -1,4 +1,5 @@
 internal import CGIO
+import MailtoCore
 
 /// A private connection to the session bus: the one Swift owner of a `GDBusConnection *`
 /// made by `g_dbus_connection_new_for_address` (transfer full), closed and unref'd in
@@ -42,7 +43,7 @@ final class BusConnection {
         let gio = try GIOLibrary.load()
         var error: UnsafeMutablePointer<GError>?
         guard let address = takeString(gio.pointee.g_dbus_address_get_for_bus_sync(G_BUS_TYPE_SESSION, nil, &error)) else {
-            throw takeError(error, .configuration, "no session bus")
+            throw takeError(error, .configuration, tr("no session bus"))
         }
         let context = MainContext()
         var connection: OpaquePointer?
@@ -52,7 +53,7 @@ final class BusConnection {
             if let made = gio.pointee.g_dbus_connection_new_for_address_finish(result, &error) {
                 connection = made
             } else {
-                failure = error?.pointee.message.map { String(cString: $0) } ?? "unknown error"
+                failure = error?.pointee.message.map { String(cString: $0) } ?? tr("unknown error")
                 g_error_free(error)
             }
         }
@@ -73,9 +74,9 @@ final class BusConnection {
             return BusConnection(adopting: connection, context: context, gio: gio)
         }
         guard finished else {
-            throw DesktopError(.transient, "the session bus at \(address) did not answer within \(seconds.secondsText) s")
+            throw DesktopError(.transient, tr("the session bus at %@ did not answer within %@ s", address, seconds.secondsText))
         }
-        throw DesktopError(.configuration, "cannot connect to the session bus at \(address): \(failure ?? "unknown error")")
+        throw DesktopError(.configuration, tr("cannot connect to the session bus at %@: %@", address, failure ?? tr("unknown error")))
     }
 
     /// Calls `method` and waits at most `seconds` for the reply: wraps

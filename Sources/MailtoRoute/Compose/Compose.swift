@@ -43,7 +43,7 @@ public enum Compose {
             let rest = HeaderSection(bytes[stray.upperBound...].drop { $0 == 0x0D || $0 == 0x0A })
             if let next = rest.fields.first(where: { fieldNames.contains($0.name) }) {
                 let line = String(decoding: bytes[stray], as: UTF8.self).trimmingSpaces()
-                throw ComposeError("the header has a line that is no 'Name: value' before its \(next.name.headerCapitalized) field: \(line)")
+                throw ComposeError(tr("the header has a line that is no 'Name: value' before its %@ field: %@", next.name.headerCapitalized, line))
             }
         }
         for field in header.fields {
@@ -59,7 +59,7 @@ public enum Compose {
             case let name where fieldNames.contains(name): if !value.isEmpty { email.headers[name] = value }
             default:
                 let written = String(decoding: field.raw.prefix { $0 != UInt8(ascii: ":") }, as: UTF8.self).trimmingSpaces()
-                throw ComposeError("the header has a field '\(written)' it does not take (it takes \(fields.joined(separator: ", ")))")
+                throw ComposeError(tr("the header has a field '%@' it does not take (it takes %@)", written, fields.joined(separator: ", ")))
             }
         }
         let body = String(decoding: bytes[header.bodyStart...], as: UTF8.self)
@@ -80,7 +80,7 @@ public enum Compose {
             for (address, name) in named.names where found.contains(address) { names[address] = name }
         }
         if let bad = found.first(where: { $0.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F } }) {
-            throw ComposeError("the \(field) field: the address '\(bad.visible)' holds a control character")
+            throw ComposeError(tr("the %@ field: the address '%@' holds a control character", field, bad.visible))
         }
         return found
     }
@@ -109,7 +109,7 @@ public enum Compose {
         let status = runInForeground(["/bin/sh", "-c", command(editor) + " \"$1\"", "sh", path])?.shellStatus ?? 127
         let saved: [UInt8]
         do {
-            guard let read = try readFileIfExists(path) else { return .editorFailed("the editor removed \(path)", email) }
+            guard let read = try readFileIfExists(path) else { return .editorFailed(tr("the editor removed %@", path), email) }
             saved = read
         } catch {
             return .editorFailed(Failure(error, otherwise: .permanent).message, email)
@@ -122,9 +122,9 @@ public enum Compose {
             // Nothing the user wrote is lost: the whole text becomes the draft's body.
             var kept = email
             kept.body = text.replacingCRLF(with: "\n").split(separator: "\n", omittingEmptySubsequences: false).joined(separator: "\r\n")
-            return .editorFailed("the header does not read (\(error.description)); the whole text is the draft's body", kept)
+            return .editorFailed(tr("the header does not read (%@); the whole text is the draft's body", error.description), kept)
         }
-        guard status == 0 else { return .editorFailed("the editor exited with status \(status)", edited) }
+        guard status == 0 else { return .editorFailed(tr("the editor exited with status %@", status), edited) }
         return .edited(edited)
     }
 
@@ -160,11 +160,12 @@ extension Compose {
     public static func askWhatNext(for email: EmailData, timeout: Double = 600) -> Choice? {
         guard let terminal = Terminal.open() else { return nil }
         // Each recipient under the field the user put them in: a Bcc is not a To.
-        var summary = "To: \(email.to.isEmpty ? "(nobody)" : email.to.joined(separator: ", ").visible)\n"
+        var summary = tr("To: %@\n", email.to.isEmpty ? tr("(nobody)") : email.to.joined(separator: ", ").visible)
         if !email.cc.isEmpty { summary += "Cc: \(email.cc.joined(separator: ", ").visible)\n" }
         if !email.bcc.isEmpty { summary += "Bcc: \(email.bcc.joined(separator: ", ").visible)\n" }
-        terminal.write(summary + "Subject: \((email.subject ?? "").visible)\n")
-        let answer = terminal.ask("[s]end, save as [d]raft, [c]ancel? ", retry: "Please answer s, d or c.\n",
+        terminal.write(summary + tr("Subject: %@\n", (email.subject ?? "").visible))
+        // Translators: the letters in brackets stay s, d and c (what the user types).
+        let answer = terminal.ask(tr("[s]end, save as [d]raft, [c]ancel? "), retry: tr("Please answer s, d or c.\n"),
                                   attempts: 3, timeout: timeout) { word -> Choice? in
             switch word {
             case "s", "send": .send
@@ -192,7 +193,7 @@ extension Session {
         switch try Compose.edit(start, in: storage.stateDirectory + "/compose", editor: environment.editor) {
         case .editorFailed(let why, let email):
             report = route(RouteRequest(email: email, source: .compose, forcedPath: .draft))
-            report.warnings.insert("\(why): the message is kept as a draft", at: 0)
+            report.warnings.insert(tr("%@: the message is kept as a draft", why), at: 0)
         case .edited(let email):
             switch Compose.askWhatNext(for: email) {
             case .send:

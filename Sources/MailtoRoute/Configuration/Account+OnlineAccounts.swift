@@ -21,11 +21,11 @@ extension Account {
         do {
             from = try Mailbox(online.emailAddress, displayName: online.name.isEmpty ? nil : online.name)
         } catch {
-            throw ConfigurationError("\(place): its address '\(online.emailAddress.visible)' cannot send: \(error.message)")
+            throw ConfigurationError(tr("%@: its address '%@' cannot send: %@", place, online.emailAddress.visible, error.message))
         }
         let security: SMTPServer.Security = online.smtpUseSsl ? .tls : online.smtpUseTls ? .starttls : .none
         guard let (host, port) = Self.hostAndPort(online.smtpHost) else {
-            throw ConfigurationError("\(place): its SMTP server '\(online.smtpHost.visible)' is not a host name")
+            throw ConfigurationError(tr("%@: its SMTP server '%@' is not a host name", place, online.smtpHost.visible))
         }
         let user: String? = switch online.auth {
         case .none: nil
@@ -34,7 +34,7 @@ extension Account {
         let server = SMTPServer(host: host, port: port ?? (security == .tls ? 465 : security == .starttls ? 587 : 25),
                                 security: security, caFile: caFile, user: user)
         if server.plainTextRefusal != nil {
-            throw ConfigurationError("\(place): GNOME Online Accounts sets no encryption for \(host), and mailto-route sends in plain text only to this machine; choose SSL or STARTTLS for SMTP in Settings, Online Accounts")
+            throw ConfigurationError(tr("%@: GNOME Online Accounts sets no encryption for %@, and mailto-route sends in plain text only to this machine; choose SSL or STARTTLS for SMTP in Settings, Online Accounts", place, host))
         }
         self.init(name: name, from: from, server: server, password: online.auth == .none ? .none : .onlineAccounts(online),
                   source: source)

@@ -67,11 +67,11 @@ public struct Account: Sendable {
                 found = try SecretService.lookup(attributes, mayPrompt: mayPrompt)
             } catch {
                 throw ConfigurationError(
-                    "\(source): no password for user \(user): set password-command=, or store it in the Secret Service (\(error.message))")
+                    tr("%@: no password for user %@: set password-command=, or store it in the Secret Service (%@)", source, user, error.message))
             }
             guard let found else {
                 throw ConfigurationError(
-                    "\(source): no password for user \(user): set password-command=, or store it in the Secret Service with host=\(server.host) service=smtp user=\(user)")
+                    tr("%@: no password for user %@: set password-command=, or store it in the Secret Service with host=%@ service=smtp user=%@", source, user, server.host, user))
             }
             server.password = found
         case .inline(let password):
@@ -98,18 +98,18 @@ extension Account {
     init(_ group: SettingsGroup, name: String, modes: [String: UInt32], defaultCAFile: String? = nil) throws(ConfigurationError) {
         let title = "[\(group.name)]"
         for key in group.keys where !Self.keys.contains(key) {
-            throw ConfigurationError("\(group.file(of: key)): unknown key '\(key)' in \(title)"
-                + (closest(to: key, among: Self.keys).map { "; did you mean '\($0)'?" } ?? ""))
+            throw ConfigurationError(tr("%@: unknown key '%@' in %@", group.file(of: key), key, title)
+                + (closest(to: key, among: Self.keys).map { tr("; did you mean '%@'?", $0) } ?? ""))
         }
-        guard let fromText = group.value("from") else { throw ConfigurationError("\(group.file): \(title) needs from=") }
-        guard let host = group.value("host") else { throw ConfigurationError("\(group.file): \(title) needs host=") }
+        guard let fromText = group.value("from") else { throw ConfigurationError(tr("%@: %@ needs from=", group.file, title)) }
+        guard let host = group.value("host") else { throw ConfigurationError(tr("%@: %@ needs host=", group.file, title)) }
         let from: Mailbox
         do { from = try Mailbox(parsing: fromText) } catch { throw ConfigurationError("\(group.file(of: "from")): from=: \(error.message)") }
         let port = try group.value("port").map { (text) throws(ConfigurationError) in try Self.port(text, group.file(of: "port")) }
         let security: SMTPServer.Security
         if let text = group.value("security") {
             guard let parsed = SMTPServer.Security(rawValue: text) else {
-                throw ConfigurationError("\(group.file(of: "security")): security=\(text): must be tls, starttls or none")
+                throw ConfigurationError(tr("%@: security=%@: must be tls, starttls or none", group.file(of: "security"), text))
             }
             security = parsed
         } else {
@@ -118,7 +118,7 @@ extension Account {
         var allowPlaintext = false
         if let text = group.value("allow-plaintext") {
             guard text == "true" || text == "false" else {
-                throw ConfigurationError("\(group.file(of: "allow-plaintext")): allow-plaintext=\(text): must be true or false")
+                throw ConfigurationError(tr("%@: allow-plaintext=%@: must be true or false", group.file(of: "allow-plaintext"), text))
             }
             allowPlaintext = text == "true"
         }
@@ -126,7 +126,7 @@ extension Account {
         let inline = group.setting("password")
         // Others can read the password whether or not password-command= wins over it.
         if let inline {
-            try Self.checkPrivate(inline.file, mode: modes[inline.file] ?? 0o077, why: "it holds password=")
+            try Self.checkPrivate(inline.file, mode: modes[inline.file] ?? 0o077, why: tr("it holds password="))
         }
         if let command = group.value("password-command") {
             password = .command(command)
@@ -141,7 +141,7 @@ extension Account {
                                 caFile: caFile, user: group.value("user"))
         if let text = group.value("timeout") {
             guard let seconds = Int(text), (1...3600).contains(seconds) else {
-                throw ConfigurationError("\(group.file(of: "timeout")): timeout=\(text): must be a number of seconds from 1 to 3600")
+                throw ConfigurationError(tr("%@: timeout=%@: must be a number of seconds from 1 to 3600", group.file(of: "timeout"), text))
             }
             server.connectTimeout = seconds
             server.stallTimeout = seconds
@@ -155,7 +155,7 @@ extension Account {
 
     static func port(_ text: String, _ path: String) throws(ConfigurationError) -> Int {
         guard let port = Int(text), (1...65535).contains(port) else {
-            throw ConfigurationError("\(path): port=\(text): must be a number from 1 to 65535")
+            throw ConfigurationError(tr("%@: port=%@: must be a number from 1 to 65535", path, text))
         }
         return port
     }
@@ -164,7 +164,7 @@ extension Account {
     static func checkPrivate(_ path: String, mode: UInt32, why: String) throws(ConfigurationError) {
         if mode & 0o077 != 0 {
             let bits = String(mode & 0o777, radix: 8)
-            throw ConfigurationError("\(path): refusing to read a password from a file others can read (mode \(bits); run chmod 600 \(path)), since \(why)")
+            throw ConfigurationError(tr("%@: refusing to read a password from a file %@ (mode %@; run chmod 600 %@), since %@", path, tr("others can read"), bits, path, why))
         }
     }
 }

@@ -15,7 +15,7 @@ public struct Setting: Sendable, Equatable {
 
     /// The value as `check` may show it: never a password, nor a password command, which
     /// may hold one (`echo hunter2`).
-    public var shownValue: String { key == "password" || key == "password-command" ? "(hidden)" : value }
+    public var shownValue: String { key == "password" || key == "password-command" ? tr("(hidden)") : value }
 }
 
 /// The keys of one group of the configuration, each from the most important file that
@@ -90,7 +90,7 @@ struct ConfigLayers {
             for key in layer.file.keys(in: name) {
                 if key == Self.lockKey {
                     if !layer.isSystem {
-                        notices.append("\(layer.path): locked= in [\(name)] is read only in a system configuration file (\(ConfigLayers.systemFileName)); ignored")
+                        notices.append(tr("%@: locked= in [%@] is read only in a system configuration file (%@); ignored", layer.path, name, ConfigLayers.systemFileName))
                     }
                     continue
                 }
@@ -99,7 +99,7 @@ struct ConfigLayers {
                 if let index = settings.firstIndex(where: { $0.key == key }) {
                     if settings[index].locked, !layer.isSystem {
                         settings[index].overriddenIn = layer.path
-                        notices.append("\(layer.path): \(key)= in [\(name)] is not used: it is locked by the administrator in \(settings[index].file)")
+                        notices.append(tr("%@: %@= in [%@] is not used: it is locked by the administrator in %@", layer.path, key, name, settings[index].file))
                         continue
                     }
                     settings[index].value = value
@@ -107,7 +107,7 @@ struct ConfigLayers {
                     settings[index].locked = locked && layer.isSystem
                 } else if locked, !layer.isSystem {
                     // Locked without a value of the system's: the built-in default stands.
-                    notices.append("\(layer.path): \(key)= in [\(name)] is not used: it is locked by the administrator to its default")
+                    notices.append(tr("%@: %@= in [%@] is not used: it is locked by the administrator to its default", layer.path, key, name))
                 } else {
                     settings.append(Setting(group: name, key: key, value: value, file: layer.path, locked: locked && layer.isSystem))
                 }

@@ -85,12 +85,12 @@ public struct Configuration: Sendable {
             let origin = AccountSetup.Origin.config(path: group.file)
             guard Self.isValidName(name) else {
                 accounts.append(AccountSetup(name: name, origin: origin, account: .failure(ConfigurationError(
-                    "\(group.file): [\(groupName)]: an account's name is letters, digits, '.', '-', '_' and '@', without ':'"))))
+                    tr("%@: [%@]: an account's name is letters, digits, '.', '-', '_' and '@', without ':'", group.file, groupName)))))
                 continue
             }
             if accounts.contains(where: { $0.name == name }) {
                 accounts.append(AccountSetup(name: name, origin: origin, account: .failure(ConfigurationError(
-                    "\(group.file): [\(groupName)] is the account '\(name)' a second time ([account] is named 'default')"))))
+                    tr("%@: [%@] is the account '%@' a second time ([account] is named 'default')", group.file, groupName, name)))))
                 continue
             }
             accounts.append(AccountSetup(name: name, origin: origin, account: Result { () throws(ConfigurationError) in

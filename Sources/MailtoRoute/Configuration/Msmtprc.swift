@@ -36,7 +36,7 @@ enum Msmtprc {
             case "account":
                 let parts = value.split(separator: ":", maxSplits: 1).map { String($0).trimmingSpaces() }
                 guard let name = parts.first, !name.isEmpty else {
-                    throw ConfigurationError("\(path):\(number + 1): account needs a name")
+                    throw ConfigurationError(tr("%@:%@: account needs a name", path, number + 1))
                 }
                 if name == "default", parts.count == 2, !parts[1].contains(",") {
                     defaultAlias = parts[1]
@@ -60,11 +60,11 @@ enum Msmtprc {
         // As msmtp: the `default` account (or the one it names), else the first.
         let first = defaultAlias.flatMap { accounts[$0] != nil ? $0 : nil } ?? (accounts["default"] != nil ? "default" : order.first)
         if let alias = defaultAlias, accounts[alias] == nil {
-            throw ConfigurationError("\(path): the default account '\(alias)' is not defined")
+            throw ConfigurationError(tr("%@: the default account '%@' is not defined", path, alias))
         }
         // As msmtp: a password anywhere in the file, in whichever account and whatever
         // else that account sets (passwordeval), is one others must not read.
-        if holdsPassword { try Account.checkPrivate(path, mode: mode, why: "it holds a password") }
+        if holdsPassword { try Account.checkPrivate(path, mode: mode, why: tr("it holds a password")) }
         let names = (first.map { [$0] } ?? []) + order.filter { $0 != first }
         return names.compactMap { name in
             guard let settings = accounts[name] else { return nil }
@@ -73,13 +73,13 @@ enum Msmtprc {
     }
 
     private static func account(_ settings: [String: String], name: String, path: String, caFile: String?) throws(ConfigurationError) -> Account {
-        let place = "\(path) (account \(name))"
-        guard let host = settings["host"] else { throw ConfigurationError("\(place): no host") }
-        guard let fromText = settings["from"] else { throw ConfigurationError("\(place): no from") }
+        let place = tr("%@ (account %@)", path, name)
+        guard let host = settings["host"] else { throw ConfigurationError(tr("%@: no host", place)) }
+        guard let fromText = settings["from"] else { throw ConfigurationError(tr("%@: no from", place)) }
         let from: Mailbox
         do { from = try Mailbox(parsing: fromText) } catch { throw ConfigurationError("\(place): from: \(error.message)") }
         if settings["tls_certcheck"] == "off" {
-            throw ConfigurationError("\(place): tls_certcheck off is not supported; mailto-route always verifies certificates")
+            throw ConfigurationError(tr("%@: tls_certcheck off is not supported; mailto-route always verifies certificates", place))
         }
         let tls = settings["tls"] == "on"
         let starttls = settings["tls_starttls"] != "off"
@@ -97,7 +97,7 @@ enum Msmtprc {
                                 user: auth ? settings["user"] : nil)
         // msmtprc has no allow-plaintext: plain text goes to loopback only.
         if server.plainTextRefusal != nil {
-            throw ConfigurationError("\(place): tls off would send the password and message in plain text to \(host); set tls on")
+            throw ConfigurationError(tr("%@: tls off would send the password and message in plain text to %@; set tls on", place, host))
         }
         return Account(name: prefix + name, from: from, server: server, password: auth ? password : .none, source: place)
     }

@@ -14,21 +14,21 @@ public enum PasswordCommand {
         do {
             process = try Subprocess(["/bin/sh", "-c", command])
         } catch {
-            throw ConfigurationError("\(source): cannot run password-command: \(error.message)")
+            throw ConfigurationError(tr("%@: cannot run password-command: %@", source, error.message))
         }
         let finished = process.finish(within: Int(timeout * 1000))
         if finished.status != 0 {
             var reason = finished.timedOut
-                ? "gave no answer within \(timeout == timeout.rounded() ? String(Int(timeout)) : String(timeout)) s; it may be waiting for input"
-                : finished.status.map { "exited with status \($0)" } ?? "was killed"
+                ? tr("gave no answer within %@ s; it may be waiting for input", timeout == timeout.rounded() ? String(Int(timeout)) : String(timeout))
+                : finished.status.map { tr("exited with status %@", $0) } ?? tr("was killed")
             let shown = finished.errorText
             if !shown.isEmpty { reason += ": " + shown }
-            throw ConfigurationError("\(source): password-command failed (\(reason))")
+            throw ConfigurationError(tr("%@: password-command failed (%@)", source, reason))
         }
         var password = finished.output
         if password.last == 0x0A { password.removeLast() }
         if password.last == 0x0D { password.removeLast() }
-        guard !password.isEmpty else { throw ConfigurationError("\(source): password-command printed no password") }
+        guard !password.isEmpty else { throw ConfigurationError(tr("%@: password-command printed no password", source)) }
         return String(decoding: password, as: UTF8.self)
     }
 }

@@ -43,8 +43,8 @@ public struct RouteSettings: Equatable, Sendable {
         // mistyped leaves links asked about): named, as [account]'s are.
         for key in group.keys where !Self.keys.contains(key) {
             let path = group.file(of: key)
-            refuse("\(path): unknown key '\(key)' in [route]" + (closest(to: key, among: Self.keys).map { "; did you mean '\($0)'?" } ?? ""),
-                   fix: "remove or correct '\(key)' in [route] of \(path) (its keys: \(Self.keys.sorted().joined(separator: ", ")))")
+            refuse(tr("%@: unknown key '%@' in [route]", path, key) + (closest(to: key, among: Self.keys).map { tr("; did you mean '%@'?", $0) } ?? ""),
+                   fix: tr("remove or correct '%@' in [route] of %@ (its keys: %@)", key, path, Self.keys.sorted().joined(separator: ", ")))
         }
         // A desktop id or webmail:SERVICE has no spaces, so a stray one around it is no error.
         handler = group.rawValue("handler")?.split(whereSeparator: { $0 == " " || $0 == "\t" }).first.map(String.init)
@@ -55,8 +55,8 @@ public struct RouteSettings: Equatable, Sendable {
                 self.policy = policy
             } else {
                 let path = group.file(of: "policy")
-                refuse("\(path): policy=\(value.visible) in [route] is not ask, direct or handoff",
-                       fix: "set policy= to ask, direct or handoff in [route] of \(path)")
+                refuse(tr("%@: policy=%@ in [route] is not ask, direct or handoff", path, value.visible),
+                       fix: tr("set policy= to ask, direct or handoff in [route] of %@", path))
             }
         }
         if let text = group.rawValue("consent-timeout") {
@@ -65,15 +65,15 @@ public struct RouteSettings: Equatable, Sendable {
                 consentTimeout = Double(seconds)
             } else {
                 let path = group.file(of: "consent-timeout")
-                refuse("\(path): consent-timeout=\(value.visible) in [route] is not a number of seconds from 1 to 3600",
-                       fix: "set consent-timeout= to a number of seconds from 1 to 3600 in [route] of \(path)")
+                refuse(tr("%@: consent-timeout=%@ in [route] is not a number of seconds from 1 to 3600", path, value.visible),
+                       fix: tr("set consent-timeout= to a number of seconds from 1 to 3600 in [route] of %@", path))
             }
         }
     }
 
     /// A file that does not read at all: links are handed off until it is fixed.
     init(unreadable error: ConfigurationError, path: String) {
-        refuse(error.message, fix: "edit \(path): \(error.message)")
+        refuse(error.message, fix: tr("edit %@: %@", path, error.message))
     }
 
     /// The first mistake wins; any mistake makes links go to the mail program.

@@ -39,7 +39,7 @@ public func askConsent(
 ) -> ConsentDecision {
     switch channel {
     case .terminal:
-        guard let terminal = Terminal.open() else { return .notConsented("no terminal to ask on") }
+        guard let terminal = Terminal.open() else { return .notConsented(tr("no terminal to ask on")) }
         return TerminalPrompt(terminal: terminal, question: question).ask(timeout: timeout)
     case .notification:
         return NotificationPrompt(question: question).ask(timeout: timeout, callTimeout: callTimeout)
@@ -69,11 +69,11 @@ public func consentReach(callTimeout: Double = 2, includingTerminal: Bool = true
     do {
         let server = try Notifications.server(callTimeout: callTimeout)
         guard server.showsButtons else {
-            return .unreachable("the notification server (\(server.name.visible)) shows no buttons (no 'actions' capability)")
+            return .unreachable(tr("the notification server (%@) shows no buttons (no 'actions' capability)", server.name.visible))
         }
         return .notification(server: server.name)
     } catch {
-        return .unreachable("no terminal, and no notification server: \(error.message)")
+        return .unreachable(tr("no terminal, and no notification server: %@", error.message))
     }
 }
 

@@ -41,22 +41,22 @@ public struct ConsentQuestion {
         fields.append(email.to.isEmpty ? ("To", "(nobody)") : recipients("To", email.to))
         if !email.cc.isEmpty { fields.append(recipients("Cc", email.cc)) }
         if !email.bcc.isEmpty { fields.append(recipients("Bcc", email.bcc)) }
-        fields.append(("Subject", email.subject.map(Self.shown) ?? "(no subject)"))
+        fields.append((tr("Subject"), email.subject.map(Self.shown) ?? tr("(no subject)")))
         if !email.attachments.isEmpty {
             fields.append(("Attached", Self.shown(email.attachments.map(\.fileName).joined(separator: ", "))))
         }
         // Rule 8: what a link asked to attach is never attached on its own, and never
         // silently gone either: each file is named, with what becomes of it.
         for path in email.requestedAttachments {
-            fields.append(("Attach", Self.shown(path) + " will not be attached"))
+            fields.append((tr("Attach"), tr("%@ will not be attached", Self.shown(path))))
         }
         self.fields = fields
         if email.requestedAttachments.isEmpty {
             attachmentNote = nil
         } else if let handlerName {
-            attachmentNote = "A link cannot attach files: to send one, hand off to \(Self.shown(handlerName)) and attach it there."
+            attachmentNote = tr("A link cannot attach files: to send one, hand off to %@ and attach it there.", Self.shown(handlerName))
         } else {
-            attachmentNote = "A link cannot attach files: to send one, save a draft and attach it in your mail program."
+            attachmentNote = tr("A link cannot attach files: to send one, save a draft and attach it in your mail program.")
         }
         var lines = Self.lines(of: email.body ?? "")
         while lines.last?.isEmpty == true { lines.removeLast() }
@@ -67,16 +67,21 @@ public struct ConsentQuestion {
         let second: Choice
         if let handlerName {
             let name = Self.shown(handlerName)
-            second = Choice(letter: "h", key: "handoff", prompt: "[h]and off to \(name)",
-                            button: "Open in \(name)", decision: .handOff)
+            // Translators: the letter in brackets stays "h" (what the user types).
+            second = Choice(letter: "h", key: "handoff", prompt: tr("[h]and off to %@", name),
+                            button: tr("Open in %@", name), decision: .handOff)
         } else {
-            second = Choice(letter: "d", key: "save", prompt: "save as [d]raft",
-                            button: "Save as draft", decision: .save)
+            // Translators: the letter in brackets stays "d" (what the user types).
+            second = Choice(letter: "d", key: "save", prompt: tr("save as [d]raft"),
+                            button: tr("Save as draft"), decision: .save)
         }
         choices = [
-            Choice(letter: "s", key: "send", prompt: "[s]end", button: "Send", decision: .send),
+            // Translators: the letter in brackets is what the user types, and stays the
+            // same letter (s, h, d, c) in every language: put it where it reads best.
+            Choice(letter: "s", key: "send", prompt: tr("[s]end"), button: tr("Send"), decision: .send),
             second,
-            Choice(letter: "c", key: "cancel", prompt: "[c]ancel", button: "Cancel", decision: .cancel),
+            // Translators: the letter in brackets stays "c" (what the user types).
+            Choice(letter: "c", key: "cancel", prompt: tr("[c]ancel"), button: tr("Cancel"), decision: .cancel),
         ]
     }
 
@@ -103,6 +108,6 @@ public struct ConsentQuestion {
         let escaped = value.visible
         guard escaped.count > maximumLineLength else { return escaped }
         let rest = escaped.count - maximumLineLength
-        return escaped.prefix(maximumLineLength) + " … (\(rest) more characters)"
+        return escaped.prefix(maximumLineLength) + " " + trn("… (%@ more character)", "… (%@ more characters)", rest, rest)
     }
 }

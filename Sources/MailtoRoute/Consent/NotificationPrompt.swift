@@ -9,7 +9,7 @@ struct NotificationPrompt {
 
     func ask(timeout: Double, callTimeout: Double) -> ConsentDecision {
         var notification = DesktopNotification(
-            summary: "Send this email?", body: body,
+            summary: tr("Send this email?"), body: body,
             actions: question.choices.map { DesktopNotification.Action($0.key, $0.button) },
             // Critical: servers (GNOME Shell among them) keep it on screen until it is
             // answered, instead of tucking a question away after a few seconds.
@@ -18,13 +18,13 @@ struct NotificationPrompt {
         notification.expireTimeout = Int32(clamping: Int(timeout * 1000))
         switch Notifications.ask(notification, timeout: timeout, callTimeout: callTimeout) {
         case .action(let key):
-            return question.decision(forKey: key) ?? .notConsented("the notification answered with an unknown action '\(key.visible)'")
+            return question.decision(forKey: key) ?? .notConsented(tr("the notification answered with an unknown action '%@'", key.visible))
         case .dismissed:
-            return .notConsented("the notification was closed without an answer")
+            return .notConsented(tr("the notification was closed without an answer"))
         case .timedOut:
-            return .notConsented("no answer to the notification within \(Int(timeout)) s")
+            return .notConsented(tr("no answer to the notification within %@ s", Int(timeout)))
         case .unavailable(let reason):
-            return .notConsented("cannot ask with a notification: \(reason)")
+            return .notConsented(tr("cannot ask with a notification: %@", reason))
         }
     }
 
@@ -36,7 +36,7 @@ struct NotificationPrompt {
             lines.append("")
             lines += question.bodyLines.prefix(Self.bodyLines)
             let more = question.bodyLines.count - min(question.bodyLines.count, Self.bodyLines) + question.moreBodyLines
-            if more > 0 { lines.append("… (\(more) more lines)") }
+            if more > 0 { lines.append(trn("… (%@ more line)", "… (%@ more lines)", more, more)) }
         }
         return lines.joined(separator: "\n")
     }

@@ -14,40 +14,40 @@ struct TerminalPrompt {
         terminal.discardTypeahead()
         let prompt = question.choices.map(\.prompt).joined(separator: ", ") + "? "
         let letters = question.choices.map { String($0.letter) }.joined(separator: ", ")
-        switch terminal.ask(prompt, retry: "Please answer \(letters).\n", attempts: Self.maximumAttempts,
+        switch terminal.ask(prompt, retry: tr("Please answer %@.\n", letters), attempts: Self.maximumAttempts,
                             timeout: timeout, choose: question.decision(forWord:)) {
         case .chosen(let decision):
             return decision
         case .endOfInput:
-            terminal.write("\nNo answer (end of input): not sent.\n")
-            return .notConsented("no answer on the terminal (end of input)")
+            terminal.write(tr("\nNo answer (end of input): not sent.\n"))
+            return .notConsented(tr("no answer on the terminal (end of input)"))
         case .timedOut:
-            terminal.write("\nNo answer within \(Int(timeout)) s: not sent.\n")
-            return .notConsented("no answer on the terminal within \(Int(timeout)) s")
+            terminal.write(tr("\nNo answer within %@ s: not sent.\n", Int(timeout)))
+            return .notConsented(tr("no answer on the terminal within %@ s", Int(timeout)))
         case .notUnderstood:
-            terminal.write("No answer understood: not sent.\n")
-            return .notConsented("no answer understood on the terminal")
+            terminal.write(tr("No answer understood: not sent.\n"))
+            return .notConsented(tr("no answer understood on the terminal"))
         }
     }
 
     /// The message as the prompt shows it.
     var text: String {
-        var lines = ["A link asks to send this message:"]
+        var lines = [tr("A link asks to send this message:")]
         let width = (question.fields.map(\.label.count).max() ?? 0) + 2
         for field in question.fields {
             let label = field.label + ":"
             lines.append("  " + label + String(repeating: " ", count: max(1, width - label.count)) + field.value)
         }
         if question.bodyLines.isEmpty {
-            lines.append("  (no body)")
+            lines.append("  " + tr("(no body)"))
         } else {
             lines.append("  Body:")
             lines += question.bodyLines.map { "    " + $0 }
             if question.moreBodyLines > 0 {
-                lines.append("    … (\(question.moreBodyLines) more lines)")
+                lines.append("    " + trn("… (%@ more line)", "… (%@ more lines)", question.moreBodyLines, question.moreBodyLines))
             }
         }
-        lines.append("It would be sent as \(question.sendingAs) through \(question.server).")
+        lines.append(tr("It would be sent as %@ through %@.", question.sendingAs, question.server))
         if let note = question.attachmentNote { lines.append(note) }
         return lines.joined(separator: "\n") + "\n"
     }

@@ -96,8 +96,7 @@ extension Session {
         let refusedCopy = refused.isEmpty ? nil : Result {
             try storage.drafts.save(try submission.draft(for: refused)).path
         }.mapError { error in
-            Failure(kind: .permanent, message: "the copy for \(refused.joined(separator: ", ")), whom the server refused, "
-                + "could not be saved as a draft: \(Failure(error, otherwise: .permanent).message)")
+            Failure(kind: .permanent, message: tr("the copy for %@, whom the server refused, could not be saved as a draft: %@", refused.joined(separator: ", "), Failure(error, otherwise: .permanent).message))
         }
         let deferred = receipt.refused.filter { $0.reply.hasPrefix("4") }
         guard !deferred.isEmpty else { return Transmitted(receipt: receipt, deferred: nil, refusedCopy: refusedCopy) }
@@ -108,9 +107,9 @@ extension Session {
                 failedAttempt: Failure(kind: .transient, message: deferred.map { "\($0.address): \($0.reply)" }.joined(separator: "; ")))
         }
         return Transmitted(receipt: receipt, deferred: queued.map { entry in
-            (entry.id, "the server put off \(names) for now: queued in the outbox as \(entry.id) for them")
+            (entry.id, tr("the server put off %@ for now: queued in the outbox as %@ for them", names, entry.id))
         }.mapError { error in
-            Failure(kind: .configuration, message: "could not queue the message for \(names), whom the server put off: \(Failure(error, otherwise: .permanent).message)")
+            Failure(kind: .configuration, message: tr("could not queue the message for %@, whom the server put off: %@", names, Failure(error, otherwise: .permanent).message))
         }, refusedCopy: refusedCopy)
     }
 
@@ -148,13 +147,12 @@ extension Session {
         report.accepted = sent.receipt.accepted
         report.refused = sent.receipt.refused.map { RouteReport.Refusal(address: $0.address, reply: $0.reply) }
         for refusal in sent.receipt.refused {
-            report.warnings.append("the server refused \(refusal.address): \(refusal.reply)")
+            report.warnings.append(tr("the server refused %@: %@", refusal.address, refusal.reply))
         }
         switch sent.refusedCopy {
         case .success(let path)?:
             report.draft = path
-            report.warnings.append("the message is saved as a draft addressed to \(report.refusedForGood.map(\.address).joined(separator: ", ")), "
-                + "whom the server refused")
+            report.warnings.append(tr("the message is saved as a draft addressed to %@, whom the server refused", report.refusedForGood.map(\.address).joined(separator: ", ")))
         case .failure(let failure)?:
             report.warnings.append(failure.message)
         case nil:
@@ -182,7 +180,7 @@ extension Session {
             report.outboxId = entry.id
             return .delivered
         } catch {
-            report.warnings.append("could not put the message in the outbox: \(Failure(error, otherwise: .permanent).message)")
+            report.warnings.append(tr("could not put the message in the outbox: %@", Failure(error, otherwise: .permanent).message))
             return .keep
         }
     }

@@ -13,7 +13,7 @@ extension Session {
         do {
             account = try accountSetup(selector).map { try $0.get().account.get() } ?? defaultAccount()
         } catch {
-            throw ConfigurationError("no account to send from (\(Failure(error, otherwise: .configuration).message)); the draft stays in \(drafts.path(id))")
+            throw ConfigurationError(tr("no account to send from (%@); the draft stays in %@", Failure(error, otherwise: .configuration).message, drafts.path(id)))
         }
         var report = RouteReport(path: .direct, result: .failed)
         report.server = account.server.address
@@ -31,7 +31,7 @@ extension Session {
                     try drafts.drop(id)
                     removed = true
                 } catch {
-                    report.warnings.append("the draft could not be removed, so sending it again would send it twice: \(error)")
+                    report.warnings.append(tr("the draft could not be removed, so sending it again would send it twice: %@", String(describing: error)))
                 }
             }
         } catch {

@@ -85,8 +85,8 @@ extension Session {
         guard let first = selected.lazy.compactMap({ ready[$0.account ?? ""] }).first else {
             let problems = Set(unusable.values).sorted().joined(separator: "; ")
             throw OutboxError(.configuration, (hasAnyAccount ? problems
-                : "outbox flush needs a configured account ([account] in \(paths.configFile), ~/.msmtprc or Settings, Online Accounts)")
-                + "; \(selected.count == 1 ? "1 message stays" : "\(selected.count) messages stay") queued")
+                : tr("outbox flush needs a configured account ([account] in %@, ~/.msmtprc or Settings, Online Accounts)", paths.configFile))
+                + "; " + trn("%@ message stays queued", "%@ messages stay queued", selected.count, selected.count))
         }
         var replies: [String: String] = [:]
         var through: [String: (name: String, server: String)] = [:]
@@ -95,7 +95,7 @@ extension Session {
         let reports = try outbox.flush(now: now, limit: limit, allQueued: allQueued, selecting: { wanted($0) && usable($0) }) { claim in
             let entry = claim.entry
             guard let account = ready[entry.account ?? ""] else {
-                throw OutboxError(.configuration, "its account is not set up now")
+                throw OutboxError(.configuration, tr("its account is not set up now"))
             }
             through[entry.id] = (account.name, account.server.address)
             do {
@@ -124,7 +124,7 @@ extension Session {
     /// (an account of GNOME Online Accounts removed); the message then waits for it.
     private func accountForQueued(_ name: String) throws(ConfigurationError) -> Account {
         guard let setup = configuration.accounts.first(where: { $0.name == name }) ?? accounts.first(where: { $0.name == name }) else {
-            throw ConfigurationError("the account '\(name)' it was queued for is not set up now")
+            throw ConfigurationError(tr("the account '%@' it was queued for is not set up now", name))
         }
         return try setup.account.get()
     }
@@ -138,12 +138,13 @@ extension Session {
         guard !failed.isEmpty else { return }
         let details = failed.map { report in
             let entry = report.entry
-            return "\(entry.subject ?? "(no subject)") to \(entry.recipients.joined(separator: ", ")): "
-                + (report.error?.message ?? entry.lastError?.message ?? "not sent")
-        } + ["The messages are kept: mailto-route outbox list"]
+            return tr("%@ to %@: %@", entry.subject ?? tr("(no subject)"), entry.recipients.joined(separator: ", "),
+                      report.error?.message ?? entry.lastError?.message ?? tr("not sent"))
+        } + [tr("The messages are kept: mailto-route outbox list")]
         // No notification server: the outcome log and `outbox list` still say it.
         try? services.notifier.show(
-            summary: "\(failed.count) message\(failed.count == 1 ? "" : "s") could not be sent and moved to the outbox's failed/",
+            summary: trn("%@ message could not be sent and moved to the outbox's failed/",
+                         "%@ messages could not be sent and moved to the outbox's failed/", failed.count, failed.count),
             details: details, urgent: true)
     }
 }

@@ -75,17 +75,17 @@ public enum Plan: Equatable, Sendable {
         switch forcedPath {
         case .direct:
             if case .unusable(let problem) = account {
-                return .fail(.direct, Failure(kind: .configuration, message: "cannot send directly: \(problem)"))
+                return .fail(.direct, Failure(kind: .configuration, message: tr("cannot send directly: %@", problem)))
             }
             if account == .none {
-                return .fail(.direct, Failure(kind: .configuration, message: "cannot send directly: no account is configured"))
+                return .fail(.direct, Failure(kind: .configuration, message: tr("cannot send directly: no account is configured")))
             }
             // A forced direct send of a link is still a link: consent first, unless the
             // user's own policy is standing consent (rule 1).
             return source == .link && policy != .direct ? .ask(otherwise: fallback(handlerProblem)) : .send
         case .handoff:
             if let problem = handlerProblem() {
-                return .fail(.handoff, Failure(kind: .permanent, message: "cannot hand off: \(problem)"))
+                return .fail(.handoff, Failure(kind: .permanent, message: tr("cannot hand off: %@", problem)))
             }
             return .handOff
         case .draft:
@@ -114,8 +114,8 @@ public enum Plan: Equatable, Sendable {
     private static func handOffOrSave(_ account: AccountState, _ handlerProblem: () -> String?) -> Plan {
         guard let problem = handlerProblem() else { return .handOff }
         switch account {
-        case .none: return .saveDraft(reason: "\(problem); and no account to send from: no account is configured")
-        case .unusable(let accountProblem): return .saveDraft(reason: "\(problem); and no account to send from: \(accountProblem)")
+        case .none: return .saveDraft(reason: tr("%@; and no account to send from: no account is configured", problem))
+        case .unusable(let accountProblem): return .saveDraft(reason: tr("%@; and no account to send from: %@", problem, accountProblem))
         case .usable: return .saveDraft(reason: problem)
         }
     }

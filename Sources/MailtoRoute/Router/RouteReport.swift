@@ -98,26 +98,34 @@ public struct RouteReport: Sendable, Equatable {
     /// For a person: what happened, then the details, one per line.
     public var readableLines: [String] {
         var lines = [summary]
-        if result == .queued, let error { lines.append("reason: \(error.message)") }
+        if result == .queued, let error { lines.append(tr("reason: %@", error.message)) }
         if let messageId { lines.append("Message-ID: \(messageId)") }
-        if !accepted.isEmpty { lines.append("accepted: \(accepted.joined(separator: ", "))") }
-        for refusal in refused { lines.append("refused: \(refusal.address): \(refusal.reply)") }
-        if let draft, result != .saved { lines.append("saved as a draft: \(draft)") }
-        for warning in warnings { lines.append("warning: \(warning)") }
+        if !accepted.isEmpty { lines.append(tr("accepted: %@", accepted.joined(separator: ", "))) }
+        for refusal in refused { lines.append(tr("refused: %@: %@", refusal.address, refusal.reply)) }
+        if let draft, result != .saved { lines.append(tr("saved as a draft: %@", draft)) }
+        // The warnings come last, as many as `warnings` has (the command line puts them on
+        // standard error).
+        for warning in warnings { lines.append(tr("warning: %@", warning)) }
         return lines.map(\.visible)
     }
 
     /// A notification's first line, in a person's words: what came of it, for whom
     /// (`summary` is the command line's line, with the server and its reply).
     public var headline: String {
-        let whom = to.first.map { to.count > 1 ? "\($0) and \(to.count - 1) more" : $0 }
+        let whom = to.first.map { to.count > 1 ? trn("%@ and %@ more", "%@ and %@ more", to.count - 1, $0, to.count - 1) : $0 }
         switch result {
-        case .sent: return whom.map { "Sent to \($0)" } ?? "Sent"
-        case .queued: return "Queued: " + (error.map { Self.firstClause($0.message) } ?? "the server cannot take it now")
-        case .handedOff: return "Opened in " + (handler?.name ?? "your mail program")
-        case .saved: return "Saved as a draft"
-        case .cancelled: return "Not sent"
-        case .failed: return "Not sent" + (whom.map { " to \($0)" } ?? "") + (error.map { ": \(Self.firstClause($0.message))" } ?? "")
+        case .sent: return whom.map { tr("Sent to %@", $0) } ?? tr("Sent")
+        case .queued: return tr("Queued: %@", error.map { Self.firstClause($0.message) } ?? tr("the server cannot take it now"))
+        case .handedOff: return handler.map { tr("Opened in %@", $0.name) } ?? tr("Opened in your mail program")
+        case .saved: return tr("Saved as a draft")
+        case .cancelled: return tr("Not sent")
+        case .failed:
+            switch (whom, error.map { Self.firstClause($0.message) }) {
+            case let (whom?, reason?): return tr("Not sent to %@: %@", whom, reason)
+            case let (whom?, nil): return tr("Not sent to %@", whom)
+            case let (nil, reason?): return tr("Not sent: %@", reason)
+            case (nil, nil): return tr("Not sent")
+            }
         }
     }
 
@@ -131,18 +139,20 @@ public struct RouteReport: Sendable, Equatable {
     public var summary: String {
         switch result {
         case .sent:
-            return "sent via \(server ?? "?")" + (reply.map { ": \($0)" } ?? "")
+            return reply.map { tr("sent via %@: %@", server ?? "?", $0) } ?? tr("sent via %@", server ?? "?")
         case .queued:
-            return "queued in the outbox" + (outboxId.map { " as \($0)" } ?? "")
-                + (server.map { ": \($0) could not take it now; it will be retried" } ?? "; it will be retried")
+            let queued = outboxId.map { tr("queued in the outbox as %@", $0) } ?? tr("queued in the outbox")
+            return server.map { tr("%@: %@ could not take it now; it will be retried", queued, $0) }
+                ?? tr("%@; it will be retried", queued)
         case .handedOff:
-            return "handed off to " + (handler.map { "\($0.name) (\($0.id))" } ?? "the mail program")
+            return handler.map { tr("handed off to %@ (%@)", $0.name, $0.id) } ?? tr("handed off to the mail program")
         case .saved:
-            return "saved as a draft" + (draft.map { ": \($0)" } ?? "")
+            return draft.map { tr("saved as a draft: %@", $0) } ?? tr("saved as a draft")
         case .cancelled:
-            return "cancelled: not sent"
+            return tr("cancelled: not sent")
         case .failed:
-            return "not sent" + (server.map { " via \($0)" } ?? "") + (error.map { ": \($0.message)" } ?? "")
+            let notSent = server.map { tr("not sent via %@", $0) } ?? tr("not sent")
+            return error.map { tr("%@: %@", notSent, $0.message) } ?? notSent
         }
     }
 }

@@ -125,10 +125,10 @@ private struct Routing {
     mutating func run() -> RouteReport {
         // A broken [route] group is read as policy=handoff, keeping its handler=.
         if let error = session.routeSettings.error {
-            warnings.append("\(error.message); links are handed off until it is fixed")
+            warnings.append(tr("%@; links are handed off until it is fixed", error.message))
         }
         let state = session.accountState(for: request)
-        if case .unusable(let problem) = state, saysAccountProblems { warnings.append("account not usable: \(problem)") }
+        if case .unusable(let problem) = state, saysAccountProblems { warnings.append(tr("account not usable: %@", problem)) }
         // The sheet is shown by its caller (`Session.plan` with `request.sheet`), which then
         // routes what the user did there; here it is the plan without one.
         var sheetless = request
@@ -136,7 +136,7 @@ private struct Routing {
         let plan = session.plan(sheetless)
         // A usable account is one whose password can be had now, without a terminal.
         if state == .usable, saysAccountProblems, session.triedPassword, let problem = session.passwordProblem(for: request) {
-            warnings.append("account not usable: \(problem)")
+            warnings.append(tr("account not usable: %@", problem))
         }
         switch plan {
         case .sheet:
@@ -174,7 +174,7 @@ private struct Routing {
             return report
         case .notConsented(let reason):
             // Rule 1: where consent cannot be asked, the message is never sent.
-            warnings.append("not sent directly: the link needs your consent, which could not be asked (\(reason))")
+            warnings.append(tr("not sent directly: the link needs your consent, which could not be asked (%@)", reason))
             switch otherwise {
             case .handOff: return handOff()
             case .saveDraft(let reason): return saveDraft(because: reason)
@@ -186,7 +186,7 @@ private struct Routing {
 
     mutating func sendDirect() -> RouteReport {
         guard let account = session.account(for: request) else {
-            return failed(path: .direct, Failure(kind: .configuration, message: "no account is configured"))
+            return failed(path: .direct, Failure(kind: .configuration, message: tr("no account is configured")))
         }
         var report = RouteReport(path: .direct, result: .failed)
         report.server = account.server.address
@@ -205,7 +205,7 @@ private struct Routing {
                 return keepAsDraft(report)
             }
             message = sendable
-            report.warnings.append("header fields \(email.headers.keys.sorted().joined(separator: ", ")) not sent: \(error.message)")
+            report.warnings.append(tr("header fields %@ not sent: %@", email.headers.keys.sorted().joined(separator: ", "), error.message))
         }
         report.messageId = message.messageID
         request.messageSize?(message.size)
@@ -230,9 +230,9 @@ private struct Routing {
             if !result.notCarried.isEmpty {
                 // Rule 2: what the mail program did not get is kept whole as well.
                 if let failure = attachDraft(to: &report) {
-                    report.warnings.append("what \(result.handlerName) did not get could not be kept as a draft either: \(failure.message)")
+                    report.warnings.append(tr("what %@ did not get could not be kept as a draft either: %@", result.handlerName, failure.message))
                 } else if let path = report.draft {
-                    report.warnings.append("the whole message, with what \(result.handlerName) did not get, is saved as \(path)")
+                    report.warnings.append(tr("the whole message, with what %@ did not get, is saved as %@", result.handlerName, path))
                 }
             }
             return report
@@ -250,7 +250,7 @@ private struct Routing {
     /// The mail program could not take it: a forced handoff fails, any other is saved.
     mutating func notHandedOff(_ failure: Failure) -> RouteReport {
         if request.forcedPath == .handoff { return failed(path: .handoff, failure) }
-        return saveDraft(because: "not handed off: \(failure.message)")
+        return saveDraft(because: tr("not handed off: %@", failure.message))
     }
 
     func saveDraft(because reason: String?) -> RouteReport {
@@ -276,11 +276,11 @@ private struct Routing {
         var report = report
         guard request.keepsFailedMessage else { return report }
         if let error = attachDraft(to: &report) {
-            report.warnings.append("the message could not be saved as a draft either: \(error.message)")
+            report.warnings.append(tr("the message could not be saved as a draft either: %@", error.message))
             if report.result != .sent {
                 report.result = .failed
-                report.error = Failure(kind: .configuration, message: (report.error.map { "\($0.message); and " } ?? "")
-                    + "the message could not be kept anywhere: \(error.message)")
+                report.error = Failure(kind: .configuration, message: (report.error.map { tr("%@; and ", $0.message) } ?? "")
+                    + tr("the message could not be kept anywhere: %@", error.message))
             }
         }
         return report
@@ -298,7 +298,7 @@ private struct Routing {
         } catch {
             // A full disk and a read-only one alike: the user's storage must be mended
             // before anything can be kept, so both are the same kind (and exit status).
-            return Failure(kind: .configuration, message: "cannot save a draft: \(Failure(error, otherwise: .permanent).message)")
+            return Failure(kind: .configuration, message: tr("cannot save a draft: %@", Failure(error, otherwise: .permanent).message))
         }
     }
 }
@@ -319,7 +319,7 @@ extension Session {
                               errorKind: error.kind)
         try? storage.outcomeLog.append(outcome)
         if !hasTerminal() {
-            try? services.notifier.show(summary: "cannot open this link", details: [error.description], urgent: true)
+            try? services.notifier.show(summary: tr("cannot open this link"), details: [error.description], urgent: true)
         }
     }
 }

@@ -95,7 +95,7 @@ extension Session {
             }
         }
         if online.auth == .oauth2, online.attentionNeeded {
-            return (.signInNeeded("GNOME Online Accounts says \(online.presentationIdentity) needs attention"), nil)
+            return (.signInNeeded(tr("GNOME Online Accounts says %@ needs attention", online.presentationIdentity)), nil)
         }
         var server = account.server
         let credential: String
@@ -111,7 +111,7 @@ extension Session {
             return (error.kind == .notAuthorized ? .signInNeeded(error.message) : .unavailable(error.message), nil)
         }
         if let refused = accountMemory.refusal(of: account.name), refused.fingerprint == secretFingerprint(credential) {
-            return (.signInNeeded("\(refused.reason) (since \(refused.since.iso8601))"), nil)
+            return (.signInNeeded(tr("%@ (since %@)", refused.reason, refused.since.iso8601)), nil)
         }
         return (.available, server)
     }
@@ -124,7 +124,7 @@ extension Session {
     public func signInRequest(for name: String) -> SignInRequest? {
         guard let account = try? accounts.first(where: { $0.name == name })?.account.get(),
               let online = account.onlineAccount else { return nil }
-        let reason = accountMemory.refusal(of: name)?.reason ?? "the server refused the sign-in of \(account.from.address)"
+        let reason = accountMemory.refusal(of: name)?.reason ?? tr("the server refused the sign-in of %@", account.from.address)
         return SignInRequest(account: name, address: account.from.address,
                              provider: online.providerName.isEmpty ? online.providerType : online.providerName,
                              onlineAccountID: online.id, reason: reason)

@@ -109,7 +109,7 @@ public final class Session {
                              account: Result { () throws(ConfigurationError) in try Account(online: online, caFile: paths.defaultCAFile) })
             }
         } catch {
-            onlineAccountsProblem = "GNOME Online Accounts did not answer: \(Failure(error, otherwise: .transient).message)"
+            onlineAccountsProblem = tr("GNOME Online Accounts did not answer: %@", Failure(error, otherwise: .transient).message)
         }
         listedAccounts = listed
         return listed
@@ -125,7 +125,7 @@ public final class Session {
             guard let found = lookUp(wanted) else {
                 let all = accounts
                 return .failure(ConfigurationError(
-                    "default=\(wanted) in [route] names no account (\(all.isEmpty ? "there is none" : "they are: " + all.map(\.name).joined(separator: ", ")))"))
+                    tr("default=%@ in [route] names no account (%@)", wanted, all.isEmpty ? tr("there is none") : tr("they are: %@", all.map(\.name).joined(separator: ", ")))))
             }
             return .success(found)
         }
@@ -139,7 +139,7 @@ public final class Session {
         guard let found = lookUp(selector) else {
             let all = accounts
             return .failure(ConfigurationError(
-                "no account is named or sends from '\(selector.visible)' (\(all.isEmpty ? "there is none" : "accounts: " + all.map(\.name).joined(separator: ", ")))"))
+                tr("no account is named or sends from '%@' (%@)", selector.visible, all.isEmpty ? tr("there is none") : tr("accounts: %@", all.map(\.name).joined(separator: ", ")))))
         }
         return .success(found)
     }
@@ -221,7 +221,7 @@ public final class Session {
             switch online.auth {
             case .oauth2:
                 if online.attentionNeeded {
-                    throw OnlineAccountsError(.notAuthorized, "GNOME Online Accounts says \(online.presentationIdentity) needs attention")
+                    throw OnlineAccountsError(.notAuthorized, tr("GNOME Online Accounts says %@ needs attention", online.presentationIdentity))
                 }
                 credential = try services.onlineAccounts.accessToken(for: online)
                 server.bearerToken = credential
@@ -233,16 +233,16 @@ public final class Session {
             switch error.kind {
             case .notAuthorized:
                 signInNeeded(account, online, fingerprint: AccountMemory.attention, reason: error.message)
-                throw AccountHeld("\(account.from.address) must be signed in again in Settings, Online Accounts (\(error.message)); the message waits in the outbox",
+                throw AccountHeld(tr("%@ must be signed in again in Settings, Online Accounts (%@); the message waits in the outbox", account.from.address, error.message),
                                   signIn: true)
             case .unavailable:
-                throw AccountHeld("\(error.message); the message waits in the outbox", signIn: false)
+                throw AccountHeld(tr("%@; the message waits in the outbox", error.message), signIn: false)
             }
         }
         let fingerprint = secretFingerprint(credential)
         if let refused = memory.refusal(of: account.name), refused.fingerprint == fingerprint {
             // The very credential the server refused: not tried again by itself (rule 9).
-            throw AccountHeld("\(refused.reason); not tried again with the same credential until you sign in again in Settings, Online Accounts (or run mailto-route outbox retry); the message waits in the outbox",
+            throw AccountHeld(tr("%@; not tried again with the same credential until you sign in again in Settings, Online Accounts (or run mailto-route outbox retry); the message waits in the outbox", refused.reason),
                               signIn: true)
         }
         credentialFingerprints[account.name] = fingerprint
@@ -269,7 +269,7 @@ public final class Session {
               let fingerprint = credentialFingerprints[account.name]
         else { return error }
         signInNeeded(account, online, fingerprint: fingerprint, reason: smtpError.message)
-        let held = AccountHeld("\(smtpError.message): sign in again to \(account.from.address) in Settings, Online Accounts; the message waits in the outbox",
+        let held = AccountHeld(tr("%@: sign in again to %@ in Settings, Online Accounts; the message waits in the outbox", smtpError.message, account.from.address),
                                signIn: true)
         // Every later message of this run through it waits too, without a second login.
         connections[account.name] = .failure(held)
@@ -289,7 +289,7 @@ public final class Session {
         switch defaultAccountSetup {
         case nil:
             throw ConfigurationError(
-                "no account is configured: write an [account] group in \(paths.configFile) (see README), set up ~/.msmtprc, or add a mail account in Settings, Online Accounts")
+                tr("no account is configured: write an [account] group in %@ (see README), set up ~/.msmtprc, or add a mail account in Settings, Online Accounts", paths.configFile))
         case .failure(let mistake)?:
             throw mistake
         case .success(let setup)?:

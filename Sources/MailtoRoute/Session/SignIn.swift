@@ -25,12 +25,11 @@ public struct SignInRequest: Sendable, Equatable {
     }
 
     /// The notification's title.
-    public var summary: String { "Sign in again to \(address)" }
+    public var summary: String { tr("Sign in again to %@", address) }
 
     /// The notification's lines: why, what waits, and how to mend it.
     public var details: [String] {
-        ["\(reason).", "Messages from \(address) wait in the outbox until you sign in again: "
-            + "Settings, Online Accounts, \(provider) (\(OnlineAccounts.settingsCommand(account: onlineAccountID).joined(separator: " ")))."]
+        ["\(reason).", tr("Messages from %@ wait in the outbox until you sign in again: Settings, Online Accounts, %@ (%@).", address, provider, OnlineAccounts.settingsCommand(account: onlineAccountID).joined(separator: " "))]
     }
 }
 

@@ -99,8 +99,8 @@ extension RouteRequest {
     /// with who asked (rule 2: nothing drops silently; rule 8: why).
     static func unattachedWarnings(_ email: EmailData, requestedBy requester: String?) -> [String] {
         email.requestedAttachments.map { path in
-            let asker = requester.map { "\($0) asked for it" } ?? "the link asked for it"
-            return "not attached: \(LocalPath.display(path).visible) (\(asker); a file a link names is attached only when you tick it in the sheet)"
+            let asker = requester.map { tr("%@ asked for it", $0) } ?? tr("the link asked for it")
+            return tr("not attached: %@ (%@; a file a link names is attached only when you tick it in the sheet)", LocalPath.display(path).visible, asker)
         }
     }
 }
@@ -139,18 +139,18 @@ extension ServiceProtocol.Request {
     /// Reads `sheetProgramWords`; the mistake, in one line, when they do not read.
     public init(sheetProgramWords arguments: [String]) throws(UsageMistake) {
         var words = arguments
-        guard let trust = AttachmentTrust.take(from: &words) else { throw UsageMistake("an option lacks its value") }
+        guard let trust = AttachmentTrust.take(from: &words) else { throw UsageMistake(tr("an option lacks its value")) }
         guard let command = words.first, command == "open" || command == "compose" else {
-            throw UsageMistake(words.first.map { "unknown command '\($0)'" } ?? "no command given")
+            throw UsageMistake(words.first.map { tr("unknown command '%@'", $0) } ?? tr("no command given"))
         }
         let source: Source = command == "open" ? .link : .compose
         let positionals = Array(words.dropFirst())
         if let option = positionals.first(where: { $0.hasPrefix("-") }) { throw UsageMistake("unknown option '\(option)'") }
         guard positionals.count <= 1, source == .compose || positionals.count == 1 else {
-            throw UsageMistake(source == .link ? "open takes one URL" : "compose takes at most one URL")
+            throw UsageMistake(source == .link ? tr("open takes one URL") : tr("compose takes at most one URL"))
         }
         guard arguments.count == words.count || source == .link else {
-            throw UsageMistake("--local, --trust and --requested-by are for open")
+            throw UsageMistake(tr("--local, --trust and --requested-by are for open"))
         }
         self.init(url: positionals.first, source: source, trust: trust)
     }

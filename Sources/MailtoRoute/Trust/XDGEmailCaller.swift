@@ -124,7 +124,7 @@ public enum XDGEmailCaller {
         ("chromium", "Chromium"), ("org.chromium.chromium", "Chromium"), ("chrome", "Google Chrome"),
         ("google-chrome", "Google Chrome"), ("com.google.chrome", "Google Chrome"), ("brave", "Brave"),
         ("com.brave.browser", "Brave"), ("msedge", "Microsoft Edge"), ("microsoft-edge", "Microsoft Edge"),
-        ("vivaldi", "Vivaldi"), ("opera", "Opera"), ("electron", "an Electron application"),
+        ("vivaldi", "Vivaldi"), ("opera", "Opera"), ("electron", tr("an Electron application")),
         ("firefox", "Firefox"), ("org.mozilla.firefox", "Firefox"), ("thunderbird", "Thunderbird"),
         ("soffice", "LibreOffice"), ("libreoffice", "LibreOffice"),
     ]

@@ -48,7 +48,7 @@ struct Arguments: Sendable {
 
     /// The first positional argument, which the command cannot do without (`what` names it).
     func required(_ what: String, usage: String) throws(UsageError) -> String {
-        guard let first = positionals.first else { throw UsageError("missing \(what)", usage: usage) }
+        guard let first = positionals.first else { throw UsageError(tr("missing %@", what), usage: usage) }
         return first
     }
 
@@ -83,12 +83,12 @@ struct Arguments: Sendable {
             }
             guard let spec = options.first(where: { $0.name == name }) else {
                 let suggestion = closest(to: name, among: options.map(\.name) + ["--help"])
-                throw UsageError("unknown option '\(name)'" + (suggestion.map { "; did you mean '\($0)'?" } ?? ""), usage: usage)
+                throw UsageError(tr("unknown option '%@'", name) + didYouMean(suggestion), usage: usage)
             }
             switch spec.arity {
             case .flag:
                 guard inlineValue == nil else {
-                    throw UsageError("option '\(name)' takes no value", usage: usage)
+                    throw UsageError(tr("option '%@' takes no value", name), usage: usage)
                 }
                 flags.insert(name)
             case .single, .repeated:
@@ -97,20 +97,20 @@ struct Arguments: Sendable {
                     value = inlineValue
                 } else {
                     guard index < words.count else {
-                        throw UsageError("option '\(name)' needs a value", usage: usage)
+                        throw UsageError(tr("option '%@' needs a value", name), usage: usage)
                     }
                     value = words[index]
                     index += 1
                 }
                 if spec.arity == .single, values[name] != nil {
-                    throw UsageError("option '\(name)' given twice", usage: usage)
+                    throw UsageError(tr("option '%@' given twice", name), usage: usage)
                 }
                 values[name, default: []].append(value)
             }
         }
         if positionals.count > maxPositionals {
             let extra = positionals[maxPositionals]
-            throw UsageError("unexpected argument '\(extra)'", usage: usage)
+            throw UsageError(tr("unexpected argument '%@'", extra), usage: usage)
         }
     }
 }

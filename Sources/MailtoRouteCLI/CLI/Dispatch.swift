@@ -5,7 +5,7 @@ import MailtoRoute
 func dispatch(_ words: [String], commands: [any Command.Type], context: Context) throws -> ExitStatus {
     let output = context.output
     guard let first = words.first else {
-        throw UsageError("no command given", usage: Help.synopsis)
+        throw UsageError(tr("no command given"), usage: Help.synopsis)
     }
     switch first {
     case "--help", "-h":
@@ -31,9 +31,9 @@ func dispatch(_ words: [String], commands: [any Command.Type], context: Context)
     }
     if first.hasPrefix("-") {
         let suggestion = closest(to: first, among: ["--help", "--version", "--check"])
-        throw UsageError("unknown option '\(first)'" + didYouMean(suggestion), usage: Help.synopsis)
+        throw UsageError(tr("unknown option '%@'", first) + didYouMean(suggestion), usage: Help.synopsis)
     }
-    throw UsageError("unknown command '\(first)'" + didYouMean(suggestion(for: first, commands: commands)),
+    throw UsageError(tr("unknown command '%@'", first) + didYouMean(suggestion(for: first, commands: commands)),
                      usage: Help.synopsis)
 }
 
@@ -44,9 +44,9 @@ private func help(_ words: [String], commands: [any Command.Type], output: Outpu
         return .success
     }
     let usage = "mailto-route help [COMMAND]"
-    guard words.count == 1 else { throw UsageError("unexpected argument '\(words[1])'", usage: usage) }
+    guard words.count == 1 else { throw UsageError(tr("unexpected argument '%@'", words[1]), usage: usage) }
     guard let command = commands.first(where: { $0.name == name }) else {
-        throw UsageError("unknown command '\(name)'" + didYouMean(suggestion(for: name, commands: commands)), usage: usage)
+        throw UsageError(tr("unknown command '%@'", name) + didYouMean(suggestion(for: name, commands: commands)), usage: usage)
     }
     output.print(command.helpText)
     return .success
@@ -62,6 +62,7 @@ private func suggestion(for word: String, commands: [any Command.Type]) -> Strin
     return closest(to: word, among: commands.map { $0.name } + ["help"])
 }
 
-private func didYouMean(_ suggestion: String?) -> String {
-    suggestion.map { "; did you mean '\($0)'?" } ?? ""
+/// "; did you mean 'SUGGESTION'?" after an unknown word, or nothing.
+func didYouMean(_ suggestion: String?) -> String {
+    suggestion.map { tr("; did you mean '%@'?", $0) } ?? ""
 }

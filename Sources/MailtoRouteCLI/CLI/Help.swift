@@ -6,35 +6,33 @@ enum Help {
 
     static func text(commands: [any Command.Type]) -> String {
         var lines = [
-            "usage: \(synopsis)",
+            tr("usage: %@", synopsis),
             "",
-            "Handle mailto: links: send the message directly, hand it to your mail program,",
-            "or save it as a draft, and say which happened.",
+            tr("Handle mailto: links: send the message directly, hand it to your mail program,\nor save it as a draft, and say which happened."),
             "",
-            "Commands:",
+            tr("Commands:"),
         ]
         for command in commands {
             lines.append("  " + wrapped("mailto-route \(command.usage)", indent: 6, width: 88))
-            lines.append("      \(command.summary)")
+            lines.append("      " + tr(command.summary))
         }
         lines += [
             "  mailto-route --help | help COMMAND | COMMAND --help | --version",
-            "      Show this help, or one command's usage and options; the version.",
+            "      " + tr("Show this help, or one command's usage and options; the version."),
             "",
-            "Files: $XDG_CONFIG_HOME/mailto-route/config (the account and [route]),",
-            "$XDG_STATE_HOME/mailto-route/ (outbox, outcome log),",
-            "$XDG_DATA_HOME/mailto-route/drafts/.",
+            tr("Files: %@ (the account and [route]),\n%@ (outbox, outcome log),\n%@.",
+               "$XDG_CONFIG_HOME/mailto-route/config", "$XDG_STATE_HOME/mailto-route/", "$XDG_DATA_HOME/mailto-route/drafts/"),
             "",
-            "Exit status:",
-            "  0   sent, or handed off to the mail program",
-            "  1   failed (the server refused, the handler could not start)",
-            "  2   sent, but refused for good for some recipients: a draft to them is kept",
-            "  3   saved as a draft",
-            "  4   cancelled by the user",
-            "  64  usage error",
-            "  65  bad input, such as a malformed URL",
-            "  75  queued in the outbox, will be retried",
-            "  78  configuration error",
+            tr("Exit status:"),
+            "  0   " + tr("sent, or handed off to the mail program"),
+            "  1   " + tr("failed (the server refused, the handler could not start)"),
+            "  2   " + tr("sent, but refused for good for some recipients: a draft to them is kept"),
+            "  3   " + tr("saved as a draft"),
+            "  4   " + tr("cancelled by the user"),
+            "  64  " + tr("usage error"),
+            "  65  " + tr("bad input, such as a malformed URL"),
+            "  75  " + tr("queued in the outbox, will be retried"),
+            "  78  " + tr("configuration error"),
         ]
         return lines.joined(separator: "\n")
     }
@@ -42,21 +40,24 @@ enum Help {
     /// The help of one command: its usage, what it does, its arguments and options, one
     /// line each, as `git help`-style tools print them.
     static func text(for command: any Command.Type) -> String {
-        var lines = [wrapped("usage: " + command.fullUsage, indent: 7, width: 80), "", command.summary]
+        // The usage line's words are the command's own and stay as they are; "usage: " is
+        // measured as the language says it, so that the continuation lines up under it.
+        let usage = tr("usage: %@", "")
+        var lines = [wrapped(usage + command.fullUsage, indent: usage.count, width: 80), "", tr(command.summary)]
         let options = command.options.map { option in
             (option.name + (option.valueName.map { " \($0)" } ?? ""),
-             option.help + (option.arity == .repeated ? " (repeatable)" : ""))
-        } + [("-h, --help", "show this help and exit")]
+             option.arity == .repeated ? tr("%@ (repeatable)", tr(option.help)) : tr(option.help))
+        } + [("-h, --help", tr("show this help and exit"))]
         // One column for both lists, so that the descriptions line up down the page.
         let width = (command.arguments.map(\.name) + options.map(\.0)).map(\.count).max() ?? 0
         let entry = { (name: String, help: String) in
             "  " + name + String(repeating: " ", count: width - name.count + 2) + help
         }
         if !command.arguments.isEmpty {
-            lines += ["", "Arguments:"] + command.arguments.map(entry)
+            lines += ["", tr("Arguments:")] + command.arguments.map { entry($0.name, tr($0.help)) }
         }
-        lines += ["", "Options:"] + options.map(entry)
-        lines += ["", "Exit status: see 'mailto-route --help' and the man page, mailto-route(1)."]
+        lines += ["", tr("Options:")] + options.map(entry)
+        lines += ["", tr("Exit status: see 'mailto-route --help' and the man page, mailto-route(1).")]
         return lines.joined(separator: "\n")
     }
 

@@ -24,7 +24,7 @@ final class ProgressBar: @unchecked Sendable {
         let filled = permille * 30 / 1000
         let bar = String(repeating: "#", count: filled) + String(repeating: ".", count: 30 - filled)
         let done = Double(sent) / 1_000_000, whole = Double(self.total) / 1_000_000
-        draw("\rsending [\(bar)] \(tenths(done)) of \(tenths(whole)) MB")
+        draw("\r" + tr("sending [%@] %@ of %@ MB", bar, tenths(done), tenths(whole)))
         drawn = true
     }
 

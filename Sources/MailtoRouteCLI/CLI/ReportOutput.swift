@@ -13,7 +13,7 @@ extension Output {
         if json {
             print(report.json.serialized)
         } else {
-            printReportLines(report.readableLines, failed: report.result == .failed)
+            printReportLines(report.readableLines, warnings: report.warnings.count, failed: report.result == .failed)
         }
     }
 }
@@ -29,10 +29,10 @@ extension Context {
 
 extension Output {
     /// A report's readable lines: what happened on standard output (standard error for a
-    /// failure); warnings, as every warning, on standard error.
-    func printReportLines(_ lines: [String], failed: Bool) {
+    /// failure); warnings (the last `warnings` lines), as every warning, on standard error.
+    func printReportLines(_ lines: [String], warnings: Int, failed: Bool) {
         for (index, line) in lines.enumerated() {
-            if line.hasPrefix("warning: ") {
+            if index >= lines.count - warnings {
                 error(line)
             } else if failed {
                 error(index == 0 ? "mailto-route: \(line)" : line)

@@ -37,8 +37,8 @@ func report(_ error: any Error, to output: Output, json: Bool = false) -> ExitSt
     switch error {
     case let error as UsageError:
         output.error("mailto-route: \(error.message)")
-        output.error("usage: \(error.usage)")
-        output.error("Try 'mailto-route \(error.command.map { "\($0) " } ?? "")--help' for more information.")
+        output.error(tr("usage: %@", error.usage))
+        output.error(tr("Try '%@' for more information.", "mailto-route " + (error.command.map { $0 + " " } ?? "") + "--help"))
     case let error as any ClassifiedError:
         output.error("mailto-route: \(error.description)")
     default:

@@ -6,11 +6,11 @@ import MailtoRoute
 /// reaches a working path, 1 when it would not (only a draft), 78 on a configuration error.
 enum CheckCommand: Command {
     static let name = "check"
-    static let summary = "Tell what a click would do right now, and what is wrong."
+    static let summary = trNoop("Tell what a click would do right now, and what is wrong.")
     static let usage = "check | --check [--json] [--offline]"
     static let options: [OptionSpec] = [
-        .flag("--json", "print the report as one JSON object"),
-        .flag("--offline", "skip the live test of the SMTP server"),
+        .flag("--json", trNoop("print the report as one JSON object")),
+        .flag("--offline", trNoop("skip the live test of the SMTP server")),
     ]
     static let arguments: [(name: String, help: String)] = []
     static let maxPositionals = 0

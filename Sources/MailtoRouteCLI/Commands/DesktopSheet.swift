@@ -27,7 +27,7 @@ enum DesktopSheet {
                 return present(outcome, json: json, output: output)
             }
         } catch {
-            output.error("mailto-route: \(error.message)")
+            output.error("mailto-route: " + error.message)
             return .failure
         }
         return runSheetProgram(request, directory: session.storage.stateDirectory, json: json, output: output)
@@ -57,7 +57,7 @@ enum DesktopSheet {
     /// notification already when nobody is at this terminal.
     private static func present(_ outcome: ServiceProtocol.Answer, json: Bool, output: Output) -> ExitStatus {
         guard let text = outcome.report, let report = RouteReport(json: text) else {
-            if !outcome.message.isEmpty { output.error("mailto-route: \(outcome.message)") }
+            if !outcome.message.isEmpty { output.error("mailto-route: " + outcome.message) }
             return ExitStatus(rawValue: outcome.status) ?? .failure
         }
         output.present(report, json: json)

@@ -4,13 +4,13 @@ import MailtoRoute
 /// sent.
 enum DraftsCommand: Command {
     static let name = "drafts"
-    static let summary = "List, send or drop saved drafts."
+    static let summary = trNoop("List, send or drop saved drafts.")
     static let usage = "drafts list | send ID | drop ID [--json]"
-    static let options: [OptionSpec] = [.flag("--json", "print the result as JSON")]
+    static let options: [OptionSpec] = [.flag("--json", trNoop("print the result as JSON"))]
     static let arguments: [(name: String, help: String)] = [
-        ("list", "the drafts: ID, when saved, recipients, subject (the default)"),
-        ("send ID", "send a draft from the configured account; removed once sent"),
-        ("drop ID", "delete a draft without sending it"),
+        ("list", trNoop("the drafts: ID, when saved, recipients, subject (the default)")),
+        ("send ID", trNoop("send a draft from the configured account; removed once sent")),
+        ("drop ID", trNoop("delete a draft without sending it")),
     ]
     static let maxPositionals = 2
 
@@ -27,9 +27,9 @@ enum DraftsCommand: Command {
             if json {
                 output.print(JSON.array(all.map(\.json)).serialized)
             } else if all.isEmpty {
-                output.print("No drafts.")
+                output.print(tr("No drafts."))
             } else {
-                var table = Table(header: ["ID", "SAVED", "TO", "SUBJECT"])
+                var table = Table(header: [tr("ID"), tr("SAVED"), tr("TO"), tr("SUBJECT")])
                 for draft in all {
                     table.add([
                         draft.id, draft.saved.localShortText, draft.recipients.joined(separator: ", ").cut(to: 40),
@@ -37,22 +37,22 @@ enum DraftsCommand: Command {
                     ])
                 }
                 output.print(table.lines.joined(separator: "\n"))
-                output.print("In \(drafts.directory)")
+                output.print(tr("In %@", drafts.directory))
             }
             return .success
         case ("drop", let id?):
             try drafts.drop(id)
-            output.print(json ? JSON.object([("dropped", .string(id))]).serialized : "\(id): draft deleted.")
+            output.print(json ? JSON.object([("dropped", .string(id))]).serialized : tr("%@: draft deleted.", id))
             return .success
         case ("send", let id?):
             let (report, removed) = try session.sendDraft(id)
             return send(report, id: id, removed: removed, json: json, output: output)
         case ("drop", nil), ("send", nil):
-            throw UsageError("drafts \(action) needs a draft ID (see 'mailto-route drafts list')", usage: fullUsage)
+            throw UsageError(tr("drafts %@ needs a draft ID (see 'mailto-route drafts list')", action), usage: fullUsage)
         case ("list", let extra?):
-            throw UsageError("unexpected argument '\(extra)'", usage: fullUsage)
+            throw UsageError(tr("unexpected argument '%@'", extra), usage: fullUsage)
         default:
-            throw UsageError("unknown drafts action '\(action)'", usage: fullUsage)
+            throw UsageError(tr("unknown drafts action '%@'", action), usage: fullUsage)
         }
     }
 
@@ -69,13 +69,13 @@ enum DraftsCommand: Command {
         // The draft's own path is not news: it is the one the user named.
         shown.draft = nil
         var lines = shown.readableLines
-        lines[0] = "\(id): " + lines[0]
+        lines[0] = tr("%@: %@", id, lines[0])
         switch report.result {
-        case .sent: if removed { lines.insert("the draft was removed", at: 1) }
-        case .queued: if removed { lines.insert("the draft was removed (the outbox has it now)", at: 1) }
-        default: lines[0] += "; it stays a draft"
+        case .sent: if removed { lines.insert(tr("the draft was removed"), at: 1) }
+        case .queued: if removed { lines.insert(tr("the draft was removed (the outbox has it now)"), at: 1) }
+        default: lines[0] = tr("%@; it stays a draft", lines[0])
         }
-        output.printReportLines(lines, failed: report.result == .failed)
+        output.printReportLines(lines, warnings: report.warnings.count, failed: report.result == .failed)
         return ExitStatus(for: report)
     }
 }

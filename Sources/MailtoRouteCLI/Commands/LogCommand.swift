@@ -4,12 +4,12 @@ import MailtoRoute
 /// each path and result happened.
 enum LogCommand: Command {
     static let name = "log"
-    static let summary = "Show what recent runs did, or count them (--stats)."
+    static let summary = trNoop("Show what recent runs did, or count them (--stats).")
     static let usage = "log [--stats] [--count N] [--json]"
     static let options: [OptionSpec] = [
-        .flag("--stats", "count the runs per path, per result and per both"),
-        .single("--count", "N", "show the last N runs (20)"),
-        .flag("--json", "print the runs or the counts as JSON"),
+        .flag("--stats", trNoop("count the runs per path, per result and per both")),
+        .single("--count", "N", trNoop("show the last N runs (20)")),
+        .flag("--json", trNoop("print the runs or the counts as JSON")),
     ]
     static let arguments: [(name: String, help: String)] = []
     static let maxPositionals = 0
@@ -24,11 +24,14 @@ enum LogCommand: Command {
                 output.print(stats.json.serialized)
                 return .success
             }
-            output.print("\(stats.total) run\(stats.total == 1 ? "" : "s") logged" + (stats.unreadable > 0 ? ", \(stats.unreadable) unreadable line(s)" : ""))
+            output.print(stats.unreadable > 0
+                ? trn("%@ run logged", "%@ runs logged", stats.total, stats.total) + ", "
+                    + trn("%@ unreadable line", "%@ unreadable lines", stats.unreadable, stats.unreadable)
+                : trn("%@ run logged", "%@ runs logged", stats.total, stats.total))
             guard stats.total > 0 else { return .success }
-            output.print("By path:   " + stats.byPath.map { "\($0.0) \($0.1)" }.joined(separator: ", "))
-            output.print("By result: " + stats.byResult.map { "\($0.0) \($0.1)" }.joined(separator: ", "))
-            var table = Table(header: ["PATH", "RESULT", "COUNT"])
+            output.print(tr("By path:") + " " + stats.byPath.map { "\($0.0) \($0.1)" }.joined(separator: ", "))
+            output.print(tr("By result:") + " " + stats.byResult.map { "\($0.0) \($0.1)" }.joined(separator: ", "))
+            var table = Table(header: [tr("PATH"), tr("RESULT"), tr("COUNT")])
             for row in stats.byPathAndResult { table.add([row.path, row.result, String(row.count)]) }
             output.print(table.lines.joined(separator: "\n"))
             return .success
@@ -36,7 +39,7 @@ enum LogCommand: Command {
         var count = 20
         if let text = arguments.value("--count") {
             guard let value = Int(text), value > 0 else {
-                throw UsageError("--count needs a positive number, not '\(text)'", usage: fullUsage)
+                throw UsageError(tr("--count needs a positive number, not '%@'", text), usage: fullUsage)
             }
             count = value
         }
@@ -44,9 +47,9 @@ enum LogCommand: Command {
         if json {
             output.print(JSON.array(outcomes.map(\.json)).serialized)
         } else if outcomes.isEmpty {
-            output.print("Nothing logged yet (\(log.path)).")
+            output.print(tr("Nothing logged yet (%@).", log.path))
         } else {
-            var table = Table(header: ["TIME (UTC)", "SOURCE", "PATH", "RESULT", "HANDLER / SERVER", "ERROR"])
+            var table = Table(header: [tr("TIME (UTC)"), tr("SOURCE"), tr("PATH"), tr("RESULT"), tr("HANDLER / SERVER"), tr("ERROR")])
             for outcome in outcomes {
                 table.add([
                     outcome.time.iso8601, outcome.source, outcome.path, outcome.result,

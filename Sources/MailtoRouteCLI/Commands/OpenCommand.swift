@@ -11,21 +11,21 @@ import MailtoRoute
 /// file those do not cover, is listed unticked in the sheet and never handed off.
 enum OpenCommand: Command {
     static let name = "open"
-    static let summary = "Route a clicked link: ask, then send; or hand off; or save a draft."
+    static let summary = trNoop("Route a clicked link: ask, then send; or hand off; or save a draft.")
     static let usage = "[open] URL [--local | --xdg-email] [--json]"
     static let options: [OptionSpec] = [
-        .flag("--local", "attach every file the URL names (you built it; never a link)"),
-        .flag("--xdg-email", "xdg-email's hook: attach what a local program handed over"),
-        .flag("--json", "print the report as one JSON object"),
+        .flag("--local", trNoop("attach every file the URL names (you built it; never a link)")),
+        .flag("--xdg-email", trNoop("xdg-email's hook: attach what a local program handed over")),
+        .flag("--json", trNoop("print the report as one JSON object")),
     ]
-    static let arguments: [(name: String, help: String)] = [("URL", "the mailto: URL of the link (RFC 6068)")]
+    static let arguments: [(name: String, help: String)] = [("URL", trNoop("the mailto: URL of the link (RFC 6068)"))]
     static let maxPositionals = 1
 
     static func run(_ arguments: Arguments, context: Context) throws -> ExitStatus {
         let output = context.output
         let url = try arguments.required("URL", usage: fullUsage)
         if arguments.has("--local"), arguments.has("--xdg-email") {
-            throw UsageError("--local and --xdg-email cannot be given together", usage: fullUsage)
+            throw UsageError(tr("--local and --xdg-email cannot be given together"), usage: fullUsage)
         }
         let session = context.session()
         let viaXDGEmail = arguments.has("--xdg-email")

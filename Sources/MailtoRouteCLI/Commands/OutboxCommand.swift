@@ -4,16 +4,16 @@ import MailtoRoute
 /// is waiting to be sent, sending it, and the user's say over it.
 enum OutboxCommand: Command {
     static let name = "outbox"
-    static let summary = "List, send, retry or drop messages waiting to be retried."
+    static let summary = trNoop("List, send, retry or drop messages waiting to be retried.")
     static let usage = "outbox list | show ID | flush | watch | retry ID | drop ID [--json]"
-    static let options: [OptionSpec] = [.flag("--json", "print the result as JSON")]
+    static let options: [OptionSpec] = [.flag("--json", trNoop("print the result as JSON"))]
     static let arguments: [(name: String, help: String)] = [
-        ("list", "the queued messages, then the failed ones (the default)"),
-        ("show ID", "one message: attempts, last error, next attempt, recipients, file"),
-        ("flush", "send the queued messages now, over one connection"),
-        ("watch", "stay running and send when due and when the network is back"),
-        ("retry ID", "make a message due now (a failed one queued again), then send it"),
-        ("drop ID", "delete a message without sending it"),
+        ("list", trNoop("the queued messages, then the failed ones (the default)")),
+        ("show ID", trNoop("one message: attempts, last error, next attempt, recipients, file")),
+        ("flush", trNoop("send the queued messages now, over one connection")),
+        ("watch", trNoop("stay running and send when due and when the network is back")),
+        ("retry ID", trNoop("make a message due now (a failed one queued again), then send it")),
+        ("drop ID", trNoop("delete a message without sending it")),
     ]
     static let maxPositionals = 2
 
@@ -29,10 +29,10 @@ enum OutboxCommand: Command {
         let id = arguments.positionals.dropFirst().first
         let needsID = ["show", "retry", "drop"].contains(action)
         if needsID, id == nil {
-            throw UsageError("outbox \(action) needs an entry ID (see 'mailto-route outbox list')", usage: fullUsage)
+            throw UsageError(tr("outbox %@ needs an entry ID (see 'mailto-route outbox list')", action), usage: fullUsage)
         }
         if !needsID, id != nil {
-            throw UsageError("unexpected argument '\(id ?? "")'", usage: fullUsage)
+            throw UsageError(tr("unexpected argument '%@'", id ?? ""), usage: fullUsage)
         }
         switch (action, id) {
         case ("list", _): return try list(outbox, json: json, output: output)
@@ -45,13 +45,13 @@ enum OutboxCommand: Command {
             if json {
                 output.print(JSON.object([("dropped", .string(id))]).serialized)
             } else {
-                output.print("\(id): dropped, not sent (\(describe(entry).visible)).")
+                output.print(tr("%@: dropped, not sent (%@).", id, describe(entry).visible))
             }
             return .success
         case ("flush", _): return try flush(session, json: json, output: output, allQueued: true)
         case ("watch", _): return try OutboxWatchCommand.run(json: json, context: context)
         default:
-            throw UsageError("unknown outbox action '\(action)'", usage: fullUsage)
+            throw UsageError(tr("unknown outbox action '%@'", action), usage: fullUsage)
         }
     }
 
@@ -69,7 +69,8 @@ enum OutboxCommand: Command {
             // The flush throws before sending when no account can send (its mistake is
             // the error); what `retry` did holds all the same.
             guard json else {
-                output.print("\(id): \(wasFailed ? "back in the queue, " : "")due now; it is sent at the next flush once the account works.")
+                output.print(wasFailed ? tr("%@: back in the queue, due now; it is sent at the next flush once the account works.", id)
+                                       : tr("%@: due now; it is sent at the next flush once the account works.", id))
                 throw error
             }
             // One document, as a script reads it: the entry as it now is, with the error.
@@ -99,26 +100,26 @@ enum OutboxCommand: Command {
             return .success
         }
         for (id, error) in damaged {
-            output.error("mailto-route: outbox entry \(id) is damaged and is not sent: \(error.description)")
+            output.error("mailto-route: " + tr("outbox entry %@ is damaged and is not sent: %@", id, error.description))
         }
         if queued.isEmpty && failed.isEmpty {
-            output.print("The outbox is empty.")
+            output.print(tr("The outbox is empty."))
             return .success
         }
         if !queued.isEmpty {
-            output.print("Queued (\(queued.count)):")
-            output.print(table(queued, timeColumn: "NEXT ATTEMPT", time: \.nextAttempt))
+            output.print(tr("Queued (%@):", queued.count))
+            output.print(table(queued, timeColumn: tr("NEXT ATTEMPT"), time: \.nextAttempt))
         }
         if !failed.isEmpty {
             if !queued.isEmpty { output.print("") }
-            output.print("Failed, not retried any more (\(failed.count)); 'outbox retry ID' queues one again:")
-            output.print(table(failed, timeColumn: "QUEUED", time: \.created))
+            output.print(tr("Failed, not retried any more (%@); 'outbox retry ID' queues one again:", failed.count))
+            output.print(table(failed, timeColumn: tr("QUEUED"), time: \.created))
         }
         return .success
     }
 
     private static func table(_ entries: [OutboxEntry], timeColumn: String, time: KeyPath<OutboxEntry, Timestamp>) -> String {
-        var table = Table(header: ["ID", "ATTEMPTS", timeColumn, "TO", "SUBJECT", "LAST ERROR"])
+        var table = Table(header: [tr("ID"), tr("ATTEMPTS"), timeColumn, tr("TO"), tr("SUBJECT"), tr("LAST ERROR")])
         for entry in entries {
             table.add([
                 entry.id, String(entry.attempts), entry[keyPath: time].localShortText,
@@ -135,23 +136,23 @@ enum OutboxCommand: Command {
             output.print(entry.json(state: state.rawValue).serialized)
             return .success
         }
-        var table = Table(header: ["ID:", entry.id])
-        table.add(["State:", state == .queued ? "queued" : "failed (not retried any more)"])
-        table.add(["Queued:", entry.created.localText])
-        table.add(["Attempts:", String(entry.attempts)])
-        if let last = entry.lastAttempt { table.add(["Last attempt:", last.localText]) }
+        var table = Table(header: [tr("ID:"), entry.id])
+        table.add([tr("State:"), state == .queued ? tr("queued") : tr("failed (not retried any more)")])
+        table.add([tr("Queued:"), entry.created.localText])
+        table.add([tr("Attempts:"), String(entry.attempts)])
+        if let last = entry.lastAttempt { table.add([tr("Last attempt:"), last.localText]) }
         if state == .queued {
-            table.add(["Next attempt:", entry.nextAttempt.localText])
-            table.add(["Gives up:", entry.expires.localText])
+            table.add([tr("Next attempt:"), entry.nextAttempt.localText])
+            table.add([tr("Gives up:"), entry.expires.localText])
         }
-        if let error = entry.lastError { table.add(["Last error:", "\(error.kind.rawValue): \(error.message)"]) }
-        table.add(["From:", entry.envelopeFrom])
-        table.add(["To:", entry.recipients.joined(separator: ", ")])
-        if let subject = entry.subject { table.add(["Subject:", subject]) }
+        if let error = entry.lastError { table.add([tr("Last error:"), "\(error.kind.rawValue): \(error.message)"]) }
+        table.add([tr("From:"), entry.envelopeFrom])
+        table.add([tr("To:"), entry.recipients.joined(separator: ", ")])
+        if let subject = entry.subject { table.add([tr("Subject:"), subject]) }
         if let messageId = entry.messageId { table.add(["Message-ID:", messageId]) }
-        if let server = entry.server { table.add(["Server:", server]) }
-        table.add(["Size:", "\(entry.size) bytes"])
-        table.add(["Message:", outbox.messagePath(id, state: state)])
+        if let server = entry.server { table.add([tr("Server:"), server]) }
+        table.add([tr("Size:"), trn("%@ byte", "%@ bytes", entry.size, entry.size)])
+        table.add([tr("Message:"), outbox.messagePath(id, state: state)])
         output.print(table.lines.joined(separator: "\n"))
         return .success
     }
@@ -171,7 +172,7 @@ enum OutboxCommand: Command {
             // `server` all the same, from the account as written (no password is asked for).
             let server = session.account?.server.address
             output.print(json ? JSON.object([("server", .string(server)), ("flushed", .array([]))]).serialized
-                              : allQueued ? "The outbox is empty: nothing to send." : "Nothing in the outbox is due.")
+                              : allQueued ? tr("The outbox is empty: nothing to send.") : tr("Nothing in the outbox is due."))
             return .success
         }
         print(result, json: json, output: output)
@@ -183,7 +184,7 @@ enum OutboxCommand: Command {
     /// outbox's error; `nil` when it did not stop.
     static func reportStop(of result: OutboxFlushResult, output: Output) -> OutboxError? {
         guard let error = FlushReport.stoppingError(in: result.reports) else { return nil }
-        output.error("mailto-route: the flush stopped: nothing is sent while the outbox cannot record what it sends: \(error.description)")
+        output.error("mailto-route: " + tr("the flush stopped: nothing is sent while the outbox cannot record what it sends: %@", error.description))
         return error
     }
 
@@ -215,23 +216,23 @@ enum OutboxCommand: Command {
         }
         var lines: [String] = []
         for report in result.reports {
-            var line = "\(report.id): "
+            var line: String
             switch report.outcome {
-            case .sent: line += "sent to \(report.entry.recipients.joined(separator: ", ")) via \(result.server(of: report.id))"
-            case .rescheduled: line += "still queued, next attempt \(report.entry.nextAttempt.localText)"
-            case .failed: line += "failed, moved to failed/ ('outbox retry ID' queues it again)"
-            case .skipped: line += "still queued (could not be claimed)"
+            case .sent: line = tr("%@: sent to %@ via %@", report.id, report.entry.recipients.joined(separator: ", "), result.server(of: report.id))
+            case .rescheduled: line = tr("%@: still queued, next attempt %@", report.id, report.entry.nextAttempt.localText)
+            case .failed: line = tr("%@: failed, moved to failed/ ('outbox retry ID' queues it again)", report.id)
+            case .skipped: line = tr("%@: still queued (could not be claimed)", report.id)
             }
             if let error = report.error {
                 line += ": \(error.kind.rawValue): \(error.message)"
             } else if let reply = result.replies[report.id], !reply.isEmpty {
                 line += ": \(reply)"
             }
-            if let problem = report.storeError { line += "; outbox: \(problem.description)" }
+            if let problem = report.storeError { line += "; " + tr("outbox: %@", problem.description) }
             lines.append(line.visible)
         }
         guard !lines.isEmpty else {
-            output.print("Nothing was sent: what is due is being sent by another mailto-route right now.")
+            output.print(tr("Nothing was sent: what is due is being sent by another mailto-route right now."))
             return
         }
         // One write for the whole report, however many messages.
@@ -239,6 +240,7 @@ enum OutboxCommand: Command {
     }
 
     private static func describe(_ entry: OutboxEntry) -> String {
-        "to \(entry.recipients.joined(separator: ", "))" + (entry.subject.map { ", \"\($0)\"" } ?? "")
+        let recipients = entry.recipients.joined(separator: ", ")
+        return entry.subject.map { tr("to %@, \"%@\"", recipients, $0) } ?? tr("to %@", recipients)
     }
 }

@@ -17,7 +17,7 @@ enum OutboxWatchCommand {
         let output = context.output
         let monitor = try NetworkMonitor()
         let outbox = context.paths.storage.outbox
-        if !json { output.error("mailto-route: watching \(outbox.directory) (SIGTERM or Ctrl-C stops)") }
+        if !json { output.error("mailto-route: " + tr("watching %@ (SIGTERM or Ctrl-C stops)", outbox.directory)) }
         var everything = false
         var backoff = FlushBackoff(policy: outbox.policy)
         while true {
@@ -32,7 +32,7 @@ enum OutboxWatchCommand {
             let wake = monitor.wait(seconds: Double(backoff.secondsToWait(nextAttempt: earliest, longest: longestWait)))
             switch wake {
             case .stop(let signal):
-                if !json { output.error("mailto-route: stopped by signal \(signal)") }
+                if !json { output.error("mailto-route: " + tr("stopped by signal %@", signal)) }
                 return .success
             case .networkChanged:
                 while case .networkChanged = monitor.wait(seconds: settleSeconds) {}

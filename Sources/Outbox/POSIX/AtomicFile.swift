@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import MailtoCore
 
 /// Writes a new file that holds `bytes` in full, or nothing: the bytes go to a temporary
 /// name in the same directory, are synced, the file is renamed over `path`, and the
@@ -23,7 +24,7 @@ func writeFileAtomically(_ bytes: [UInt8], to path: String, mode: mode_t = 0o600
 /// Creates `path` (which must not exist), writes `bytes`, syncs and closes it. The caller
 /// renames it into place and syncs the directory.
 package func writeNewFile(_ bytes: [UInt8], at path: String, mode: mode_t = 0o600) throws {
-    let file = try openFile(path, O_WRONLY | O_CREAT | O_EXCL, mode: mode, operation: "cannot create")
+    let file = try openFile(path, O_WRONLY | O_CREAT | O_EXCL, mode: mode, operation: tr("cannot create"))
     try file.writeAll(bytes)
     try file.sync()
     try file.close()

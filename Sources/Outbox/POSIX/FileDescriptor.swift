@@ -25,14 +25,14 @@ package final class FileDescriptor {
         isOpen = false
         // Linux closes the descriptor even when close(2) fails: never retry it.
         if Glibc.close(raw) != 0 {
-            throw OutboxError.system("cannot close", path: path, errno: errno)
+            throw OutboxError.system(tr("cannot close"), path: path, errno: errno)
         }
     }
 
     /// Wraps `write(2)`, looping until every byte is written (`MailtoCore.writeAll`).
     package func writeAll(_ bytes: [UInt8]) throws {
         if let failure = bytes.withUnsafeBytes({ MailtoCore.writeAll(raw, $0) }) {
-            throw OutboxError.system("cannot write", path: path, errno: failure)
+            throw OutboxError.system(tr("cannot write"), path: path, errno: failure)
         }
     }
 
@@ -48,10 +48,10 @@ package final class FileDescriptor {
             }
         }
         if written < 0 {
-            throw OutboxError.system("cannot write", path: path, errno: errno)
+            throw OutboxError.system(tr("cannot write"), path: path, errno: errno)
         }
         if written != bytes.count {
-            throw OutboxError(.transient, "short write (\(written) of \(bytes.count) bytes) to", path: path)
+            throw OutboxError(.transient, tr("short write (%@ of %@ bytes) to", written, bytes.count), path: path)
         }
     }
 
@@ -65,11 +65,11 @@ package final class FileDescriptor {
             }
             if count < 0 {
                 if errno == EINTR { continue }
-                throw OutboxError.system("cannot read", path: path, errno: errno)
+                throw OutboxError.system(tr("cannot read"), path: path, errno: errno)
             }
             if count == 0 { return bytes }
             bytes.append(contentsOf: chunk[0..<count])
-            if bytes.count > limit { throw OutboxError.system("cannot read", path: path, errno: EFBIG) }
+            if bytes.count > limit { throw OutboxError.system(tr("cannot read"), path: path, errno: EFBIG) }
         }
     }
 
@@ -84,7 +84,7 @@ package final class FileDescriptor {
             }
             if got < 0 {
                 if errno == EINTR { continue }
-                throw OutboxError.system("cannot read", path: path, errno: errno)
+                throw OutboxError.system(tr("cannot read"), path: path, errno: errno)
             }
             if got == 0 { break }
             filled += got
@@ -96,7 +96,7 @@ package final class FileDescriptor {
     func sync() throws {
         while fsync(raw) != 0 {
             if errno == EINTR { continue }
-            throw OutboxError.system("cannot sync", path: path, errno: errno)
+            throw OutboxError.system(tr("cannot sync"), path: path, errno: errno)
         }
     }
 
@@ -107,7 +107,7 @@ package final class FileDescriptor {
         while flock(raw, LOCK_EX | LOCK_NB) != 0 {
             if errno == EINTR { continue }
             if errno == EWOULDBLOCK { return false }
-            throw OutboxError.system("cannot lock", path: path, errno: errno)
+            throw OutboxError.system(tr("cannot lock"), path: path, errno: errno)
         }
         return true
     }
@@ -116,7 +116,7 @@ package final class FileDescriptor {
     func status() throws -> stat {
         var status = stat()
         if fstat(raw, &status) != 0 {
-            throw OutboxError.system("cannot read the status of", path: path, errno: errno)
+            throw OutboxError.system(tr("cannot read the status of"), path: path, errno: errno)
         }
         return status
     }

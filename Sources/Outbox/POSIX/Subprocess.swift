@@ -178,7 +178,7 @@ package func makeTemporaryFile(in directory: String, prefix: String, suffix: Str
     var template = Array((directory + "/" + prefix + "XXXXXX" + suffix).utf8CString)
     let descriptor = mkstemps(&template, Int32(suffix.utf8.count))
     let path = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-    guard descriptor >= 0 else { throw OutboxError.system("cannot create a file in", path: directory, errno: errno) }
+    guard descriptor >= 0 else { throw OutboxError.system(tr("cannot create a file in"), path: directory, errno: errno) }
     return FileDescriptor(descriptor, path: path)
 }
 
@@ -187,7 +187,7 @@ package func makeTemporaryDirectory(in directory: String) throws -> String {
     try makeDirectories(directory)
     var template = Array((directory + "/XXXXXX").utf8CString)
     guard let made = mkdtemp(&template) else {
-        throw OutboxError.system("cannot create a directory in", path: directory, errno: errno)
+        throw OutboxError.system(tr("cannot create a directory in"), path: directory, errno: errno)
     }
     return String(cString: made)
 }

@@ -7,7 +7,7 @@ import MailtoCore
 // failure becomes an `OutboxError` through `OutboxError.system`, nowhere else.
 
 /// Wraps `open(2)`; the descriptor is owned by the returned `FileDescriptor`.
-func openFile(_ path: String, _ flags: Int32, mode: mode_t = 0o600, operation: String = "cannot open") throws -> FileDescriptor {
+func openFile(_ path: String, _ flags: Int32, mode: mode_t = 0o600, operation: String = tr("cannot open")) throws -> FileDescriptor {
     while true {
         let raw = open(path, flags | O_CLOEXEC, mode)
         if raw >= 0 { return FileDescriptor(raw, path: path) }
@@ -29,7 +29,7 @@ func openIfExists(_ path: String, _ flags: Int32) throws -> FileDescriptor? {
 func makeDirectory(_ path: String, mode: mode_t = 0o700) throws -> Bool {
     if mkdir(path, mode) == 0 { return true }
     if errno == EEXIST { return false }
-    throw OutboxError.system("cannot create directory", path: path, errno: errno)
+    throw OutboxError.system(tr("cannot create directory"), path: path, errno: errno)
 }
 
 /// Creates `path` and its missing parents with `mode`, syncing each parent that gained
@@ -38,7 +38,7 @@ package func makeDirectories(_ path: String, mode: mode_t = 0o700) throws {
     var isDirectory = false
     if fileExists(path, isDirectory: &isDirectory) {
         guard isDirectory else {
-            throw OutboxError(.configuration, "not a directory:", path: path)
+            throw OutboxError(.configuration, tr("not a directory:"), path: path)
         }
         return
     }
@@ -52,26 +52,26 @@ package func makeDirectories(_ path: String, mode: mode_t = 0o700) throws {
 /// Wraps `rename(2)`.
 func renameFile(_ from: String, to: String) throws {
     if rename(from, to) == 0 { return }
-    throw OutboxError.system("cannot rename \(from) to", path: to, errno: errno)
+    throw OutboxError.system(tr("cannot rename %@ to", from), path: to, errno: errno)
 }
 
 /// Wraps `symlink(2)`: a link at `path` to `target` (a `LocalPath`, whose bytes are the
 /// link's contents).
 package func makeSymbolicLink(to target: String, at path: String) throws {
     if LocalPath.withCString(target, { symlink($0, path) }) == 0 { return }
-    throw OutboxError.system("cannot make a link to \(LocalPath.display(target)) at", path: path, errno: errno)
+    throw OutboxError.system(tr("cannot make a link to %@ at", LocalPath.display(target)), path: path, errno: errno)
 }
 
 /// Wraps `unlink(2)`; a file that is already gone is not an error.
 func removeFile(_ path: String) throws {
     if unlink(path) == 0 || errno == ENOENT { return }
-    throw OutboxError.system("cannot remove", path: path, errno: errno)
+    throw OutboxError.system(tr("cannot remove"), path: path, errno: errno)
 }
 
 /// Wraps `rmdir(2)`; a directory that is already gone is not an error.
 func removeDirectory(_ path: String) throws {
     if rmdir(path) == 0 || errno == ENOENT { return }
-    throw OutboxError.system("cannot remove directory", path: path, errno: errno)
+    throw OutboxError.system(tr("cannot remove directory"), path: path, errno: errno)
 }
 
 /// Removes a directory of plain files (an outbox entry, a leftover temporary entry).
@@ -85,7 +85,7 @@ package func removeTree(_ path: String) throws {
 /// Wraps `fsync(2)` on a directory: makes the names created, renamed or removed in it
 /// durable.
 func syncDirectory(_ path: String) throws {
-    let directory = try openFile(path, O_RDONLY | O_DIRECTORY, operation: "cannot open directory")
+    let directory = try openFile(path, O_RDONLY | O_DIRECTORY, operation: tr("cannot open directory"))
     try directory.sync()
     try directory.close()
 }
@@ -95,7 +95,7 @@ package func fileStatus(_ path: String) throws -> stat? {
     var status = stat()
     if stat(path, &status) == 0 { return status }
     if errno == ENOENT || errno == ENOTDIR { return nil }
-    throw OutboxError.system("cannot read the status of", path: path, errno: errno)
+    throw OutboxError.system(tr("cannot read the status of"), path: path, errno: errno)
 }
 
 func fileExists(_ path: String, isDirectory: inout Bool) -> Bool {
@@ -109,14 +109,14 @@ func fileExists(_ path: String, isDirectory: inout Bool) -> Bool {
 package func directoryNames(_ path: String) throws -> [String] {
     guard let stream = opendir(path) else {
         if errno == ENOENT { return [] }
-        throw OutboxError.system("cannot list", path: path, errno: errno)
+        throw OutboxError.system(tr("cannot list"), path: path, errno: errno)
     }
     defer { closedir(stream) }
     var names: [String] = []
     while true {
         errno = 0
         guard let entry = readdir(stream) else {
-            if errno != 0 { throw OutboxError.system("cannot list", path: path, errno: errno) }
+            if errno != 0 { throw OutboxError.system(tr("cannot list"), path: path, errno: errno) }
             return names
         }
         let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in

@@ -21,11 +21,11 @@ final class CurlEasy {
     /// Wraps `curl_easy_init` and `curl_multi_init` (both ours until `deinit`).
     init(_ curl: CurlLibrary) throws(SMTPError) {
         guard let easyInit = curl.api.easy_init, let handle = easyInit() else {
-            throw SMTPError(.transient, "curl_easy_init failed (out of memory?)")
+            throw SMTPError(.transient, tr("curl_easy_init failed (out of memory?)"))
         }
         guard let multiInit = curl.api.multi_init, let multi = multiInit() else {
             curl.api.easy_cleanup?(handle)
-            throw SMTPError(.transient, "curl_multi_init failed (out of memory?)")
+            throw SMTPError(.transient, tr("curl_multi_init failed (out of memory?)"))
         }
         self.curl = curl
         self.handle = handle
@@ -73,7 +73,7 @@ final class CurlEasy {
         for string in strings {
             guard let appended = string.withCString({ curl.api.slist_append?(list, $0) }) else {
                 if let list { curl.api.slist_free_all?(list) }
-                throw SMTPError(.transient, "curl_slist_append failed (out of memory?)")
+                throw SMTPError(.transient, tr("curl_slist_append failed (out of memory?)"))
             }
             list = appended
         }
@@ -186,7 +186,7 @@ final class CurlEasy {
     /// What libcurl wrote in the error buffer, else `curl_easy_strerror(code)` (static text).
     func errorText(_ code: CURLcode) -> String {
         if errorBuffer.pointee != 0 { return String(cString: errorBuffer) }
-        return curl.api.easy_strerror?(code).map { String(cString: $0) } ?? "libcurl error \(code.rawValue)"
+        return curl.api.easy_strerror?(code).map { String(cString: $0) } ?? tr("libcurl error %@", code.rawValue)
     }
 
     // MARK: - Private
@@ -195,7 +195,7 @@ final class CurlEasy {
 
     private func check(_ code: CURLcode, _ option: CURLoption) throws(SMTPError) {
         guard code == CURLE_OK else {
-            throw SMTPError(.configuration, "libcurl refused option \(option.rawValue): \(errorText(code))")
+            throw SMTPError(.configuration, tr("libcurl refused option %@: %@", option.rawValue, errorText(code)))
         }
     }
 }

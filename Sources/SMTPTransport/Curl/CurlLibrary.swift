@@ -1,4 +1,5 @@
 internal import CCurl
+import MailtoCore
 
 /// libcurl, opened with `dlopen` on first use (see `CCurl/shim.h` for why), and
 /// initialised once with `curl_global_init`. 7.66 or later: transfers are driven with
@@ -22,10 +23,10 @@ struct CurlLibrary: @unchecked Sendable {
     static let shared: Result<CurlLibrary, SMTPError> = {
         var api = mr_curl_api()
         if let failure = mr_curl_load(&api) {
-            return .failure(SMTPError(.configuration, "cannot load libcurl: \(String(cString: failure))"))
+            return .failure(SMTPError(.configuration, tr("cannot load libcurl: %@", String(cString: failure))))
         }
         guard let globalInit = api.global_init, globalInit(mr_curl_global_default()) == CURLE_OK else {
-            return .failure(SMTPError(.configuration, "curl_global_init failed"))
+            return .failure(SMTPError(.configuration, tr("curl_global_init failed")))
         }
         return .success(CurlLibrary(api: api))
     }()

@@ -46,8 +46,8 @@ class DialogueState {
     /// What the server left waiting, for the error of a session that stalled.
     var stallDescription: String {
         let seconds = patience / 1000
-        if let command = replies.unanswered { return "no answer to \(command) within \(seconds) s" }
-        return "nothing moved for \(seconds) s"
+        if let command = replies.unanswered { return tr("no answer to %@ within %@ s", command, seconds) }
+        return tr("nothing moved for %@ s", seconds)
     }
 }
 
@@ -71,7 +71,7 @@ final class TransferState: DialogueState {
     /// Once libcurl has the whole message, what is left to hear is the answer to its end.
     override var stallDescription: String {
         let readToEnd = stream.produced == stream.size
-        return readToEnd && replies.unanswered == nil ? "no answer to the end of the message within \(patience / 1000) s" : super.stallDescription
+        return readToEnd && replies.unanswered == nil ? tr("no answer to the end of the message within %@ s", patience / 1000) : super.stallDescription
     }
 }
 

@@ -7,6 +7,9 @@ the steps given on the command line in order and prints one JSON line per observ
 Steps:
   wait-sheet                  wait until a sheet shows (a window titled "New Message" or
                               "Message to …")
+  sheet-words:NEW:TO:SEND     the words a sheet in another language shows, for wait-sheet,
+                              wait-sheets and wait-gone: its titles ("Neue Nachricht",
+                              "Nachricht an ") and its Send button ("Senden")
   type:NAME:TEXT              click into the field NAME, select all, type TEXT (replaces it)
   append:NAME:TEXT            click into the field NAME, go to its end, type TEXT
   tick:NAME                   toggle the check box NAME (an attachment's path or name)
@@ -67,6 +70,10 @@ def fail(message):
     sys.exit(2)
 
 
+# What a sheet is called and its Send button, in the language it runs in (sheet-words:).
+NEW_TITLE, TITLE_PREFIX, SEND = "New Message", "Message to ", "Send"
+
+
 def sheets():
     desktop = pyatspi.Registry.getDesktop(0)
     found = []
@@ -77,7 +84,7 @@ def sheets():
                 continue
             for j in range(app.childCount):
                 window = app[j]
-                if window is not None and (window.name == "New Message" or window.name.startswith("Message to ")):
+                if window is not None and (window.name == NEW_TITLE or window.name.startswith(TITLE_PREFIX)):
                     found.append(window)
         except Exception:
             continue
@@ -233,8 +240,10 @@ for step in args:
             if time.time() > deadline:
                 fail("no sheet appeared")
             time.sleep(0.05)
-        find("Send", ["push button"])
+        find(SEND, ["push button"])
         say(step=kind, title=sheets()[0].name)
+    elif kind == "sheet-words":
+        NEW_TITLE, TITLE_PREFIX, SEND = rest.split(":")
     elif kind in ("type", "append"):
         name, _, text = rest.partition(":")
         field = find(name, FIELDS)
