@@ -29,8 +29,12 @@ enum LogCommand: Command {
                     + trn("%@ unreadable line", "%@ unreadable lines", stats.unreadable, stats.unreadable)
                 : trn("%@ run logged", "%@ runs logged", stats.total, stats.total))
             guard stats.total > 0 else { return .success }
-            output.print(tr("By path:") + " " + stats.byPath.map { "\($0.0) \($0.1)" }.joined(separator: ", "))
-            output.print(tr("By result:") + " " + stats.byResult.map { "\($0.0) \($0.1)" }.joined(separator: ", "))
+            // The counts start in one column, however long each language's labels are.
+            let (byPath, byResult) = (tr("By path:"), tr("By result:"))
+            let column = max(byPath.count, byResult.count) + 1
+            let label = { (text: String) in text + String(repeating: " ", count: column - text.count) }
+            output.print(label(byPath) + stats.byPath.map { "\($0.0) \($0.1)" }.joined(separator: ", "))
+            output.print(label(byResult) + stats.byResult.map { "\($0.0) \($0.1)" }.joined(separator: ", "))
             var table = Table(header: [tr("PATH"), tr("RESULT"), tr("COUNT")])
             for row in stats.byPathAndResult { table.add([row.path, row.result, String(row.count)]) }
             output.print(table.lines.joined(separator: "\n"))
