@@ -15,6 +15,8 @@ import MailtoRoute
 //   consent-probe reach
 //       prints "terminal", "notification: SERVER" or "unreachable: REASON"
 
+// In the locale's language, as mailto-route asks (the tree's catalogs, .build/locale).
+Localization.bind()
 var arguments = Array(CommandLine.arguments.dropFirst())
 guard let command = arguments.first else {
     print("usage: consent-probe ask URL [options] | report SUMMARY [DETAIL]... [--urgent]")

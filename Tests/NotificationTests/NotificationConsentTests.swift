@@ -27,6 +27,25 @@ import TestSupport
         #expect(shown.urgency == 2)
     }
 
+    /// Under a German locale the question, its fields and its buttons are German; the
+    /// actions' keys, which the server sends back, are the same words in every language.
+    @Test func theQuestionIsAskedInTheUsersLanguage() throws {
+        try compileCatalogs()
+        let sandbox = try Sandbox()
+        let bus = try PrivateSessionBus()
+        let server = try ScriptedNotificationServer(on: bus, answers: ["action:send"])
+        let (result, _) = try probeWithoutTerminal(
+            ["ask", "--channel", "notification", "--timeout", "10", "mailto:joe@example.org?subject=Hallo"], in: sandbox,
+            bus: bus.address, extraEnvironment: ["LC_ALL": "de_DE.UTF-8"])
+        #expect(result.decision == "send", "\(result)")
+        let shown = try #require(server.notifications.first)
+        #expect(shown.summary == "Diese E-Mail senden?")
+        #expect(shown.actions == ["send", "Senden", "handoff", "In Fake Bird öffnen", "cancel", "Abbrechen"])
+        #expect(shown.body.contains("An: joe@example.org"), "\(shown.body)")
+        #expect(shown.body.contains("Betreff: Hallo"), "\(shown.body)")
+        #expect(shown.body.contains("Von: "), "\(shown.body)")
+    }
+
     /// Each file a link asked to attach is named in the notification,
     /// and the handoff is offered.
     @Test func eachFileTheLinkAskedToAttachIsNamedAsNotAttached() throws {

@@ -61,11 +61,16 @@ public func isolatedEnvironment(root: URL, base: [String: String] = ProcessInfo.
     environment["DBUS_SESSION_BUS_ADDRESS"] = "disabled:"
     environment["DISPLAY"] = nil
     environment["WAYLAND_DISPLAY"] = nil
-    // Messages in English whatever the caller's language, as the tests compare them (the
-    // rest of the locale is the caller's); a test of a translation sets its own.
-    environment["LC_ALL"] = nil
+    // Messages in English, as the tests compare them: a caller in another language runs
+    // them in C.UTF-8 (the spell checker's language and the rest follow; a test of a
+    // translation sets its own, `inLocale`). An English or C caller's locale stays.
+    let messages = ["LC_ALL", "LC_MESSAGES", "LANG"].lazy.compactMap { environment[$0] }.first { !$0.isEmpty } ?? "C"
+    if !["C", "POSIX", "en"].contains(where: { messages == $0 || messages.hasPrefix($0 + ".") || messages.hasPrefix($0 + "_") }) {
+        environment["LC_ALL"] = nil
+        environment["LC_MESSAGES"] = nil
+        environment["LANG"] = "C.UTF-8"
+    }
     environment["LANGUAGE"] = nil
-    environment["LC_MESSAGES"] = "C"
     return environment
 }
 

@@ -32,18 +32,18 @@ public struct ConsentQuestion {
     /// The question for sending `email` as `from` through `server` (`host:port`); the
     /// alternative offered is handing off to `handlerName`, or saving a draft when `nil`.
     public init(email: EmailData, from: String, server: String, handlerName: String?) {
-        var fields: [(String, String)] = [("From", Self.shown(from))]
+        var fields: [(String, String)] = [(tr("From"), Self.shown(from))]
         // With more than one recipient the label says how many: a list cut short for room
         // cannot hide that there are more.
         func recipients(_ label: String, _ addresses: [String]) -> (String, String) {
             (addresses.count > 1 ? "\(label) (\(addresses.count))" : label, Self.shown(addresses.map(email.mailbox).joined(separator: ", ")))
         }
-        fields.append(email.to.isEmpty ? ("To", "(nobody)") : recipients("To", email.to))
-        if !email.cc.isEmpty { fields.append(recipients("Cc", email.cc)) }
-        if !email.bcc.isEmpty { fields.append(recipients("Bcc", email.bcc)) }
+        fields.append(email.to.isEmpty ? (tr("To"), tr("(nobody)")) : recipients(tr("To"), email.to))
+        if !email.cc.isEmpty { fields.append(recipients(tr("Cc"), email.cc)) }
+        if !email.bcc.isEmpty { fields.append(recipients(tr("Bcc"), email.bcc)) }
         fields.append((tr("Subject"), email.subject.map(Self.shown) ?? tr("(no subject)")))
         if !email.attachments.isEmpty {
-            fields.append(("Attached", Self.shown(email.attachments.map(\.fileName).joined(separator: ", "))))
+            fields.append((tr("Attached"), Self.shown(email.attachments.map(\.fileName).joined(separator: ", "))))
         }
         // Rule 8: what a link asked to attach is never attached on its own, and never
         // silently gone either: each file is named, with what becomes of it.
