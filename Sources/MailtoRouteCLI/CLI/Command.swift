@@ -3,7 +3,8 @@ import MailtoRoute
 protocol Command {
     /// The word after `mailto-route`.
     static var name: String { get }
-    /// What it does, in one line of `--help`.
+    /// What it does, in one line of `--help`: marked with `trNoop`, translated where the
+    /// help is printed (as the options' and arguments' help), not on every run.
     static var summary: String { get }
     /// The usage line, without the leading `mailto-route `.
     static var usage: String { get }
