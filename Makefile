@@ -40,7 +40,7 @@ DOCDIR := $(DATADIR)/doc/mailto-route
 # What `make` built and `make install` installs (a test installs a debug build).
 BUILT ?= .build/release/mailto-route
 
-.PHONY: all deps build run test fuzz bench install uninstall clean update-po
+.PHONY: all deps build run test fuzz bench install uninstall clean update-po check-po
 
 all: build
 
@@ -52,9 +52,14 @@ build: deps
 	swift build $(RELEASE_FLAGS) $(SWIFT_BUILD_FLAGS) --product mailto-route-desktop
 	scripts/compile-po
 
-# The messages of every string a person reads, into po/mailto-route.pot and each po/LANG.po.
+# The messages of every string a person reads, into po/mailto-route.pot and each po/LANG.po
+# (docs/translations.md); `make check-po` changes nothing and fails unless the template has
+# every message of the sources and each translation translates all of them.
 update-po:
 	scripts/update-po
+
+check-po:
+	scripts/update-po --check
 
 # The README's example link, routed as a click would when no ARGS are given.
 ARGS ?= 'mailto:joe@example.org?subject=Hello&body=Hi%20Joe'
