@@ -156,7 +156,7 @@ enum Verdict {
             let n = outbox.pending
             var text = trn("%@ message waits in the outbox", "%@ messages wait in the outbox", n, n)
             if let oldest = outbox.oldest {
-                text += " " + (n == 1 ? tr("(queued %@)", oldest.iso8601) : tr("(oldest queued %@)", oldest.iso8601))
+                text += " " + trn("(queued %@)", "(oldest queued %@)", n, oldest.iso8601)
             }
             if let last = outbox.lastError { text += "; " + tr("last error: %@", last) }
             // Who keeps "it will be retried": the desktop service owns the outbox while it

@@ -22,7 +22,7 @@ struct FileFacts: Equatable {
 
 /// A size as a person reads it: 512 bytes, 12.3 kB, 4.5 MB (SI units, as GNOME shows them).
 func readableSize(_ bytes: Int) -> String {
-    if bytes < 1000 { return bytes == 1 ? tr("1 byte") : tr("%@ bytes", String(bytes)) }
+    if bytes < 1000 { return trn("%@ byte", "%@ bytes", bytes, bytes) }
     let units = ["kB", "MB", "GB", "TB"]
     var value = Double(bytes) / 1000
     var unit = 0

@@ -18,7 +18,7 @@ extension CheckReport.OutboxFacts: CheckSection {
     public var title: String { tr("Outbox") }
 
     public var rows: [(label: String, value: String)] {
-        var rows = [(tr("pending"), oldest.map { pending == 1 ? tr("%@, queued %@", pending, $0.iso8601) : tr("%@, oldest queued %@", pending, $0.iso8601) } ?? String(pending))]
+        var rows = [(tr("pending"), oldest.map { trn("%@, queued %@", "%@, oldest queued %@", pending, pending, $0.iso8601) } ?? String(pending))]
         if let lastError { rows.append((tr("last error"), lastError)) }
         rows.append((tr("failed"), String(failed)))
         if damaged > 0 { rows.append((tr("damaged"), String(damaged))) }

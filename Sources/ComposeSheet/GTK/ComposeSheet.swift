@@ -250,8 +250,8 @@ final class ComposeSheet {
         let text: String
         if let first = list.addresses.first {
             let name = list.names[first] ?? content.email.names[first] ?? first
-            text = list.addresses.count > 1 ? tr("Message to %@ and %@ more", name, String(list.addresses.count - 1))
-                : tr("Message to %@", name)
+            let more = list.addresses.count - 1
+            text = more > 0 ? trn("Message to %@ and %@ more", "Message to %@ and %@ more", more, name, more) : tr("Message to %@", name)
         } else {
             text = tr("New Message")
         }
@@ -395,10 +395,10 @@ final class ComposeSheet {
         hiddenCheckTimer = 0
         let text = bufferText(bufferPointer(buffer))
         if let found = MessageText.hiddenCharacters(in: text) {
-            let text = found.count == 1
-                ? tr("The message holds an invisible or direction-changing character, on line %@: %@", String(found.line), found.shown)
-                : tr("The message holds %@ invisible or direction-changing characters, the first on line %@: %@",
-                     String(found.count), String(found.line), found.shown)
+            // Translators: the singular says "an invisible character", without the number.
+            let text = trn("The message holds an invisible or direction-changing character, on line %2$@: %3$@",
+                           "The message holds %@ invisible or direction-changing characters, the first on line %@: %@",
+                           found.count, found.count, found.line, found.shown)
             gtk_label_set_text(mr_label(bodyHidden.widget), text)
             setVisible(bodyHidden.widget, true)
         } else {
