@@ -163,7 +163,7 @@ public enum Handoff {
         }
         var sent = email
         report.attachmentsNotCarried(email.attachments, because: MailClient.noCommandLineReason(app))
-        report.htmlNotCarried(email, by: "a mailto: URL")
+        report.htmlNotCarried(email, by: tr("a mailto: URL"))
         if !bodyFits(email, asURL) {
             sent.body = report.truncating(email, for: app.name) { bodyFits($0, asURL) }
         }

@@ -215,7 +215,7 @@ public enum Webmail {
     static func open(_ email: EmailData, in service: Service, warnings: [String]) throws -> HandoffResult {
         var report = Leftovers(warnings: warnings)
         report.attachmentsNotCarried(email.attachments, because: tr("%@ compose pages take none", service.name))
-        report.htmlNotCarried(email, by: "a mailto: URL")
+        report.htmlNotCarried(email, by: tr("a mailto: URL"))
         if case .template(let template) = service {
             for what in template.leftOut(of: email) {
                 report.notCarried.append(what)

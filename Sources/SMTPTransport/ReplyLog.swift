@@ -1,3 +1,5 @@
+import MailtoCore
+
 /// The SMTP conversation as libcurl's debug callback shows it, reduced to what a report
 /// needs: the server's replies and which RCPT each answered. Client lines other than
 /// `MAIL FROM`, `RCPT TO` and `DATA` are never kept: they include AUTH, whose argument
@@ -34,7 +36,7 @@ struct ReplyLog {
         // Only the command verb is looked at; never copy more of an unknown line.
         var isAuthAnswer = false
         if case .auth = pending { isAuthAnswer = true }
-        unanswered = Self.commandName(bytes) ?? (isAuthAnswer ? "AUTH" : "a command")
+        unanswered = Self.commandName(bytes) ?? (isAuthAnswer ? "AUTH" : tr("a command"))
         let prefix = "RCPT TO:<".utf8
         if bytes.count > prefix.count, zip(bytes, prefix).allSatisfy({ ($0 | 0x20) == ($1 | 0x20) }) {
             let rest = bytes[prefix.count...]

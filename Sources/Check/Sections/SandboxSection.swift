@@ -42,7 +42,7 @@ extension Check {
         var facts = CheckReport.Sandbox()
         if access("/.flatpak-info", F_OK) == 0 {
             let name = (try? KeyFile.load("/.flatpak-info"))??.string("Application", "name")
-            facts.flatpak = name ?? "unknown application"
+            facts.flatpak = name ?? tr("unknown application")
         }
         if let snap = getenv("SNAP").map({ String(cString: $0) }) {
             facts.snap = getenv("SNAP_NAME").map { String(cString: $0) } ?? snap

@@ -24,7 +24,7 @@ public struct OutboxFlushResult: Sendable {
             report.messageId = flushed.entry.messageId
             report.outboxId = flushed.id
             report.error = flushed.error
-            if let problem = flushed.storeError { report.warnings.append("outbox: \(problem.description)") }
+            if let problem = flushed.storeError { report.warnings.append(tr("outbox: %@", problem.description)) }
             return report
         }
     }
