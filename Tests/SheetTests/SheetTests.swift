@@ -357,7 +357,8 @@ import TestSupport
 
     /// Under `de_DE.UTF-8` the sheet is German, as GNOME's German team writes it: the window
     /// is "Neue Nachricht", the header bar's buttons are "Senden" and "Abbrechen", the fields
-    /// "An" and "Betreff", and Abbrechen cancels. The catalog is the tree's own
+    /// "An" and "Betreff"; Abbrechen after an edit asks "Diese Nachricht als Entwurf
+    /// speichern?", and Verwerfen cancels. The catalog is the tree's own
     /// (`.build/locale`, from po/de.po), found beside the built program.
     @Test func underGermanTheButtonsAreSendenAndAbbrechen() throws {
         try compileCatalogs()
@@ -366,7 +367,8 @@ import TestSupport
                                          environment: inLocale("de_DE.UTF-8", environment), directory: sandbox.root)
         let steps = try desktop.drive([
             "sheet-words:Neue Nachricht:Nachricht an :Senden", "wait-sheet", "names", "state:Senden", "state:Abbrechen", "state:An",
-            screenshot("german"), "press:Abbrechen", "wait-gone",
+            screenshot("german"), "type:Betreff:Hallo", "press:Abbrechen", "wait-window:Diese Nachricht als Entwurf speichern?",
+            screenshot("german-save-question"), "press:Verwerfen", "wait-gone",
         ])
         #expect(steps.first { $0["step"] as? String == "wait-sheet" }?["title"] as? String == "Nachricht an joe@example.com")
         let names = try #require(steps.first { $0["step"] as? String == "names" }?["names"] as? [String])

@@ -24,7 +24,7 @@ Steps:
   key:KEYS                    press KEYS (ctrl+Return, Escape, Tab...) where the focus is
   text:TEXT                   type TEXT where the focus is
   wait-label:PREFIX           wait for a label starting with PREFIX; prints its text
-  wait-window:TITLE           wait for a window titled TITLE
+  wait-window:TITLE           wait for a window titled TITLE (its controls are found from then on)
   wait-sheets:N               wait until N sheets are open
   wait-gone                   wait until no sheet is left
   state:NAME                  prints whether NAME is showing, enabled, checked, focused,
@@ -134,8 +134,13 @@ def named_controls():
     return named
 
 
+# The dialogs whose controls are found besides the sheets': the sheet's own, and any window
+# waited for with wait-window (a dialog in another language).
+DIALOGS = ["Save this message as a draft?", "Attach Files"]
+
+
 def roots():
-    return sheets() + windows_named("Save this message as a draft?") + windows_named("Attach Files")
+    return sheets() + [window for title in DIALOGS for window in windows_named(title)]
 
 
 def find(name, roles=None, prefix=False):
@@ -342,6 +347,8 @@ for step in args:
             if time.time() > deadline:
                 fail("no window %r appeared" % rest)
             time.sleep(0.05)
+        if rest not in DIALOGS:
+            DIALOGS.append(rest)
         say(step=kind, title=rest)
     elif kind == "wait-sheets":
         deadline = time.time() + TIMEOUT
