@@ -75,6 +75,24 @@ import TestSupport
         #expect(drafts.stderr == "mailto-route: kein Entwurf »nosuchdraft«\n", "\(drafts.stderr)")
     }
 
+    /// `check`'s report is German section by section; its JSON is not.
+    @Test func checkSpeaksGermanButItsJSONDoesNot() throws {
+        let readable = try german(["check", "--offline"])
+        let lines = readable.stdout.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        #expect(lines.first == "Ergebnis", "\(readable)")
+        for title in ["E-Mail-Programm", "Desktop-Dienst", "Konto", "Links", "Einstellungen", "Postausgang"] {
+            #expect(lines.contains(title), "\(title) in:\n\(readable.stdout)")
+        }
+        #expect(lines.contains { $0.hasPrefix("  ein Klick ") }, "\(readable.stdout)")
+        #expect(!lines.contains("Verdict") && !lines.contains("Outbox"), "\(readable.stdout)")
+        let json = try jsonObject(try german(["check", "--offline", "--json"]).stdout)
+        let verdict = try #require(json["verdict"] as? [String: Any])
+        // The sandbox has no mail program and no account.
+        #expect(verdict["sentence"] as? String == "nothing would open: no program handles mailto: links", "\(verdict)")
+        #expect(lines.contains { $0.hasSuffix("nichts würde geöffnet: kein Programm ist für mailto:-Links zuständig") },
+                "\(readable.stdout)")
+    }
+
     /// A script that asked for JSON reads the words the documentation gives, in any locale.
     @Test func jsonStaysAsDocumentedUnderAGermanLocale() throws {
         let result = try german(["sedn", "--json"])
