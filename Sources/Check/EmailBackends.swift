@@ -148,7 +148,8 @@ public enum EmailBackends {
         } else {
             ours = PortalBackend(fileName: "mailtoroute.portal", dbusName: busName, interfaces: [interface], useIn: [])
             installed.append(ours)
-            steps.append(tr("install data/mailtoroute.portal to %@/ (make install PREFIX=%@: the portal reads no other directory)", directory, prefix))
+            steps.append(tr("install data/mailtoroute.portal to %@/ (make install PREFIX=%@: the portal reads no "
+                + "other directory)", directory, prefix))
         }
         if wins(installed, config) { return steps + [restart] }
         let others = installed.filter { $0.dbusName != busName }
@@ -160,9 +161,11 @@ public enum EmailBackends {
                 let folder = String(config.path[..<(config.path.lastIndex(of: "/") ?? config.path.endIndex)])
                 steps.append(folder == userConfigDirectory
                     ? tr("set %@ in the [preferred] group of %@", line, config.path)
-                    : tr("copy %@ to %@/ and set %@ in its [preferred] group (the copy is read instead of it, and keeps its other choices)", config.path, userConfigDirectory, line))
+                    : tr("copy %@ to %@/ and set %@ in its [preferred] group (the copy is read instead of it, and "
+                        + "keeps its other choices)", config.path, userConfigDirectory, line))
             } else {
-                steps.append(tr("create %@/portals.conf holding [preferred] and %@ (the example %@/doc/mailto-route/mailtoroute-portals.conf)", userConfigDirectory, line, dataDir))
+                steps.append(tr("create %@/portals.conf holding [preferred] and %@ (the example "
+                    + "%@/doc/mailto-route/mailtoroute-portals.conf)", userConfigDirectory, line, dataDir))
             }
             return wins(installed, chosen) ? steps + [restart] : steps
         }

@@ -112,21 +112,24 @@ enum Verdict {
         }
         for stale in report.mimeapps.stale {
             add(tr("%@ (%@) is named as the default, but its program %@ does not exist, so GIO ignores it", stale.id, stale.file, stale.program),
-                fix: tr("reinstall the program, or choose another: mailto-route register (or xdg-mime default OTHER.desktop x-scheme-handler/mailto)"))
+                fix: tr("reinstall the program, or choose another: mailto-route register (or xdg-mime default "
+                    + "OTHER.desktop x-scheme-handler/mailto)"))
         }
         if let handoff = report.handoff, !handoff.executableExists {
             add(tr("the mail program %@ (%@) cannot be started: %@ does not exist", handoff.name, handoff.id, handoff.executable),
                 fix: tr("reinstall %@, or set handler= in [route] of %@", handoff.name, config))
         }
         if let handoff = report.handoff, let problem = handoff.problem {
-            add(problem, fix: tr("install a terminal emulator (such as xterm), or set TERMINAL to the one you use; or set handler= in [route] of %@ to a mail program that needs none", config))
+            add(problem, fix: tr("install a terminal emulator (such as xterm), or set TERMINAL to the one you use; or "
+                + "set handler= in [route] of %@ to a mail program that needs none", config))
         }
         if !registration.isDefault, let direct = report.handler.gioDefault, let problem = direct.problem {
             add(problem, fix: tr("mailto-route register (mailto-route also finds $TERMINAL and x-terminal-emulator), or install xterm"))
         }
         if report.handoff == nil {
             add(tr("no mail program to hand off to") + (report.account.configured ? "" : tr(", and no account: a click can only save a draft")),
-                fix: tr("install a mail program (such as Thunderbird or Evolution), or set handler= in [route] of %@ (a desktop id, %@)", config, Webmail.Known.choices)
+                fix: tr("install a mail program (such as Thunderbird or Evolution), or set handler= in [route] of %@ "
+                    + "(a desktop id, %@)", config, Webmail.Known.choices)
                     + (report.account.configured ? "" : tr("; or set up [account] in %@", config)))
         }
         if report.handler.disagree, let xdg = report.handler.xdgMime {
@@ -140,14 +143,16 @@ enum Verdict {
         }
         if case .ask = report.decision, case .unreachable(let reason) = report.consent {
             add(tr("consent to send cannot be asked for a clicked link (%@): links are handed off or saved, never sent", reason),
-                fix: tr("run a notification server that shows buttons (GNOME Shell, KDE Plasma, dunst, mako), or set policy=handoff in [route] of %@", config))
+                fix: tr("run a notification server that shows buttons (GNOME Shell, KDE Plasma, dunst, mako), or set "
+                    + "policy=handoff in [route] of %@", config))
         }
         let activation = report.activation
         if let fix = activation.fix {
             var parts: [String] = []
             if !activation.missing.isEmpty { parts.append(tr("%@ unset there", activation.missing.joined(separator: ", "))) }
             if !activation.differing.isEmpty { parts.append(tr("%@ different there", activation.differing.joined(separator: ", "))) }
-            add(tr("a D-Bus-activated mailto-route (the desktop service, the Email portal backend) gets systemd --user's environment, not this session's: ") + parts.joined(separator: "; "), fix: fix)
+            add(tr("a D-Bus-activated mailto-route (the desktop service, the Email portal backend) gets systemd "
+                + "--user's environment, not this session's: ") + parts.joined(separator: "; "), fix: fix)
         }
         let outbox = report.outbox
         if outbox.pending > 0 {
@@ -165,7 +170,8 @@ enum Verdict {
                 text += "; " + trn("the desktop service retries it at its next attempt", "the desktop service retries them at their next attempt", n)
                 add(text, fix: trn("nothing to do; mailto-route outbox flush sends it now", "nothing to do; mailto-route outbox flush sends them now", n))
             } else if report.desktopService.startsAtLogin, !report.desktopService.serviceFiles.isEmpty {
-                text += "; " + trn("nothing retries it now (the desktop service does not run): it retries it from your next login, or from mailto-route's next send or click",
+                text += "; " + trn("nothing retries it now (the desktop service does not run): it retries it from "
+                    + "your next login, or from mailto-route's next send or click",
                                    "nothing retries them now (the desktop service does not run): it retries them from your next login, or from mailto-route's next send or click", n)
                 add(text, fix: trn("mailto-route outbox flush sends it now", "mailto-route outbox flush sends them now", n))
             } else {
@@ -203,7 +209,8 @@ enum Verdict {
             let host = account.server.map { String($0.prefix { $0 != ":" }) } ?? "HOST"
             let fix = account.passwordSource == "secret-service"
                 ? tr("store the password: secret-tool store --label=mailto-route host %@ service smtp user %@", host, account.user ?? "USER")
-                : tr("make password-command in %@ print the password without a terminal (for example: secret-tool lookup host %@ service smtp user %@)", source, host, account.user ?? "USER")
+                : tr("make password-command in %@ print the password without a terminal (for example: secret-tool "
+                    + "lookup host %@ service smtp user %@)", source, host, account.user ?? "USER")
             add(error, fix, true)
         }
         if let live = report.live, let error = live.error {

@@ -119,7 +119,8 @@ public enum SheetService {
             if let outcome = watch.outcome { return outcome }
             let gone = bus.isClosed ? tr("the session bus went away before the sheet ended")
                 : tr("the desktop service ended before the sheet did")
-            throw DesktopError(.transient, tr("%@ (what you wrote is kept: it is offered again, or saved as a draft, the next time a sheet opens)", gone))
+            throw DesktopError(.transient, tr("%@ (what you wrote is kept: it is offered again, or saved as a draft, "
+                + "the next time a sheet opens)", gone))
         }
     }
 }

@@ -69,7 +69,8 @@ public struct DraftSubmission: Sendable {
             } else {
                 lineLength += 1
                 if lineLength > HeaderValue.hardLimit + 1 {
-                    throw .input(tr("line %@ of the draft's body is over %@ octets, more than a message line may hold (RFC 5322 §2.1.1)", lineNumber, HeaderValue.hardLimit))
+                    throw .input(tr("line %@ of the draft's body is over %@ octets, more than a message line may hold "
+                        + "(RFC 5322 §2.1.1)", lineNumber, HeaderValue.hardLimit))
                 }
             }
         }

@@ -192,7 +192,8 @@ struct Leftovers {
         do {
             return try DocumentPortal.export(files, for: appID)
         } catch {
-            attachmentsNotCarried(email.attachments, because: tr("%@ runs in Flatpak (%@), and the Documents portal that would export the files to it is not available: %@", app.name, appID, error.message))
+            attachmentsNotCarried(email.attachments, because: tr("%@ runs in Flatpak (%@), and the Documents portal "
+                + "that would export the files to it is not available: %@", app.name, appID, error.message))
             return []
         }
     }

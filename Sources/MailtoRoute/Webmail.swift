@@ -140,7 +140,8 @@ public enum Webmail {
             guard !authority.isEmpty, !authority.hasPrefix("{"),
                   authority.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || ".-:[]".contains($0)) })
             else {
-                throw invalid(tr("the part after https:// must be the host of the compose page (letters, digits, '.', '-', a :port), not '%@'", String(authority).visible))
+                throw invalid(tr("the part after https:// must be the host of the compose page (letters, digits, '.', "
+                    + "'-', a :port), not '%@'", String(authority).visible))
             }
             var pieces: [Piece] = []
             var literal = ""
@@ -230,7 +231,8 @@ public enum Webmail {
             sent.body = report.truncating(email, for: service.name) { Handoff.bodyFits($0, asComposeURL) }
         }
         guard let browser = Handlers.defaultForScheme("https") else {
-            throw DesktopError(.configuration, tr("handler=webmail:%@, but there is no default web browser (x-scheme-handler/https)", service.rawValue))
+            throw DesktopError(.configuration, tr("handler=webmail:%@, but there is no default web browser "
+                + "(x-scheme-handler/https)", service.rawValue))
         }
         // A compose URL is not a mailto: URL the browser would hand back to us, and a
         // browser started now may open mailto: links for real later: no loop guard here.

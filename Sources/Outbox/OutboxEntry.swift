@@ -73,7 +73,8 @@ public struct OutboxEntry: Equatable, Sendable {
         nextAttempt = time + policy.delay(afterAttempts: attempts)
         lastError = Failure(
             kind: .transient,
-            message: tr("the outcome of the attempt at %@ UTC was not recorded (the sending mailto-route ended, or the outbox could not be written): it may have been sent", time.shortText))
+            message: tr("the outcome of the attempt at %@ UTC was not recorded (the sending mailto-route ended, or "
+                + "the outbox could not be written): it may have been sent", time.shortText))
         unrecordedAttempt = true
     }
 

@@ -217,6 +217,7 @@ enum GIOTerminals {
     static var anyInstalled: Bool { names.contains { DesktopEntries.findProgram($0) != nil } }
 
     static func problem(_ app: AppInfo) -> String {
-        tr("%@ (%@) must run in a terminal, and GIO, which opens links while mailto-route is not the default, finds none of %@", app.name, app.id ?? app.executable, names.joined(separator: ", "))
+        tr("%@ (%@) must run in a terminal, and GIO, which opens links while mailto-route is not the default, finds "
+            + "none of %@", app.name, app.id ?? app.executable, names.joined(separator: ", "))
     }
 }

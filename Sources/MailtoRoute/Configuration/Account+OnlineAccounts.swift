@@ -34,7 +34,8 @@ extension Account {
         let server = SMTPServer(host: host, port: port ?? (security == .tls ? 465 : security == .starttls ? 587 : 25),
                                 security: security, caFile: caFile, user: user)
         if server.plainTextRefusal != nil {
-            throw ConfigurationError(tr("%@: GNOME Online Accounts sets no encryption for %@, and mailto-route sends in plain text only to this machine; choose SSL or STARTTLS for SMTP in Settings, Online Accounts", place, host))
+            throw ConfigurationError(tr("%@: GNOME Online Accounts sets no encryption for %@, and mailto-route sends "
+                + "in plain text only to this machine; choose SSL or STARTTLS for SMTP in Settings, Online Accounts", place, host))
         }
         self.init(name: name, from: from, server: server, password: online.auth == .none ? .none : .onlineAccounts(online),
                   source: source)

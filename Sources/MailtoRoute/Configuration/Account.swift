@@ -71,7 +71,8 @@ public struct Account: Sendable {
             }
             guard let found else {
                 throw ConfigurationError(
-                    tr("%@: no password for user %@: set password-command=, or store it in the Secret Service with host=%@ service=smtp user=%@", source, user, server.host, user))
+                    tr("%@: no password for user %@: set password-command=, or store it in the Secret Service with "
+                        + "host=%@ service=smtp user=%@", source, user, server.host, user))
             }
             server.password = found
         case .inline(let password):
@@ -164,7 +165,8 @@ extension Account {
     static func checkPrivate(_ path: String, mode: UInt32, why: String) throws(ConfigurationError) {
         if mode & 0o077 != 0 {
             let bits = String(mode & 0o777, radix: 8)
-            throw ConfigurationError(tr("%@: refusing to read a password from a file %@ (mode %@; run chmod 600 %@), since %@", path, tr("others can read"), bits, path, why))
+            throw ConfigurationError(tr("%@: refusing to read a password from a file %@ (mode %@; run chmod 600 %@), "
+                + "since %@", path, tr("others can read"), bits, path, why))
         }
     }
 }

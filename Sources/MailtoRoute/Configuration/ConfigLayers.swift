@@ -90,7 +90,8 @@ struct ConfigLayers {
             for key in layer.file.keys(in: name) {
                 if key == Self.lockKey {
                     if !layer.isSystem {
-                        notices.append(tr("%@: locked= in [%@] is read only in a system configuration file (%@); ignored", layer.path, name, ConfigLayers.systemFileName))
+                        notices.append(tr("%@: locked= in [%@] is read only in a system configuration file (%@); "
+                            + "ignored", layer.path, name, ConfigLayers.systemFileName))
                     }
                     continue
                 }

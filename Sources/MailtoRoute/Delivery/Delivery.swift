@@ -96,7 +96,8 @@ extension Session {
         let refusedCopy = refused.isEmpty ? nil : Result {
             try storage.drafts.save(try submission.draft(for: refused)).path
         }.mapError { error in
-            Failure(kind: .permanent, message: tr("the copy for %@, whom the server refused, could not be saved as a draft: %@", refused.joined(separator: ", "), Failure(error, otherwise: .permanent).message))
+            Failure(kind: .permanent, message: tr("the copy for %@, whom the server refused, could not be saved as a "
+                + "draft: %@", refused.joined(separator: ", "), Failure(error, otherwise: .permanent).message))
         }
         let deferred = receipt.refused.filter { $0.reply.hasPrefix("4") }
         guard !deferred.isEmpty else { return Transmitted(receipt: receipt, deferred: nil, refusedCopy: refusedCopy) }

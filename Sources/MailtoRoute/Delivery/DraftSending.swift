@@ -31,7 +31,8 @@ extension Session {
                     try drafts.drop(id)
                     removed = true
                 } catch {
-                    report.warnings.append(tr("the draft could not be removed, so sending it again would send it twice: %@", String(describing: error)))
+                    report.warnings.append(tr("the draft could not be removed, so sending it again would send it "
+                        + "twice: %@", String(describing: error)))
                 }
             }
         } catch {

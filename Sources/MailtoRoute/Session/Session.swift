@@ -233,7 +233,8 @@ public final class Session {
             switch error.kind {
             case .notAuthorized:
                 signInNeeded(account, online, fingerprint: AccountMemory.attention, reason: error.message)
-                throw AccountHeld(tr("%@ must be signed in again in Settings, Online Accounts (%@); the message waits in the outbox", account.from.address, error.message),
+                throw AccountHeld(tr("%@ must be signed in again in Settings, Online Accounts (%@); the message waits "
+                    + "in the outbox", account.from.address, error.message),
                                   signIn: true)
             case .unavailable:
                 throw AccountHeld(tr("%@; the message waits in the outbox", error.message), signIn: false)
@@ -242,7 +243,8 @@ public final class Session {
         let fingerprint = secretFingerprint(credential)
         if let refused = memory.refusal(of: account.name), refused.fingerprint == fingerprint {
             // The very credential the server refused: not tried again by itself (rule 9).
-            throw AccountHeld(tr("%@; not tried again with the same credential until you sign in again in Settings, Online Accounts (or run mailto-route outbox retry); the message waits in the outbox", refused.reason),
+            throw AccountHeld(tr("%@; not tried again with the same credential until you sign in again in Settings, "
+                + "Online Accounts (or run mailto-route outbox retry); the message waits in the outbox", refused.reason),
                               signIn: true)
         }
         credentialFingerprints[account.name] = fingerprint
@@ -269,7 +271,8 @@ public final class Session {
               let fingerprint = credentialFingerprints[account.name]
         else { return error }
         signInNeeded(account, online, fingerprint: fingerprint, reason: smtpError.message)
-        let held = AccountHeld(tr("%@: sign in again to %@ in Settings, Online Accounts; the message waits in the outbox", smtpError.message, account.from.address),
+        let held = AccountHeld(tr("%@: sign in again to %@ in Settings, Online Accounts; the message waits in the "
+            + "outbox", smtpError.message, account.from.address),
                                signIn: true)
         // Every later message of this run through it waits too, without a second login.
         connections[account.name] = .failure(held)
@@ -289,7 +292,8 @@ public final class Session {
         switch defaultAccountSetup {
         case nil:
             throw ConfigurationError(
-                tr("no account is configured: write an [account] group in %@ (see README), set up ~/.msmtprc, or add a mail account in Settings, Online Accounts", paths.configFile))
+                tr("no account is configured: write an [account] group in %@ (see README), set up ~/.msmtprc, or add "
+                    + "a mail account in Settings, Online Accounts", paths.configFile))
         case .failure(let mistake)?:
             throw mistake
         case .success(let setup)?:

@@ -29,7 +29,8 @@ public struct SignInRequest: Sendable, Equatable {
 
     /// The notification's lines: why, what waits, and how to mend it.
     public var details: [String] {
-        ["\(reason).", tr("Messages from %@ wait in the outbox until you sign in again: Settings, Online Accounts, %@ (%@).", address, provider, OnlineAccounts.settingsCommand(account: onlineAccountID).joined(separator: " "))]
+        ["\(reason).", tr("Messages from %@ wait in the outbox until you sign in again: Settings, Online Accounts, %@ "
+            + "(%@).", address, provider, OnlineAccounts.settingsCommand(account: onlineAccountID).joined(separator: " "))]
     }
 }
 

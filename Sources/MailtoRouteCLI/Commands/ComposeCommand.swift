@@ -30,7 +30,8 @@ enum ComposeCommand: Command {
             }
         }
         guard terminal else {
-            throw UsageError(tr("compose needs a terminal for the editor, or a display for the sheet (use open or send without either)"), usage: fullUsage)
+            throw UsageError(tr("compose needs a terminal for the editor, or a display for the sheet (use open or "
+                + "send without either)"), usage: fullUsage)
         }
         let start = try arguments.positionals.first.map { (url) throws(MailtoURLError) in try MailtoURL.parse(url) } ?? EmailData()
         let report = try context.session().compose(start) {
