@@ -40,7 +40,7 @@ DOCDIR := $(DATADIR)/doc/mailto-route
 # What `make` built and `make install` installs (a test installs a debug build).
 BUILT ?= .build/release/mailto-route
 
-.PHONY: all deps build run test fuzz bench install uninstall clean update-po
+.PHONY: all deps build run test fuzz bench install uninstall deb check-deb clean update-po
 
 all: build
 
@@ -121,6 +121,31 @@ uninstall:
 		$(DESTDIR)$(PORTALDIR)/mailtoroute.portal $(DESTDIR)$(DOCDIR)/mailtoroute-portals.conf \
 		$(addprefix $(DESTDIR)$(ICONDIR)/,$(ICONS)) \
 		$(foreach language,$(LANGUAGES),$(DESTDIR)$(LOCALEDIR)/$(language)/LC_MESSAGES/mailto-route.mo)
+
+# The Debian package, .build/deb/mailto-route_VERSION_ARCH.deb, from this tree: debian/rules
+# runs `make` (the release build; one already made is reused) and `make install
+# DESTDIR=debian/mailto-route PREFIX=/usr`. The Swift toolchain is no Debian package, so
+# Build-Depends cannot name it: it must be at /opt/swift. The version is the program's
+# own (`mailto-route --version`, Sources/MailtoRoute/Versions.swift), which debian/changelog
+# must name. docs/installing.md has the rest.
+DEB_DIR := .build/deb
+SOURCE_VERSION = $(shell sed -n 's/.*let mailtoRoute = "\(.*\)"/\1/p' Sources/MailtoRoute/Versions.swift)
+deb:
+	@test -x /opt/swift/usr/bin/swift || { echo "make deb: the Swift toolchain is not at /opt/swift: unpack swift.org's release for Debian 12 there (it is not a Debian package, so Build-Depends cannot name it)" >&2; exit 1; }
+	@test "$$(dpkg-parsechangelog -SVersion 2>/dev/null)" = "$(SOURCE_VERSION)" || { echo "make deb: debian/changelog's version is not $(SOURCE_VERSION), mailto-route's own (Sources/MailtoRoute/Versions.swift): add an entry (dch -v $(SOURCE_VERSION))" >&2; exit 1; }
+	scripts/install-deps deb
+	mkdir -p $(DEB_DIR)
+	DEB_OUTPUT_DIR=$(CURDIR)/$(DEB_DIR) nice dpkg-buildpackage --build=binary --no-sign \
+		--buildinfo-option=-u$(DEB_DIR) --changes-option=-u$(DEB_DIR) \
+		--buildinfo-file=$(DEB_DIR)/mailto-route_$(SOURCE_VERSION)_$$(dpkg-architecture -qDEB_HOST_ARCH).buildinfo \
+		--changes-file=$(DEB_DIR)/mailto-route_$(SOURCE_VERSION)_$$(dpkg-architecture -qDEB_HOST_ARCH).changes
+	@echo "make deb: $(DEB_DIR)/mailto-route_$(SOURCE_VERSION)_$$(dpkg-architecture -qDEB_HOST_ARCH).deb"
+
+# The package judged as a person installing it meets it (scripts/check-deb): lintian, then
+# apt-get install on this machine, the files in place, then remove --purge leaves none.
+# Not part of `make test`: it needs the release build, and it installs into /usr.
+check-deb: deb
+	scripts/check-deb $(DEB_DIR)/mailto-route_$(SOURCE_VERSION)_$$(dpkg-architecture -qDEB_HOST_ARCH).deb
 
 clean:
 	rm -rf .build
