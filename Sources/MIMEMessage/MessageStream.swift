@@ -247,21 +247,22 @@ final class FileSource {
 
     /// The size of the regular file at `path`, checked when the message is built so that
     /// a missing attachment is reported before any server is contacted.
+    /// `path` is a `LocalPath` (an attachment's name may not be UTF-8).
     static func size(of path: String, what: String = "attachment") throws(MIMEError) -> Int {
         var info = stat()
-        guard stat(path, &info) == 0 else {
-            throw .input("cannot read \(what) \(path): \(systemErrorText(errno))")
+        guard LocalPath.withCString(path, { stat($0, &info) }) == 0 else {
+            throw .input("cannot read \(what) \(LocalPath.display(path)): \(systemErrorText(errno))")
         }
-        guard (info.st_mode & S_IFMT) == S_IFREG else { throw .input("\(what) is not a regular file: \(path)") }
+        guard (info.st_mode & S_IFMT) == S_IFREG else { throw .input("\(what) is not a regular file: \(LocalPath.display(path))") }
         return Int(info.st_size)
     }
 
     init(path: String, size: Int, what: String = "attachment") throws(MIMEError) {
         self.path = path
         self.what = what
-        descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        descriptor = LocalPath.withCString(path) { open($0, O_RDONLY | O_CLOEXEC) }
         guard descriptor >= 0 else {
-            throw .input("cannot open \(what) \(path): \(systemErrorText(errno))")
+            throw .input("cannot open \(what) \(LocalPath.display(path)): \(systemErrorText(errno))")
         }
         self.size = size
         remaining = size
@@ -286,9 +287,9 @@ final class FileSource {
             let got = Glibc.read(descriptor, buffer.baseAddress.map { $0 + filled }, wanted - filled)
             if got < 0 {
                 if errno == EINTR { continue }
-                throw .input("cannot read \(what) \(path): \(systemErrorText(errno))")
+                throw .input("cannot read \(what) \(LocalPath.display(path)): \(systemErrorText(errno))")
             }
-            if got == 0 { throw .input("\(what) \(path) became shorter while it was sent") }
+            if got == 0 { throw .input("\(what) \(LocalPath.display(path)) became shorter while it was sent") }
             filled += got
         }
         remaining -= filled

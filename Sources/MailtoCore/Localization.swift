@@ -39,7 +39,13 @@ public enum Localization {
 /// message with values has `%@` where each goes, in order (`%1$@`, `%2$@` where a language
 /// puts them in another order): `tr("Sent to %@", name)`.
 public func tr(_ message: String, _ values: String...) -> String {
-    let translated = String(cString: dgettext(Localization.domain, message))
+    // dgettext answers with the very pointer it was given when there is no translation:
+    // the C string must outlive the copy made of the answer, so both happen inside one
+    // withCString (a pointer Swift makes for a call is gone when that call returns).
+    let translated = message.withCString { original in
+        guard let answer = dgettext(Localization.domain, original), UnsafePointer(answer) != original else { return message }
+        return String(cString: answer)
+    }
     guard !values.isEmpty else { return translated }
     return fill(translated, with: values)
 }

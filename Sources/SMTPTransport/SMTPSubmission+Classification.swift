@@ -54,7 +54,7 @@ extension SMTPSubmission {
         let at = server.address
         switch code {
         case CURLE_LOGIN_DENIED, CURLE_AUTH_ERROR:
-            return SMTPError(.configuration, "\(at) refused the user name or password" + (reply.isEmpty ? "" : ": \(reply)"))
+            return loginFailure(reply: reply, server: server)
         case CURLE_USE_SSL_FAILED:
             return SMTPError(.configuration, "\(at) does not offer STARTTLS; not sending in plain text")
         case CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CACERT_BADFILE, CURLE_SSL_CERTPROBLEM, CURLE_SSL_ISSUER_ERROR,
@@ -85,5 +85,28 @@ extension SMTPSubmission {
         default:
             return SMTPError(.transient, "sending through \(at) failed: \(detail)")
         }
+    }
+}
+
+extension SMTPSubmission {
+    /// libcurl's "login denied": the server refused the login (it answered AUTH with a
+    /// 5xx, or with a challenge libcurl hangs up on: XOAUTH2's error challenge, `334` and
+    /// a JSON status), or it offered no mechanism libcurl may use for this login (its last
+    /// word is then its EHLO's).
+    static func loginFailure(reply: String, server: SMTPServer) -> SMTPError {
+        let at = server.address
+        if reply.hasPrefix("4") {
+            // RFC 4954 §6: 454, a temporary failure of the server's own.
+            return SMTPError(.transient, "\(at) cannot log in now: \(reply)")
+        }
+        let answeredLogin = reply.hasPrefix("334") || reply.hasPrefix("5")
+        guard answeredLogin else {
+            let what = server.bearerToken == nil ? "a login mechanism libcurl can use" : "XOAUTH2 or OAUTHBEARER"
+            return SMTPError(.configuration, "\(at) offers no \(what); the account cannot log in")
+        }
+        let credential = server.bearerToken == nil ? "the user name or password" : "the sign-in token of \(server.user ?? "the account")"
+        var error = SMTPError(.configuration, "\(at) refused \(credential)" + (reply.hasPrefix("5") ? ": \(reply)" : ""))
+        error.refusedLogin = true
+        return error
     }
 }

@@ -14,8 +14,8 @@ public enum SMTPSubmission {
         }
         guard (1...65535).contains(server.port) else { throw SMTPError(.configuration, "invalid port \(server.port)") }
         if let refusal = server.plainTextRefusal { throw SMTPError(.configuration, refusal) }
-        for value in [server.user, server.password, server.caFile].compactMap({ $0 }) where value.utf8.contains(where: { $0 == 0 || $0 == 0x0D || $0 == 0x0A }) {
-            throw SMTPError(.configuration, "user, password or ca-file contains a line break or NUL")
+        for value in [server.user, server.password, server.bearerToken, server.caFile].compactMap({ $0 }) where value.utf8.contains(where: { $0 == 0 || $0 == 0x0D || $0 == 0x0A }) {
+            throw SMTPError(.configuration, "user, password, token or ca-file contains a line break or NUL")
         }
     }
 
@@ -64,12 +64,7 @@ public enum SMTPSubmission {
             try easy.set(CURLOPT_CAINFO, caFile)
             try easy.set(CURLOPT_CAPATH, "/etc/ssl/certs")
         }
-        if let user = server.user {
-            try easy.set(CURLOPT_USERNAME, user)
-            try easy.set(CURLOPT_PASSWORD, server.password ?? "")
-            // AUTH PLAIN with the initial response: one round trip less.
-            try easy.set(CURLOPT_SASL_IR, 1)
-        }
+        try configureLogin(easy, server: server)
         try easy.set(CURLOPT_CONNECTTIMEOUT, server.connectTimeout)
         // `stallTimeout` is kept by the progress callback (`DialogueState`): whatever the
         // stage, a session where nothing moved for that long ends then, and its connection

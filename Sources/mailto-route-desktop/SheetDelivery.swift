@@ -61,7 +61,8 @@ enum SheetDelivery {
                       attachmentsRequestedBy: String? = nil) -> SheetStart {
         var from: String?
         var sendUnavailable: String?
-        switch session.configuration.account {
+        // The default account (the sheet's From chooser: `session.accountChoices`).
+        switch session.defaultAccountSetup.map({ $0.flatMap(\.account) }) {
         case .success(let account)?:
             from = account.from.readable
         case .failure(let mistake)?:

@@ -70,13 +70,15 @@ import binascii
 import json
 import os
 import re
-import signal
 import socket
 import ssl
 import sys
 import time
 
 from aiosmtpd.smtp import MISSING, SMTP, AuthResult, LoginPassword
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from detach import detach  # noqa: E402
 
 
 class Handler:
@@ -401,18 +403,7 @@ def main():
     listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     listener.bind(("127.0.0.1", args.port))
     listener.listen(64)
-    pid = os.fork()
-    if pid:
-        print(listener.getsockname()[1], pid, flush=True)
-        os._exit(0)
-    os.setsid()
-    # The test process's threads block or ignore signals, and both are inherited across
-    # exec: make SIGTERM end this server again.
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)
-    signal.pthread_sigmask(signal.SIG_UNBLOCK, [signal.SIGTERM])
-    null = os.open(os.devnull, os.O_RDWR)
-    for descriptor in (0, 1, 2):
-        os.dup2(null, descriptor)
+    detach(listener.getsockname()[1])
 
     context = None
     if args.mode in ("starttls", "tls"):
