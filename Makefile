@@ -142,8 +142,9 @@ deb:
 	@echo "make deb: $(DEB_DIR)/mailto-route_$(SOURCE_VERSION)_$$(dpkg-architecture -qDEB_HOST_ARCH).deb"
 
 # The package judged as a person installing it meets it (scripts/check-deb): lintian, then
-# apt-get install on this machine, the files in place, then remove --purge leaves none.
-# Not part of `make test`: it needs the release build, and it installs into /usr.
+# apt-get install, the files in place, then remove --purge leaves none; all of it in a
+# private mount namespace whose /usr, /etc and /var are throwaway overlays, so the machine
+# is left as it was. Not part of `make test`: it needs the release build (minutes).
 check-deb: deb
 	scripts/check-deb $(DEB_DIR)/mailto-route_$(SOURCE_VERSION)_$$(dpkg-architecture -qDEB_HOST_ARCH).deb
 

@@ -42,13 +42,13 @@ import TestSupport
         #expect(names == wanted.union(["debhelper-compat"]), "install-deps build: \(wanted.sorted()); debian/control: \(names.sorted())")
     }
 
-    /// Each screenshot URL of the metainfo is data/screenshots/NAME.png in the tree (where the
+    /// Each screenshot URL of the metainfo is docs/screenshots/NAME.png in the tree (where the
     /// tag's tree will serve it), a PNG of the width and height the metainfo gives, small
     /// enough for a software centre to fetch (docs/installing.md).
     @Test func metainfoScreenshotsAreTheTreesImages() throws {
         let metainfo = try text("data/io.github.mailto_route.MailtoRoute.metainfo.xml")
         let regex = try NSRegularExpression(
-            pattern: #"<image type="source" width="(\d+)" height="(\d+)">https://[^<]*/(data/screenshots/[^<]+\.png)</image>"#)
+            pattern: #"<image type="source" width="(\d+)" height="(\d+)">https://[^<]*/(docs/screenshots/[^<]+\.png)</image>"#)
         let matches = regex.matches(in: metainfo, range: NSRange(metainfo.startIndex..., in: metainfo))
         #expect(matches.count >= 1)
         for match in matches {
