@@ -77,8 +77,8 @@ bench:
 # Installs what `make` built, as a Debian package's rules do (`make && make install
 # DESTDIR=debian/tmp PREFIX=/usr`): it builds nothing and installs no packages. The binary
 # and mailto-route-desktop (the compose sheet, which mailto-route finds beside it), the
-# hook xdg-email runs (so that a file `xdg-email --attach` gives is attached), its man
-# page, the bash and zsh completions, the system desktop file (so that the desktops'
+# hook xdg-email runs (so that a file `xdg-email --attach` gives is attached), the man
+# pages (the hook's is the binary's, where FILES tells of it), the bash and zsh completions, the system desktop file (so that the desktops'
 # settings list mailto-route as a mail program), the AppStream metainfo and the outbox's
 # systemd user unit, each pointing at the installed binary; the Email portal's backend
 # description (mailtoroute.portal) and, as an example for each user to opt in with on
@@ -93,6 +93,8 @@ install:
 	sed 's|@EXEC@|$(BINDIR)/mailto-route|' data/xdg-email-hook.sh > $(DESTDIR)$(BINDIR)/xdg-email-hook.sh
 	chmod 755 $(DESTDIR)$(BINDIR)/xdg-email-hook.sh
 	install -D -m 644 data/mailto-route.1 $(DESTDIR)$(MANDIR)/mailto-route.1
+	install -D -m 644 data/mailto-route-desktop.1 $(DESTDIR)$(MANDIR)/mailto-route-desktop.1
+	install -D -m 644 data/xdg-email-hook.sh.1 $(DESTDIR)$(MANDIR)/xdg-email-hook.sh.1
 	install -D -m 644 data/mailto-route.bash $(DESTDIR)$(BASHCOMPDIR)/mailto-route
 	install -D -m 644 data/_mailto-route $(DESTDIR)$(ZSHCOMPDIR)/_mailto-route
 	install -D -m 644 data/$(METAINFO) $(DESTDIR)$(METAINFODIR)/$(METAINFO)
@@ -113,7 +115,7 @@ install:
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/mailto-route $(DESTDIR)$(BINDIR)/mailto-route-desktop $(DESTDIR)$(BINDIR)/xdg-email-hook.sh \
-		$(DESTDIR)$(MANDIR)/mailto-route.1 \
+		$(DESTDIR)$(MANDIR)/mailto-route.1 $(DESTDIR)$(MANDIR)/mailto-route-desktop.1 $(DESTDIR)$(MANDIR)/xdg-email-hook.sh.1 \
 		$(DESTDIR)$(BASHCOMPDIR)/mailto-route $(DESTDIR)$(ZSHCOMPDIR)/_mailto-route \
 		$(DESTDIR)$(METAINFODIR)/$(METAINFO) $(DESTDIR)$(APPDIR)/mailto-route.desktop \
 		$(DESTDIR)$(UNITDIR)/mailto-route-outbox.service $(DESTDIR)$(APPDIR)/$(SERVICE_DESKTOP) \
