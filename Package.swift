@@ -54,6 +54,12 @@ let package = Package(
         // Its windows are GtkBuilder .ui files under UI/, embedded at build time (embedded.txt).
         // enchant-2, the spell checker, for the sheet's message only.
         .systemLibrary(name: "CEnchant", pkgConfig: "enchant-2", providers: [.apt(["libenchant-2-dev"])]),
+        // libebook, Evolution Data Server's client library: the user's address books, for the
+        // sheet's address completion only (linked into mailto-route-desktop, never the CLI).
+        .systemLibrary(name: "CEBook", pkgConfig: "libebook-1.2", providers: [.apt(["libebook1.2-dev"])]),
+        // The address books (EDS) the sheet's To, Cc and Bcc completion reads; GTK-free, so that
+        // its tests and their probe run without a display.
+        .target(name: "AddressLookup", dependencies: ["CEBook", "MailtoCore"]),
         .target(name: "ComposeSheet", dependencies: ["CGTK", "CEnchant", "MailtoCore", "MIMEMessage", "DesktopIntegration"],
                 exclude: ["UI", "embedded.txt"], plugins: ["EmbedText"]),
         // The desktop side: shows the sheet for `open` and `compose` (the CLI starts it
@@ -128,6 +134,11 @@ let package = Package(
         // The sheet's logic in-process (addresses, files, recovery), then the real window,
         // driven through AT-SPI under Xvfb (Servers/sheet-driver.py).
         .testTarget(name: "ComposeSheetTests", dependencies: ["ComposeSheet"]),
+        // Looks up the address books in a subprocess, for AddressLookupTests (a private bus with
+        // Debian's real evolution-data-server); never installed.
+        .executableTarget(name: "address-book-probe", dependencies: ["AddressLookup"], path: "Tests/AddressBookProbe"),
+        // The queries in-process; the books end to end, through address-book-probe.
+        .testTarget(name: "AddressLookupTests", dependencies: ["AddressLookup", "CEBook", "TestSupport", "address-book-probe"]),
         .testTarget(name: "SheetTests", dependencies: ["TestSupport", "mailto-route", "mailto-route-desktop"]),
     ]
 )
