@@ -32,7 +32,9 @@ let package = Package(
             pkgConfig: "libadwaita-1",
             providers: [.apt(["libadwaita-1-dev"])]
         ),
-        .target(name: "MailtoCore"),
+        // gettext's header (glibc has gettext itself): Localization's tr() and its binding.
+        .systemLibrary(name: "CIntl"),
+        .target(name: "MailtoCore", dependencies: ["CIntl"]),
         // The desktop entries and D-Bus service files that `register` installs are data/'s,
         // embedded at build time (embedded.txt names them).
         .target(name: "DesktopIntegration", dependencies: ["CGIO", "MailtoCore"], exclude: ["embedded.txt"],
@@ -73,7 +75,7 @@ let package = Package(
         .target(name: "Check", dependencies: ["MailtoRoute", "DesktopIntegration", "SMTPTransport", "Outbox"]),
         .executableTarget(
             name: "mailto-route",
-            dependencies: ["MailtoRouteCLI"],
+            dependencies: ["MailtoRouteCLI", "MailtoCore"],
             // The C++ runtime under the Swift runtime, linked in rather than loaded: with
             // --static-swift-stdlib, loading libstdc++.so.6 and libgcc_s.so.1 (libgcc_s's
             // initialiser runs CPUID, slow in a VM) took about 0.7 ms of every start-up, a

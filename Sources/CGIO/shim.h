@@ -56,6 +56,7 @@ typedef struct mr_gio_api {
     const char *(* _Nonnull g_desktop_app_info_get_filename)(GDesktopAppInfo *info);
     char *(* _Nonnull g_desktop_app_info_get_string)(GDesktopAppInfo *info, const char *key);
     gboolean (* _Nonnull g_desktop_app_info_get_boolean)(GDesktopAppInfo *info, const char *key);
+    gboolean (* _Nonnull g_dbus_is_name)(const gchar *string);
     gboolean (* _Nonnull g_desktop_app_info_launch_uris_as_manager)(GDesktopAppInfo *appinfo, GList *uris,
                                                                     GAppLaunchContext *launch_context,
                                                                     GSpawnFlags spawn_flags,
@@ -139,6 +140,7 @@ static inline const char *mr_gio_load(mr_gio_api *api) {
     MR_SYM(g_desktop_app_info_get_filename);
     MR_SYM(g_desktop_app_info_get_string);
     MR_SYM(g_desktop_app_info_get_boolean);
+    MR_SYM(g_dbus_is_name);
     MR_SYM(g_desktop_app_info_launch_uris_as_manager);
     MR_SYM(g_app_launch_context_new);
     MR_SYM(g_app_launch_context_setenv);

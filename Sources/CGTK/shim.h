@@ -105,6 +105,7 @@ static inline GSimpleAction *mr_stateful_string_action_new(const char *name, con
     return g_simple_action_new_stateful(name, G_VARIANT_TYPE_STRING, g_variant_new_string(state));
 }
 static inline GtkGesture *mr_gesture(gpointer object) { return GTK_GESTURE(object); }
+static inline GtkPopover *mr_popover(gpointer object) { return GTK_POPOVER(object); }
 static inline GtkGestureSingle *mr_gesture_single(gpointer object) { return GTK_GESTURE_SINGLE(object); }
 /* gtk_application_set_accels_for_action takes a NULL-terminated array. */
 static inline void mr_set_accels(GtkApplication *application, const char *action, const char *first, const char *second) {

@@ -48,6 +48,7 @@ public enum Check {
         report.configFile = session.paths.configFile
         report.stateDirectory = session.storage.stateDirectory
         gatherHandlers(into: &report, session: session)
+        gatherSettings(into: &report, session: session)
         let server = gatherAccount(into: &report, session: session)
         report.consent = consentReach(callTimeout: busSeconds, includingTerminal: false)
         // The click's own input to its plan, on this run's facts.

@@ -29,7 +29,14 @@ public struct CheckReport: Sendable {
     public var handoffProblem: String?
     public var candidates: [Program]
     public var sandbox: Sandbox
+    /// The default account, which a click sends from.
     public var account: AccountFacts
+    /// Every account, with where it comes from and whether its credentials can be had now.
+    public var accounts: [AccountChoice] = []
+    /// Why GNOME Online Accounts could not be asked for its accounts (it did not answer).
+    public var onlineAccountsProblem: String?
+    /// Every setting of the config files with where it came from; the files read.
+    public var settings = Settings()
     /// `nil` with `--offline`, or when there is no usable account to test.
     public var live: SMTPProbe?
     public var policy: Policy

@@ -16,7 +16,7 @@ extension CheckReport {
     /// Every section, in the order printed.
     public var sections: [any CheckSection] {
         [verdictSection, mailProgramSection, mimeapps, sandbox, emailBackend, activation, desktopService, accountSection,
-         linksSection, outbox, toDoSection]
+         linksSection, settingsSection, outbox, toDoSection]
     }
 
     /// The whole report as one object (`--json`): each section's members.

@@ -153,20 +153,23 @@ enum Verdict {
         }
         let outbox = report.outbox
         if outbox.pending > 0 {
-            var text = outbox.pending == 1 ? "1 message waits in the outbox" : "\(outbox.pending) messages wait in the outbox"
-            if let oldest = outbox.oldest { text += " (oldest queued \(oldest.iso8601))" }
+            // One message is "it", waiting at "its" next attempt; more are "them".
+            let one = outbox.pending == 1
+            let (them, their) = one ? ("it", "its") : ("them", "their")
+            var text = one ? "1 message waits in the outbox" : "\(outbox.pending) messages wait in the outbox"
+            if let oldest = outbox.oldest { text += " (\(one ? "queued" : "oldest queued") \(oldest.iso8601))" }
             if let last = outbox.lastError { text += "; last error: \(last)" }
             // Who keeps "it will be retried": the desktop service owns the outbox while it
             // runs; without it, nothing retries until a run queues again or flushes.
             if report.desktopService.running == true {
-                text += "; the desktop service retries them at their next attempt"
-                add(text, fix: "nothing to do; mailto-route outbox flush sends them now")
+                text += "; the desktop service retries \(them) at \(their) next attempt"
+                add(text, fix: "nothing to do; mailto-route outbox flush sends \(them) now")
             } else if report.desktopService.startsAtLogin, !report.desktopService.serviceFiles.isEmpty {
-                text += "; nothing retries them now (the desktop service does not run): it retries them from your next login, "
+                text += "; nothing retries \(them) now (the desktop service does not run): it retries \(them) from your next login, "
                     + "or from mailto-route's next send or click"
-                add(text, fix: "mailto-route outbox flush sends them now")
+                add(text, fix: "mailto-route outbox flush sends \(them) now")
             } else {
-                text += "; nothing retries them now (the desktop service does not run)"
+                text += "; nothing retries \(them) now (the desktop service does not run)"
                 add(text, fix: "mailto-route outbox flush, or enable the watcher: systemctl --user enable --now mailto-route-outbox.service")
             }
         }
@@ -191,7 +194,11 @@ enum Verdict {
             let fix = error.contains("others can read") ? "chmod 600 \(source)" : "edit \(source): \(error)"
             add(error, fix, true)
         }
-        if let error = account.passwordError {
+        if let error = account.passwordError, account.passwordSource?.hasPrefix("goa") == true {
+            // GNOME Online Accounts' own: mended by signing in again there, not in a file.
+            add(error, "sign in again in Settings, Online Accounts (gnome-control-center online-accounts); meanwhile messages wait in the outbox",
+                false)
+        } else if let error = account.passwordError {
             let host = account.server.map { String($0.prefix { $0 != ":" }) } ?? "HOST"
             let fix = account.passwordSource == "secret-service"
                 ? "store the password: secret-tool store --label=mailto-route host \(host) service smtp user \(account.user ?? "USER")"

@@ -85,6 +85,18 @@ public final class AppInfo: @unchecked Sendable {
         return gio.pointee.g_desktop_app_info_get_boolean(desktop, "Terminal") != 0
     }
 
+    /// Whether GIO launches this program over the session bus (when there is one) rather
+    /// than running its `Exec=`: `DBusActivatable=true`, and the desktop file named after a
+    /// well-known bus name (`org.gnome.Evolution.desktop`), as GIO's own test is (wraps
+    /// `g_desktop_app_info_get_boolean` and `g_dbus_is_name`).
+    public var isDBusActivatable: Bool {
+        guard let desktop, gio.pointee.g_desktop_app_info_get_boolean(desktop, "DBusActivatable") != 0,
+              let file = fileName?.split(separator: "/").last, file.hasSuffix(".desktop")
+        else { return false }
+        let name = String(file.dropLast(".desktop".count))
+        return !name.hasPrefix(":") && gio.pointee.g_dbus_is_name(name) != 0
+    }
+
     /// `Exec=` as words, with the program it really runs (see `ExecLine`); `nil` when it
     /// does not split.
     public var execLine: ExecLine? {

@@ -50,6 +50,14 @@ func takeString(_ pointer: UnsafeMutablePointer<gchar>?) -> String? {
     return String(cString: pointer)
 }
 
+/// A path GLib made (transfer full) as a `LocalPath`: its bytes kept when they are not
+/// UTF-8, where `takeString` would make them U+FFFD.
+func takePath(_ pointer: UnsafeMutablePointer<gchar>?) -> String? {
+    guard let pointer else { return nil }
+    defer { g_free(pointer) }
+    return LocalPath.text(UnsafeRawBufferPointer(start: pointer, count: strlen(pointer)))
+}
+
 /// A C string GLib lent (transfer none) as a Swift string.
 func borrowString(_ pointer: UnsafePointer<gchar>?) -> String? {
     pointer.map { String(cString: $0) }

@@ -27,7 +27,10 @@ public enum Launcher {
         _ app: AppInfo, uris: [String], environment: [String: String] = [:], timeout: Double = launchTimeout
     ) throws(DesktopError) {
         let gio = app.gio
-        let context = try LaunchContext(environment: environment, gio: gio)
+        // No context without an environment to carry: a plain one adds nothing (the program
+        // gets this process's environment either way), and when a launch over the bus fails,
+        // GLib 2.74 asserts that such a context has a startup id, on standard error.
+        let context = environment.isEmpty ? nil : try LaunchContext(environment: environment, gio: gio)
         let list = uriList(uris)
         defer { g_list_free_full(list, g_free) }
         var failure: String?
@@ -40,7 +43,7 @@ public enum Launcher {
         let cancellable = Cancellable(gio: gio)
         let waited = MainContext()
         let finished = waited.run {
-            gio.pointee.g_app_info_launch_uris_async(app.pointer, list, context.pointer, cancellable.pointer,
+            gio.pointee.g_app_info_launch_uris_async(app.pointer, list, context?.pointer, cancellable.pointer,
                                                      AsyncCall.ready, call.userData)
             return waited.wait(for: call, cancelling: cancellable, seconds: timeout)
         }
@@ -84,9 +87,15 @@ public enum Launcher {
     }
 
     /// Wraps `g_desktop_app_info_launch_uris_as_manager` with `G_SPAWN_DO_NOT_REAP_CHILD`
-    /// and a `GAppLaunchContext` carrying `environment`: GIO expands `Exec=` (or activates
-    /// the program over D-Bus, when it is D-Bus activatable: then no process is ours to
-    /// watch), and each process it starts is returned, for the caller to reap.
+    /// and a `GAppLaunchContext` carrying `environment`: GIO expands `Exec=`, and each
+    /// process it starts is returned, for the caller to reap.
+    ///
+    /// A D-Bus-activatable program (`AppInfo.isDBusActivatable`) has no process of ours
+    /// to watch: GIO calls its `org.freedesktop.Application.Open` over the session bus, and
+    /// its synchronous launch sends that call without waiting for the answer, so a program
+    /// the bus cannot start, or one that refuses, would look handed off. Such a program is
+    /// launched with `launch` instead, which waits (at most `timeout` seconds) for the
+    /// bus's answer and throws what it says.
     ///
     /// The call first connects to the session bus (`g_bus_get_sync`, with no deadline of
     /// its own): that connection is made ahead (`SessionBusAhead`) and waited for at most
@@ -103,6 +112,14 @@ public enum Launcher {
         }
         // Held until GIO has a reference of its own (its call takes one).
         guard let bus = SessionBusAhead.shared.take(within: timeout) else { throw notSeenToStart(app, within: timeout) }
+        if bus.isConnected, app.isDBusActivatable {
+            // The bus starts the program in its own activation environment: `environment`
+            // would not reach it.
+            try withExtendedLifetime(bus) { () throws(DesktopError) in
+                try launch(app, uris: uris, timeout: timeout)
+            }
+            return []
+        }
         let context = try LaunchContext(environment: environment, gio: app.gio)
         let list = uriList(uris)
         defer { g_list_free_full(list, g_free) }

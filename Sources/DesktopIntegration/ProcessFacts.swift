@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import MailtoCore
 
 /// What `/proc` says of one running process: enough to tell who asked for a message (the
 /// program that ran `xdg-email`, docs/design.md rule 8). Read for processes of this user only;
@@ -20,6 +21,9 @@ public struct ProcessFacts: Sendable, Equatable {
     public var executable: String?
     /// `/proc/PID/cmdline`: for a script, the interpreter, then the script's path.
     public var arguments: [String]
+    /// The same words as bytes: a file's name in one need not be UTF-8, and `arguments`
+    /// shows such a byte as U+FFFD.
+    public var argumentBytes: [[UInt8]]
     /// `/proc/PID/cwd`, against which a relative path the program was given is read.
     public var workingDirectory: String?
     /// The unit of the desktop's app scope the process runs in (systemd's
@@ -30,7 +34,7 @@ public struct ProcessFacts: Sendable, Equatable {
 
     public init(
         pid: Int32, parent: Int32, uid: UInt32, startTime: UInt64, executable: String?, arguments: [String],
-        workingDirectory: String? = nil, appUnit: String? = nil
+        argumentBytes: [[UInt8]]? = nil, workingDirectory: String? = nil, appUnit: String? = nil
     ) {
         self.pid = pid
         self.parent = parent
@@ -38,6 +42,7 @@ public struct ProcessFacts: Sendable, Equatable {
         self.startTime = startTime
         self.executable = executable
         self.arguments = arguments
+        self.argumentBytes = argumentBytes ?? arguments.map { Array($0.utf8) }
         self.workingDirectory = workingDirectory
         self.appUnit = appUnit
     }
@@ -53,12 +58,12 @@ public struct ProcessFacts: Sendable, Equatable {
     public static func read(pid: Int32) -> ProcessFacts? {
         guard pid > 0, let stat = readProc(pid, "stat"), let fields = statFields(stat),
               let status = readProc(pid, "status"), let uid = realUID(status) else { return nil }
-        let arguments = (readProc(pid, "cmdline") ?? []).split(separator: 0, omittingEmptySubsequences: false)
-            .map { String(decoding: $0, as: UTF8.self) }
+        var words = (readProc(pid, "cmdline") ?? []).split(separator: 0, omittingEmptySubsequences: false).map(Array.init)
+        if words.last?.isEmpty == true { words.removeLast() }
         return ProcessFacts(
             pid: pid, parent: fields.parent, uid: uid, startTime: fields.startTime,
             executable: readLink("/proc/\(pid)/exe"),
-            arguments: arguments.last == "" ? Array(arguments.dropLast()) : arguments,
+            arguments: words.map { String(decoding: $0, as: UTF8.self) }, argumentBytes: words,
             workingDirectory: readLink("/proc/\(pid)/cwd"),
             appUnit: readProc(pid, "cgroup").flatMap(appUnit(inCgroupFile:)))
     }
@@ -127,12 +132,12 @@ private func readLink(_ path: String) -> String? {
     return String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
 }
 
-/// Wraps `realpath(3)`: `path` with every symbolic link and `.`/`..` resolved, as
-/// `readlink -f` (which xdg-email uses) gives it; `nil` when it does not exist.
+/// Wraps `realpath(3)`: `path` (a `LocalPath`) with every symbolic link and `.`/`..`
+/// resolved, as `readlink -f` (which xdg-email uses) gives it; `nil` when it does not exist.
 public func resolvedPath(_ path: String) -> String? {
-    guard let resolved = realpath(path, nil) else { return nil }
+    guard let resolved = LocalPath.withCString(path, { realpath($0, nil) }) else { return nil }
     defer { free(resolved) }
-    return String(cString: resolved)
+    return LocalPath.text(UnsafeRawBufferPointer(start: resolved, count: strlen(resolved)))
 }
 
 /// The owner of the file at `path` (`stat(2)`, links followed); `nil` when it cannot be

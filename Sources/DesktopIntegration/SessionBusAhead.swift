@@ -29,6 +29,9 @@ final class SessionBusAhead: @unchecked Sendable {
             self.connection = connection
         }
 
+        /// Whether there is a session bus: GIO launches a D-Bus-activatable program over it.
+        var isConnected: Bool { connection != nil }
+
         deinit {
             // Loaded: only a loaded GIO makes a connection.
             if let connection, let gio = try? GIOLibrary.load() { gio.pointee.g_object_unref(UnsafeMutableRawPointer(connection)) }

@@ -19,14 +19,14 @@ public enum URIs {
         "file://" + (takeString(g_uri_escape_string(path, "/", 0)) ?? "")
     }
 
-    /// The local path a `file:` URI names (`g_filename_from_uri`, transfer full, and its
-    /// hostname, transfer full): `nil` for a URI that is no `file:` one, names another
-    /// host than this one (`localhost` or none), or holds an escape that does not decode
-    /// (GLib refuses an escaped NUL or `/`).
+    /// The local path a `file:` URI names, as a `LocalPath` (`g_filename_from_uri`,
+    /// transfer full, and its hostname, transfer full): `nil` for a URI that is no `file:`
+    /// one, names another host than this one (`localhost` or none), or holds an escape that
+    /// does not decode (GLib refuses an escaped NUL or `/`).
     public static func path(fromFileURI uri: String) -> String? {
         guard !uri.utf8.contains(0) else { return nil }
         var hostname: UnsafeMutablePointer<gchar>?
-        let path = takeString(g_filename_from_uri(uri, &hostname, nil))
+        let path = takePath(g_filename_from_uri(uri, &hostname, nil))
         let host = takeString(hostname)
         guard let path, host == nil || host == "localhost" else { return nil }
         return path

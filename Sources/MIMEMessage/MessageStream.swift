@@ -83,6 +83,37 @@ public final class MessageStream {
         return written
     }
 
+    /// How many octets an SMTP client sends for this message between DATA and the final
+    /// dot: its size, and one more for every line that starts with `.` (RFC 5321 §4.5.2,
+    /// as libcurl stuffs them: a `.` at the very start or after CRLF). The size a client
+    /// declares (RFC 1870 allows an estimate) must be this one with libcurl 7.88, which
+    /// counts the octets it wrote, dots included, and stops reading the message when they
+    /// reach the size declared (lib/transfer.c): the message's size alone would cut a
+    /// message with such lines short by as many octets, at the end. Reads a message file
+    /// once more for it; base64 never holds a `.`. Before any `read`.
+    public func dotStuffedSize() throws(MIMEError) -> Int {
+        precondition(produced == 0, "dotStuffedSize() is for a stream not read yet")
+        var counter = LineStartDots()
+        for segment in segments {
+            switch segment {
+            case .bytes(let bytes, _):
+                counter.scan(bytes)
+            case .base64(let encoder):
+                // Never a dot, nor a line break at either end: nothing after it starts a line.
+                if encoder.encodedSize > 0 { counter.scan([0x41]) }
+            case .file(let file):
+                let again = try FileSource(path: file.path, size: file.size, what: file.what)
+                var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+                while true {
+                    let count = try again.read(into: &chunk)
+                    if count == 0 { break }
+                    counter.scan(chunk[..<count])
+                }
+            }
+        }
+        return size + counter.dots
+    }
+
     /// The whole rest of the stream in memory: for tests and small messages only.
     public func readAll() throws(MIMEError) -> [UInt8] {
         var out: [UInt8] = []
@@ -93,6 +124,20 @@ public final class MessageStream {
             let count = try result.get()
             if count == 0 { return out }
             out += chunk[0..<count]
+        }
+    }
+}
+
+/// Counts the dots an SMTP client doubles: a `.` first in the message or after CRLF.
+struct LineStartDots {
+    private(set) var dots = 0
+    /// The last two octets seen; the message starts as if after a CRLF.
+    private var last: (UInt8, UInt8) = (0x0D, 0x0A)
+
+    mutating func scan(_ bytes: some Collection<UInt8>) {
+        for byte in bytes {
+            if byte == UInt8(ascii: "."), last == (0x0D, 0x0A) { dots += 1 }
+            last = (last.1, byte)
         }
     }
 }
@@ -121,8 +166,18 @@ final class Base64Lines {
     private var raw = [UInt8]()
     private var firstLine = true
 
-    init(_ data: [UInt8]) { input = .data(data, offset: 0) }
-    init(_ file: FileSource) { input = .file(file) }
+    /// How many octets the whole encoding has (`encodedSize` of the input).
+    let encodedSize: Int
+
+    init(_ data: [UInt8]) {
+        input = .data(data, offset: 0)
+        encodedSize = Self.encodedSize(data.count)
+    }
+
+    init(_ file: FileSource) {
+        input = .file(file)
+        encodedSize = Self.encodedSize(file.size)
+    }
 
     func read(into buffer: UnsafeMutableRawBufferPointer) throws(MIMEError) -> Int {
         if pendingOffset == pending.count {
@@ -185,27 +240,31 @@ final class FileSource {
     let path: String
     /// "attachment" or "message": what errors call the file.
     let what: String
+    /// The octets read from it in all (the size measured when the message was built).
+    let size: Int
     private let descriptor: Int32
     private var remaining: Int
 
     /// The size of the regular file at `path`, checked when the message is built so that
     /// a missing attachment is reported before any server is contacted.
+    /// `path` is a `LocalPath` (an attachment's name may not be UTF-8).
     static func size(of path: String, what: String = "attachment") throws(MIMEError) -> Int {
         var info = stat()
-        guard stat(path, &info) == 0 else {
-            throw .input("cannot read \(what) \(path): \(systemErrorText(errno))")
+        guard LocalPath.withCString(path, { stat($0, &info) }) == 0 else {
+            throw .input("cannot read \(what) \(LocalPath.display(path)): \(systemErrorText(errno))")
         }
-        guard (info.st_mode & S_IFMT) == S_IFREG else { throw .input("\(what) is not a regular file: \(path)") }
+        guard (info.st_mode & S_IFMT) == S_IFREG else { throw .input("\(what) is not a regular file: \(LocalPath.display(path))") }
         return Int(info.st_size)
     }
 
     init(path: String, size: Int, what: String = "attachment") throws(MIMEError) {
         self.path = path
         self.what = what
-        descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        descriptor = LocalPath.withCString(path) { open($0, O_RDONLY | O_CLOEXEC) }
         guard descriptor >= 0 else {
-            throw .input("cannot open \(what) \(path): \(systemErrorText(errno))")
+            throw .input("cannot open \(what) \(LocalPath.display(path)): \(systemErrorText(errno))")
         }
+        self.size = size
         remaining = size
         // Read once from start to end: tell the kernel, so read-ahead is generous.
         _ = posix_fadvise(descriptor, 0, 0, POSIX_FADV_SEQUENTIAL)
@@ -228,9 +287,9 @@ final class FileSource {
             let got = Glibc.read(descriptor, buffer.baseAddress.map { $0 + filled }, wanted - filled)
             if got < 0 {
                 if errno == EINTR { continue }
-                throw .input("cannot read \(what) \(path): \(systemErrorText(errno))")
+                throw .input("cannot read \(what) \(LocalPath.display(path)): \(systemErrorText(errno))")
             }
-            if got == 0 { throw .input("\(what) \(path) became shorter while it was sent") }
+            if got == 0 { throw .input("\(what) \(LocalPath.display(path)) became shorter while it was sent") }
             filled += got
         }
         remaining -= filled

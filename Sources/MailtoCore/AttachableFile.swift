@@ -13,14 +13,15 @@ public struct AttachableFile: Equatable, Sendable {
     /// Why it cannot be attached; `nil`: it can.
     public var problem: String?
 
-    /// Looks at `path` now (`stat(2)` following links, then `access(2)` for reading).
+    /// Looks at `path` (a `LocalPath`) now (`stat(2)` following links, then `access(2)`
+    /// for reading).
     public init(path: String) {
         var info = stat()
-        guard path.hasPrefix("/") else {
+        guard LocalPath.bytes(path).first == UInt8(ascii: "/") else {
             problem = "not a full path"
             return
         }
-        guard stat(path, &info) == 0 else {
+        guard LocalPath.withCString(path, { stat($0, &info) }) == 0 else {
             problem = errno == ENOENT ? "does not exist" : "cannot be read: \(systemErrorText(errno))"
             return
         }
@@ -28,7 +29,7 @@ public struct AttachableFile: Equatable, Sendable {
             problem = info.st_mode & S_IFMT == S_IFDIR ? "is a folder, not a file" : "is not a regular file"
             return
         }
-        guard access(path, R_OK) == 0 else {
+        guard LocalPath.withCString(path, { access($0, R_OK) }) == 0 else {
             problem = "cannot be read: \(systemErrorText(errno))"
             return
         }

@@ -83,6 +83,7 @@ public struct EmailData: Equatable, Hashable, Sendable {
 /// A file or bytes to attach. Only trusted callers (`send --attach`, the Swift API) make these.
 public struct Attachment: Equatable, Hashable, Sendable {
     public enum Content: Equatable, Hashable, Sendable {
+        /// A `LocalPath`: the path, or the `file://` form of one that is not UTF-8.
         case file(path: String)
         case data([UInt8])
     }
@@ -98,10 +99,10 @@ public struct Attachment: Equatable, Hashable, Sendable {
         self.fileName = fileName
     }
 
-    /// An attachment read from `path` when the message is built, named after the file.
+    /// An attachment read from `path` (a `LocalPath`) when the message is built, named
+    /// after the file as it is shown (`LocalPath.displayName`).
     public static func file(_ path: String, mimeType: String? = nil) -> Attachment {
-        let name = path.split(separator: "/", omittingEmptySubsequences: true).last.map(String.init) ?? path
-        return Attachment(content: .file(path: path), mimeType: mimeType, fileName: name)
+        Attachment(content: .file(path: path), mimeType: mimeType, fileName: LocalPath.displayName(path))
     }
 }
 

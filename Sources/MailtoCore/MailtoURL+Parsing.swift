@@ -22,7 +22,35 @@ extension MailtoURL {
     }
 
     /// Parses the UTF-8 bytes of a `mailto:` URL (not necessarily valid UTF-8).
+    ///
+    /// Raw tabs, CRs and LFs are removed first, as the WHATWG URL parser removes them
+    /// (URL Standard, basic URL parser: "remove all ASCII tab or newline from input"): a
+    /// link wrapped across lines in a plain-text mail is still the one link. Encoded ones
+    /// (`%0D%0A`) are data, as ever. An error's offset is into the URL as given.
     public static func parse(utf8 url: UnsafeBufferPointer<UInt8>) throws(MailtoURLError) -> EmailData {
+        guard url.firstIndex(of: tab, in: 0..<url.count) < url.count || url.firstIndex(of: cr, in: 0..<url.count) < url.count
+                || url.firstIndex(of: lf, in: 0..<url.count) < url.count
+        else { return try parseUnwrapped(url) }
+        let kept = url.filter { !isTabOrNewline($0) }
+        do {
+            return try kept.withUnsafeBufferPointer { bytes throws(MailtoURLError) in try parseUnwrapped(bytes) }
+        } catch {
+            throw MailtoURLError(error.reason, at: offsetBeforeRemoval(of: error.offset, in: url))
+        }
+    }
+
+    /// Where the byte at `offset` of `url` without its tabs and newlines is in `url`.
+    private static func offsetBeforeRemoval(of offset: Int, in url: UnsafeBufferPointer<UInt8>) -> Int {
+        var kept = 0
+        for (index, byte) in url.enumerated() where !isTabOrNewline(byte) {
+            if kept == offset { return index }
+            kept += 1
+        }
+        return url.count
+    }
+
+    /// Parses a URL that holds no raw tab, CR or LF.
+    private static func parseUnwrapped(_ url: UnsafeBufferPointer<UInt8>) throws(MailtoURLError) -> EmailData {
         // A decoded piece is never longer than its text, and a body's line breaks at
         // most double it (written after the URL's length); one scratch buffer serves
         // every piece in turn.
@@ -42,6 +70,12 @@ private let hash = UInt8(ascii: "#")
 private let slash = UInt8(ascii: "/")
 private let cr: UInt8 = 0x0D
 private let lf: UInt8 = 0x0A
+private let tab: UInt8 = 0x09
+
+@inline(__always)
+private func isTabOrNewline(_ byte: UInt8) -> Bool {
+    byte == tab || byte == lf || byte == cr
+}
 
 private struct Parser {
     let url: UnsafeBufferPointer<UInt8>
@@ -57,9 +91,9 @@ private struct Parser {
 
     /// What a decoded piece needs besides percent-decoding.
     /// Bytes below 64 that make an address list more than one plain address: controls,
-    /// space, `"`, `,` and `>` (a display name's end).
+    /// space, `"`, `,` and `;` (separators) and `>` (a display name's end).
     static let specialInAddress: UInt64 = (1 << 33 - 1) | 1 << UInt64(UInt8(ascii: "\""))
-        | 1 << UInt64(UInt8(ascii: ",")) | 1 << UInt64(UInt8(ascii: ">"))
+        | 1 << UInt64(UInt8(ascii: ",")) | 1 << UInt64(UInt8(ascii: ";")) | 1 << UInt64(UInt8(ascii: ">"))
 
     enum LineBreaks {
         /// Kept as they are (names, addresses: these refuse them anyway).
@@ -140,13 +174,25 @@ private struct Parser {
             // Validated all the same: an invalid escape is an error wherever it is.
             let decoded = try piece(value)
             if reason == .attachment, !decoded.isEmpty {
-                email.requestedAttachments.append(String(decoding: decoded, as: UTF8.self))
+                email.requestedAttachments.append(requestedFile(decoded))
             }
             let nameText = String(decoding: try piece(name), as: UTF8.self).asciiLowercased()
             if !email.dropped.contains(where: { $0.name == nameText }) {
                 email.dropped.append(DroppedField(name: nameText, reason: reason))
             }
         }
+    }
+
+    /// A file an `attach=` value names, as text that keeps its bytes: as it is when it is
+    /// UTF-8; a path that is not, in its `LocalPath` form; a `file:` URI with raw bytes
+    /// that are not (a local program's escaped once), those bytes percent-encoded, which
+    /// reading the URI decodes again.
+    private func requestedFile(_ decoded: UnsafeBufferPointer<UInt8>) -> String {
+        if let text = String(validating: decoded, as: UTF8.self) { return text }
+        if decoded.first == slash { return LocalPath.text(decoded) }
+        var out: [UInt8] = []
+        PercentEncoding.encode(decoded, into: &out) { $0 < 0x80 }
+        return String(decoding: out, as: UTF8.self)
     }
 
     /// Matches a decoded hfield name, ASCII-case-insensitively only (`ſubject` with
@@ -194,7 +240,8 @@ private struct Parser {
 
     // MARK: Addresses
 
-    /// Decodes an address list, then splits it on commas outside double quotes; a display
+    /// Decodes an address list, then splits it on commas and semicolons outside double
+    /// quotes (Outlook separates addresses with `;`, and people paste its lists); a display
     /// name is removed (`Joe <j@x>` gives `j@x`).
     private func appendAddresses(_ range: Range<Int>, to list: inout [String], names: inout [String: String]) throws(MailtoURLError) {
         guard !range.isEmpty else { return }
@@ -239,7 +286,7 @@ private struct Parser {
                     continue
                 }
                 if byte == UInt8(ascii: "\"") { inQuotes = true }
-                if byte != UInt8(ascii: ",") { continue }
+                if byte != UInt8(ascii: ","), byte != UInt8(ascii: ";") { continue }
             }
             if let (address, name) = bareAddress(UnsafeBufferPointer(rebasing: decoded[start..<index])) {
                 list.append(address)
@@ -256,7 +303,7 @@ private struct Parser {
         }
     }
 
-    /// The addr-spec in one comma-separated piece, trimmed, and the display name before
+    /// The addr-spec in one comma- or semicolon-separated piece, trimmed, and the display name before
     /// it (`DisplayName.reading`); `nil` for an empty piece.
     private func bareAddress(_ piece: UnsafeBufferPointer<UInt8>) -> (String, String?)? {
         var lower = 0

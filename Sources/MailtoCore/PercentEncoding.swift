@@ -23,6 +23,26 @@ public enum PercentEncoding {
         return String(decoding: out, as: UTF8.self)
     }
 
+    /// `text` with each `%XX` decoded to its byte; a `%` not followed by two hex digits is
+    /// kept as it is.
+    public static func decodeLeniently(_ text: some Collection<UInt8>) -> [UInt8] {
+        let bytes = Array(text)
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count)
+        var index = 0
+        while index < bytes.count {
+            if bytes[index] == UInt8(ascii: "%"), index + 2 < bytes.count,
+               let high = Hex.value(bytes[index + 1]), let low = Hex.value(bytes[index + 2]) {
+                out.append(high << 4 | low)
+                index += 3
+            } else {
+                out.append(bytes[index])
+                index += 1
+            }
+        }
+        return out
+    }
+
     public static func isUnreserved(_ byte: UInt8) -> Bool {
         switch byte {
         case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),

@@ -14,20 +14,31 @@ enum HandoffFiles {
     static let keptSeconds = 7 * 24 * 3600
 
     /// Absolute paths of the attachments; bytes are written to a file of their own,
-    /// under their file name, in a fresh directory.
+    /// under their file name, in a fresh directory. A file whose name is not UTF-8 (a
+    /// `LocalPath` in its `file://` form) is given as a link to it, in a fresh directory,
+    /// named as the name is shown (U+FFFD for each such byte): a mail program's command
+    /// line is text here, and most programs read a path, not a URI.
     static func attachmentPaths(_ attachments: [Attachment]) throws -> [String] {
         try attachments.map { attachment in
             switch attachment.content {
+            case .file(let path) where LocalPath.isEscaped(path):
+                let link = try freshDirectory() + "/" + safeName(attachment.fileName)
+                try makeSymbolicLink(to: path, at: link)
+                return link
             case .file(let path):
                 return absolute(path)
             case .data(let bytes):
-                let folder = try freshDirectory()
-                let name = attachment.fileName.split(separator: "/").last.map(String.init) ?? "attachment"
-                let path = folder + "/" + (name.isEmpty || name == "." || name == ".." ? "attachment" : name)
+                let path = try freshDirectory() + "/" + safeName(attachment.fileName)
                 try writeNewFile(bytes, at: path)
                 return path
             }
         }
+    }
+
+    /// The last component of `name`, or `attachment` when that is no name of a file.
+    private static func safeName(_ name: String) -> String {
+        let last = name.split(separator: "/").last.map(String.init) ?? ""
+        return last.isEmpty || last == "." || last == ".." ? "attachment" : last
     }
 
     /// A new file holding `body`, for the clients that read a body from a file.

@@ -16,7 +16,12 @@ public enum LocalAttachments {
         var result = email
         result.requestedAttachments = []
         for requested in email.requestedAttachments {
-            let readings = Result { () throws(Failure) in try candidatePaths(requested) }
+            var readings = Result { () throws(Failure) in try candidatePaths(requested) }
+            if !trust.trusts((try? readings.get()) ?? []), let whole = trust.trustedPath(cutTo: requested) {
+                // The name xdg-email cut short at a byte that is not UTF-8: the file its
+                // own --attach named, whole.
+                readings = .success([whole])
+            }
             let paths = (try? readings.get()) ?? []
             // The first reading that names a file that can be attached: what a tick
             // attaches, or what is attached now.
@@ -30,7 +35,7 @@ public enum LocalAttachments {
             let checked = try readings.get()
             guard let path = attachable else {
                 let problem = AttachableFile(path: checked[0]).problem ?? "cannot be read"
-                throw Failure(kind: .input, message: "cannot attach \(checked[0].visible): \(problem)")
+                throw Failure(kind: .input, message: "cannot attach \(LocalPath.display(checked[0]).visible): \(problem)")
             }
             result.attachments.append(.file(path))
         }
@@ -38,10 +43,10 @@ public enum LocalAttachments {
         return result
     }
 
-    /// The paths `value` may name, never empty: itself when absolute; for a `file:` URI,
-    /// its path decoded (GLib's `g_filename_from_uri`), then its path as written. The
-    /// URL was decoded once already, and local programs differ: a proper URI is escaped
-    /// twice (`file%3A%2F%2F%2Fa%2520b`), while LibreOffice's senddoc escapes
+    /// The paths `value` may name (each a `LocalPath`), never empty: itself when absolute;
+    /// for a `file:` URI, its path decoded (GLib's `g_filename_from_uri`), then its path as
+    /// written. The URL was decoded once already, and local programs differ: a proper URI
+    /// is escaped twice (`file%3A%2F%2F%2Fa%2520b`), while LibreOffice's senddoc escapes
     /// `file://` and the raw path only once (`file:///a%20b` in the URL: `file:///a b`
     /// here, and a `%` in the file's name no escape at all).
     static func candidatePaths(_ value: String) throws(Failure) -> [String] {

@@ -61,7 +61,8 @@ enum SheetDelivery {
                       attachmentsRequestedBy: String? = nil) -> SheetStart {
         var from: String?
         var sendUnavailable: String?
-        switch session.configuration.account {
+        // The default account (the sheet's From chooser: `session.accountChoices`).
+        switch session.defaultAccountSetup.map({ $0.flatMap(\.account) }) {
         case .success(let account)?:
             from = account.from.readable
         case .failure(let mistake)?:
@@ -92,6 +93,10 @@ enum SheetDelivery {
             from: from, sendUnavailable: sendUnavailable, email: shown, mailProgramName: mailProgram?.name,
             notices: notices)
         content.attachmentsRequestedBy = attachmentsRequestedBy
+        // Completion: the addresses sent to before, most used first (read once, here).
+        content.recentRecipients = ((try? session.storage.recipients.entries()) ?? []).map {
+            AddressSuggestion(name: $0.name, address: $0.address, fromHistory: true)
+        }
         return SheetStart(content: content, recovery: recovery, warnings: warnings)
     }
 }
@@ -142,6 +147,10 @@ final class SheetDeliveryHost: SheetHost {
         let report = RouteReport(path: .compose, result: .cancelled)
         sessionLock.withLock { _ in session.log(report, source: source.routeSource) }
         state.withLock { $0 = report }
+    }
+
+    func forgetRecipient(_ address: String) {
+        sessionLock.withLock { _ in try? session.storage.recipients.forget(address) }
     }
 
     func sheetClosed() {

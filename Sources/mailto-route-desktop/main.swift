@@ -73,6 +73,7 @@ struct SheetArguments {
     }
 }
 
+Localization.bind()
 let words = Array(CommandLine.arguments.dropFirst())
 if words == ["--gapplication-service"] {
     SheetService.isServiceProcess = true

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import MailtoCore
 import MailtoRouteCLI
 
 // Everything is done and said by the time `run` returns: output goes out with write(2), not
@@ -8,4 +9,5 @@ import MailtoRouteCLI
 // docs/design.md rule 3). exit(3) would still run the C libraries' exit handlers, which only
 // free memory the kernel takes back anyway (libcurl's OpenSSL and GnuTLS clean-ups, p11-kit's
 // finalisation): about 0.2 ms of every send.
+Localization.bind()
 _exit(CommandLineTool.run(Array(CommandLine.arguments.dropFirst()), context: .current()))

@@ -112,6 +112,41 @@ import TestSupport
         #expect(try world.drafts().count == 1, "the message is kept")
     }
 
+    // MARK: - send: which account
+
+    func writeTwoAccounts() throws {
+        let url = URL(fileURLWithPath: world.paths.configFile)
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        let text = "[account]\nfrom=Jane Doe <jane@example.org>\nhost=smtp.example.org\n"
+            + "[account work]\nfrom=Jane Doe <jane.doe@work.example>\nhost=smtp.work.example\n"
+        try text.write(to: url, atomically: false, encoding: .utf8)
+    }
+
+    @Test(arguments: [["--from", "jane.doe@work.example"], ["--from", "Jane Doe <Jane.Doe@work.example>"], ["--account", "work"]])
+    func sendFromPicksTheAccountAndTheReportNamesIt(choice: [String]) throws {
+        try writeTwoAccounts()
+        let ran = run(["send", "--to", "joe@example.com", "--body", "x", "--json"] + choice)
+        #expect(ran.status == 0, "\(ran)")
+        let json = try jsonObject(ran.stdout)
+        #expect(json["account"] as? String == "work")
+        #expect(json["server"] as? String == "smtp.work.example:587")
+        #expect(world.transport.sent.map(\.envelopeFrom) == ["jane.doe@work.example"])
+    }
+
+    /// An address or name that is no account's is a mistake in the command, said before
+    /// anything is routed: never a send from another address, never a draft.
+    @Test(arguments: [["--from", "boss@example.org"], ["--account", "home"], ["--from", "a@x", "--account", "work"]])
+    func anAccountThatIsNotThereIsAUsageError(choice: [String]) throws {
+        try writeTwoAccounts()
+        let ran = run(["send", "--to", "joe@example.com", "--body", "x"] + choice)
+        #expect(ran.status == 64, "\(ran)")
+        if choice.count == 2 {
+            #expect(ran.stderr.contains("the accounts are: default (jane@example.org), work (jane.doe@work.example)"), "\(ran.stderr)")
+        }
+        #expect(world.transport.sent.isEmpty)
+        #expect(try world.drafts().isEmpty)
+    }
+
     // MARK: - open: a link is a question first
 
     @Test func aLinkIsSentOnlyWithConsentAndSavedWithoutIt() throws {

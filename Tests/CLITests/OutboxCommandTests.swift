@@ -85,6 +85,16 @@ func message(_ subject: String, to: String = "joe@example.org") -> OutboxMessage
         #expect(retry.stderr.contains("outbox flush needs a configured account"), "\(retry)")
         #expect(try box.due().map(\.id) == [entry.id])
 
+        // --json: one document (a script parses stdout whole), the entry with the error.
+        let retryJSON = try mailtoRoute(["outbox", "retry", entry.id, "--json"], in: sandbox)
+        #expect(retryJSON.status == 78, "\(retryJSON)")
+        #expect(retryJSON.stderr.isEmpty, "\(retryJSON)")
+        let document = try jsonObject(retryJSON.stdout)
+        #expect(document["id"] as? String == entry.id && document["state"] as? String == "queued", "\(document)")
+        let error = try #require(document["error"] as? [String: Any], "\(document)")
+        #expect(error["kind"] as? String == "configuration")
+        #expect((error["message"] as? String)?.contains("outbox flush needs a configured account") == true, "\(error)")
+
         let drop = try mailtoRoute(["outbox", "drop", entry.id, "--json"], in: sandbox)
         #expect(drop.status == 0)
         #expect(drop.stdout == "{\"dropped\": \"\(entry.id)\"}\n")
@@ -102,7 +112,7 @@ func message(_ subject: String, to: String = "joe@example.org") -> OutboxMessage
         let result = try mailtoRoute(["outbox", "flush"], in: sandbox)
         #expect(result.status == 78)
         #expect(result.stderr.contains("outbox flush needs a configured account"), "\(result)")
-        #expect(result.stderr.contains("1 message(s) stay queued"))
+        #expect(result.stderr.contains("1 message stays queued"))
         #expect(try box.list().count == 1)
     }
 

@@ -423,8 +423,12 @@ private func emailPortal(on bus: PrivateSessionBus, version: Int) throws -> Serv
         let send = try route(["send", "--to", "joe@example.com", "--body", "x"], in: sandbox)
         #expect(send.status == 75, "\(send)")
         let (_, _, object) = try check(sandbox, offline: false)
-        let found = problems(object).first { $0.problem.hasPrefix("1 message waits in the outbox") }
-        #expect(found?.problem.contains("nothing retries them now") == true, "\(problems(object))")
+        // One message, in the singular throughout: it waits, nothing retries it.
+        let found = problems(object).first { $0.problem.hasPrefix("1 message waits in the outbox (queued ") }
+        #expect(found?.problem.contains("nothing retries it now") == true, "\(problems(object))")
+        #expect(found?.problem.contains("them") == false, "\(problems(object))")
         #expect(found?.fix.contains("mailto-route outbox flush") == true)
+        let text = try route(["check", "--offline"], in: sandbox).stdout
+        #expect(text.contains("1, queued "), "\(text)")
     }
 }

@@ -21,6 +21,20 @@ import TestSupport
         #expect(sandbox.drafts.count == 1)
     }
 
+    /// A D-Bus-activatable mail program that takes its name and never answers the `Open`
+    /// call (stuck at start): the handoff waits for its answer no longer than GDBus's call
+    /// timeout (25 s, within Launcher.launchTimeout), then says so, and the message is kept.
+    @Test func dbusActivatableProgramThatNeverAnswersEndsAtTheDeadline() throws {
+        let (sandbox, bus, record) = try DBusActivatableHandoffTests.sandbox(answer: "never")
+        let (result, elapsed) = try timedRun(["open", "mailto:a@example.org", "--json"], in: sandbox,
+                                             ["DBUS_SESSION_BUS_ADDRESS": bus.address])
+        #expect(elapsed < .seconds(45), "\(elapsed)")
+        #expect(result.status == 3, "\(result)")
+        #expect(result.stdout.contains("Example Mail"), "\(result)")
+        #expect(DBusActivatableHandoffTests.calls(record).count == 1, "the program never got the call")
+        #expect(sandbox.drafts.count == 1)
+    }
+
     /// GIO's NetworkManager monitor connects to the system bus with blocking calls of its
     /// own; NetworkMonitor.startTimeout (10 s) bounds them, and `outbox watch` says why it
     /// cannot watch.

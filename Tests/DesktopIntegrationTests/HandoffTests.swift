@@ -240,3 +240,76 @@ import TestSupport
         ])
     }
 }
+
+/// A D-Bus-activatable mail program (`DBusActivatable=true`, as Evolution and Geary are):
+/// GIO hands it the link over the session bus (`org.freedesktop.Application.Open`), so no
+/// process of mailto-route's is there to watch; the handoff waits for the bus's answer
+/// (within `Launcher.launchTimeout`), so that a program the bus cannot start, or one that
+/// refuses the call, is a failed handoff and the message a draft. Each test has a private
+/// session bus that activates the program from a service file of its own
+/// (`Servers/dbus-mail-program.py`, recording each call).
+@Suite struct DBusActivatableHandoffTests {
+    static let name = "org.example.Mail"
+
+    /// The entry (its `Exec=`, the recorder `examplemail`, is what GIO would run without
+    /// a bus), the bus's service file running `exec` (by default the recording program,
+    /// answering as `answer` says), and where the program records its calls.
+    static func sandbox(answer: String = "reply", exec: String? = nil) throws -> (Sandbox, PrivateSessionBus, URL) {
+        let sandbox = try Sandbox()
+        try sandbox.installHandler("\(name).desktop", name: "Example Mail", program: "examplemail",
+                                   extraLines: ["DBusActivatable=true"])
+        try sandbox.setDefaultMailHandler("\(name).desktop")
+        let record = sandbox.recordsDirectory.appendingPathComponent("bus-calls.jsonl")
+        let program = packageRoot.appendingPathComponent("Tests/TestSupport/Servers/dbus-mail-program.py").path
+        let command = exec ?? "/usr/bin/python3 \(program) \(name) --record \(record.path) --answer \(answer)"
+        try sandbox.write("[D-BUS Service]\nName=\(name)\nExec=\(command)\n", to: "bus-services/\(name).service")
+        let bus = try PrivateSessionBus(serviceDirectory: sandbox.root.appendingPathComponent("bus-services"))
+        return (sandbox, bus, record)
+    }
+
+    /// The calls the program got, as recorded.
+    static func calls(_ record: URL) -> [[String: Any]] {
+        guard let data = FileManager.default.contents(atPath: record.path) else { return [] }
+        return data.split(separator: UInt8(ascii: "\n")).compactMap { try? JSONSerialization.jsonObject(with: Data($0)) as? [String: Any] }
+    }
+
+    @Test func programThatTakesTheLinkOverTheBusHasIt() throws {
+        let (sandbox, bus, record) = try Self.sandbox()
+        let result = try route(["open", "mailto:a@example.org?subject=Hi"], in: sandbox, ["DBUS_SESSION_BUS_ADDRESS": bus.address])
+        #expect(result.status == 0, "\(result)")
+        #expect(result.stdout == "handed off to Example Mail (\(Self.name).desktop)\n", "\(result)")
+        // Answered before mailto-route reported, so on record by now.
+        let calls = Self.calls(record)
+        #expect(calls.count == 1 && calls.first?["method"] as? String == "Open", "\(calls)")
+        #expect(calls.first?["uris"] as? [String] == ["mailto:a@example.org?subject=Hi"], "\(calls)")
+        #expect(sandbox.neverLaunched("examplemail"), "GIO ran Exec= instead of activating the program over the bus")
+        #expect(sandbox.drafts.isEmpty)
+    }
+
+    /// The bus cannot start the program (its service exits at once): the bus says so to
+    /// the `Open` call, and the handoff failed.
+    @Test func programTheBusCannotStartIsAFailedHandoffAndTheMessageADraft() throws {
+        let (sandbox, bus, _) = try Self.sandbox(exec: "/bin/false")
+        let result = try route(["open", "mailto:a@example.org?subject=Hi"], in: sandbox, ["DBUS_SESSION_BUS_ADDRESS": bus.address])
+        #expect(result.status == 3, "\(result)")
+        #expect(result.stderr.contains("not handed off: cannot start Example Mail (\(Self.name).desktop)"), "\(result)")
+        #expect(!result.stderr.contains("CRITICAL"), "GLib's assertion about the launch context: \(result)")
+        #expect(sandbox.drafts.count == 1)
+        let forced = try route(["send", "mailto:a@example.org", "--handoff", "--json"], in: sandbox,
+                               ["DBUS_SESSION_BUS_ADDRESS": bus.address])
+        #expect(forced.status == 1, "\(forced)")
+        let report = try jsonObject(forced.stdout)
+        #expect(report["result"] as? String == "failed", "\(report)")
+        #expect(report["draft"] is String, "\(report)")
+    }
+
+    /// The program runs and answers the `Open` call with an error: its words are the report's.
+    @Test func programThatRefusesTheLinkIsAFailedHandoff() throws {
+        let (sandbox, bus, record) = try Self.sandbox(answer: "error")
+        let result = try route(["open", "mailto:a@example.org"], in: sandbox, ["DBUS_SESSION_BUS_ADDRESS": bus.address])
+        #expect(result.status == 3, "\(result)")
+        #expect(result.stderr.contains("the mail program cannot open a window"), "\(result)")
+        #expect(Self.calls(record).count == 1)
+        #expect(sandbox.drafts.count == 1)
+    }
+}

@@ -196,4 +196,77 @@ import TestSupport
         #expect(result.stdout.contains("\"kind\": \"input\""), "\(result)")
         #expect(sandbox.neverLaunched("thunderbird"))
     }
+    // MARK: - A file name that is not UTF-8
+
+    /// `café menu.txt` named in Latin-1 (`caf\xE9 menu.txt`), as an old archive or a
+    /// Windows share leaves names: made from its bytes (a Swift String cannot hold them).
+    func latin1File(in sandbox: Sandbox, contents: String) throws -> [UInt8] {
+        let path = Array(sandbox.root.appendingPathComponent("files").path.utf8) + Array("/caf".utf8) + [0xE9]
+            + Array(" menu.txt".utf8)
+        let made = try run("/usr/bin/python3", ["-c", """
+            import os, sys
+            path = bytes.fromhex(sys.argv[1])
+            os.makedirs(os.path.dirname(path), exist_ok=True)
+            open(path, "w").write(sys.argv[2])
+            """, hex(path), contents])
+        precondition(made.status == 0, "cannot make the file: \(made)")
+        return path
+    }
+
+    /// Debian's real xdg-email with `words` given as bytes, as a file manager's "Send to"
+    /// runs it with the name it has (exec'd from Python: the word is not a String).
+    func xdgEmailWithBytes(_ words: [[UInt8]], in sandbox: Sandbox) throws -> RunResult {
+        let exec = "import os, sys; os.execv('/usr/bin/xdg-email', [b'xdg-email'] + [bytes.fromhex(w) for w in sys.argv[1:]])"
+        return try run("/usr/bin/setsid", ["-w", "/usr/bin/python3", "-c", exec] + words.map(hex),
+                       environment: sandbox.environment(), timeout: 30)
+    }
+
+    func hex(_ bytes: [UInt8]) -> String { bytes.map { String(format: "%02x", $0) }.joined() }
+
+    /// The file at `path` (bytes), links resolved (`realpath(3)`).
+    func resolved(_ path: [UInt8]) -> [UInt8]? {
+        guard let real = (path + [0]).withUnsafeBufferPointer({ buffer in
+            buffer.withMemoryRebound(to: CChar.self) { realpath($0.baseAddress, nil) }
+        }) else { return nil }
+        defer { free(real) }
+        return Array(UnsafeBufferPointer(start: UnsafeRawPointer(real).assumingMemoryBound(to: UInt8.self), count: strlen(real)))
+    }
+
+    /// A name that is not UTF-8, handed over by `xdg-email --attach`: attached, the mail
+    /// program gets that very file. By default xdg-email's `iconv` cuts the name at its
+    /// first byte that is not UTF-8 in the URL it builds (`attach=…/caf`), so the file is
+    /// known by xdg-email's own argument list; with `--utf8` the URL carries the bytes
+    /// (`%E9`).
+    @Test(arguments: [false, true])
+    func xdgEmailAttachOfANameThatIsNotUTF8ReachesTheMailProgram(utf8Option: Bool) throws {
+        let (sandbox, _) = try sandbox()
+        let file = try latin1File(in: sandbox, contents: "menu")
+        let result = try xdgEmailWithBytes((utf8Option ? [Array("--utf8".utf8)] : [])
+            + [Array("--attach".utf8), file, Array("joe@example.org".utf8)], in: sandbox)
+        #expect(result.status == 0, "\(result)")
+        #expect(result.stdout.hasPrefix("handed off to Thunderbird (thunderbird.desktop)"), "\(result)")
+        #expect(!result.stderr.contains("not attached"), "\(result)")
+        let compose = try ThunderbirdCompose(reading: try #require(sandbox.recordedArgv("thunderbird")).last ?? "")
+        #expect(compose.attachedPathBytes.count == 1, "\(compose.attachments)")
+        #expect(compose.attachedPathBytes.first.flatMap(resolved) == resolved(file), "\(compose.attachments)")
+        #expect(sandbox.drafts.isEmpty)
+    }
+
+    /// The same file sent directly (`policy=direct`): it arrives at the server, its name
+    /// shown as GLib shows such a name (the byte that is not UTF-8 as U+FFFD).
+    @Test func nameThatIsNotUTF8ArrivesAtTheServer() throws {
+        let (sandbox, _) = try sandbox()
+        let server = try SMTPTestServer(.plain)
+        let config = try writeAccount(sandbox, port: server.port, security: "none")
+        try (String(contentsOf: config, encoding: .utf8) + "[route]\npolicy=direct\n").write(to: config, atomically: false, encoding: .utf8)
+        let file = try latin1File(in: sandbox, contents: "soup of the day\n")
+        let result = try xdgEmailWithBytes([Array("--attach".utf8), file, Array("joe@example.org".utf8)], in: sandbox)
+        #expect(result.status == 0, "\(result)")
+        #expect(sandbox.neverLaunched("thunderbird"))
+        let message = try #require(server.messages.first, "\(result)")
+        let parts = try #require(try pythonView(of: message)["parts"] as? [[String: Any]])
+        let attached = try #require(parts.first { $0["disposition"] as? String == "attachment" }, "\(parts)")
+        #expect(attached["filename"] as? String == "caf\u{FFFD} menu.txt", "\(attached)")
+        #expect(attached["sha256"] as? String == sha256(Data("soup of the day\n".utf8)), "\(attached)")
+    }
 }

@@ -57,6 +57,19 @@ import Testing
         #expect(email.dropped == [DroppedField(name: "ſubject", reason: .unknown)])
     }
 
+    /// A link wrapped across lines in a plain-text mail is the one link, as the WHATWG URL
+    /// parser reads it: raw tabs, CRs and LFs are removed wherever they are; encoded ones
+    /// are data.
+    @Test func rawTabsAndLineBreaksAreRemovedBeforeParsing() throws {
+        let email = try MailtoURL.parse("mai\tlto:joe@exam\r\nple.org?sub\nject=Lunch%20on%20\r\n\tFriday&body=a%0D%0Ab%09c")
+        #expect(email == EmailData(to: ["joe@example.org"], subject: "Lunch on Friday", body: "a\r\nb\tc"))
+    }
+
+    @Test func errorOffsetsCountTheRemovedBytes() {
+        #expect(throws: MailtoURLError(.invalidEscape("%G1"), at: 21)) { try MailtoURL.parse("mailto:a@x?\r\nsubject=%G1") }
+        #expect(throws: MailtoURLError(.slashInAddress, at: 9)) { try MailtoURL.parse("mailto:\n\t/a@x") }
+    }
+
     @Test func invalidEscapeIsAnErrorWithItsOffset() {
         #expect(throws: MailtoURLError(.invalidEscape("%G1"), at: 19)) {
             try MailtoURL.parse("mailto:a@x?subject=%G1")
@@ -85,6 +98,15 @@ import Testing
 
     @Test func encodedCommaSeparatesAddresses() throws {
         #expect(try MailtoURL.parse("mailto:a@x%2Cb@x").to == ["a@x", "b@x"])
+    }
+
+    /// Outlook writes `a@x; b@x`, and people paste its lists into links.
+    @Test func semicolonsSeparateAddressesAsCommasDo() throws {
+        let email = try MailtoURL.parse("mailto:a@x;b@x?cc=Joe%20%3Cc@x%3E;%20d@x,e@x&bcc=%22f;g%22@x%3Bh@x;")
+        #expect(email.to == ["a@x", "b@x"])
+        #expect(email.cc == ["c@x", "d@x", "e@x"])
+        #expect(email.bcc == [#""f;g"@x"#, "h@x"])
+        #expect(email.names == ["c@x": "Joe"])
     }
 
     @Test func commasInsideQuotesDoNotSeparate() throws {
@@ -232,6 +254,16 @@ import Testing
         let email = try MailtoURL.parse("mailto:a@x?subject=a%FFb&body=%C3(")
         #expect(email.subject == "a\u{FFFD}b")
         #expect(email.body == "\u{FFFD}(")
+    }
+
+    /// A requested file's name that is not UTF-8 keeps its bytes (a `LocalPath`): a
+    /// Latin-1 `é` would otherwise become U+FFFD and name another file.
+    @Test func aRequestedFileThatIsNotUTF8KeepsItsBytes() throws {
+        let email = try MailtoURL.parse("mailto:?attach=%2Fsrv%2Fcaf%E9%20menu.txt&attach=file:///srv/caf%E9")
+        #expect(email.requestedAttachments == ["file:///srv/caf%E9%20menu.txt", "file:///srv/caf%E9"])
+        #expect(LocalPath.bytes(email.requestedAttachments[0]) == Array("/srv/caf".utf8) + [0xE9] + Array(" menu.txt".utf8))
+        #expect(LocalPath.display(email.requestedAttachments[0]) == "/srv/caf\u{FFFD} menu.txt")
+        #expect(LocalPath.text(Array("/srv/café".utf8)) == "/srv/café")
     }
 
     @Test func nulNeverTruncatesAValue() throws {

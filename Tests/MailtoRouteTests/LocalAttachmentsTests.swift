@@ -84,6 +84,39 @@ import Testing
         #expect(email.dropped.map(\.name) == ["attach"])
     }
 
+    /// A Latin-1 name (`caf\xE9.txt`), made from its bytes, in `files`' directory; its path
+    /// as a `LocalPath` (`file://…/caf%E9.txt`).
+    func latin1File(in files: Files) throws -> String {
+        let bytes = Array(files.directory.path.utf8) + Array("/caf".utf8) + [0xE9] + Array(".txt".utf8)
+        let made = (bytes + [0]).withUnsafeBufferPointer { buffer in
+            buffer.withMemoryRebound(to: CChar.self) { creat($0.baseAddress!, 0o600) }
+        }
+        #expect(made >= 0)
+        close(made)
+        return LocalPath.text(bytes)
+    }
+
+    /// A name that is not UTF-8 keeps its bytes: from the URL's escapes (`%E9`), and from
+    /// the cut xdg-email's iconv makes of it (`…/caf`) when its own --attach named the file.
+    @Test func aNameThatIsNotUTF8IsAttachedUnderItsBytes() throws {
+        let files = try Files()
+        let path = try latin1File(in: files)
+        #expect(path.hasPrefix("file://") && path.hasSuffix("/caf%E9.txt"), "\(path)")
+        let escaped = "mailto:a@example.org?attach=" + files.directory.path + "/caf%E9.txt"
+        #expect(try LocalAttachments.trusting(try MailtoURL.parse(escaped), .local).attachments == [.file(path)])
+        let xdgEmail = AttachmentTrust(files: .only([path]), requester: "bash")
+        #expect(try LocalAttachments.trusting(try MailtoURL.parse(escaped), xdgEmail).attachments == [.file(path)])
+        let cut = try LocalAttachments.trusting(try MailtoURL.parse("mailto:?attach=" + files.directory.path + "/caf"), xdgEmail)
+        #expect(cut.attachments == [.file(path)] && cut.requestedAttachments.isEmpty, "\(cut)")
+        // The cut of a file xdg-email was not given names nothing.
+        let stranger = try LocalAttachments.trusting(try MailtoURL.parse("mailto:?attach=" + files.directory.path + "/caf"),
+                                                     AttachmentTrust(files: .only([]), requester: "bash"))
+        #expect(stranger.attachments.isEmpty)
+        // Shown as GLib shows such a name.
+        #expect(Attachment.file(path).fileName == "caf\u{FFFD}.txt")
+        #expect(AttachableFile(path: path).size == 0)
+    }
+
     /// The words the command line hands the sheet program carry the trust unchanged.
     @Test(arguments: [
         AttachmentTrust.none, .local, AttachmentTrust(files: .only(["/a b", "/c"]), requester: "Chromium"),

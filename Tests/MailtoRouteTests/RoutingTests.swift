@@ -145,6 +145,25 @@ import Testing
         #expect(queued.readableLines.first == queued.summary, "the details start with the command line's line")
     }
 
+    /// Every sending path remembers whom it went to, with the name, for the sheet's
+    /// completion; a recipient the server refused is not remembered.
+    @Test func whomAMessageWentToIsRemembered() throws {
+        world.transport.answers = [.success(SMTPReceipt(
+            server: "127.0.0.1:2525", reply: "250 2.0.0 Ok", accepted: ["asa@example.org"],
+            refused: [RefusedRecipient(address: "bob@example.org", reply: "550 5.1.1 User unknown")]))]
+        var email = EmailData(to: ["asa@example.org", "bob@example.org"], subject: "Hi", body: "x")
+        email.names = ["asa@example.org": "Asa Berg"]
+        _ = world.session.route(RouteRequest(email: email, source: .send))
+        _ = world.session.route(RouteRequest(email: EmailData(to: ["asa@example.org"], subject: "Again", body: "y"), source: .send))
+        let history = world.session.storage.recipients
+        let entries = try history.entries()
+        #expect(entries.map(\.address) == ["asa@example.org"])
+        #expect(entries.first?.count == 2 && entries.first?.name == "Asa Berg")
+        #expect(history.matching("berg", in: entries).map(\.readable) == ["Asa Berg <asa@example.org>"])
+        try history.forget("ASA@example.org")
+        #expect(try history.entries().isEmpty)
+    }
+
     // MARK: - The handoff path
 
     @Test func aMailProgramThatCannotStartLeavesADraftThatSaysWhy() throws {

@@ -47,6 +47,14 @@ import Testing
         #expect(trust.requester == "bash")
     }
 
+    /// An --attach name that is not UTF-8 is trusted under its bytes (a `LocalPath`), not
+    /// as the U+FFFD that `arguments` shows.
+    @Test func anAttachNameThatIsNotUTF8IsTrustedUnderItsBytes() {
+        var facts = Self.xdgEmail(["--attach", "/srv/caf\u{FFFD}.txt", "ann@example.org"])
+        facts.argumentBytes[3] = Array("/srv/caf".utf8) + [0xE9] + Array(".txt".utf8)
+        #expect(judge(facts, Self.terminal).files == .only(["file:///srv/caf%E9.txt"]))
+    }
+
     @Test func senddocAsTheParentIsLibreOffice() {
         #expect(judge(Self.xdgEmail([Self.url]), Self.senddoc) == AttachmentTrust(files: .all, requester: "LibreOffice"))
     }

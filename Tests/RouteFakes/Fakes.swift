@@ -20,6 +20,7 @@ public final class FakeWorld: @unchecked Sendable {
     public let consent = FakeConsent()
     public let notifier = FakeNotifier()
     public let clock = FakeClock()
+    public let onlineAccounts = FakeOnlineAccounts()
     public private(set) var session: Session
 
     public init() throws {
@@ -27,7 +28,8 @@ public final class FakeWorld: @unchecked Sendable {
         try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
         paths = Paths(home: root.path, configHome: root.path + "/config", dataHome: root.path + "/data", stateHome: root.path + "/state")
         session = Session(paths: paths, configuration: Self.configuration(paths, .usable, policy: "ask"),
-                          services: Services(transport: transport, mailPrograms: mailPrograms, consent: consent, notifier: notifier, clock: clock))
+                          services: Services(transport: transport, mailPrograms: mailPrograms, consent: consent, notifier: notifier,
+                                             clock: clock, onlineAccounts: onlineAccounts))
     }
 
     deinit {
@@ -46,7 +48,21 @@ public final class FakeWorld: @unchecked Sendable {
     }
 
     private static func configuration(_ paths: Paths, _ account: AccountSetup, policy: String) -> Configuration {
-        Configuration(config: (paths.configFile, .success((configText(account, policy: policy), 0o600))))
+        configuration(configText(account, policy: policy))
+    }
+
+    private static func configuration(_ text: String?) -> Configuration {
+        Configuration(config: text.map { (FakeWorld.configPath, .success(($0, 0o600))) })
+    }
+
+    static let configPath = "/fake/config"
+
+    /// A new session over the same world (its outbox, drafts and state on disk, its fakes),
+    /// with `config` as the config file's text (`nil`: none): a later run.
+    @discardableResult
+    public func newSession(config: String?) -> Session {
+        session = Session(paths: paths, configuration: Self.configuration(config), services: services)
+        return session
     }
 
     /// Writes the config file at `paths.configFile`, for what reads it from disk (the
@@ -102,17 +118,22 @@ public final class FakeTransport: Transport, @unchecked Sendable {
         public var envelopeFrom: String
         public var recipients: [String]
         public var messageId: String?
+        /// The server it went to, as connected to: with its credentials.
+        public var server: SMTPServer? = nil
     }
 
     /// One answer per message, in order; when they run out, every recipient is accepted.
     public var answers: [Result<SMTPReceipt, SMTPError>] = []
     public private(set) var sent: [Sent] = []
     public private(set) var connections = 0
+    /// Each server connected to, with its credentials, in order.
+    public private(set) var servers: [SMTPServer] = []
 
     public init() {}
 
     public func connect(_ server: SMTPServer) throws(SMTPError) -> any MailConnection {
         connections += 1
+        servers.append(server)
         return Connection(server: server, transport: self)
     }
 
@@ -135,11 +156,11 @@ public final class FakeTransport: Transport, @unchecked Sendable {
 
         public func send(_ message: OutgoingMessage, progress: (@Sendable (Int, Int) -> Void)?) throws(SMTPError) -> SMTPReceipt {
             try transport.answer(Sent(envelopeFrom: message.from.asciiAddress, recipients: message.recipients.map(\.asciiAddress),
-                                      messageId: message.messageID))
+                                      messageId: message.messageID, server: server))
         }
 
         public func send(_ message: RawMessage) throws(SMTPError) -> SMTPReceipt {
-            try transport.answer(Sent(envelopeFrom: message.envelopeFrom, recipients: message.recipients, messageId: nil))
+            try transport.answer(Sent(envelopeFrom: message.envelopeFrom, recipients: message.recipients, messageId: nil, server: server))
         }
     }
 }
@@ -194,9 +215,60 @@ public final class FakeNotifier: Notifier, @unchecked Sendable {
     public init() {}
 
     public private(set) var shown: [(summary: String, details: [String], urgent: Bool)] = []
+    /// Each "Sign in again" asked for, in order.
+    public private(set) var signIns: [SignInRequest] = []
 
     public func show(summary: String, details: [String], urgent: Bool) throws {
         shown.append((summary, details, urgent))
+    }
+
+    public func askToSignIn(_ request: SignInRequest) throws {
+        signIns.append(request)
+    }
+}
+
+/// GNOME Online Accounts as a test sets it up: its mail accounts, and for each the token
+/// or password it hands out now, or the error it answers; every credentials call recorded.
+public final class FakeOnlineAccounts: OnlineAccountsSource, @unchecked Sendable {
+    public var accounts: [OnlineMailAccount] = []
+    /// The access token (OAuth2) or SMTP password each account's credentials call gives, by id.
+    public var credentials: [String: String] = [:]
+    /// What the credentials call of an account answers instead, by id.
+    public var failures: [String: OnlineAccountsError] = [:]
+    /// `token ID` or `password ID`, one per call.
+    public private(set) var calls: [String] = []
+
+    public init() {}
+
+    public func mailAccounts() throws -> [OnlineMailAccount] { accounts }
+
+    public func accessToken(for account: OnlineMailAccount) throws(OnlineAccountsError) -> String {
+        calls.append("token \(account.id)")
+        return try answer(account)
+    }
+
+    public func smtpPassword(for account: OnlineMailAccount) throws(OnlineAccountsError) -> String {
+        calls.append("password \(account.id)")
+        return try answer(account)
+    }
+
+    private func answer(_ account: OnlineMailAccount) throws(OnlineAccountsError) -> String {
+        if let failure = failures[account.id] { throw failure }
+        return credentials[account.id] ?? ""
+    }
+
+    /// A Google-like account: OAuth2, implicit TLS and STARTTLS both set, no port.
+    public static func google(_ id: String, address: String) -> OnlineMailAccount {
+        OnlineMailAccount(id: id, providerType: "google", providerName: "Google", presentationIdentity: address,
+                          emailAddress: address, smtpHost: "smtp.gmail.com", smtpUseSsl: true, smtpUseTls: true,
+                          smtpUserName: address, auth: .oauth2)
+    }
+
+    /// An IMAP and SMTP account with a password, whose login is not its address.
+    public static func imapSMTP(_ id: String, address: String, login: String, host: String) -> OnlineMailAccount {
+        OnlineMailAccount(id: id, providerType: "imap_smtp", providerName: "IMAP and SMTP", presentationIdentity: address,
+                          emailAddress: address, name: "Jane Doe", smtpHost: host, smtpUseSsl: false, smtpUseTls: true,
+                          smtpUserName: login, auth: .password)
     }
 }
 

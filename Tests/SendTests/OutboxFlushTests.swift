@@ -150,7 +150,7 @@ func startMailtoRoute(_ arguments: [String], in sandbox: Sandbox) throws -> Serv
         try enqueueMessages(box, 2)
         let result = try mailtoRoute(["outbox", "flush"], in: sandbox)
         #expect(result.status == 78, "\(result)")
-        #expect(result.stderr.contains("2 message(s) stay queued"))
+        #expect(result.stderr.contains("2 messages stay queued"))
         #expect(try box.list().count == 2 && box.list().allSatisfy { $0.attempts == 0 })
     }
 

@@ -101,7 +101,7 @@ import TestSupport
         // check asks the bus (not --offline) whether the service runs.
         let check = try run(mailtoRouteBinary, ["check", "--json"], environment: environment, timeout: 30)
         #expect(check.stdout.contains("1 message waits in the outbox"), "\(check)")
-        #expect(check.stdout.contains("the desktop service retries them at their next attempt"), "\(check)")
+        #expect(check.stdout.contains("the desktop service retries it at its next attempt"), "\(check)")
         let server = try SMTPTestServer(.plain, port: port)
         let back = Date()
         while server.messages.isEmpty, Date().timeIntervalSince(back) < 150 { usleep(200_000) }

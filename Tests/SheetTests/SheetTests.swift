@@ -379,6 +379,32 @@ import TestSupport
         #expect(program.finish().status == 4)
     }
 
+    /// After one message to Asa Berg (sent with `send`, from the command line: every sending
+    /// path is remembered), typing "As" in To offers "Asa Berg <asa@example.org>", Down and
+    /// Return take it; a row of the history can be forgotten.
+    @Test func anAddressSentToBeforeIsOfferedAsOneTypes() throws {
+        let server = try SMTPTestServer(.plain)
+        try writeAccount(sandbox, port: server.port, security: "none")
+        let sent = try run(mailtoRouteBinary, ["send", "--to", "Asa Berg <asa@example.org>", "--subject", "Hi", "--body", "x"],
+                           environment: sandbox.environment)
+        #expect(sent.status == 0, "\(sent)")
+        let program = try start(["open", "mailto:?subject=Again", "--json"])
+        let steps = try desktop.drive([
+            "wait-sheet", "type:To:As", "state:Asa Berg <asa@example.org>", screenshot("completion"), "key:Down", "key:Return",
+            "state:To", "press:Add Cc", "type:Cc:asa", "press:Forget asa@example.org",
+            "wait-no:Asa Berg <asa@example.org>", "names", "press:Cancel",
+            "wait-window:Save this message as a draft?", "press:Discard", "wait-gone",
+        ])
+        let states = steps.filter { $0["step"] as? String == "state" }
+        #expect(states.first?["role"] as? String == "list item", "\(states)")
+        #expect(states.last?["text"] as? String == "Asa Berg <asa@example.org>, ")
+        let names = try #require(steps.first { $0["step"] as? String == "names" }?["names"] as? [String])
+        #expect(!names.contains("list item: Asa Berg <asa@example.org>"), "forgotten: \(names)")
+        let history = (try? String(contentsOf: sandbox.stateHome.appendingPathComponent("mailto-route/recipients"), encoding: .utf8)) ?? ""
+        #expect(!history.contains("asa@example.org"), "\(history)")
+        #expect(program.finish().status == 4)
+    }
+
     /// A link's Cc and Bcc are shown, filled; the window says whom the message is to.
     @Test func aLinksCcAndBccAreShownFilled() throws {
         try writeAccount(sandbox, port: 9, security: "none")

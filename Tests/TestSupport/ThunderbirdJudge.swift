@@ -11,6 +11,9 @@ public struct ThunderbirdCompose: Sendable {
     public var attachments: [String]
     /// The same, as Thunderbird 115 to 140 split it (on every comma, before bug 900117).
     public var attachmentsBefore900117: [String]
+    /// The bytes of each attached file's path (`attachments` shows a byte that is not
+    /// UTF-8 as U+FFFD).
+    public var attachedPathBytes: [[UInt8]]
 
     public init(reading argument: String) throws {
         let result = try run("/usr/bin/python3", [resourcePath("thunderbird_compose.py"), argument])
@@ -25,6 +28,14 @@ public struct ThunderbirdCompose: Sendable {
         }
         self.fields = fields
         attachments = attached("attachments")
+        attachedPathBytes = (object["attachments"] as? [[String: String]] ?? []).compactMap { item in
+            item["fileHex"].map { hex in
+                stride(from: 0, to: hex.count, by: 2).compactMap { offset in
+                    let start = hex.index(hex.startIndex, offsetBy: offset)
+                    return UInt8(hex[start..<hex.index(start, offsetBy: 2)], radix: 16)
+                }
+            }
+        }
         attachmentsBefore900117 = attached("attachmentsBefore900117")
     }
 }

@@ -2,10 +2,14 @@ import MailtoRoute
 import Outbox
 import SMTPTransport
 
-/// The account a message is sent from: where it comes from, its server, its password, and
-/// the live test of the server (unless `--offline`).
+/// The accounts: each with where it comes from and whether its credentials can be had
+/// now; then the default account, which a click sends from: where it comes from, its server,
+/// its password, and the live test of the server (unless `--offline`).
 struct AccountSection: CheckSection {
     let account: CheckReport.AccountFacts
+    let accounts: [AccountChoice]
+    /// Why GNOME Online Accounts could not be asked for its accounts, if it could not.
+    let onlineAccountsProblem: String?
     let live: SMTPProbe?
     /// The config file a click reads, named when there is no account.
     let configFile: String
@@ -13,12 +17,13 @@ struct AccountSection: CheckSection {
     var title: String { "Account" }
 
     var rows: [(label: String, value: String)] {
-        var rows: [(String, String)] = []
+        var rows: [(String, String)] = accounts.map { ("account", Self.describe($0)) }
+        if let onlineAccountsProblem { rows.append(("online accounts", onlineAccountsProblem)) }
         if let source = account.source {
             rows.append(("config", source + (account.error == nil ? " (valid)" : " (not usable)")))
             if let mode = account.mode { rows.append(("permissions", mode)) }
         } else {
-            rows.append(("config", "none (\(configFile) or ~/.msmtprc)"))
+            rows.append(("config", "none (\(configFile), ~/.msmtprc or Settings, Online Accounts)"))
         }
         if let error = account.error { rows.append(("error", error)) }
         if let from = account.from { rows.append(("from", from)) }
@@ -37,6 +42,24 @@ struct AccountSection: CheckSection {
         rows.append(("live test", liveText))
         if let live, !live.capabilities.isEmpty { rows.append(("capabilities", live.capabilities.joined(separator: ", "))) }
         return rows
+    }
+
+    /// `NAME (default): FROM via SERVER, from ORIGIN; CREDENTIALS`.
+    static func describe(_ choice: AccountChoice) -> String {
+        var text = choice.name + (choice.isDefault ? " (default)" : "")
+        if let problem = choice.problem { return text + ", from \(choice.origin): not usable: \(problem)" }
+        text += ": \(choice.from ?? "?") via \(choice.server ?? "?"), from \(choice.origin); "
+        return text + credentialsText(choice.credentials)
+    }
+
+    static func credentialsText(_ credentials: AccountChoice.Credentials) -> String {
+        switch credentials {
+        case .available: "credentials available"
+        case .notNeeded: "no login"
+        case .unavailable(let why): "no credentials now (\(why))"
+        case .signInNeeded(let why): "sign in again (\(why))"
+        case .notChecked: "credentials not checked"
+        }
     }
 
     private var liveText: String {
@@ -63,12 +86,30 @@ struct AccountSection: CheckSection {
             ("error", .string(account.passwordError)),
         ])
         let accountJSON: JSON = .object([
-            ("configured", .bool(account.configured)), ("source", .string(account.source)),
+            ("configured", .bool(account.configured)), ("name", .string(account.name)), ("source", .string(account.source)),
             ("valid", .bool(account.configured && account.error == nil)), ("error", .string(account.error)),
             ("mode", .string(account.mode)), ("from", .string(account.from)), ("server", .string(account.server)),
             ("security", .string(account.security)), ("user", .string(account.user)), ("password", password),
         ])
-        return [("account", accountJSON), ("live", nullable(live, Self.liveJSON))]
+        return [("accounts", .array(accounts.map(Self.choiceJSON))), ("onlineAccountsError", .string(onlineAccountsProblem)),
+                ("account", accountJSON),
+                ("live", nullable(live, Self.liveJSON))]
+    }
+
+    static func choiceJSON(_ choice: AccountChoice) -> JSON {
+        let (state, why): (String, String?) = switch choice.credentials {
+        case .available: ("available", nil)
+        case .notNeeded: ("not-needed", nil)
+        case .unavailable(let why): ("unavailable", why)
+        case .signInNeeded(let why): ("sign-in-needed", why)
+        case .notChecked: ("not-checked", nil)
+        }
+        return .object([
+            ("name", .string(choice.name)), ("default", .bool(choice.isDefault)), ("from", .string(choice.from)),
+            ("address", .string(choice.address)), ("origin", .string(choice.origin)), ("source", .string(choice.originKind)),
+            ("server", .string(choice.server)), ("usable", .bool(choice.problem == nil)), ("error", .string(choice.problem)),
+            ("credentials", .object([("state", .string(state)), ("error", .string(why))])),
+        ])
     }
 
     private static func liveJSON(_ live: SMTPProbe) -> JSON {
@@ -83,7 +124,10 @@ struct AccountSection: CheckSection {
 
 extension CheckReport {
     public struct AccountFacts: Sendable {
-        /// Where the account comes from (the config file or `~/.msmtprc`), `nil`: none.
+        /// The account's name (`default`, `work`, `msmtp:NAME`, `goa:ID`).
+        public var name: String?
+        /// Where the account comes from (a config file, `~/.msmtprc`, GNOME Online
+        /// Accounts), `nil`: none.
         public var source: String?
         /// The file's permission bits, such as `600`.
         public var mode: String?
@@ -95,7 +139,7 @@ extension CheckReport {
         public var server: String?
         public var security: String?
         public var user: String?
-        /// `password-command`, `secret-service`, `password=`, `none`.
+        /// `password-command`, `secret-service`, `password=`, `none`, `goa-oauth2`, `goa-password`.
         public var passwordSource: String?
         /// Whether a password came without a terminal; `nil` when none is needed.
         public var passwordAvailable: Bool?
@@ -107,29 +151,49 @@ extension CheckReport {
 }
 
 extension CheckReport {
-    var accountSection: AccountSection { AccountSection(account: account, live: live, configFile: configFile) }
+    var accountSection: AccountSection {
+        AccountSection(account: account, accounts: accounts, onlineAccountsProblem: onlineAccountsProblem, live: live,
+                       configFile: configFile)
+    }
 }
 
 extension Check {
-    /// Fills in the account; returns its server with the password when it is usable,
-    /// for the live test (the password goes no further).
+    /// Fills in the accounts and the default one; returns the default's server with its
+    /// credentials when it is usable, for the live test (they go no further).
     static func gatherAccount(into report: inout CheckReport, session: Session) -> SMTPServer? {
-        let configuration = session.configuration
-        if let file = configuration.accountFile {
-            report.account.mode = String(file.mode & 0o777, radix: 8)
-        }
-        let account: Account
-        switch configuration.account {
+        session.passwordCommandTimeout = passwordCommandSeconds
+        // A check never pops up a prompt: it says the keyring is locked.
+        session.passwordMayPrompt = false
+        report.accounts = session.accountChoices(checkingCredentials: true)
+        report.onlineAccountsProblem = session.onlineAccountsProblem
+        let setup: AccountSetup
+        switch session.defaultAccountSetup {
         case nil:
             return nil
         case .failure(let mistake)?:
             report.account.error = mistake.message
-            report.account.source = configuration.accountFile?.path ?? configuration.configFile?.path
+            report.account.source = session.configuration.configFile?.path ?? session.paths.configFile
             return nil
-        case .success(let loaded)?:
+        case .success(let found)?:
+            setup = found
+        }
+        report.account.name = setup.name
+        report.account.source = setup.originText
+        switch setup.origin {
+        case .config(let path), .msmtprc(let path):
+            let files = session.configuration.systemFiles + [session.configuration.configFile, session.configuration.msmtprcFile].compactMap { $0 }
+            if let file = files.last(where: { $0.path == path }) { report.account.mode = String(file.mode & 0o777, radix: 8) }
+        case .onlineAccounts:
+            break
+        }
+        let account: Account
+        switch setup.account {
+        case .failure(let mistake):
+            report.account.error = mistake.message
+            return nil
+        case .success(let loaded):
             account = loaded
         }
-        report.account.source = account.source
         report.account.from = account.from.readable
         report.account.fromAddress = account.from.address
         report.account.server = account.server.address
@@ -139,18 +203,18 @@ extension Check {
         case .command: report.account.passwordSource = "password-command"
         case .inline: report.account.passwordSource = "password="
         case .none: report.account.passwordSource = account.server.user == nil ? "none" : "secret-service"
+        case .onlineAccounts(let online): report.account.passwordSource = online.auth == .oauth2 ? "goa-oauth2" : "goa-password"
         }
-        do {
-            session.passwordCommandTimeout = passwordCommandSeconds
-            // A check never pops up a prompt: it says the keyring is locked.
-            session.passwordMayPrompt = false
-            let server = try session.server()
-            if account.server.user != nil { report.account.passwordAvailable = true }
-            return server
-        } catch {
+        let (state, server) = session.credentials(of: account)
+        switch state {
+        case .available:
+            report.account.passwordAvailable = true
+        case .unavailable(let why), .signInNeeded(let why):
             report.account.passwordAvailable = false
-            report.account.passwordError = error.message
-            return nil
+            report.account.passwordError = why
+        case .notNeeded, .notChecked:
+            break
         }
+        return server
     }
 }

@@ -18,7 +18,7 @@ extension CheckReport.OutboxFacts: CheckSection {
     public var title: String { "Outbox" }
 
     public var rows: [(label: String, value: String)] {
-        var rows = [("pending", String(pending) + (oldest.map { ", oldest queued \($0.iso8601)" } ?? ""))]
+        var rows = [("pending", String(pending) + (oldest.map { ", \(pending == 1 ? "queued" : "oldest queued") \($0.iso8601)" } ?? ""))]
         if let lastError { rows.append(("last error", lastError)) }
         rows.append(("failed", String(failed)))
         if damaged > 0 { rows.append(("damaged", String(damaged))) }

@@ -91,7 +91,7 @@ final class SheetSpelling {
             for suggestion in suggestions {
                 appendItem(words, label: suggestion, action: "win.spelling-replace", target: "\(word.start):\(word.length):\(suggestion)")
             }
-            if suggestions.isEmpty { appendItem(words, label: "No Suggestions", action: "win.spelling-none", target: nil) }
+            if suggestions.isEmpty { appendItem(words, label: tr("No Suggestions"), action: "win.spelling-none", target: nil) }
             g_menu_append_section(OpaquePointer(menu.pointer), nil, mr_menu_model(UnsafeMutableRawPointer(words)))
             g_object_unref(UnsafeMutableRawPointer(words))
         }
@@ -99,7 +99,7 @@ final class SheetSpelling {
         for language in checker.languages() {
             appendItem(languages, label: language, action: "win.spelling-language", target: language)
         }
-        g_menu_append_submenu(OpaquePointer(menu.pointer), "Spelling Language", mr_menu_model(UnsafeMutableRawPointer(languages)))
+        g_menu_append_submenu(OpaquePointer(menu.pointer), tr("Spelling Language"), mr_menu_model(UnsafeMutableRawPointer(languages)))
         g_object_unref(UnsafeMutableRawPointer(languages))
     }
 

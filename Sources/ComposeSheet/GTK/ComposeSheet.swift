@@ -63,6 +63,8 @@ final class ComposeSheet {
     private var pendingBody: String?
     /// The message's spelling, from the moment the message is in the text view.
     private(set) var spelling: SheetSpelling?
+    /// The completion of To, Cc and Bcc.
+    private var completions: [AddressCompletion] = []
     private var fillSource: guint = 0
 
     // Declared last, and so released last (Swift releases stored properties in order): a
@@ -108,7 +110,7 @@ final class ComposeSheet {
         if let application = content.requestingApplication {
             // In the window too, not only its title: the user sees who asked before sending.
             let requester = ui.object("requester")
-            gtk_label_set_text(mr_label(requester.widget), "\(application.visible) asks to send this message.")
+            gtk_label_set_text(mr_label(requester.widget), tr("%@ asks to send this message.", application.visible))
             setVisible(requester.widget, true)
         }
         let notices = ui.object("notices")
@@ -117,10 +119,10 @@ final class ComposeSheet {
         }
 
         // Not selectable: a selectable label takes the focus, and Tab goes from To on.
-        gtk_label_set_text(mr_label(ui.object("from").widget), (content.from ?? "no account").visible)
+        gtk_label_set_text(mr_label(ui.object("from").widget), content.from?.visible ?? tr("no account"))
         if let reason = content.sendUnavailable {
             let unavailable = ui.object("send-unavailable")
-            gtk_label_set_text(mr_label(unavailable.widget), "Cannot send from here: \(reason.visible)")
+            gtk_label_set_text(mr_label(unavailable.widget), tr("Cannot send from here: %@", reason.visible))
             setVisible(unavailable.widget, true)
         }
 
@@ -132,7 +134,7 @@ final class ComposeSheet {
 
         // Rule 8: what the link asked for, apart, unticked, with the program that asked.
         if !content.email.requestedAttachments.isEmpty {
-            let asker = content.attachmentsRequestedBy.map { "\($0) asks to attach" } ?? "The link asks to attach"
+            let asker = content.attachmentsRequestedBy.map { tr("%@ asks to attach", $0) } ?? tr("The link asks to attach")
             let heading = ui.object("requested-heading")
             gtk_label_set_text(mr_label(heading.widget), asker.visible)
             mr_set_accessible_label(requestedList.widget, asker.visible)
@@ -147,6 +149,7 @@ final class ComposeSheet {
         if !content.email.cc.isEmpty { unfold(ccRow, button: showCc, focus: false) }
         if !content.email.bcc.isEmpty { unfold(bccRow, button: showBcc, focus: false) }
         updateTitle()
+        completions = [to, cc, bcc].map { AddressCompletion(sheet: self, entry: $0) }
         connectSignals()
         checkAddresses()
         checkSubject()
@@ -204,7 +207,7 @@ final class ComposeSheet {
             actions[name] = action
         }
         if let name = content.mailProgramName {
-            g_menu_append(mr_menu(handOffSection.pointer), "Open in \(name.visible)", "win.hand-off")
+            g_menu_append(mr_menu(handOffSection.pointer), tr("Open in %@", name.visible), "win.hand-off")
         }
         let keys: [(String, [String])] = [
             ("win.send", ["<Control>Return", "<Control>KP_Enter"]), ("win.save-draft", ["<Control>s"]),
@@ -247,14 +250,20 @@ final class ComposeSheet {
         let text: String
         if let first = list.addresses.first {
             let name = list.names[first] ?? content.email.names[first] ?? first
-            text = list.addresses.count > 1 ? "Message to \(name) and \(list.addresses.count - 1) more" : "Message to \(name)"
+            text = list.addresses.count > 1 ? tr("Message to %@ and %@ more", name, String(list.addresses.count - 1))
+                : tr("Message to %@", name)
         } else {
-            text = "New Message"
+            text = tr("New Message")
         }
         adw_window_title_set_title(mr_window_title(title.pointer), text.visible)
-        adw_window_title_set_subtitle(mr_window_title(title.pointer), content.requestingApplication.map { "from \($0.visible)" } ?? "")
+        adw_window_title_set_subtitle(mr_window_title(title.pointer), content.requestingApplication.map { tr("from %@", $0.visible) } ?? "")
         // The window's own title is what the desktop and a screen reader name it by.
         gtk_window_set_title(mr_window(window.widget), text.visible)
+    }
+
+    /// The user forgot an address offered from the history.
+    func forgetRecipient(_ address: String) {
+        host.forgetRecipient(address)
     }
 
     /// A short message over the sheet that goes by itself (AdwToast).
@@ -360,7 +369,7 @@ final class ComposeSheet {
         let hidden = text.unicodeScalars.contains(where: \.isInvisibleOrControl)
         if hidden {
             gtk_label_set_text(mr_label(subjectHidden.widget),
-                               "The subject holds invisible or direction-changing characters: \(text.visible)")
+                               tr("The subject holds invisible or direction-changing characters: %@", text.visible))
         }
         setVisible(subjectHidden.widget, hidden)
     }
@@ -386,8 +395,11 @@ final class ComposeSheet {
         hiddenCheckTimer = 0
         let text = bufferText(bufferPointer(buffer))
         if let found = MessageText.hiddenCharacters(in: text) {
-            let what = found.count == 1 ? "an invisible or direction-changing character" : "\(found.count) invisible or direction-changing characters"
-            gtk_label_set_text(mr_label(bodyHidden.widget), "The message holds \(what), first on line \(found.line): \(found.shown)")
+            let text = found.count == 1
+                ? tr("The message holds an invisible or direction-changing character, on line %@: %@", String(found.line), found.shown)
+                : tr("The message holds %@ invisible or direction-changing characters, the first on line %@: %@",
+                     String(found.count), String(found.line), found.shown)
+            gtk_label_set_text(mr_label(bodyHidden.widget), text)
             setVisible(bodyHidden.widget, true)
         } else {
             setVisible(bodyHidden.widget, false)
@@ -460,7 +472,7 @@ final class ComposeSheet {
         guard !busy, !hasEnded else { return }
         busy = true
         setVisible(errorLabel.widget, false)
-        let doing: [SheetAction: String] = [.send: "Sending…", .saveDraft: "Saving…", .handOff: "Opening…"]
+        let doing: [SheetAction: String] = [.send: tr("Sending…"), .saveDraft: tr("Saving…"), .handOff: tr("Opening…")]
         gtk_label_set_text(mr_label(statusLabel.widget), doing[action] ?? "")
         setVisible(statusLabel.widget, true)
         setBusyLook(true)
@@ -486,8 +498,9 @@ final class ComposeSheet {
         case .finished:
             end()
         case .failed(let message):
-            let what: [SheetAction: String] = [.send: "Not sent", .saveDraft: "Not saved", .handOff: "Not handed off"]
-            gtk_label_set_text(mr_label(errorLabel.widget), "\(what[action] ?? "Failed"): \(message.visible)")
+            let what: [SheetAction: String] = [.send: tr("Not sent: %@", message.visible), .saveDraft: tr("Not saved: %@", message.visible),
+                                               .handOff: tr("Not handed off: %@", message.visible)]
+            gtk_label_set_text(mr_label(errorLabel.widget), what[action] ?? message.visible)
             setVisible(errorLabel.widget, true)
         }
     }
@@ -496,6 +509,11 @@ final class ComposeSheet {
     /// cancelled; with edits, the user is asked whether to keep them.
     func requestCancel() {
         guard !busy, !hasEnded else { return }
+        // Escape first closes a list of suggestions that is open.
+        if let shown = completions.first(where: \.isShown) {
+            shown.hide()
+            return
+        }
         if question != nil { return }
         guard edited else {
             host.cancelled()
@@ -531,6 +549,8 @@ final class ComposeSheet {
         hiddenCheckTimer = 0
         fillSource = 0
         spelling?.stop()
+        for completion in completions { completion.detach() }
+        completions = []
         connections.disconnectAll()
         for row in files { row.disconnect() }
         for controller in controllers { gtk_widget_remove_controller(window.widget, mr_event_controller(controller.pointer)) }

@@ -35,12 +35,12 @@ final class FileRow {
         check = GObjectRef(sinking: gtk_check_button_new_with_label(attachment.fileName.visible))
         gtk_check_button_set_active(mr_check_button(check.widget), facts.problem == nil ? 1 : 0)
         gtk_box_append(mr_box(line), check.widget)
-        let detail = [facts.size.map(readableSize) ?? facts.problem, path].compactMap { $0?.visible }.joined(separator: " · ")
+        let detail = [facts.size.map(readableSize) ?? facts.problem, path.map(LocalPath.display)].compactMap { $0?.visible }.joined(separator: " · ")
         let detailLabel = label(detail, classes: ["dim-label", "caption"])
         gtk_label_set_ellipsize(mr_label(detailLabel), PANGO_ELLIPSIZE_MIDDLE)
         gtk_widget_set_hexpand(detailLabel, 1)
         gtk_box_append(mr_box(line), detailLabel)
-        let removeButton = button("Remove", accessibleName: "Remove \(attachment.fileName.visible)")
+        let removeButton = button(tr("Remove"), accessibleName: tr("Remove %@", attachment.fileName.visible))
         gtk_box_append(mr_box(line), removeButton)
         remove = GObjectRef(sinking: removeButton)
         if facts.problem != nil { setSensitive(check.widget, false) }
@@ -57,14 +57,14 @@ final class FileRow {
         let line = box(GTK_ORIENTATION_HORIZONTAL, spacing: 8)
         // The full path, wrapped rather than widening the sheet: a link chooses its length.
         check = GObjectRef(sinking: gtk_check_button_new())
-        let pathLabel = label(path.visible, wrap: true)
+        let pathLabel = label(LocalPath.display(path).visible, wrap: true)
         gtk_label_set_wrap_mode(mr_label(pathLabel), PANGO_WRAP_CHAR)
         gtk_check_button_set_child(mr_check_button(check.widget), pathLabel)
-        mr_set_accessible_label(check.widget, path.visible)
+        mr_set_accessible_label(check.widget, LocalPath.display(path).visible)
         gtk_widget_set_hexpand(check.widget, 1)
         gtk_check_button_set_active(mr_check_button(check.widget), 0)
         gtk_box_append(mr_box(line), check.widget)
-        let state = facts.problem.map { "\($0): cannot be attached" } ?? facts.size.map(readableSize) ?? ""
+        let state = facts.problem.map { tr("%@: cannot be attached", $0) } ?? facts.size.map(readableSize) ?? ""
         let stateLabel = label(state, classes: facts.problem == nil ? ["dim-label", "caption"] : ["error", "caption"])
         gtk_widget_set_halign(stateLabel, GTK_ALIGN_END)
         gtk_box_append(mr_box(line), stateLabel)

@@ -1,4 +1,5 @@
 internal import CGTK
+import MailtoCore
 
 /// "Save this message as a draft?" with Keep Editing, Discard and Save, as the iOS sheet
 /// asks when a composer with edits is cancelled: an `AdwMessageDialog` over the sheet.
@@ -6,7 +7,7 @@ internal import CGTK
 final class SaveQuestion {
     enum Answer { case save, discard, keepEditing }
 
-    static let heading = "Save this message as a draft?"
+    static var heading: String { tr("Save this message as a draft?") }
 
     let dialog: GObjectRef
     private var connections = SignalConnections()
@@ -15,11 +16,11 @@ final class SaveQuestion {
     init(over sheet: ComposeSheet) {
         // Wraps adw_message_dialog_new (transfer none: a toplevel GTK owns; referenced here).
         dialog = GObjectRef(sinking: UnsafeMutableRawPointer(
-            adw_message_dialog_new(mr_window(sheet.window.widget), Self.heading, "If you discard it, what you wrote is lost.")))
+            adw_message_dialog_new(mr_window(sheet.window.widget), Self.heading, tr("If you discard it, what you wrote is lost."))))
         let message = mr_message_dialog(dialog.pointer)
         // The window's title too: a screen reader names the dialog by it.
         gtk_window_set_title(mr_window(dialog.widget), Self.heading)
-        for (id, text) in [("keep", "Keep Editing"), ("discard", "Discard"), ("save", "Save")] {
+        for (id, text) in [("keep", tr("Keep Editing")), ("discard", tr("Discard")), ("save", tr("Save"))] {
             adw_message_dialog_add_response(message, id, text)
         }
         adw_message_dialog_set_response_appearance(message, "discard", ADW_RESPONSE_DESTRUCTIVE)

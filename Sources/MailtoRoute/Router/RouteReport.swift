@@ -23,6 +23,8 @@ public struct RouteReport: Sendable, Equatable {
     public var handler: Handler?
     /// `host:port`.
     public var server: String?
+    /// The account it went (or would go) through: its name (`Session.accounts`).
+    public var account: String?
     /// The server's last reply line.
     public var reply: String?
     public var messageId: String?
@@ -75,6 +77,7 @@ public struct RouteReport: Sendable, Equatable {
     public var json: JSON {
         var members: [(String, JSON)] = [("path", .string(path.rawValue)), ("result", .string(result.rawValue))]
         if let handler { members.append(("handler", .object([("id", .string(handler.id)), ("name", .string(handler.name))]))) }
+        if let account { members.append(("account", .string(account))) }
         if let server { members.append(("server", .string(server))) }
         if let reply { members.append(("reply", .string(reply))) }
         if let messageId { members.append(("messageId", .string(messageId))) }
@@ -156,6 +159,7 @@ extension RouteReport {
             handler = Handler(id: id, name: name)
         }
         server = object["server"]?.stringValue
+        account = object["account"]?.stringValue
         reply = object["reply"]?.stringValue
         messageId = object["messageId"]?.stringValue
         outboxId = object["outboxId"]?.stringValue

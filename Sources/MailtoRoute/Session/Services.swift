@@ -1,9 +1,10 @@
-import DesktopIntegration
+public import DesktopIntegration
 import MIMEMessage
 public import SMTPTransport
 
 /// What a run reaches outside this process through: the SMTP server, the mail program, the
-/// person asked for consent, the desktop's notifications, the time. Each is a protocol with
+/// person asked for consent, the desktop's notifications, the time, GNOME Online Accounts.
+/// Each is a protocol with
 /// the real thing as the default (`Services.system`), so that the Router, the submit step
 /// and the plan run in-process with fakes in the tests (docs/style.md 13), while the
 /// end-to-end tests keep one run per path with the real ones.
@@ -13,21 +14,24 @@ public struct Services {
     public var consent: any ConsentAsker
     public var notifier: any Notifier
     public var clock: any WallClock
+    /// The accounts and credentials of GNOME Online Accounts.
+    public var onlineAccounts: any OnlineAccountsSource
 
     public init(transport: any Transport, mailPrograms: any MailProgramFinder, consent: any ConsentAsker,
-                notifier: any Notifier, clock: any WallClock) {
+                notifier: any Notifier, clock: any WallClock, onlineAccounts: any OnlineAccountsSource = GnomeOnlineAccounts()) {
         self.transport = transport
         self.mailPrograms = mailPrograms
         self.consent = consent
         self.notifier = notifier
         self.clock = clock
+        self.onlineAccounts = onlineAccounts
     }
 
     /// libcurl, GIO's mail programs and webmail, the terminal or a notification, the
-    /// notification server, the system clock.
+    /// notification server, the system clock, goa-daemon on the session bus.
     public static var system: Services {
         Services(transport: CurlTransport(), mailPrograms: DesktopMailPrograms(), consent: PersonAtTheDesktop(),
-                 notifier: DesktopNotifier(), clock: SystemClock())
+                 notifier: DesktopNotifier(), clock: SystemClock(), onlineAccounts: GnomeOnlineAccounts())
     }
 }
 
@@ -110,6 +114,16 @@ struct PersonAtTheDesktop: ConsentAsker {
 public protocol Notifier {
     /// Throws when it could not be shown (no notification server).
     func show(summary: String, details: [String], urgent: Bool) throws
+    /// Tells the person that `request.account` must be signed in again, with a way to do
+    /// it (GNOME Settings' Online Accounts). Called once per refusal (`AccountMemory`).
+    func askToSignIn(_ request: SignInRequest) throws
+}
+
+extension Notifier {
+    /// A notification that says what to do, for a notifier with no button to offer.
+    public func askToSignIn(_ request: SignInRequest) throws {
+        try show(summary: request.summary, details: request.details, urgent: true)
+    }
 }
 
 extension Notifier {
@@ -125,6 +139,43 @@ extension Notifier {
 struct DesktopNotifier: Notifier {
     func show(summary: String, details: [String], urgent: Bool) throws {
         try showReportNotification(summary: summary, details: details, urgent: urgent)
+    }
+
+    /// The desktop service shows it, with **Sign in again** (its button must reach a
+    /// program that is still running when it is pressed); where there is no service, a
+    /// notification that says what to do.
+    func askToSignIn(_ request: SignInRequest) throws {
+        if SheetService.askToSignIn(account: request.account) { return }
+        try show(summary: request.summary, details: request.details, urgent: true)
+    }
+}
+
+// MARK: - GNOME Online Accounts
+
+/// GNOME Online Accounts: its mail accounts, and their credentials at each attempt.
+public protocol OnlineAccountsSource {
+    /// The accounts that send mail now; empty when there is no GNOME Online Accounts.
+    func mailAccounts() throws -> [OnlineMailAccount]
+    /// `EnsureCredentials`, then `GetAccessToken`.
+    func accessToken(for account: OnlineMailAccount) throws(OnlineAccountsError) -> String
+    /// `GetPassword("smtp-password")`.
+    func smtpPassword(for account: OnlineMailAccount) throws(OnlineAccountsError) -> String
+}
+
+/// goa-daemon on the session bus (`OnlineAccounts`).
+public struct GnomeOnlineAccounts: OnlineAccountsSource {
+    public init() {}
+
+    public func mailAccounts() throws -> [OnlineMailAccount] {
+        try OnlineAccounts.mailAccounts()
+    }
+
+    public func accessToken(for account: OnlineMailAccount) throws(OnlineAccountsError) -> String {
+        try OnlineAccounts.accessToken(account)
+    }
+
+    public func smtpPassword(for account: OnlineMailAccount) throws(OnlineAccountsError) -> String {
+        try OnlineAccounts.smtpPassword(account)
     }
 }
 

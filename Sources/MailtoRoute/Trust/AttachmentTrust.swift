@@ -36,6 +36,22 @@ public struct AttachmentTrust: Sendable, Equatable {
         }
     }
 
+    /// The trusted file whose name xdg-email cut short in its URL: without `--utf8` it
+    /// passes each `--attach` path through `iconv`, which stops at the first byte that is
+    /// not UTF-8 (under the C locale, at the first that is not ASCII), so `…/caf\xE9.txt`
+    /// reaches the URL as `…/caf`. A `value` that is such a cut of a trusted path that is
+    /// not UTF-8 names that file; `nil` otherwise. Only a file xdg-email's own `--attach`
+    /// named can be had so: the cut is matched against those, never looked up.
+    func trustedPath(cutTo value: String) -> String? {
+        guard case .only(let trusted) = files else { return nil }
+        let cut = Array(value.utf8)
+        return trusted.sorted().first { path in
+            guard LocalPath.isEscaped(path) else { return false }
+            let bytes = LocalPath.bytes(path)
+            return cut == validUTF8Prefix(bytes) || cut == Array(bytes.prefix { $0 < 0x80 })
+        }
+    }
+
     // MARK: - Words
 
     /// The trust as words for `mailto-route-desktop open` (the sheet, in this process or
@@ -84,7 +100,7 @@ extension RouteRequest {
     static func unattachedWarnings(_ email: EmailData, requestedBy requester: String?) -> [String] {
         email.requestedAttachments.map { path in
             let asker = requester.map { "\($0) asked for it" } ?? "the link asked for it"
-            return "not attached: \(path.visible) (\(asker); a file a link names is attached only when you tick it in the sheet)"
+            return "not attached: \(LocalPath.display(path).visible) (\(asker); a file a link names is attached only when you tick it in the sheet)"
         }
     }
 }
@@ -144,4 +160,14 @@ extension ServiceProtocol.Request {
         public var message: String
         init(_ message: String) { self.message = message }
     }
+}
+
+/// The longest start of `bytes` that is UTF-8: what `iconv -t utf8` writes before it stops
+/// at a byte that is not.
+func validUTF8Prefix(_ bytes: [UInt8]) -> [UInt8] {
+    var iterator = bytes.makeIterator()
+    var parser = Unicode.UTF8.ForwardParser()
+    var length = 0
+    while case .valid(let scalar) = parser.parseScalar(from: &iterator) { length += scalar.count }
+    return Array(bytes.prefix(length))
 }

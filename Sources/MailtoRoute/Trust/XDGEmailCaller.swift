@@ -1,4 +1,5 @@
 import DesktopIntegration
+import MailtoCore
 
 /// Who asked when `xdg-email` runs its hook (`xdg-email-hook.sh`, which runs `open
 /// --xdg-email URL`), judged from the caller chain in `/proc`, and failing closed.
@@ -44,8 +45,8 @@ public enum XDGEmailCaller {
             return AttachmentTrust(files: .only([]), requester: displayName(of: xdgEmail))
         }
         let attached = Set(options.attachments.compactMap { path -> String? in
-            let full = path.hasPrefix("/") ? path : xdgEmail.workingDirectory.map { "\($0)/\(path)" }
-            return full.flatMap(resolve)
+            let full = path.first == UInt8(ascii: "/") ? path : xdgEmail.workingDirectory.map { Array("\($0)/".utf8) + path }
+            return full.flatMap { resolve(LocalPath.text($0)) }
         })
         let ownCaller = caller.flatMap { $0.uid == ownUID && $0.pid > 1 && $0.startTime <= xdgEmail.startTime ? $0 : nil }
         if let ownCaller, isSenddoc(ownCaller, fileOwner: fileOwner) {
@@ -160,7 +161,8 @@ public enum XDGEmailCaller {
 /// xdg-email's own command line (`sh /usr/bin/xdg-email [options] [address | mailto-uri]…`):
 /// the files its `--attach` options name, the option values read as xdg-email reads them.
 struct XDGEmailArguments {
-    var attachments: [String] = []
+    /// Each `--attach` value's bytes: a file's name need not be UTF-8.
+    var attachments: [[UInt8]] = []
 
     /// `nil` when `process` is not xdg-email.
     init?(_ process: ProcessFacts) {
@@ -177,7 +179,10 @@ struct XDGEmailArguments {
         while index < arguments.count {
             let word = arguments[index]
             if Self.optionsWithValue.contains(word), index + 1 < arguments.count {
-                if word == "--attach" { attachments.append(arguments[index + 1]) }
+                if word == "--attach" {
+                    let bytes = process.argumentBytes
+                    attachments.append(index + 1 < bytes.count ? bytes[index + 1] : Array(arguments[index + 1].utf8))
+                }
                 index += 2
             } else {
                 index += 1

@@ -29,28 +29,37 @@ func asksForJSON(_ words: [String]) -> Bool {
 /// as a script that asked for JSON reads it; the status is the same either way. A usage
 /// error's kind is `usage`, the others' are their ErrorKind.
 func report(_ error: any Error, to output: Output, json: Bool = false) -> ExitStatus {
+    let (errorJSON, status) = jsonError(error)
+    if json {
+        output.print(JSON.object([("error", errorJSON)]).serialized)
+        return status
+    }
+    switch error {
+    case let error as UsageError:
+        output.error("mailto-route: \(error.message)")
+        output.error("usage: \(error.usage)")
+        output.error("Try 'mailto-route \(error.command.map { "\($0) " } ?? "")--help' for more information.")
+    case let error as any ClassifiedError:
+        output.error("mailto-route: \(error.description)")
+    default:
+        output.error("mailto-route: \(error)")
+    }
+    return status
+}
+
+/// An error as `--json` says it, `{"kind": ..., "message": ...}`, and its exit status: for
+/// `report`, and for a command that says the error inside the one document it prints.
+func jsonError(_ error: any Error) -> (json: JSON, status: ExitStatus) {
     let kind: String, message: String, status: ExitStatus
     switch error {
     case let error as UsageError:
         (kind, message, status) = ("usage", error.message, .usage)
-        if !json {
-            output.error("mailto-route: \(error.message)")
-            output.error("usage: \(error.usage)")
-            output.error("Try 'mailto-route \(error.command.map { "\($0) " } ?? "")--help' for more information.")
-        }
     case let error as any ClassifiedError:
         (kind, message, status) = (error.kind.rawValue, error.description, ExitStatus(for: error.kind))
-        if !json { output.error("mailto-route: \(error.description)") }
     default:
         (kind, message, status) = (ErrorKind.permanent.rawValue, "\(error)", .failure)
-        if !json { output.error("mailto-route: \(error)") }
     }
-    if json {
-        output.print(JSON.object([
-            ("error", .object([("kind", .string(kind)), ("message", .string(message))])),
-        ]).serialized)
-    }
-    return status
+    return (.object([("kind", .string(kind)), ("message", .string(message))]), status)
 }
 
 extension ExitStatus {

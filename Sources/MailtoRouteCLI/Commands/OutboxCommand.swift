@@ -23,6 +23,9 @@ enum OutboxCommand: Command {
         let session = context.session()
         let outbox = session.storage.outbox
         let action = arguments.positionals.first ?? "list"
+        // The person asks for these by hand: an account whose sign-in was refused is tried
+        // again with what GNOME Online Accounts has now (`AccountMemory`).
+        session.personAsked = action == "retry" || action == "flush"
         let id = arguments.positionals.dropFirst().first
         let needsID = ["show", "retry", "drop"].contains(action)
         if needsID, id == nil {
@@ -65,12 +68,16 @@ enum OutboxCommand: Command {
         } catch {
             // The flush throws before sending when no account can send (its mistake is
             // the error); what `retry` did holds all the same.
-            if json {
-                output.print(entry.json(state: "queued").serialized)
-            } else {
+            guard json else {
                 output.print("\(id): \(wasFailed ? "back in the queue, " : "")due now; it is sent at the next flush once the account works.")
+                throw error
             }
-            throw error
+            // One document, as a script reads it: the entry as it now is, with the error.
+            let (errorJSON, status) = jsonError(error)
+            var document = entry.json(state: "queued")
+            if case .object(let members) = document { document = .object(members + [("error", errorJSON)]) }
+            output.print(document.serialized)
+            return status
         }
     }
 
@@ -196,6 +203,7 @@ enum OutboxCommand: Command {
                         ("recipients", .strings(report.entry.recipients)),
                         ("messageId", .string(report.entry.messageId)),
                         ("result", .string(report.outcome.result.rawValue)),
+                        ("account", .string(result.accounts[report.id]?.name ?? report.entry.account)),
                         ("reply", .string(result.replies[report.id])),
                         ("nextAttempt", report.outcome == .rescheduled ? .string(report.entry.nextAttempt.iso8601) : .null),
                         ("error", report.error?.json ?? .null),
@@ -209,7 +217,7 @@ enum OutboxCommand: Command {
         for report in result.reports {
             var line = "\(report.id): "
             switch report.outcome {
-            case .sent: line += "sent to \(report.entry.recipients.joined(separator: ", ")) via \(result.server)"
+            case .sent: line += "sent to \(report.entry.recipients.joined(separator: ", ")) via \(result.server(of: report.id))"
             case .rescheduled: line += "still queued, next attempt \(report.entry.nextAttempt.localText)"
             case .failed: line += "failed, moved to failed/ ('outbox retry ID' queues it again)"
             case .skipped: line += "still queued (could not be claimed)"

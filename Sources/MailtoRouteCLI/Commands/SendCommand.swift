@@ -8,7 +8,8 @@ enum SendCommand: Command {
     static let name = "send"
     static let summary = "Send a message from a script or program (no consent asked)."
     static let usage = "send [URL] [--to A]... [--cc A]... [--bcc A]... [--subject S] "
-        + "[--body TEXT | --body-file F | --body -] [--html] [--attach FILE]... [--direct | --handoff] [--json]"
+        + "[--body TEXT | --body-file F | --body -] [--html] [--attach FILE]... [--from ADDRESS | --account NAME] "
+        + "[--direct | --handoff] [--json]"
     static let options: [OptionSpec] = [
         .repeated("--to", "A", "add a recipient"),
         .repeated("--cc", "A", "add a recipient of a copy"),
@@ -18,6 +19,8 @@ enum SendCommand: Command {
         .single("--body-file", "F", "read the body from file F"),
         .flag("--html", "the body is HTML (a plain-text alternative is made from it)"),
         .repeated("--attach", "FILE", "attach FILE"),
+        .single("--from", "ADDRESS", "send from the account with this address (check lists them)"),
+        .single("--account", "NAME", "send from the account with this name (check lists them)"),
         .flag("--direct", "send directly or fail: never hand off"),
         .flag("--handoff", "hand off to the mail program or fail: never send directly"),
         .flag("--json", "print the report as one JSON object"),
@@ -56,15 +59,43 @@ enum SendCommand: Command {
         case (false, false): forced = nil
         }
 
+        let session = context.session()
+        let chosen = try chosenAccount(arguments, session: session)
         let bar = ProgressBar()
-        let request = RouteRequest(
+        var request = RouteRequest(
             email: email, source: .send, forcedPath: forced,
             progress: bar.isTerminal ? bar.update : nil, messageSize: { bar.prepare(total: $0) })
-        let report = context.session().run(request) { report in
+        request.account = chosen
+        let report = session.run(request) { report in
             bar.finish()
             context.present(report, json: arguments.has("--json"), source: .send)
         }
         return ExitStatus(for: report)
+    }
+
+    /// The account `--from ADDRESS` or `--account NAME` picks, by its name; `nil`: the
+    /// default. One that picks none is a usage error, before anything is routed: sending
+    /// from another address than the one asked for is never a fallback.
+    static func chosenAccount(_ arguments: Arguments, session: Session) throws -> String? {
+        let from = arguments.value("--from")
+        let name = arguments.value("--account")
+        if from != nil, name != nil { throw UsageError("give --from or --account, not both", usage: fullUsage) }
+        if let name {
+            guard session.accounts.contains(where: { $0.name == name }) else {
+                throw UsageError("no account is named '\(name.visible)'" + Self.accountList(session), usage: fullUsage)
+            }
+            return name
+        }
+        guard let from else { return nil }
+        guard let found = session.account(sendingFrom: from) else {
+            throw UsageError("no account sends from '\(from.visible)'" + Self.accountList(session), usage: fullUsage)
+        }
+        return found.name
+    }
+
+    private static func accountList(_ session: Session) -> String {
+        let addresses = session.accounts.compactMap { setup in (try? setup.account.get()).map { "\(setup.name) (\($0.from.address))" } }
+        return addresses.isEmpty ? " (no account is set up: see mailto-route check)" : "; the accounts are: " + addresses.joined(separator: ", ")
     }
 
     private static func readBody(_ path: String, what: String) throws -> String {

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import MailtoCore
 
 // The outbox's system calls, each behind one thin function: EINTR is retried here and a
 // failure becomes an `OutboxError` through `OutboxError.system`, nowhere else.
@@ -52,6 +53,13 @@ package func makeDirectories(_ path: String, mode: mode_t = 0o700) throws {
 func renameFile(_ from: String, to: String) throws {
     if rename(from, to) == 0 { return }
     throw OutboxError.system("cannot rename \(from) to", path: to, errno: errno)
+}
+
+/// Wraps `symlink(2)`: a link at `path` to `target` (a `LocalPath`, whose bytes are the
+/// link's contents).
+package func makeSymbolicLink(to target: String, at path: String) throws {
+    if LocalPath.withCString(target, { symlink($0, path) }) == 0 { return }
+    throw OutboxError.system("cannot make a link to \(LocalPath.display(target)) at", path: path, errno: errno)
 }
 
 /// Wraps `unlink(2)`; a file that is already gone is not an error.

@@ -86,7 +86,8 @@ def decode_uri_component(text):
 
 
 def percent_decode(text):
-    """nsIFileURL.file: the path of a file: URI, its escapes decoded as bytes."""
+    """nsIFileURL.file: the path of a file: URI, its escapes decoded as bytes (returned
+    as bytes: a Linux path need not be UTF-8)."""
     out = bytearray()
     index = 0
     raw = text.encode("utf-8")
@@ -99,7 +100,7 @@ def percent_decode(text):
         else:
             out.append(raw[index])
             index += 1
-    return out.decode("utf-8", "surrogateescape")
+    return bytes(out)
 
 
 def resolve(name):
@@ -112,7 +113,10 @@ def resolve(name):
     if scheme.lower() == "file" and name[5:7] == "//":
         host, slash, path = name[7:].partition("/")
         if host in ("", "localhost"):
-            return {"file": percent_decode(slash + path)}
+            path = percent_decode(slash + path)
+            # The path as text (a byte that is not UTF-8 shown as U+FFFD, which JSON can
+            # carry), and its bytes in hex.
+            return {"file": path.decode("utf-8", "replace"), "fileHex": path.hex()}
     return {"uri": name}
 
 

@@ -27,6 +27,7 @@ Steps:
   state:NAME                  prints whether NAME is showing, enabled, checked, focused,
                               where it is in its window, and a field's text
   focused                     prints the name of the focused control
+  wait-no:NAME                wait until no control of the sheet is named NAME
   names                       prints every named control of the sheet (role: name)
   shot:PATH                   a screenshot of the screen (ImageMagick import)
   sleep:SECONDS
@@ -48,7 +49,7 @@ if args and args[0] == "--timeout":
     args = args[2:]
 
 # Xvfb's default keymap (evdev keycodes).
-KEYCODES = {"Control": 37, "Shift": 50, "Return": 36, "Escape": 9, "Tab": 23, "a": 38, "s": 39, "slash": 61, "End": 115,
+KEYCODES = {"Control": 37, "Shift": 50, "Return": 36, "Escape": 9, "Tab": 23, "a": 38, "s": 39, "slash": 61, "End": 115, "Down": 116, "Up": 111,
             "Home": 110, "BackSpace": 22}
 
 
@@ -111,6 +112,19 @@ def walk(node):
             continue
         if child is not None:
             yield from walk(child)
+
+
+def named_controls():
+    """Every named control of the open sheets, as "role: name" (labels left out)."""
+    named = []
+    for root in sheets():
+        for node in walk(root):
+            try:
+                if node is not root and node.name and node.getRoleName() != "label":
+                    named.append("%s: %s" % (node.getRoleName(), node.name))
+            except Exception:
+                continue
+    return named
 
 
 def roots():
@@ -336,20 +350,21 @@ for step in args:
         say(step=kind)
     elif kind == "state":
         # A field's name is also the label beside it: the control itself is wanted.
-        say(step=kind, **state_of(find(rest, ["text", "push button", "toggle button", "check box", "list", "menu item"])))
+        say(step=kind, **state_of(find(rest, ["text", "push button", "toggle button", "check box", "list", "list item", "menu item"])))
     elif kind == "focused":
         node = focused()
         say(step=kind, name=node.name if node else None, role=node.getRoleName() if node else None)
+    elif kind == "wait-no":
+        # GTK tells the accessibility tree of a change after it is made: a control just
+        # removed may still be listed for a moment.
+        deadline = time.time() + TIMEOUT
+        while any(entry.endswith(": " + rest) for entry in named_controls()):
+            if time.time() > deadline:
+                fail("a control named %r is still there" % rest)
+            time.sleep(0.05)
+        say(step=kind, name=rest)
     elif kind == "names":
-        named = []
-        for root in sheets():
-            for node in walk(root):
-                try:
-                    if node is not root and node.name and node.getRoleName() != "label":
-                        named.append("%s: %s" % (node.getRoleName(), node.name))
-                except Exception:
-                    continue
-        say(step=kind, names=named)
+        say(step=kind, names=named_controls())
     elif kind == "shot":
         time.sleep(0.3)
         subprocess.run(["import", "-window", "root", rest], check=True)
