@@ -50,6 +50,7 @@ deps:
 build: deps
 	swift build $(RELEASE_FLAGS) $(SWIFT_BUILD_FLAGS) --product mailto-route
 	swift build $(RELEASE_FLAGS) $(SWIFT_BUILD_FLAGS) --product mailto-route-desktop
+	swift build $(RELEASE_FLAGS) $(SWIFT_BUILD_FLAGS) --product mailto-route-books
 	scripts/compile-po
 
 # The messages of every string a person reads, into po/mailto-route.pot and each po/LANG.po.
@@ -76,7 +77,8 @@ bench:
 
 # Installs what `make` built, as a Debian package's rules do (`make && make install
 # DESTDIR=debian/tmp PREFIX=/usr`): it builds nothing and installs no packages. The binary
-# and mailto-route-desktop (the compose sheet, which mailto-route finds beside it), the
+# and mailto-route-desktop (the compose sheet, which mailto-route finds beside it), and
+# mailto-route-books (the address books for the sheet's completion, found beside that), the
 # hook xdg-email runs (so that a file `xdg-email --attach` gives is attached), its man
 # page, the bash and zsh completions, the system desktop file (so that the desktops'
 # settings list mailto-route as a mail program), the AppStream metainfo and the outbox's
@@ -90,6 +92,7 @@ install:
 	@test -x $(BUILT) || { echo "make install: $(BUILT) is not built; run 'make' first (install builds nothing)" >&2; exit 1; }
 	install -D -m 755 $(BUILT) $(DESTDIR)$(BINDIR)/mailto-route
 	install -D -m 755 $(dir $(BUILT))mailto-route-desktop $(DESTDIR)$(BINDIR)/mailto-route-desktop
+	install -D -m 755 $(dir $(BUILT))mailto-route-books $(DESTDIR)$(BINDIR)/mailto-route-books
 	sed 's|@EXEC@|$(BINDIR)/mailto-route|' data/xdg-email-hook.sh > $(DESTDIR)$(BINDIR)/xdg-email-hook.sh
 	chmod 755 $(DESTDIR)$(BINDIR)/xdg-email-hook.sh
 	install -D -m 644 data/mailto-route.1 $(DESTDIR)$(MANDIR)/mailto-route.1
@@ -112,7 +115,8 @@ install:
 	chmod 644 $(DESTDIR)$(APPDIR)/$(SERVICE_DESKTOP) $(addprefix $(DESTDIR)$(DBUSDIR)/,$(SERVICE_FILES))
 
 uninstall:
-	rm -f $(DESTDIR)$(BINDIR)/mailto-route $(DESTDIR)$(BINDIR)/mailto-route-desktop $(DESTDIR)$(BINDIR)/xdg-email-hook.sh \
+	rm -f $(DESTDIR)$(BINDIR)/mailto-route $(DESTDIR)$(BINDIR)/mailto-route-desktop $(DESTDIR)$(BINDIR)/mailto-route-books \
+		$(DESTDIR)$(BINDIR)/xdg-email-hook.sh \
 		$(DESTDIR)$(MANDIR)/mailto-route.1 \
 		$(DESTDIR)$(BASHCOMPDIR)/mailto-route $(DESTDIR)$(ZSHCOMPDIR)/_mailto-route \
 		$(DESTDIR)$(METAINFODIR)/$(METAINFO) $(DESTDIR)$(APPDIR)/mailto-route.desktop \

@@ -17,6 +17,7 @@ import TestSupport
     }
     static let expectedFiles = [
         "usr/bin/mailto-route",
+        "usr/bin/mailto-route-books",
         "usr/bin/mailto-route-desktop",
         "usr/bin/xdg-email-hook.sh",
         "usr/lib/systemd/user/mailto-route-outbox.service",

@@ -1,0 +1,116 @@
+import Foundation
+import Synchronization
+import Testing
+import TestSupport
+@testable import AddressBookHelper
+
+/// The sheet's side of the address books: the protocol in-process, and the client with the
+/// real mailto-route-books on Debian's real evolution-data-server (a private bus), with no
+/// EDS, and with a helper that never answers.
+@Suite struct AddressBookHelperTests {
+    @Test func anAnswerComesBackAsItWasWrittenWithoutControlCharacters() {
+        let entries = [
+            HelperProtocol.Entry(name: "Asa Berg", address: "asa@example.org"),
+            HelperProtocol.Entry(name: "", address: "anon@example.org"),
+            HelperProtocol.Entry(name: "Line\nBreak\u{1E}Record\u{1F}Unit", address: "lb@example.org"),
+            HelperProtocol.Entry(name: "Bad Address", address: "bad\n@example.org"),
+        ]
+        let line = HelperProtocol.answer(entries)
+        #expect(line.hasSuffix("\n"))
+        #expect(line.dropLast().allSatisfy { $0 != "\n" })
+        #expect(HelperProtocol.entries(fromAnswer: String(line.dropLast())) == [
+            HelperProtocol.Entry(name: "Asa Berg", address: "asa@example.org"),
+            HelperProtocol.Entry(name: "", address: "anon@example.org"),
+            HelperProtocol.Entry(name: "Line Break Record Unit", address: "lb@example.org"),
+        ])
+        #expect(HelperProtocol.entries(fromAnswer: "").isEmpty)
+        #expect(HelperProtocol.request("a\nb\u{0}c") == "a b c\n")
+        let many = (0..<20).map { HelperProtocol.Entry(name: "P\($0)", address: "p\($0)@example.org") }
+        #expect(HelperProtocol.entries(fromAnswer: String(HelperProtocol.answer(many).dropLast())).count == HelperProtocol.limit)
+    }
+
+    @Test func theHelperFindsASeededContactByNameAndKeepsAnswering() throws {
+        let eds = try EvolutionDataServer()
+        try eds.seed([.init("Personal", contacts: [
+            .init("Asa Berg", ["asa@example.org"]), .init("Bo Lind", ["bo@example.org"]),
+        ])])
+        let helper = AddressBookHelper(program: builtExecutable(AddressBookHelper.programName), environment: eds.environment,
+                                       firstAnswerWithin: .seconds(30))
+        #expect(helper.contacts(matching: "As") == [HelperProtocol.Entry(name: "Asa Berg", address: "asa@example.org")])
+        // The same helper, the books open: a second answer, within the ordinary deadline.
+        let clock = ContinuousClock()
+        var second: [HelperProtocol.Entry] = []
+        let took = clock.measure { second = helper.contacts(matching: "lind") }
+        #expect(second == [HelperProtocol.Entry(name: "Bo Lind", address: "bo@example.org")])
+        #expect(took < .seconds(2), "\(took)")
+        #expect(helper.contacts(matching: "zz").isEmpty)
+        print("AddressBookHelper: a warm lookup took \(took)")
+    }
+
+    @Test func noEvolutionDataServerMeansNoContactsAtOnce() throws {
+        let sandbox = try Sandbox()
+        // A bus that can start nothing.
+        let bus = try PrivateSessionBus()
+        var environment = sandbox.environment.merging(EvolutionDataServer.schemaEnvironment) { $1 }
+        environment["DBUS_SESSION_BUS_ADDRESS"] = bus.address
+        let helper = AddressBookHelper(program: builtExecutable(AddressBookHelper.programName), environment: environment)
+        let clock = ContinuousClock()
+        var found: [HelperProtocol.Entry] = [.init(name: "", address: "not asked")]
+        let took = clock.measure { found = helper.contacts(matching: "As") }
+        #expect(found.isEmpty)
+        #expect(took < .seconds(2), "\(took)")
+    }
+
+    /// A helper that never answers (EDS stuck) costs one deadline, then nothing: it is
+    /// killed, and for `retryAfter` no other is started.
+    @Test func aHelperThatNeverAnswersIsGivenUpAtTheDeadline() throws {
+        let sandbox = try Sandbox()
+        let started = sandbox.root.appendingPathComponent("started")
+        let script = sandbox.root.appendingPathComponent("silent-helper")
+        try "#!/bin/sh\necho started >> '\(started.path)'\nexec sleep 60\n".write(to: script, atomically: true, encoding: .utf8)
+        chmod(script.path, 0o755)
+        let helper = AddressBookHelper(program: script.path, environment: sandbox.environment,
+                                       firstAnswerWithin: .milliseconds(500), answerWithin: .milliseconds(500))
+        let clock = ContinuousClock()
+        let first = clock.measure { #expect(helper.contacts(matching: "As").isEmpty) }
+        #expect(first >= .milliseconds(500) && first < .seconds(2), "\(first)")
+        let second = clock.measure { #expect(helper.contacts(matching: "Asa").isEmpty) }
+        #expect(second < .milliseconds(100), "\(second)")
+        let starts = try String(contentsOf: started, encoding: .utf8).split(separator: "\n").count
+        #expect(starts == 1)
+    }
+
+    /// Calls that pile up behind a slow one are answered with nothing at once but the newest:
+    /// typing "A", "As", "Asa" against a slow EDS waits for at most two answers, never three.
+    @Test func onlyTheNewestOfTheWaitingCallsIsAsked() throws {
+        let sandbox = try Sandbox()
+        let asked = sandbox.root.appendingPathComponent("asked")
+        let script = sandbox.root.appendingPathComponent("slow-helper")
+        // Answers every line after 0.3 s, with one contact named after the line.
+        try """
+            #!/usr/bin/python3
+            import sys, time
+            for line in sys.stdin:
+                open("\(asked.path)", "a").write(line)
+                time.sleep(0.3)
+                sys.stdout.write(line.strip() + "\\x1f" + "x@example.org\\n"); sys.stdout.flush()
+            """.write(to: script, atomically: true, encoding: .utf8)
+        chmod(script.path, 0o755)
+        let helper = AddressBookHelper(program: script.path, environment: sandbox.environment)
+        let results = Mutex<[String: [HelperProtocol.Entry]]>([:])
+        let group = DispatchGroup()
+        for (index, prefix) in ["A", "As", "Asa"].enumerated() {
+            DispatchQueue.global().async(group: group) {
+                let found = helper.contacts(matching: prefix)
+                results.withLock { $0[prefix] = found }
+            }
+            if index == 0 { usleep(100_000) } else { usleep(20_000) }
+        }
+        group.wait()
+        let found = results.withLock { $0 }
+        #expect(found["A"]?.first?.name == "A")
+        #expect(found["As"] == [])
+        #expect(found["Asa"]?.first?.name == "Asa")
+        #expect(try String(contentsOf: asked, encoding: .utf8) == "A\nAsa\n")
+    }
+}
