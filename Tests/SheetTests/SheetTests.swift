@@ -408,8 +408,8 @@ import TestSupport
     /// Issue 21 item 4: the address books Evolution Data Server marks for autocompletion
     /// (Debian's real evolution-data-server on a bus of its own, seeded through libebook)
     /// complete To as one types, with the contact's name. The GTK process itself never loads
-    /// libebook: mailto-route-books does, started at the first keystroke (the loader's log,
-    /// LD_DEBUG=files, names each library with the process that loaded it).
+    /// libebook, also once the books have answered: mailto-route-books does, started at the
+    /// first keystroke (the loader's log, LD_DEBUG=files, names each library loaded).
     @Test func aContactFromTheDesktopsAddressBooksIsOfferedAsOneTypes() throws {
         let eds = try EvolutionDataServer()
         try eds.seed([.init("Personal", contacts: [.init("Asa Berg", ["asa@example.org"])])])
@@ -436,9 +436,10 @@ import TestSupport
                 $0.split(separator: ":").first?.trimmingCharacters(in: .whitespaces)[...]
             })
         }
-        let gtk = loaders("libgtk-4"), ebook = loaders("libebook-1.2")
-        try #require(!gtk.isEmpty && !ebook.isEmpty, "the loader's log is missing: \(finished.stderr.suffix(2000))")
-        #expect(gtk.isDisjoint(with: ebook), "GTK's process \(gtk) loaded libebook (\(ebook))")
+        // The helper's own standard error goes to /dev/null: libebook in this log is the
+        // sheet's process (or the command line's) loading it.
+        #expect(!loaders("libgtk-4").isEmpty, "the loader's log is missing: \(finished.stderr.suffix(2000))")
+        #expect(loaders("libebook-1.2").isEmpty)
     }
 
     /// A link's Cc and Bcc are shown, filled; the window says whom the message is to.
