@@ -65,7 +65,7 @@ let package = Package(
         .target(name: "AddressLookup", dependencies: ["CEBook", "MailtoCore"]),
         // The sheet's side of the address books: the protocol to mailto-route-books and its
         // client, which starts it when someone first types (pure Swift and POSIX: no libebook).
-        .target(name: "AddressBookHelper", dependencies: ["Outbox"]),
+        .target(name: "AddressBookHelper", dependencies: ["MailtoCore", "Outbox"]),
         // The address books for the sheet, in a process of its own: libebook is never
         // loaded into mailto-route-desktop (AddressBookHelper says why).
         .executableTarget(name: "mailto-route-books", dependencies: ["AddressLookup", "AddressBookHelper"]),

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+public import MailtoCore
 internal import Outbox
 import Synchronization
 
@@ -69,7 +70,7 @@ public final class AddressBookHelper: Sendable {
 
     /// The contacts whose name or address begins with `prefix`, as the books answer; empty
     /// when there are none, no books, no answer in time, or a newer call waits.
-    public func contacts(matching prefix: String) -> [HelperProtocol.Entry] {
+    public func contacts(matching prefix: String) -> [Contact] {
         let number = newest.withLock { newest in
             newest += 1
             return newest
@@ -80,7 +81,7 @@ public final class AddressBookHelper: Sendable {
         }
     }
 
-    private func exchange(_ prefix: String, _ state: inout Helper) -> [HelperProtocol.Entry] {
+    private func exchange(_ prefix: String, _ state: inout Helper) -> [Contact] {
         let clock = ContinuousClock()
         if state.running == nil {
             if let failedAt = state.failedAt, clock.now - failedAt < retryAfter { return [] }
@@ -102,7 +103,7 @@ public final class AddressBookHelper: Sendable {
         }
         running.answered = true
         state.running = running
-        return HelperProtocol.entries(fromAnswer: line)
+        return HelperProtocol.contacts(fromAnswer: line)
     }
 
     /// Starts `program` with one end of a new socket pair as its standard input and

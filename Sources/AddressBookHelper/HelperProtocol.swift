@@ -1,3 +1,5 @@
+public import MailtoCore
+
 /// What mailto-route-desktop and mailto-route-books say to each other over the socket that
 /// is the helper's standard input and output, defined once for both (docs/style.md habit
 /// 16): one line per request, the prefix typed; one line per answer, the contacts found,
@@ -9,17 +11,6 @@
 /// character in a typed prefix or a name becomes a space, and an address that holds one is
 /// left out (no valid address does).
 public enum HelperProtocol {
-    /// One contact's address, as the books have it: `name` (vCard `FN`) is empty when it has none.
-    public struct Entry: Equatable, Sendable {
-        public var name: String
-        public var address: String
-
-        public init(name: String, address: String) {
-            self.name = name
-            self.address = address
-        }
-    }
-
     /// At most this many contacts in an answer: the sheet's list shows eight rows.
     public static let limit = 8
 
@@ -36,20 +27,20 @@ public enum HelperProtocol {
         withoutControls(line)
     }
 
-    /// The answer line for `entries` (the first `limit`), its line end included.
-    public static func answer(_ entries: [Entry]) -> String {
-        let records = entries.lazy.filter { !$0.address.unicodeScalars.contains(where: isControl) }.prefix(limit)
+    /// The answer line for `contacts` (the first `limit`), its line end included.
+    public static func answer(_ contacts: [Contact]) -> String {
+        let records = contacts.lazy.filter { !$0.address.unicodeScalars.contains(where: isControl) }.prefix(limit)
             .map { withoutControls($0.name) + String(unitSeparator) + $0.address }
         return records.joined(separator: String(recordSeparator)) + "\n"
     }
 
     /// The contacts of an answer line (without its end); a record without an address is
     /// skipped.
-    public static func entries(fromAnswer line: String) -> [Entry] {
+    public static func contacts(fromAnswer line: String) -> [Contact] {
         line.unicodeScalars.split(separator: recordSeparator).compactMap { record in
             let fields = record.split(separator: unitSeparator, maxSplits: 1, omittingEmptySubsequences: false)
             guard fields.count == 2, !fields[1].isEmpty else { return nil }
-            return Entry(name: String(String.UnicodeScalarView(fields[0])), address: String(String.UnicodeScalarView(fields[1])))
+            return Contact(name: String(String.UnicodeScalarView(fields[0])), address: String(String.UnicodeScalarView(fields[1])))
         }
     }
 

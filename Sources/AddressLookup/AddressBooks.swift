@@ -1,3 +1,5 @@
+import Dispatch
+public import MailtoCore
 import Synchronization
 internal import CEBook
 
@@ -124,31 +126,15 @@ public final class AddressBooks: @unchecked Sendable {
 /// waiting releases what it made on that thread. Owns one `GCancellable` (`g_cancellable_new`,
 /// transfer full, released in `deinit`), cancelled when the caller stops waiting.
 private final class OpenAttempt: @unchecked Sendable {
-    // @unchecked Sendable: `settled`, `abandoned` and `made` are only read and written with
-    // `lock` held; `cancellable` is GCancellable's, which is thread-safe.
-    let cancellable: UnsafeMutablePointer<GCancellable>
-    private let lock: UnsafeMutablePointer<GMutex>
-    private let changed: UnsafeMutablePointer<GCond>
-    private var settled = false
-    private var abandoned = false
-    private var made: AddressBooks?
-
-    init() {
-        cancellable = g_cancellable_new()
-        lock = .allocate(capacity: 1)
-        lock.initialize(to: GMutex())
-        g_mutex_init(lock)
-        changed = .allocate(capacity: 1)
-        changed.initialize(to: GCond())
-        g_cond_init(changed)
-    }
+    // @unchecked Sendable: `cancellable` is GCancellable's, which is thread-safe; the rest
+    // is a Mutex and a semaphore.
+    let cancellable: UnsafeMutablePointer<GCancellable> = g_cancellable_new()
+    /// What the open made, until the caller takes it; `abandoned`: the caller stopped waiting.
+    private let outcome = Mutex<(made: AddressBooks?, abandoned: Bool)>((nil, false))
+    private let settled = DispatchSemaphore(value: 0)
 
     deinit {
         g_object_unref(UnsafeMutableRawPointer(cancellable))
-        g_mutex_clear(lock)
-        lock.deallocate()
-        g_cond_clear(changed)
-        changed.deallocate()
     }
 
     /// Starts the open on a thread of its own (`g_thread_new`, the thread detached at once
@@ -158,35 +144,27 @@ private final class OpenAttempt: @unchecked Sendable {
     }
 
     /// The thread's work: the open, then its result handed over, or dropped (released
-    /// here) when nobody waits any more.
+    /// here, on this thread, when `books` goes) when nobody waits any more.
     fileprivate func run() {
         let books = AddressBooks.make(cancellable: cancellable)
-        g_mutex_lock(lock)
-        let wanted = !abandoned
-        if wanted { made = books }
-        settled = true
-        g_cond_broadcast(changed)
-        g_mutex_unlock(lock)
-        // Not wanted: `books` goes here, on this thread, outside the lock.
+        outcome.withLock { outcome in
+            if !outcome.abandoned { outcome.made = books }
+        }
+        settled.signal()
     }
 
     /// Waits at most `microseconds` for the open: what it made, or `nil` when it made
     /// nothing or took longer (then it is cancelled, and abandoned to its thread).
     func wait(microseconds: Int) -> AddressBooks? {
-        let deadline = g_get_monotonic_time() + microseconds
-        g_mutex_lock(lock)
-        while !settled {
-            if g_cond_wait_until(changed, lock, deadline) == 0, !settled {
-                abandoned = true
-                g_mutex_unlock(lock)
-                g_cancellable_cancel(cancellable)
-                return nil
-            }
+        let inTime = settled.wait(timeout: .now() + .microseconds(microseconds)) == .success
+        let made = outcome.withLock { outcome in
+            outcome.abandoned = !inTime
+            defer { outcome.made = nil }
+            return outcome.made
         }
-        let books = made
-        made = nil
-        g_mutex_unlock(lock)
-        return books
+        // Made just after the deadline, it is still taken.
+        if made == nil, !inTime { g_cancellable_cancel(cancellable) }
+        return made
     }
 }
 

@@ -32,5 +32,5 @@ func answer(_ text: String) -> Bool {
 while let line = readLine(strippingNewline: true) {
     let prefix = HelperProtocol.prefix(fromRequest: line)
     let found = books.contacts(matching: prefix, limit: HelperProtocol.limit)
-    guard answer(HelperProtocol.answer(found.map { HelperProtocol.Entry(name: $0.name, address: $0.address) })) else { break }
+    guard answer(HelperProtocol.answer(found)) else { break }
 }

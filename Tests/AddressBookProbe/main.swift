@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import AddressLookup
+import MailtoCore
 
 // Test-only: opens the address books of the session bus at DBUS_SESSION_BUS_ADDRESS and
 // asks them, in a process of its own (GIO reads the bus address once per process), so that

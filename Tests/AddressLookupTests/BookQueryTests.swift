@@ -1,4 +1,5 @@
 import CEBook
+import MailtoCore
 import Testing
 @testable import AddressLookup
 

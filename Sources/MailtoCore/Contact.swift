@@ -1,7 +1,6 @@
-import MailtoCore
-
 /// One address of a contact in the user's address books, as the To, Cc and Bcc completion
-/// offers it: a contact with two addresses is two of these, with the same name.
+/// offers it: a contact with two addresses is two of these, with the same name. What
+/// AddressLookup reads from the books and mailto-route-books sends the sheet.
 public struct Contact: Hashable, Sendable {
     /// The contact's full name as its book has it (vCard `FN`); empty when it has none.
     public var name: String
