@@ -442,6 +442,34 @@ import TestSupport
         #expect(loaders("libebook-1.2").isEmpty)
     }
 
+    /// Without Evolution Data Server (a session bus that can start nothing) the completion
+    /// offers the history alone, and says nothing about the books: no row, no notice, no
+    /// warning in the report.
+    @Test func withoutEvolutionDataServerTheHistoryAloneIsOffered() throws {
+        let server = try SMTPTestServer(.plain)
+        try writeAccount(sandbox, port: server.port, security: "none")
+        let sent = try run(mailtoRouteBinary, ["send", "--to", "Asa Berg <asa@example.org>", "--subject", "Hi", "--body", "x"],
+                           environment: sandbox.environment)
+        #expect(sent.status == 0, "\(sent)")
+        let bus = try PrivateSessionBus()
+        var environment = self.environment
+        environment["DBUS_SESSION_BUS_ADDRESS"] = bus.address
+        environment["AT_SPI_BUS_ADDRESS"] = try desktop.accessibilityBusAddress()
+        let program = try DesktopProgram([mailtoRouteBinary, "open", "mailto:?subject=No%20books", "--json"],
+                                         environment: environment, directory: sandbox.root)
+        let steps = try desktop.drive([
+            "wait-sheet", "type:To:As", "state:Asa Berg <asa@example.org>", "sleep:1", "names",
+            screenshot("completion-history-only"), "key:Escape", "press:Cancel",
+            "wait-window:Save this message as a draft?", "press:Discard", "wait-gone",
+        ])
+        let names = try #require(steps.first { $0["step"] as? String == "names" }?["names"] as? [String])
+        #expect(names.filter { $0.hasPrefix("list item: ") } == ["list item: Asa Berg <asa@example.org>"], "\(names)")
+        let finished = program.finish()
+        #expect(finished.status == 4, "\(finished)")
+        let report = try jsonObject(finished.stdout)
+        #expect((report["warnings"] as? [String] ?? []).isEmpty, "\(report)")
+    }
+
     /// A link's Cc and Bcc are shown, filled; the window says whom the message is to.
     @Test func aLinksCcAndBccAreShownFilled() throws {
         try writeAccount(sandbox, port: 9, security: "none")
