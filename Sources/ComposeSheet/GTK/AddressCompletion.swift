@@ -66,7 +66,7 @@ final class AddressCompletion {
 
     /// The address books' answer for `typed`, after the history's rows.
     func arrived(_ found: [AddressSuggestion], for typed: String) {
-        guard !typed.isEmpty, typed == asked, !sheet.hasEnded else { return }
+        guard typed == asked, !sheet.hasEnded else { return }
         let shown = rows.map(\.suggestion)
         let known = Set(shown.map { $0.address.lowercased() })
         show(shown + found.filter { !known.contains($0.address.lowercased()) })
