@@ -50,6 +50,7 @@ deps:
 build: deps
 	swift build $(RELEASE_FLAGS) $(SWIFT_BUILD_FLAGS) --product mailto-route
 	swift build $(RELEASE_FLAGS) $(SWIFT_BUILD_FLAGS) --product mailto-route-desktop
+	swift build $(RELEASE_FLAGS) $(SWIFT_BUILD_FLAGS) --product mailto-route-books
 	scripts/compile-po
 
 # The messages of every string a person reads, into po/mailto-route.pot and each po/LANG.po.
@@ -76,9 +77,11 @@ bench:
 
 # Installs what `make` built, as a Debian package's rules do (`make && make install
 # DESTDIR=debian/tmp PREFIX=/usr`): it builds nothing and installs no packages. The binary
-# and mailto-route-desktop (the compose sheet, which mailto-route finds beside it), the
+# and mailto-route-desktop (the compose sheet, which mailto-route finds beside it), and
+# mailto-route-books (the address books for the sheet's completion, found beside that), the
 # hook xdg-email runs (so that a file `xdg-email --attach` gives is attached), the man
-# pages (the hook's is the binary's, where FILES tells of it), the bash and zsh completions, the system desktop file (so that the desktops'
+# pages (the hook's is the binary's, where FILES tells of it), the bash and zsh
+# completions, the system desktop file (so that the desktops'
 # settings list mailto-route as a mail program), the AppStream metainfo and the outbox's
 # systemd user unit, each pointing at the installed binary; the Email portal's backend
 # description (mailtoroute.portal) and, as an example for each user to opt in with on
@@ -90,11 +93,13 @@ install:
 	@test -x $(BUILT) || { echo "make install: $(BUILT) is not built; run 'make' first (install builds nothing)" >&2; exit 1; }
 	install -D -m 755 $(BUILT) $(DESTDIR)$(BINDIR)/mailto-route
 	install -D -m 755 $(dir $(BUILT))mailto-route-desktop $(DESTDIR)$(BINDIR)/mailto-route-desktop
+	install -D -m 755 $(dir $(BUILT))mailto-route-books $(DESTDIR)$(BINDIR)/mailto-route-books
 	sed 's|@EXEC@|$(BINDIR)/mailto-route|' data/xdg-email-hook.sh > $(DESTDIR)$(BINDIR)/xdg-email-hook.sh
 	chmod 755 $(DESTDIR)$(BINDIR)/xdg-email-hook.sh
 	install -D -m 644 data/mailto-route.1 $(DESTDIR)$(MANDIR)/mailto-route.1
 	install -D -m 644 data/mailto-route-desktop.1 $(DESTDIR)$(MANDIR)/mailto-route-desktop.1
 	install -D -m 644 data/xdg-email-hook.sh.1 $(DESTDIR)$(MANDIR)/xdg-email-hook.sh.1
+	install -D -m 644 data/mailto-route-books.1 $(DESTDIR)$(MANDIR)/mailto-route-books.1
 	install -D -m 644 data/mailto-route.bash $(DESTDIR)$(BASHCOMPDIR)/mailto-route
 	install -D -m 644 data/_mailto-route $(DESTDIR)$(ZSHCOMPDIR)/_mailto-route
 	install -D -m 644 data/$(METAINFO) $(DESTDIR)$(METAINFODIR)/$(METAINFO)
@@ -114,8 +119,10 @@ install:
 	chmod 644 $(DESTDIR)$(APPDIR)/$(SERVICE_DESKTOP) $(addprefix $(DESTDIR)$(DBUSDIR)/,$(SERVICE_FILES))
 
 uninstall:
-	rm -f $(DESTDIR)$(BINDIR)/mailto-route $(DESTDIR)$(BINDIR)/mailto-route-desktop $(DESTDIR)$(BINDIR)/xdg-email-hook.sh \
+	rm -f $(DESTDIR)$(BINDIR)/mailto-route $(DESTDIR)$(BINDIR)/mailto-route-desktop $(DESTDIR)$(BINDIR)/mailto-route-books \
+		$(DESTDIR)$(BINDIR)/xdg-email-hook.sh \
 		$(DESTDIR)$(MANDIR)/mailto-route.1 $(DESTDIR)$(MANDIR)/mailto-route-desktop.1 $(DESTDIR)$(MANDIR)/xdg-email-hook.sh.1 \
+		$(DESTDIR)$(MANDIR)/mailto-route-books.1 \
 		$(DESTDIR)$(BASHCOMPDIR)/mailto-route $(DESTDIR)$(ZSHCOMPDIR)/_mailto-route \
 		$(DESTDIR)$(METAINFODIR)/$(METAINFO) $(DESTDIR)$(APPDIR)/mailto-route.desktop \
 		$(DESTDIR)$(UNITDIR)/mailto-route-outbox.service $(DESTDIR)$(APPDIR)/$(SERVICE_DESKTOP) \

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import AddressBookHelper
 import ComposeSheet
 import MailtoRoute
 import Synchronization
@@ -97,8 +98,18 @@ enum SheetDelivery {
         content.recentRecipients = ((try? session.storage.recipients.entries()) ?? []).map {
             AddressSuggestion(name: $0.name, address: $0.address, fromHistory: true)
         }
+        // And the desktop's address books, asked through mailto-route-books as one types.
+        content.lookUpContacts = { prefix in
+            SheetDelivery.addressBooks.contacts(matching: prefix).map {
+                AddressSuggestion(name: $0.name.isEmpty ? nil : $0.name, address: $0.address, fromHistory: false)
+            }
+        }
         return SheetStart(content: content, recovery: recovery, warnings: warnings)
     }
+
+    /// The address books' helper, one for the process (the service's sheets share it):
+    /// started when someone first types in an address field, never before.
+    static let addressBooks = AddressBookHelper(program: SheetService.programBeside(AddressBookHelper.programName))
 }
 
 /// Does what the user chose in a sheet, through the Router, and keeps the report of the

@@ -7,8 +7,8 @@ import TestSupport
 @Suite struct ManPageTests {
     let page = packageRoot.appendingPathComponent("data/mailto-route.1").path
 
-    /// The pages `make install` installs: the binary's and the desktop service's.
-    static let pages = ["data/mailto-route.1", "data/mailto-route-desktop.1"]
+    /// The pages `make install` installs: the binary's, the desktop service's and the address books helper's.
+    static let pages = ["data/mailto-route.1", "data/mailto-route-desktop.1", "data/mailto-route-books.1"]
 
     @Test(arguments: pages) func groffFindsNothingToWarnAbout(_ page: String) throws {
         let page = packageRoot.appendingPathComponent(page).path
