@@ -113,7 +113,6 @@ typedef struct mr_gio_api {
     guint16 (* _Nonnull g_srv_target_get_priority)(GSrvTarget *target);
     guint16 (* _Nonnull g_srv_target_get_weight)(GSrvTarget *target);
     void (* _Nonnull g_srv_target_free)(GSrvTarget *target);
-    GQuark (* _Nonnull g_resolver_error_quark)(void);
 } mr_gio_api;
 #pragma clang diagnostic pop
 
@@ -182,7 +181,6 @@ static inline const char *mr_gio_load(mr_gio_api *api) {
     MR_SYM(g_srv_target_get_priority);
     MR_SYM(g_srv_target_get_weight);
     MR_SYM(g_srv_target_free);
-    MR_SYM(g_resolver_error_quark);
     *api = loaded;
     return NULL;
 }

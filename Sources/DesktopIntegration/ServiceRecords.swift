@@ -52,8 +52,9 @@ public enum ServiceRecords {
                     g_list_free(list)
                 }
                 if let error {
-                    // NOT_FOUND and TEMPORARY_FAILURE's "no records" alike: the domain has none.
-                    if error.pointee.domain == gio.pointee.g_resolver_error_quark(), error.pointee.code == G_RESOLVER_ERROR_NOT_FOUND.rawValue {
+                    // NOT_FOUND: the name has no such records. The quark by its name (GLib's
+                    // g_quark_from_static_string), since g_resolver_error_quark is GIO's.
+                    if error.pointee.domain == g_quark_from_static_string("g-resolver-error-quark"), error.pointee.code == G_RESOLVER_ERROR_NOT_FOUND.rawValue {
                         g_error_free(error)
                         outcome = .success([])
                     } else {

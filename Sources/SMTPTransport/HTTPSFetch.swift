@@ -15,7 +15,8 @@ public enum HTTPSFetch {
 
     /// GETs `url` (an `https://` URL) within `milliseconds`, keeping at most `maxBytes` of
     /// its body: a longer one ends the transfer and is an error, as is a slow server.
-    /// Throws `SMTPError` (kind `transient`, with libcurl's words) when no answer came.
+    /// Throws `SMTPError` (kind `transient`, with libcurl's words, without the URL: the
+    /// caller names it as it wants it read) when no answer came.
     public static func get(
         _ url: String, caFile: String? = nil, maxBytes: Int = 256 * 1024, milliseconds: Int = 10_000
     ) throws(SMTPError) -> Response {
@@ -46,10 +47,10 @@ public enum HTTPSFetch {
         let code = withExtendedLifetime(body) { easy.perform(wakeAt: { deadline }) }
         _ = try? easy.set(CURLOPT_WRITEDATA, pointer: nil)
         if body.overflowed || code == CURLE_FILESIZE_EXCEEDED {
-            throw SMTPError(.permanent, "\(url): the answer is larger than \(maxBytes / 1024) KB")
+            throw SMTPError(.permanent, "the answer is larger than \(maxBytes / 1024) KB")
         }
         guard code == CURLE_OK else {
-            throw SMTPError(.transient, "\(url): \(easy.errorText(code))")
+            throw SMTPError(.transient, easy.errorText(code))
         }
         return Response(status: easy.responseCode, body: body.bytes)
     }

@@ -115,9 +115,7 @@ public enum SendingSetup {
                 if probe.authenticated == false || probe.error?.refusedLogin == true {
                     // The server is the right one and said no: the password (or the login) is
                     // what is wrong, and no other server should be given it.
-                    throw SendingSetupError(.configuration, .loginRefused,
-                                            tr("%@ refused the login of %@: %@", candidate.server.address, candidate.server.user ?? address, reason),
-                                            note: provider?.note, steps: discovery.steps)
+                    throw SendingSetupError(.configuration, .loginRefused, reason, note: provider?.note, steps: discovery.steps)
                 }
                 failures.append(tr("%@ (%@): %@", candidate.server.address, candidate.origin, reason))
             }
