@@ -115,6 +115,11 @@ public final class TestCertificates: Sendable {
     public struct Pair: Sendable {
         public var cert: String
         public var key: String
+
+        public init(cert: String, key: String) {
+            self.cert = cert
+            self.key = key
+        }
     }
 
     public let caFile: String
