@@ -174,7 +174,7 @@ final class SheetDeliveryHost: SheetHost {
                 let outcome = try SendingSetup.run(request, context: context)
                 session = Session(paths: session.paths, configuration: .load(session.paths), environment: session.environment,
                                   services: session.services)
-                return .ready(from: from.readable, summary: "\(outcome.server.address) (\(outcome.origin))")
+                return .ready(from: from.readable, summary: outcome.server.address)
             } catch {
                 let text = ([error.description] + error.steps).joined(separator: "\n")
                 return error.reason == .notFound ? .notFound(text) : .failed(text)

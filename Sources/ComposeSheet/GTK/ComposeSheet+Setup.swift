@@ -16,6 +16,10 @@ extension ComposeSheet {
 
     /// The account is kept: From names it, the offer goes, Send can work.
     func sendingSetUp(from: String, summary: String) {
+        // The focus back to the message first, then the setup's window away: its entries
+        // must not hold the focus (nor be asked about by a screen reader) once destroyed.
+        gtk_window_present(mr_window(window.widget))
+        gtk_widget_grab_focus(textView.widget)
         setupDialog?.close()
         setupDialog = nil
         content.from = from
@@ -75,6 +79,7 @@ final class SetupDialog {
     private let onlineAccounts: GObjectRef
     private var connections = SignalConnections()
     private var closed = false
+    private var destroyed = false
     private(set) var busy = false
 
     init(over sheet: ComposeSheet, onlineAccounts offered: Bool) {
@@ -168,16 +173,29 @@ final class SetupDialog {
         for widget in [address, password, server, port, tls, user, start, onlineAccounts] { setSensitive(widget.widget, sensitive) }
     }
 
+    /// Hides the window now and destroys it from the main loop's next idle moment, when
+    /// the events of its going (the focus leaving it, the accessibility tree asked about
+    /// it) have been handled: destroyed at once, GTK 4.8's AT-SPI bridge was seen to
+    /// crash on an object path of a widget already gone.
     func close() {
         guard !closed else { return }
         closed = true
         connections.disconnectAll()
         gtk_window_set_transient_for(mr_window(window.widget), nil)
+        setVisible(window.widget, false)
+        mr_idle_add(onSetupDestroy, Unmanaged.passRetained(self).toOpaque())
+    }
+
+    /// The idle callback of `close`.
+    fileprivate func destroy() {
+        guard !destroyed else { return }
+        destroyed = true
         gtk_window_destroy(mr_window(window.widget))
     }
 
     deinit {
-        close()
+        connections.disconnectAll()
+        destroy()
     }
 }
 
@@ -227,6 +245,12 @@ private func onSetupJobDone(_ data: UnsafeMutableRawPointer?) -> gboolean {
 }
 
 // MARK: - Callbacks (top-level, capturing nothing: the owner from its user data)
+
+private func onSetupDestroy(_ data: UnsafeMutableRawPointer?) -> gboolean {
+    guard let data else { return 0 }
+    Unmanaged<SetupDialog>.fromOpaque(data).takeRetainedValue().destroy()
+    return 0
+}
 
 private func dialog(_ data: UnsafeMutableRawPointer?) -> SetupDialog? {
     data.map { Unmanaged<SetupDialog>.fromOpaque($0).takeUnretainedValue() }
