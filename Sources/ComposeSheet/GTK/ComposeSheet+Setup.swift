@@ -75,6 +75,8 @@ final class SetupDialog {
     private let tls: GObjectRef
     private let user: GObjectRef
     private let status: GObjectRef
+    /// What each place asked said, under `status`.
+    private let details: GObjectRef
     private let start: GObjectRef
     private let onlineAccounts: GObjectRef
     private var connections = SignalConnections()
@@ -94,6 +96,7 @@ final class SetupDialog {
         tls = ui.object("setup-tls")
         user = ui.object("setup-user")
         status = ui.object("setup-status")
+        details = ui.object("setup-details")
         start = ui.object("setup-start")
         onlineAccounts = ui.object("setup-online-accounts")
         setVisible(onlineAccounts.widget, offered)
@@ -142,10 +145,13 @@ final class SetupDialog {
             sheet.sendingSetUp(from: from, summary: summary)
         case .notFound(let message):
             setVisible(manual.widget, true)
-            show(tr("Could not find your mail server. Type its settings below, then Set Up again.") + "\n" + message, isError: true)
+            let lines = message.split(separator: "\n").map(String.init)
+            show((lines.first ?? "") + ". " + tr("Type its settings below, then Set Up again."), isError: true,
+                 details: Array(lines.dropFirst()))
             gtk_widget_grab_focus(server.widget)
         case .failed(let message):
-            show(message, isError: true)
+            let lines = message.split(separator: "\n").map(String.init)
+            show(lines.first ?? "", isError: true, details: Array(lines.dropFirst()))
         }
     }
 
@@ -163,10 +169,14 @@ final class SetupDialog {
         }
     }
 
-    private func show(_ text: String, isError: Bool) {
+    /// `text` in the status line, and each line of `details` below it (each made visible
+    /// on its own: `visible` would show a line break as `\n`).
+    private func show(_ text: String, isError: Bool, details lines: [String] = []) {
         gtk_label_set_text(mr_label(status.widget), text.visible)
         if isError { gtk_widget_add_css_class(status.widget, "error") } else { gtk_widget_remove_css_class(status.widget, "error") }
         setVisible(status.widget, true)
+        gtk_label_set_text(mr_label(details.widget), lines.map(\.visible).joined(separator: "\n"))
+        setVisible(details.widget, !lines.isEmpty)
     }
 
     private func setInputsSensitive(_ sensitive: Bool) {
