@@ -8,7 +8,7 @@ import SMTPTransport
 enum AccountCommand: Command {
     static let name = "account"
     static let summary = "Set up a sending account: find its server, test it, keep it."
-    static let usage = "account add ADDRESS [--account NAME] [--host H [--port P] [--security S] [--user U]] "
+    static let usage = "account add ADDRESS [--account NAME] [--host H] [--port P] [--security S] [--user U] "
         + "[--password-stdin] [--json]"
     static let options: [OptionSpec] = [
         .single("--account", "NAME", "the account's name (default: the address)"),
@@ -16,11 +16,11 @@ enum AccountCommand: Command {
         .single("--port", "P", "its port (default: 465 with --security tls, else 587)"),
         .single("--security", "S", "tls or starttls (default: tls on port 465, else starttls)"),
         .single("--user", "U", "the login (default: the address)"),
-        .flag("--password-stdin", "read the password from standard input instead of the terminal"),
+        .flag("--password-stdin", "read the password from standard input, not the terminal"),
         .flag("--json", "print what was set up as one JSON object"),
     ]
     static let arguments: [(name: String, help: String)] = [
-        ("add ADDRESS", "the address to send from ('Jane Doe <jane@example.org>' gives the name too)"),
+        ("add ADDRESS", "the address; 'Jane Doe <jane@example.org>' names it too"),
     ]
     static let maxPositionals = 2
 
