@@ -83,3 +83,29 @@ extension SheetTests {
         expectNoFileHolds(password)
     }
 }
+
+extension SheetTests {
+    /// GNOME Online Accounts on the bus (a stand-in with no mail account): the setup offers
+    /// it, and the button opens GNOME Settings' Online Accounts (a recording
+    /// `gnome-control-center`).
+    @Test func setUpSendingOffersGNOMEOnlineAccountsWhenItIsOnTheBus() throws {
+        let keyring = try TestKeyring()
+        let standIn = try GOAStandIn(on: keyring.bus, accounts: "{}")
+        try sandbox.installRecorder("gnome-control-center")
+        var environment = desktop.environment(sandbox.environment())
+        environment["DBUS_SESSION_BUS_ADDRESS"] = keyring.address
+        environment["AT_SPI_BUS_ADDRESS"] = try desktop.accessibilityBusAddress()
+        let program = try DesktopProgram([mailtoRouteBinary, "compose", "mailto:joe@example.org", "--json"],
+                                         environment: environment, directory: sandbox.root)
+        _ = try desktop.drive([
+            "wait-sheet", "press:Set Up Sending…", "wait-window:Set Up Sending", screenshot("setup-online-accounts"),
+            "press:Use GNOME Online Accounts",
+        ])
+        #expect(sandbox.recordedArgv("gnome-control-center", timeout: 10) == ["online-accounts"])
+        // The sheet's Cancel with the setup window open: both go, nothing sent.
+        _ = try desktop.drive(["press:Cancel", "wait-gone"])
+        let result = program.finish()
+        #expect(result.status == 4, "\(result)")
+        _ = standIn
+    }
+}
