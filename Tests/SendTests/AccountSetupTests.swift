@@ -210,4 +210,32 @@ import TestSupport
         #expect(noTerminal.status == 64, "\(noTerminal)")
         #expect(noTerminal.stderr.hasPrefix("mailto-route: no terminal to type the password on"), "\(noTerminal)")
     }
+
+    /// The autoconfig file is read over HTTPS whose certificate verifies, and nothing else:
+    /// without the test CA trusted, the handshake is refused and the file never asked for.
+    @Test func autoconfigBehindACertificateThatDoesNotVerifyIsNotRead() throws {
+        let name = "untrusted.example.test"
+        let world = try world(MailDomain(name, names: ["autoconfig.\(name)", "submit.\(name)"]))
+        try world.domain.serveAutoconfig(outgoing: ["submit.\(name):5870:STARTTLS"], at: .autoconfig)
+        let result = try world.domain.run(mailtoRouteBinary, ["account", "add", "jane@\(name)", "--password-stdin"],
+                                          environment: world.environment, stdin: Data("pw".utf8), trustingTestCA: false)
+        #expect(result.status == 78, "\(result)")
+        #expect(result.stderr.contains("Could not find your mail server for \(name)"), "\(result)")
+        #expect(world.domain.autoconfigRequests.isEmpty)
+        #expect(world.domain.autoconfigTLSErrors.contains { $0.contains("UNKNOWN_CA") }, "\(world.domain.autoconfigTLSErrors)")
+    }
+
+    /// A server that never answers costs the fetch's ten seconds for each of the two
+    /// places, never a hang.
+    @Test func aSilentAutoconfigServerCostsItsTimeLimitNotAHang() throws {
+        let name = "slow.example.test"
+        let world = try world(MailDomain(name, names: [name, "autoconfig.\(name)"]))
+        try world.domain.serveAutoconfig(outgoing: ["submit.\(name):5870:STARTTLS"], delay: 60)
+        let started = Date()
+        let result = try world.accountAdd(["jane@\(name)"], password: "pw")
+        let seconds = Date().timeIntervalSince(started)
+        #expect(result.status == 78, "\(result)")
+        #expect(seconds < 30, "took \(seconds) s")
+        #expect(result.stderr.contains("/mail/config-v1.1.xml: Operation timed out"), "\(result)")
+    }
 }

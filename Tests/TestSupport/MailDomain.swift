@@ -67,11 +67,11 @@ public final class MailDomain: @unchecked Sendable {
 
     /// Starts the domain's autoconfig server on `address`:443, listing `outgoing`
     /// (`HOST:PORT:SOCKETTYPE`, SOCKETTYPE `SSL`, `STARTTLS` or `plain`).
-    public func serveAutoconfig(outgoing: [String], at place: AutoconfigPlace = .both) throws {
+    public func serveAutoconfig(outgoing: [String], at place: AutoconfigPlace = .both, delay: Double = 0) throws {
         let words = try launchDetached([
             packageRoot.appendingPathComponent("Tests/TestSupport/Servers/autoconfig-server.py").path,
             "--address", address, "--port", "443", "--cert", certificate.cert, "--key", certificate.key,
-            "--domain", domain, "--serve", place.rawValue, "--outdir", directory.path,
+            "--domain", domain, "--serve", place.rawValue, "--outdir", directory.path, "--delay", String(delay),
         ] + outgoing.flatMap { ["--outgoing", $0] })
         guard words.count == 2, let pid = pid_t(words[1]) else { throw TestSupportError("autoconfig-server.py did not start: \(words)") }
         pids.append(pid)
@@ -89,21 +89,26 @@ public final class MailDomain: @unchecked Sendable {
         return "\(line["host"] as? String ?? "") \(path)\(query)"
     } }
 
+    /// TLS handshakes the autoconfig server refused (requests.log's `tls_error` lines).
+    public var autoconfigTLSErrors: [String] { jsonLines("requests.log").compactMap { $0["tls_error"] as? String } }
+
     /// The environment of a run in the domain: `base` with resolv_wrapper preloaded and
-    /// the test CA trusted (`SSL_CERT_FILE`, as for every account that names no CA).
-    public func environment(_ base: [String: String]) -> [String: String] {
+    /// the test CA trusted (`SSL_CERT_FILE`, as for every account that names no CA) unless
+    /// `trustingTestCA` is false.
+    public func environment(_ base: [String: String], trustingTestCA: Bool = true) -> [String: String] {
         var environment = base
         environment["LD_PRELOAD"] = "/usr/lib/x86_64-linux-gnu/libresolv_wrapper.so"
         environment["RESOLV_WRAPPER_CONF"] = resolvConf.path
-        environment["SSL_CERT_FILE"] = caFile
+        environment["SSL_CERT_FILE"] = trustingTestCA ? caFile : nil
         return environment
     }
 
     /// Runs `executable` in the domain (see the type's comment), in `environment(base)`.
     public func run(_ executable: String, _ arguments: [String], environment base: [String: String],
-                    stdin: Data? = nil, timeout: TimeInterval = 60) throws -> RunResult {
+                    stdin: Data? = nil, timeout: TimeInterval = 60, trustingTestCA: Bool = true) throws -> RunResult {
         let argv = wrapped(executable) + arguments
-        return try TestSupport.run(argv[0], Array(argv.dropFirst()), environment: environment(base), stdin: stdin, timeout: timeout)
+        return try TestSupport.run(argv[0], Array(argv.dropFirst()), environment: environment(base, trustingTestCA: trustingTestCA),
+                                   stdin: stdin, timeout: timeout)
     }
 
     /// The argv that runs `executable` in the domain, for a program that starts it itself.
