@@ -238,4 +238,23 @@ import TestSupport
         #expect(seconds < 30, "took \(seconds) s")
         #expect(result.stderr.contains("/mail/config-v1.1.xml: Operation timed out"), "\(result)")
     }
+
+    /// Each mistake on the command line: one line, the documented status, nothing asked.
+    @Test(arguments: [
+        (["account"], "mailto-route: account needs an action: add ADDRESS", Int32(64)),
+        (["account", "remove", "a@example.org"], "mailto-route: unknown account action 'remove'", 64),
+        (["account", "add"], "mailto-route: account add needs an ADDRESS", 64),
+        (["account", "add", "a@example.org", "--port", "587"], "mailto-route: --port goes with --host", 64),
+        (["account", "add", "a@example.org", "--host", "h", "--port", "0"], "mailto-route: --port 0: must be a number from 1 to 65535", 64),
+        (["account", "add", "a@example.org", "--host", "h", "--security", "none"], "mailto-route: --security none: must be tls or starttls", 64),
+        (["account", "add", "not an address", "--password-stdin"], "mailto-route: ", 65),
+    ])
+    func mistakesAreOneLineWithTheirStatus(_ arguments: [String], _ line: String, _ status: Int32) throws {
+        let sandbox = try Sandbox()
+        let result = try run(mailtoRouteBinary, arguments, environment: sandbox.environment, stdin: Data("pw".utf8))
+        #expect(result.status == status, "\(result)")
+        #expect(result.stderr.hasPrefix(line), "\(result)")
+        #expect(result.stdout.isEmpty)
+        #expect(!FileManager.default.fileExists(atPath: sandbox.configHome.appendingPathComponent("mailto-route/config").path))
+    }
 }
