@@ -128,7 +128,8 @@ enum Verdict {
             add("no mail program to hand off to" + (report.account.configured ? "" : ", and no account: a click can only save a draft"),
                 fix: "install a mail program (such as Thunderbird or Evolution), or set handler= in [route] of \(config) "
                     + "(a desktop id, \(Webmail.Known.choices))"
-                    + (report.account.configured ? "" : "; or set up [account] in \(config)"))
+                    + (report.account.configured ? "" : "; or set up an account: mailto-route account add ADDRESS "
+                        + "(or the sheet's Set Up Sending…)"))
         }
         if report.handler.disagree, let xdg = report.handler.xdgMime {
             let gio = report.handler.gioDefault?.id ?? "none"

@@ -8,6 +8,10 @@ public struct SheetContent: Sendable {
     public var from: String?
     /// Why Send cannot work now (no account, a broken one); `nil`: it can.
     public var sendUnavailable: String?
+    /// No account is set up: the sheet offers "Set up sending" (`SheetHost.setUpSending`).
+    public var offersSetup = false
+    /// GNOME Online Accounts is on the bus: the setup offers it too.
+    public var onlineAccountsAvailable = false
     /// To, Cc, Bcc, Subject, body and the other header fields. `attachments` are trusted
     /// (a local program or the user handed them over) and shown ticked;
     /// `requestedAttachments` are what a link asked for, shown apart and unticked
@@ -95,4 +99,7 @@ public protocol SheetHost: AnyObject, Sendable {
     func sheetClosed()
     /// The user forgot `address` in the completion's list: it is not offered again. Main thread.
     func forgetRecipient(_ address: String)
+    /// Sets up a sending account from the "Set up sending" window: finds the server, tests
+    /// it, keeps it; from then on Send goes through it. Worker thread, as `perform`.
+    func setUpSending(_ form: SendingSetupForm) -> SendingSetupAnswer
 }

@@ -4,6 +4,8 @@ import Glibc
 import AddressBookHelper
 import ComposeSheet
 import MailtoRoute
+import MIMEMessage
+import SMTPTransport
 import Synchronization
 
 // Every call from the desktop program into MailtoRoute is in this file: what a sheet opens
@@ -62,6 +64,7 @@ enum SheetDelivery {
                       attachmentsRequestedBy: String? = nil) -> SheetStart {
         var from: String?
         var sendUnavailable: String?
+        var noAccount = false
         // The default account (the sheet's From chooser: `session.accountChoices`).
         switch session.defaultAccountSetup.map({ $0.flatMap(\.account) }) {
         case .success(let account)?:
@@ -69,7 +72,9 @@ enum SheetDelivery {
         case .failure(let mistake)?:
             sendUnavailable = mistake.message
         case nil:
-            sendUnavailable = "no account is set up (run mailto-route check to see how)"
+            // The sheet offers "Set up sending" instead (SheetDeliveryHost.setUpSending).
+            sendUnavailable = "no account is set up"
+            noAccount = true
         }
         let mailProgram = try? session.destination().get()
 
@@ -94,6 +99,10 @@ enum SheetDelivery {
             from: from, sendUnavailable: sendUnavailable, email: shown, mailProgramName: mailProgram?.name,
             notices: notices)
         content.attachmentsRequestedBy = attachmentsRequestedBy
+        if noAccount {
+            content.offersSetup = true
+            content.onlineAccountsAvailable = OnlineAccounts.isOnBus()
+        }
         // Completion: the addresses sent to before, most used first (read once, here).
         content.recentRecipients = ((try? session.storage.recipients.entries()) ?? []).map {
             AddressSuggestion(name: $0.name, address: $0.address, fromHistory: true)
@@ -118,8 +127,9 @@ enum SheetDelivery {
 final class SheetDeliveryHost: SheetHost {
     let source: SheetSource
     /// The run's session, used under `sessionLock` only, by one thread at a time (the
-    /// worker's action, or the main thread's cancel and finish): hence `unsafe`.
-    nonisolated(unsafe) private let session: Session
+    /// worker's action, or the main thread's cancel and finish): hence `unsafe`. Made
+    /// anew once sending is set up in the sheet, so that Send finds the new account.
+    nonisolated(unsafe) private var session: Session
     private let sessionLock = Mutex(())
     private let state = Mutex<RouteReport?>(nil)
     /// What the service does once the sheet is gone (answers its caller); main thread.
@@ -152,6 +162,35 @@ final class SheetDeliveryHost: SheetHost {
             return .finished
         }
         return .failed(report.error?.message ?? report.summary)
+    }
+
+    /// "Set up sending": the account found, tested and kept (`SendingSetup`), then the
+    /// session read again, so that the sheet's Send goes through it.
+    func setUpSending(_ form: SendingSetupForm) -> SendingSetupAnswer {
+        let from: Mailbox
+        do {
+            from = try Mailbox(parsing: form.address)
+        } catch {
+            return .failed(error.message)
+        }
+        var request = SendingSetup.Request(from: from, password: form.password)
+        if let manual = form.server {
+            request.manual = SendingSetup.ManualServer(host: manual.host, port: manual.port,
+                                                       security: SMTPServer.Security(rawValue: manual.security), user: manual.user)
+        }
+        return sessionLock.withLock { _ in
+            let context = SendingSetup.Context(paths: session.paths, network: session.services.mailServers,
+                                               mayPrompt: session.environment.hasDisplay)
+            do throws(SendingSetupError) {
+                let outcome = try SendingSetup.run(request, context: context)
+                session = Session(paths: session.paths, configuration: .load(session.paths), environment: session.environment,
+                                  services: session.services)
+                return .ready(from: from.readable, summary: outcome.server.address)
+            } catch {
+                let text = ([error.description] + error.steps).joined(separator: "\n")
+                return error.reason == .notFound ? .notFound(text) : .failed(text)
+            }
+        }
     }
 
     func cancelled() {

@@ -14,7 +14,8 @@ import MailtoCore
 /// the sheet again with `Unmanaged`; the application keeps the sheet alive from `present()`
 /// until `end()`.
 final class ComposeSheet {
-    let content: SheetContent
+    /// Changes once, when sending is set up in the sheet (`sendingSetUp`).
+    var content: SheetContent
     let host: any SheetHost
     let recovery: RecoveryFile?
     private let ended: (ComposeSheet) -> Void
@@ -56,6 +57,9 @@ final class ComposeSheet {
     var hasEnded = false
     var question: SaveQuestion?
     var chooser: FileChooser?
+    /// "Set up sending" (ComposeSheet+Setup.swift): the offer in the sheet, its window when open.
+    var setupOffer: SetupOffer?
+    var setupDialog: SetupDialog?
     private var recoveryTimer: guint = 0
     private var recoveryDue = false
     private var hiddenCheckTimer: guint = 0
@@ -120,7 +124,8 @@ final class ComposeSheet {
 
         // Not selectable: a selectable label takes the focus, and Tab goes from To on.
         gtk_label_set_text(mr_label(ui.object("from").widget), content.from?.visible ?? tr("no account"))
-        if let reason = content.sendUnavailable {
+        // No account at all: the sheet offers to set one up (below) rather than naming a command.
+        if !content.offersSetup, let reason = content.sendUnavailable {
             let unavailable = ui.object("send-unavailable")
             gtk_label_set_text(mr_label(unavailable.widget), tr("Cannot send from here: %@", reason.visible))
             setVisible(unavailable.widget, true)
@@ -151,6 +156,7 @@ final class ComposeSheet {
         updateTitle()
         completions = [to, cc, bcc].map { AddressCompletion(sheet: self, entry: $0) }
         connectSignals()
+        if content.offersSetup { setupOffer = SetupOffer(in: self, notices: notices, from: ui.object("from")) }
         checkAddresses()
         checkSubject()
     }
@@ -542,6 +548,10 @@ final class ComposeSheet {
         hasEnded = true
         question?.close()
         question = nil
+        setupDialog?.close()
+        setupDialog = nil
+        setupOffer?.remove()
+        setupOffer = nil
         chooser?.close()
         chooser = nil
         for timer in [recoveryTimer, hiddenCheckTimer, fillSource] where timer != 0 { g_source_remove(timer) }

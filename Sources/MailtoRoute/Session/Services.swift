@@ -16,19 +16,24 @@ public struct Services {
     public var clock: any WallClock
     /// The accounts and credentials of GNOME Online Accounts.
     public var onlineAccounts: any OnlineAccountsSource
+    /// DNS, HTTPS, the probe and the keyring, for setting up an account (`SendingSetup`).
+    public var mailServers: any MailServerNetwork
 
     public init(transport: any Transport, mailPrograms: any MailProgramFinder, consent: any ConsentAsker,
-                notifier: any Notifier, clock: any WallClock, onlineAccounts: any OnlineAccountsSource = GnomeOnlineAccounts()) {
+                notifier: any Notifier, clock: any WallClock, onlineAccounts: any OnlineAccountsSource = GnomeOnlineAccounts(),
+                mailServers: any MailServerNetwork = LiveMailServerNetwork()) {
         self.transport = transport
         self.mailPrograms = mailPrograms
         self.consent = consent
         self.notifier = notifier
         self.clock = clock
         self.onlineAccounts = onlineAccounts
+        self.mailServers = mailServers
     }
 
     /// libcurl, GIO's mail programs and webmail, the terminal or a notification, the
-    /// notification server, the system clock, goa-daemon on the session bus.
+    /// notification server, the system clock, goa-daemon on the session bus, and for a
+    /// setup GIO's resolver, libcurl and libsecret.
     public static var system: Services {
         Services(transport: CurlTransport(), mailPrograms: DesktopMailPrograms(), consent: PersonAtTheDesktop(),
                  notifier: DesktopNotifier(), clock: SystemClock(), onlineAccounts: GnomeOnlineAccounts())

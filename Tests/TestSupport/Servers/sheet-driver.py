@@ -128,7 +128,7 @@ def named_controls():
 
 
 def roots():
-    return sheets() + windows_named("Save this message as a draft?") + windows_named("Attach Files")
+    return sheets() + windows_named("Save this message as a draft?") + windows_named("Attach Files") + windows_named("Set Up Sending")
 
 
 def find(name, roles=None, prefix=False):
