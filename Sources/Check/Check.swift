@@ -53,6 +53,10 @@ public enum Check {
         report.consent = consentReach(callTimeout: busSeconds, includingTerminal: false)
         // The click's own input to its plan, on this run's facts.
         report.sheetCanShow = session.canShowSheet
+        // The chooser's facts: the ways a click could go, and the one remembered.
+        report.ways = session.ways()
+        report.always = session.rememberedWay
+        report.alwaysSetting = settings.always
         do {
             report.sandbox.portalVersion = try EmailPortal.version(callTimeout: busSeconds)
         } catch {

@@ -16,6 +16,7 @@ public enum CommandLineTool {
         OutboxCommand.self,
         DraftsCommand.self,
         LogCommand.self,
+        RouteCommand.self,
     ]
 
     /// Runs the command `words` name (the words after `mailto-route`) and returns its exit

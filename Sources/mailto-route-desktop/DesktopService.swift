@@ -59,10 +59,35 @@ final class DesktopService: ServiceDelegate, @unchecked Sendable {
         case .success(let opening): start = opening
         case .failure(let refusal): return answer(refusal.answer)
         }
-        openSheet(start.email, source: start.source, session: session, token: request.activationToken,
-                  attachmentsRequestedBy: request.requestedBy) { [self] host, warnings in
-            conclude(host, warnings: warnings, notify: request.notify) { report in
-                answer(SheetDelivery.outcome(report))
+        let showSheet = { [self] () -> Void in
+            openSheet(start.email, source: start.source, session: session, token: request.activationToken,
+                      attachmentsRequestedBy: request.requestedBy) { [self] host, warnings in
+                conclude(host, warnings: warnings, notify: request.notify) { report in
+                    answer(SheetDelivery.outcome(report))
+                }
+            }
+        }
+        // A link that can go several ways asks once first (the plan's .choose).
+        if let email = start.email, ChooserDelivery.wantsChooser(email, source: start.source, session: session) {
+            return choose(email, session: session, token: request.activationToken, notify: request.notify,
+                          sheet: { showSheet() }, done: { answer(SheetDelivery.outcome($0)) })
+        }
+        showSheet()
+    }
+
+    /// The chooser for a link's `email`; what the person chose is carried out: `sheet` for
+    /// an account (or setting one up), else routed as a run does, `done` hearing the report.
+    private func choose(
+        _ email: EmailData, session: Session, token: String?, notify: Bool, sheet: @escaping () -> Void,
+        done: @escaping @Sendable (RouteReport) -> Void
+    ) {
+        let ways = session.ways()
+        application.openChooser(ChooserDelivery.content(for: email, ways: ways, session: session), activationToken: token) {
+            [self] answer in
+            switch ChooserDelivery.outcome(of: answer, ways: ways, email: email, session: session) {
+            case .sheet: sheet()
+            case .route(let request): route(request, session: session, notify: notify, then: done)
+            case .cancelled(let report): done(report)
             }
         }
     }
@@ -75,11 +100,17 @@ final class DesktopService: ServiceDelegate, @unchecked Sendable {
             guard case .success(let email) = SheetDelivery.parse(url, session: session) else { continue }
             var request = RouteRequest(email: email, source: .link)
             request.sheet = true
-            let wantsSheet = session.plan(request) == .sheet
-            if wantsSheet, application.showsSheets {
+            let plan = session.plan(request)
+            let wantsSheet = plan == .sheet || plan == .choose
+            let showSheet = { [self] () -> Void in
                 openSheet(email, source: .link, session: session, token: nil) { [self] host, warnings in
                     conclude(host, warnings: warnings, notify: true) { _ in }
                 }
+            }
+            if plan == .choose, application.showsSheets {
+                choose(email, session: session, token: nil, notify: true, sheet: { showSheet() }, done: { _ in })
+            } else if wantsSheet, application.showsSheets {
+                showSheet()
             } else {
                 // The path the command line takes for a link.
                 request.sheet = false
@@ -147,7 +178,8 @@ final class DesktopService: ServiceDelegate, @unchecked Sendable {
     /// `noSheet`: the plan would have shown the sheet, had there been a display; the
     /// report says so.
     private func route(
-        _ request: RouteRequest, session: Session, noSheet: Bool = false, then: @escaping @Sendable (RouteReport) -> Void
+        _ request: RouteRequest, session: Session, noSheet: Bool = false, notify: Bool = true,
+        then: @escaping @Sendable (RouteReport) -> Void
     ) {
         var noted = request
         if noSheet { noted.warnings.append("no compose sheet: the desktop service has no display to show one on") }
@@ -155,7 +187,7 @@ final class DesktopService: ServiceDelegate, @unchecked Sendable {
         application.inBackground({ [noted] () -> RouteReport in
             box.session.run(noted) { _ in }
         }, then: { [self] report in
-            tell(report)
+            if notify { tell(report) }
             then(report)
         })
     }

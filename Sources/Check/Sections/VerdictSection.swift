@@ -8,12 +8,16 @@ struct VerdictSection: CheckSection {
     let decision: Plan
     let works: Bool
     let exitStatus: Int32
+    /// The ways the chooser would offer, and the one Always remembered.
+    let ways: [Way]
+    let always: String?
 
     var title: String { "Verdict" }
 
     var rows: [(label: String, value: String)] {
         var rows = [("a click", verdict)]
         if let throughMailtoRoute { rows.append(("mailto-route open", throughMailtoRoute)) }
+        if let always { rows.append(("always", "\(always) (mailto-route route reset asks again)")) }
         return rows
     }
 
@@ -21,12 +25,15 @@ struct VerdictSection: CheckSection {
         [("verdict", .object([
             ("sentence", .string(verdict)), ("throughMailtoRoute", .string(throughMailtoRoute)),
             ("decision", .string(decisionName)), ("works", .bool(works)), ("exitStatus", .int(Int(exitStatus))),
+            ("ways", .array(ways.map { .object([("id", .string($0.id ?? "setup")), ("name", .string($0.name))]) })),
+            ("always", .string(always)),
         ]))]
     }
 
     /// The plan's name in the JSON report (kept as `check --json` has always named it).
     private var decisionName: String {
         switch decision {
+        case .choose: "choose"
         case .sheet: "sheetThenDirect"
         case .send: "direct"
         case .ask: "askThenDirect"
@@ -40,6 +47,6 @@ struct VerdictSection: CheckSection {
 extension CheckReport {
     var verdictSection: VerdictSection {
         VerdictSection(verdict: verdict, throughMailtoRoute: throughMailtoRoute, decision: decision, works: works,
-                       exitStatus: exitStatus)
+                       exitStatus: exitStatus, ways: ways, always: alwaysSetting)
     }
 }

@@ -24,6 +24,11 @@ Steps:
   wait-window:TITLE           wait for a window titled TITLE
   wait-sheets:N               wait until N sheets are open
   wait-gone                   wait until no sheet is left
+  wait-chooser                wait until the chooser shows (a window titled "Choose How to
+                              Send"); prints the ways it offers (its radio buttons), in order
+  pick:NAME                   choose the way NAME in the chooser (click its radio button)
+  wait-chooser-gone           wait until no chooser is left
+  click:NAME                  click the control NAME (a drop-down opens its list)
   state:NAME                  prints whether NAME is showing, enabled, checked, focused,
                               where it is in its window, and a field's text
   focused                     prints the name of the focused control
@@ -127,8 +132,16 @@ def named_controls():
     return named
 
 
+CHOOSER = "Choose How to Send"
+
+
 def roots():
-    return sheets() + windows_named("Save this message as a draft?") + windows_named("Attach Files")
+    return sheets() + windows_named("Save this message as a draft?") + windows_named("Attach Files") + windows_named(CHOOSER)
+
+
+def chooser_ways():
+    return [node.name for root in windows_named(CHOOSER) for node in walk(root)
+            if node is not None and node.getRoleName() == "radio button"]
 
 
 def find(name, roles=None, prefix=False):
@@ -341,6 +354,33 @@ for step in args:
                 fail("%d sheets are open, not %s" % (len(sheets()), rest))
             time.sleep(0.05)
         say(step=kind, count=len(sheets()))
+    elif kind == "wait-chooser":
+        deadline = time.time() + TIMEOUT
+        while not windows_named(CHOOSER) or not chooser_ways():
+            if time.time() > deadline:
+                fail("no chooser appeared")
+            time.sleep(0.05)
+        find("Always", ["push button"])
+        say(step=kind, ways=chooser_ways())
+    elif kind == "pick":
+        choice = find(rest, ["radio button"])
+        click(choice, left=True)
+        deadline = time.time() + TIMEOUT
+        while not choice.getState().contains(pyatspi.STATE_CHECKED):
+            if time.time() > deadline:
+                fail("%r was not chosen when clicked" % rest)
+            time.sleep(0.03)
+        say(step=kind, way=rest)
+    elif kind == "wait-chooser-gone":
+        deadline = time.time() + TIMEOUT
+        while windows_named(CHOOSER):
+            if time.time() > deadline:
+                fail("the chooser is still open")
+            time.sleep(0.05)
+        say(step=kind)
+    elif kind == "click":
+        click(find(rest))
+        say(step=kind, control=rest)
     elif kind == "wait-gone":
         deadline = time.time() + TIMEOUT
         while sheets():
@@ -350,7 +390,8 @@ for step in args:
         say(step=kind)
     elif kind == "state":
         # A field's name is also the label beside it: the control itself is wanted.
-        say(step=kind, **state_of(find(rest, ["text", "push button", "toggle button", "check box", "list", "list item", "menu item"])))
+        say(step=kind, **state_of(find(rest, ["text", "push button", "toggle button", "check box", "list", "list item", "menu item",
+                                              "radio button", "combo box"])))
     elif kind == "focused":
         node = focused()
         say(step=kind, name=node.name if node else None, role=node.getRoleName() if node else None)
