@@ -129,8 +129,8 @@ extension SheetTests {
         let first = try DesktopProgram([mailtoRouteBinary, "open", "mailto:joe@example.com?subject=From%20work", "--json"],
                                        environment: chooserEnvironment, directory: sandbox.root)
         _ = try desktop.drive([
-            "wait-sheet", "state:From", "click:From", "key:Down", "key:Return", "sleep:0.3", screenshot("from-chooser"),
-            "press:Send", "wait-gone",
+            "wait-sheet", "open:From", screenshot("from-chooser-menu"), "choose:Jane Doe <jane.doe@work.example>",
+            "wait-label:Jane Doe <jane.doe@work.example>", screenshot("from-chooser"), "press:Send", "wait-gone",
         ])
         let result = first.finish(timeout: 30)
         #expect(result.status == 0, "\(result)")

@@ -34,9 +34,10 @@ final class ChooserWindow {
         once = ui.object("once")
         always = ui.object("always")
         cancel = ui.object("cancel")
-        let to = content.recipients.isEmpty ? tr("A link asks to write a message.") : tr("A link asks to write to %@.", content.recipients.visible)
-        let subject = content.subject.map { " " + tr("Subject: %@", $0.visible) } ?? ""
-        gtk_label_set_text(mr_label(ui.object("intro").widget), to + subject + " " + tr("How should it go?"))
+        let to = content.recipients.isEmpty ? tr("A link asks to write a message.")
+            : content.subject.map { tr("A link asks to write to %@, subject “%@”.", content.recipients.visible, $0.visible) }
+            ?? tr("A link asks to write to %@.", content.recipients.visible)
+        gtk_label_set_text(mr_label(ui.object("intro").widget), to + "\n" + tr("How should it go?"))
         if !content.canRemember { setVisible(ui.object("note").widget, false) }
 
         let list = ui.object("ways")

@@ -67,7 +67,7 @@ final class ComposeSheet {
     private var completions: [AddressCompletion] = []
     private var fillSource: guint = 0
     /// The From chooser, when there is more than one account (ComposeSheet+From.swift).
-    var fromChooser: GObjectRef?
+    var fromChooser: FromChooser?
 
     // Declared last, and so released last (Swift releases stored properties in order): a
     // widget inside the window, or a window transient for it, released after the window
@@ -493,7 +493,7 @@ final class ComposeSheet {
             setSensitive(widget.widget, !isBusy)
         }
         for name in ["save-draft", "attach", "cancel", "hand-off", "show-cc", "show-bcc"] { setEnabled(name, !isBusy) }
-        if let fromChooser { setSensitive(fromChooser.widget, !isBusy) }
+        if let fromChooser { setSensitive(fromChooser.button.widget, !isBusy) }
         gtk_text_view_set_editable(mr_text_view(textView.widget), isBusy ? 0 : 1)
         if isBusy { setEnabled("send", false) } else { checkAddresses() }
     }
