@@ -52,8 +52,10 @@ enum ChooserDelivery {
     /// What `answer` to the chooser of `ways` comes to for `email`: **Always** is written to
     /// the config file first (`Session.rememberWay`; a file that cannot be written is said in
     /// the report, and the choice still goes this once); an account becomes the From shown
-    /// first; a program or service, a handoff to it.
-    static func outcome(of answer: ChooserAnswer, ways: [Way], email: EmailData, session: Session) -> Outcome {
+    /// first; a program or service, a handoff to it. `requestedBy` names the program that
+    /// asked for the files the link lists (rule 8: named in the report of what is not carried).
+    static func outcome(of answer: ChooserAnswer, ways: [Way], email: EmailData, session: Session,
+                        requestedBy: String? = nil) -> Outcome {
         guard case .way(let index, let always) = answer, ways.indices.contains(index) else {
             let report = RouteReport(path: .compose, result: .cancelled)
             session.log(report, source: .link)
@@ -76,6 +78,7 @@ enum ChooserDelivery {
             var request = RouteRequest(email: email, source: .link, forcedPath: .handoff)
             request.handler = way.handler
             request.warnings = warnings
+            request.attachmentsRequestedBy = requestedBy
             return .route(request)
         case .setUp:
             return SetUpSending.outcome(for: email, session: session)

@@ -70,7 +70,7 @@ final class DesktopService: ServiceDelegate, @unchecked Sendable {
         // A link that can go several ways asks once first (the plan's .choose).
         if let email = start.email, ChooserDelivery.wantsChooser(email, source: start.source, session: session) {
             return choose(email, session: session, token: request.activationToken, notify: request.notify,
-                          sheet: { showSheet() }, done: { answer(SheetDelivery.outcome($0)) })
+                          requestedBy: request.requestedBy, sheet: { showSheet() }, done: { answer(SheetDelivery.outcome($0)) })
         }
         showSheet()
     }
@@ -78,13 +78,13 @@ final class DesktopService: ServiceDelegate, @unchecked Sendable {
     /// The chooser for a link's `email`; what the person chose is carried out: `sheet` for
     /// an account (or setting one up), else routed as a run does, `done` hearing the report.
     private func choose(
-        _ email: EmailData, session: Session, token: String?, notify: Bool, sheet: @escaping () -> Void,
-        done: @escaping @Sendable (RouteReport) -> Void
+        _ email: EmailData, session: Session, token: String?, notify: Bool, requestedBy: String? = nil,
+        sheet: @escaping () -> Void, done: @escaping @Sendable (RouteReport) -> Void
     ) {
         let ways = session.ways()
         application.openChooser(ChooserDelivery.content(for: email, ways: ways, session: session), activationToken: token) {
             [self] answer in
-            switch ChooserDelivery.outcome(of: answer, ways: ways, email: email, session: session) {
+            switch ChooserDelivery.outcome(of: answer, ways: ways, email: email, session: session, requestedBy: requestedBy) {
             case .sheet: sheet()
             case .route(let request): route(request, session: session, notify: notify, then: done)
             case .cancelled(let report): done(report)

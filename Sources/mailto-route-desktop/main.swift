@@ -129,7 +129,8 @@ if let email = opening.email, ChooserDelivery.wantsChooser(email, source: openin
     let ways = session.ways()
     application.openChooser(ChooserDelivery.content(for: email, ways: ways, session: session), activationToken: activationToken) {
         answer in
-        switch ChooserDelivery.outcome(of: answer, ways: ways, email: email, session: session) {
+        switch ChooserDelivery.outcome(of: answer, ways: ways, email: email, session: session,
+                                       requestedBy: arguments.request.requestedBy) {
         case .sheet: openSheet()
         // The handoff watches its program for a moment, the chooser still on screen.
         case .route(let request): chosen = session.run(request) { _ in }
