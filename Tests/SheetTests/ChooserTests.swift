@@ -150,3 +150,39 @@ extension SheetTests {
         #expect(home.messages.isEmpty)
     }
 }
+
+extension SheetTests {
+    /// The account kept with Always: the click opens the sheet with no chooser, and the
+    /// sheet's "Ask How to Send Each Time" takes always= out of the file (its other lines and
+    /// comments kept), so that the next click asks again.
+    @Test func theSheetsMenuForgetsTheWayKept() throws {
+        let server = try SMTPTestServer(.plain)
+        try installMailPrograms()
+        _ = try sandbox.write("""
+            # mine
+            [route]
+            always=account:default
+
+            [account]
+            from=Jane Doe <jane@example.org>
+            host=127.0.0.1
+            port=\(server.port)
+            security=none
+
+            """, to: "home/.config/mailto-route/config", mode: 0o600)
+        let program = try DesktopProgram([mailtoRouteBinary, "open", "mailto:joe@example.com?subject=Kept", "--json"],
+                                         environment: chooserEnvironment, directory: sandbox.root)
+        _ = try desktop.drive([
+            "wait-sheet", "menu:Ask How to Send Each Time", "wait-label:Links will ask how to send again.",
+            screenshot("sheet-forgets-the-way"), "press:Cancel", "wait-gone",
+        ])
+        #expect(program.finish(timeout: 30).status == 4)
+        let text = configText()
+        #expect(!text.contains("always="), "\(text)")
+        #expect(text.contains("# mine") && text.contains("from=Jane Doe <jane@example.org>"), "\(text)")
+        let next = try DesktopProgram([mailtoRouteBinary, "open", "mailto:joe@example.com?subject=Again", "--json"],
+                                      environment: chooserEnvironment, directory: sandbox.root)
+        _ = try desktop.drive(["wait-chooser", "press:Cancel", "wait-chooser-gone"])
+        #expect(next.finish(timeout: 30).status == 4)
+    }
+}
