@@ -25,6 +25,8 @@ public struct ChooserContent: Sendable {
     public var subject: String?
     /// Whether **Always** can be written at all (an administrator may have locked it).
     public var canRemember: Bool
+    /// The application that asked through the Email portal (its app id); `nil`: a link.
+    public var requestingApplication: String?
 
     public init(ways: [Way], recipients: String, subject: String?, canRemember: Bool) {
         self.ways = ways

@@ -22,14 +22,17 @@ enum ChooserDelivery {
     /// Whether `email`'s request from `source` starts with the chooser: a link whose plan
     /// with a sheet is `.choose`.
     static func wantsChooser(_ email: EmailData?, source: SheetSource, session: Session) -> Bool {
+        // The Email portal's requests decide in DesktopService.composeEmail, with their app id.
         guard source == .link, let email else { return false }
         var request = RouteRequest(email: email, source: .link)
         request.sheet = true
         return session.plan(request) == .choose
     }
 
-    /// The chooser for `email`: each of `ways` as a person reads it.
-    static func content(for email: EmailData, ways: [Way], session: Session) -> ChooserContent {
+    /// The chooser for `email`: each of `ways` as a person reads it. `application`: the
+    /// Email portal's caller (its app id; Always is kept for it, and only when it is known).
+    static func content(for email: EmailData, ways: [Way], session: Session, source: SheetSource = .link,
+                        application: String? = nil) -> ChooserContent {
         let shown = ways.map { way in
             switch way.kind {
             case .account:
@@ -45,8 +48,10 @@ enum ChooserDelivery {
             }
         }
         let recipients = email.to.map { address in email.names[address].map { "\($0) <\(address)>" } ?? address }
-        return ChooserContent(ways: shown, recipients: recipients.joined(separator: ", "), subject: email.subject,
-                              canRemember: session.canRememberWay)
+        var content = ChooserContent(ways: shown, recipients: recipients.joined(separator: ", "), subject: email.subject,
+                                     canRemember: session.canRememberWay && (source != .portal || application != nil))
+        content.requestingApplication = source == .portal ? application ?? "An application" : nil
+        return content
     }
 
     /// What `answer` to the chooser of `ways` comes to for `email`: **Always** is written to
@@ -54,18 +59,19 @@ enum ChooserDelivery {
     /// the report, and the choice still goes this once); an account becomes the From shown
     /// first; a program or service, a handoff to it. `requestedBy` names the program that
     /// asked for the files the link lists (rule 8: named in the report of what is not carried).
+    /// For the Email portal (`source`), Always is kept for `application`, the caller's app id.
     static func outcome(of answer: ChooserAnswer, ways: [Way], email: EmailData, session: Session,
-                        requestedBy: String? = nil) -> Outcome {
+                        requestedBy: String? = nil, source: SheetSource = .link, application: String? = nil) -> Outcome {
         guard case .way(let index, let always) = answer, ways.indices.contains(index) else {
             let report = RouteReport(path: .compose, result: .cancelled)
-            session.log(report, source: .link)
+            session.log(report, source: source.routeSource)
             return .cancelled(report)
         }
         let way = ways[index]
         var warnings: [String] = []
         if always {
             do throws(ConfigurationError) {
-                try session.rememberWay(way)
+                try session.rememberWay(way, forApplication: source == .portal ? application : nil)
             } catch {
                 warnings.append("not remembered for the next link: \(error.message)")
             }
@@ -75,8 +81,9 @@ enum ChooserDelivery {
             session.rememberLastUsed(name)
             return .sheet
         case .program, .webmail:
-            var request = RouteRequest(email: email, source: .link, forcedPath: .handoff)
+            var request = RouteRequest(email: email, source: source.routeSource, forcedPath: .handoff)
             request.handler = way.handler
+            request.requestingApplication = application
             request.warnings = warnings
             request.attachmentsRequestedBy = requestedBy
             return .route(request)

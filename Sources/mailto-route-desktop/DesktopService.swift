@@ -146,7 +146,30 @@ final class DesktopService: ServiceDelegate, @unchecked Sendable {
         email.attachments = request.attachments.map { Attachment.file($0) }
         var routed = RouteRequest(email: email, source: .portal)
         routed.sheet = true
-        let wantsSheet = session.plan(routed) == .sheet
+        let app = request.appID.isEmpty ? nil : request.appID
+        routed.requestingApplication = app
+        let plan = session.plan(routed)
+        let wantsSheet = plan == .sheet || plan == .choose
+        if plan == .choose, application.showsSheets {
+            // The application's first request asks once; Always is kept for its app id.
+            let ways = session.ways()
+            let content = ChooserDelivery.content(for: email, ways: ways, session: session, source: .portal, application: app)
+            application.openChooser(content, activationToken: request.activationToken) { [self] answer in
+                switch ChooserDelivery.outcome(of: answer, ways: ways, email: email, session: session, source: .portal,
+                                               application: app) {
+                case .sheet:
+                    openSheet(email, source: .portal, session: session, token: request.activationToken, requestedBy: app) {
+                        [self] host, warnings in
+                        conclude(host, warnings: warnings, notify: true) { report in respond(report.map(Self.portalResponse) ?? 2) }
+                    }
+                case .route(let chosen):
+                    route(chosen, session: session) { respond(Self.portalResponse($0)) }
+                case .cancelled:
+                    respond(1)
+                }
+            }
+            return nil
+        }
         guard wantsSheet, application.showsSheets else {
             routed.sheet = false
             route(routed, session: session, noSheet: wantsSheet) { report in

@@ -161,7 +161,7 @@ final class SheetDeliveryHost: SheetHost {
     }
 
     func forgetWay() -> String? {
-        let forgotten = sessionLock.withLock { _ in Result { () throws(ConfigurationError) in try session.forgetWay() } }
+        let forgotten = sessionLock.withLock { _ in Result { () throws(ConfigurationError) in _ = try session.forgetWay() } }
         if case .failure(let error) = forgotten { return error.message }
         return nil
     }

@@ -63,7 +63,7 @@ import Testing
         #expect(Self.plan(policy: .handoff, sheet: true) == .handOff)
         #expect(Self.plan(.portal, policy: .handoff, sheet: true) == .handOff)
         #expect(Self.plan(account: .none, sheet: true) == .choose, "no account: the chooser asks once")
-        #expect(Self.plan(.portal, account: .none, sheet: true) == .handOff)
+        #expect(Self.plan(.portal, account: .none, sheet: true) == .choose, "an application's first request asks once too")
         #expect(Self.plan(account: .unusable("bad file"), sheet: true) == .handOff)
         #expect(Self.plan(forced: .handoff, sheet: true) == .handOff)
         #expect(Self.plan(policy: .direct, sheet: true) == .send, "policy=direct is standing consent: no sheet")

@@ -158,6 +158,43 @@ extension ServiceTests {
             #expect(try ThunderbirdCompose(reading: argv.last ?? "").attachments == [first, second], "\(argv)")
         }
 
+        /// No account: an application's first request through the Email portal asks once;
+        /// "Always" on Thunderbird is kept for that application (`[portal APPID]`), so its
+        /// next request goes straight there with its file; another application is asked.
+        @Test func portalChooserAlwaysIsKeptPerApplication() throws {
+            try sandbox.installHandler("thunderbird.desktop", name: "Thunderbird", program: "thunderbird")
+            let report = try file("report.txt", "figures\n")
+            let first = try compose(["--handle", "/org/freedesktop/portal/desktop/request/1_42/c1", "--app-id", "org.example.Editor",
+                                     "--to", "joe@example.com", "--subject", "Figures", "--attach", report])
+            let steps = try desktop.drive([
+                "wait-chooser", screenshot("portal-chooser"), "pick:Open in Thunderbird", "press:Always", "wait-chooser-gone",
+            ], timeout: 30)
+            let offered = try #require(steps.first { $0["step"] as? String == "wait-chooser" }?["ways"] as? [String])
+            #expect(offered == ["Open in Thunderbird", "Set up sending…"], "\(offered)")
+            let result = first.finish(timeout: 30)
+            #expect(try jsonObject(result.stdout)["response"] as? Int == 0, "\(result)")
+            let argv = try #require(sandbox.recordedArgv("thunderbird", timeout: 10))
+            #expect(try ThunderbirdCompose(reading: argv.last ?? "").attachments == [report], "\(argv)")
+            let config = (try? String(contentsOf: sandbox.configHome.appendingPathComponent("mailto-route/config"), encoding: .utf8)) ?? ""
+            #expect(config.contains("[portal org.example.Editor]\nalways=thunderbird.desktop"), "\(config)")
+            #expect(!config.contains("[route]"), "links are not what was chosen for: \(config)")
+
+            // The same application again: straight to Thunderbird, no window.
+            try FileManager.default.removeItem(at: sandbox.recordsDirectory.appendingPathComponent("thunderbird.argv"))
+            let second = try compose(["--handle", "/org/freedesktop/portal/desktop/request/1_42/c2", "--app-id", "org.example.Editor",
+                                      "--to", "ann@example.com", "--subject", "Again", "--attach", report])
+            let secondResult = second.finish(timeout: 30)
+            #expect(try jsonObject(secondResult.stdout)["response"] as? Int == 0, "\(secondResult)")
+            #expect(sandbox.recordedArgv("thunderbird", timeout: 10) != nil)
+
+            // Another application is asked; Cancel is the portal's response 1.
+            let other = try compose(["--handle", "/org/freedesktop/portal/desktop/request/1_42/c3", "--app-id", "org.example.Other",
+                                     "--to", "joe@example.com", "--subject", "Other"])
+            _ = try desktop.drive(["wait-chooser", "press:Cancel", "wait-chooser-gone"], timeout: 30)
+            let otherResult = other.finish(timeout: 30)
+            #expect(try jsonObject(otherResult.stdout)["response"] as? Int == 1, "\(otherResult)")
+        }
+
         /// `Request.Close` from the frontend (the application withdrew its request) closes
         /// the untouched sheet: response 1, nothing sent, nothing saved.
         @Test func requestCloseClosesItsSheet() throws {

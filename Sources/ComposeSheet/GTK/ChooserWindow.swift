@@ -34,11 +34,20 @@ final class ChooserWindow {
         once = ui.object("once")
         always = ui.object("always")
         cancel = ui.object("cancel")
-        let to = content.recipients.isEmpty ? tr("A link asks to write a message.")
+        let to = content.requestingApplication.map { tr("%@ asks to send a message.", $0.visible) + " " } ?? ""
+        let about = content.recipients.isEmpty ? tr("A link asks to write a message.")
             : content.subject.map { tr("A link asks to write to %@, subject “%@”.", content.recipients.visible, $0.visible) }
             ?? tr("A link asks to write to %@.", content.recipients.visible)
-        gtk_label_set_text(mr_label(ui.object("intro").widget), to + "\n" + tr("How should it go?"))
-        if !content.canRemember { setVisible(ui.object("note").widget, false) }
+        let intro = content.requestingApplication == nil ? about
+            : content.recipients.isEmpty ? "" : tr("It is to %@.", content.recipients.visible)
+        gtk_label_set_text(mr_label(ui.object("intro").widget), to + intro + "\n" + tr("How should it go?"))
+        let note = ui.object("note")
+        if let application = content.requestingApplication {
+            gtk_label_set_text(mr_label(note.widget), tr(
+                "Always: what %@ sends goes this way from now on, without asking. mailto-route route reset makes it ask again.",
+                application.visible))
+        }
+        if !content.canRemember { setVisible(note.widget, false) }
 
         let list = ui.object("ways")
         mr_set_accessible_label(list.widget, tr("Ways to send"))

@@ -13,27 +13,38 @@ extension Session {
         return !locked.contains("always") && !locked.contains("*")
     }
 
-    /// Writes `way` as `always=` in `[route]` of the user's config file: from the next click
-    /// on, links go that way without the chooser. The file keeps its comments, its other
-    /// settings and its permissions (a new one is readable by its owner alone).
-    public func rememberWay(_ way: Way) throws(ConfigurationError) {
+    /// Writes `way` as `always=` in `[route]` of the user's config file (for `application`,
+    /// an Email portal caller's app id: in `[portal APPID]`): from the next click (or that
+    /// application's next request) on, it goes that way without the chooser. The file keeps
+    /// its comments, its other settings and its permissions (a new one is its owner's alone).
+    public func rememberWay(_ way: Way, forApplication application: String? = nil) throws(ConfigurationError) {
         guard let id = way.id else { throw ConfigurationError("setting up sending is not a way to remember") }
         guard canRememberWay else {
             throw ConfigurationError("always= in [route] is locked by the administrator; \(paths.configFile) cannot change it")
         }
-        try editConfigFile { $0.set(id, "route", "always") }
+        let group = application.map { Configuration.portalGroupPrefix + $0 } ?? "route"
+        try editConfigFile { $0.set(id, group, "always") }
     }
 
-    /// Removes `always=` from `[route]` of the user's config file: clicks ask again. What it
-    /// held, or `nil` when it held nothing (nothing is written then).
+    /// Removes every `always=` the chooser wrote from the user's config file (`[route]`'s, and
+    /// each `[portal APPID]` group, which goes when nothing else is in it): clicks and
+    /// applications ask again. What was forgotten (`always=WAY`, `always=WAY for APPID`);
+    /// empty when nothing was (nothing is written then).
     @discardableResult
-    public func forgetWay() throws(ConfigurationError) -> String? {
-        var forgotten: String?
+    public func forgetWay() throws(ConfigurationError) -> [String] {
+        var forgotten: [String] = []
         try editConfigFile { file in
-            forgotten = file.string("route", "always")
-            guard forgotten != nil else { return false }
-            file.removeKey("route", "always")
-            return true
+            if let way = file.string("route", "always") {
+                forgotten.append("always=\(way)")
+                file.removeKey("route", "always")
+            }
+            for group in file.groups where group.hasPrefix(Configuration.portalGroupPrefix) {
+                guard let way = file.string(group, "always") else { continue }
+                forgotten.append("always=\(way) for \(group.dropFirst(Configuration.portalGroupPrefix.count))")
+                file.removeKey(group, "always")
+                if file.keys(in: group).isEmpty { file.removeGroup(group) }
+            }
+            return !forgotten.isEmpty
         }
         return forgotten
     }

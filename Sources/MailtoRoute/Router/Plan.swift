@@ -71,7 +71,10 @@ public enum Plan: Equatable, Sendable {
         account: AccountState, sheet: Bool = false, always: Always? = nil, ways: () -> Int = { 1 },
         passwordProblem: () -> String? = { nil }, handlerProblem: () -> String?
     ) -> Plan {
-        if source == .link, forcedPath == nil, policy == .ask {
+        // A link under policy=ask, and an application through the Email portal unless the
+        // person wants every message in the mail program.
+        let asks = source == .link && policy == .ask || source == .portal && policy != .handoff
+        if asks, forcedPath == nil {
             switch always {
             case .handOff?:
                 // The program the person chose for good, as policy=handoff would: a link

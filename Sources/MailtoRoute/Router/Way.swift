@@ -91,21 +91,31 @@ extension Session {
     /// open it in. `nil` otherwise: the chooser asks again (what is gone cannot be taken).
     public var rememberedWay: Way? {
         if let rememberedWayMemo { return rememberedWayMemo.way }
-        let found = routeSettings.always.flatMap { always -> Way? in
-            let kind = Way.kind(ofID: always)
-            if case .account(let name) = kind {
-                return accounts.contains(where: { $0.name == name }) ? Way(kind: kind, name: name, origin: "") : nil
-            }
-            // The configured handler= too: a webmail template is a way only where it is named.
-            return services.mailPrograms.ways(configured: Way(kind: kind, name: "", origin: "").handler).first { $0.kind == kind }
-        }
+        let found = routeSettings.always.flatMap(takeableWay)
         rememberedWayMemo = WayMemo(way: found)
         return found
     }
 
-    /// The remembered way as the plan sees it.
-    var always: Plan.Always? {
-        switch rememberedWay?.kind {
+    /// The way kept for `request`: for an application of the Email portal, the one kept for
+    /// its app id (`[portal APPID]`); for a link, `rememberedWay`.
+    public func rememberedWay(for request: RouteRequest) -> Way? {
+        guard request.source == .portal else { return request.source == .link ? rememberedWay : nil }
+        return request.requestingApplication.flatMap { configuration.portalWays[$0] }.flatMap(takeableWay)
+    }
+
+    /// The way `id` (`Way.id`) names, when it can be taken now.
+    func takeableWay(_ id: String) -> Way? {
+        let kind = Way.kind(ofID: id)
+        if case .account(let name) = kind {
+            return accounts.contains(where: { $0.name == name }) ? Way(kind: kind, name: name, origin: "") : nil
+        }
+        // The configured handler= too: a webmail template is a way only where it is named.
+        return services.mailPrograms.ways(configured: Way(kind: kind, name: "", origin: "").handler).first { $0.kind == kind }
+    }
+
+    /// The way kept for `request`, as the plan sees it.
+    func always(for request: RouteRequest) -> Plan.Always? {
+        switch rememberedWay(for: request)?.kind {
         case .account?: .sheet
         case .program?, .webmail?: .handOff
         case .setUp?, nil: nil

@@ -322,7 +322,8 @@ public final class Session {
     /// Where `request` is handed off: the way the person chose for it in the chooser
     /// (`RouteRequest.handler`), else `destination()`.
     public func destination(for request: RouteRequest) -> Result<any MailProgram, Failure> {
-        guard let handler = request.handler else { return destination() }
+        let kept = request.source == .portal ? rememberedWay(for: request)?.handler : nil
+        guard let handler = request.handler ?? kept else { return destination() }
         return Result { try services.mailPrograms.find(configured: handler) }.mapError { Failure($0, otherwise: .permanent) }
     }
 }

@@ -21,12 +21,21 @@ enum RouteCommand: Command {
         switch arguments.positionals.first ?? "show" {
         case "show":
             let always = session.routeSettings.always
+            let applications = session.configuration.portalWays.sorted { $0.key < $1.key }
             if json {
-                output.print(JSON.object([("always", .string(always)), ("file", .string(session.paths.configFile))]).serialized)
-            } else if let always {
+                output.print(JSON.object([
+                    ("always", .string(always)), ("file", .string(session.paths.configFile)),
+                    ("applications", .object(applications.map { ($0.key, .string($0.value)) })),
+                ]).serialized)
+                return .success
+            }
+            if let always {
                 output.print("Clicked links always go to \(always) (always= in [route] of \(session.paths.configFile)); mailto-route route reset asks again.")
             } else {
-                output.print("Nothing is remembered: a click asks how to send when there is more than one way.")
+                output.print("Nothing is remembered for links: a click asks how to send when there is more than one way.")
+            }
+            for (application, way) in applications {
+                output.print("\(application) (through the Email portal) always goes to \(way).")
             }
             return .success
         case "reset":
@@ -36,10 +45,11 @@ enum RouteCommand: Command {
                 output.error("mailto-route: always= in [route] of \(system) is the administrator's; it still applies")
             }
             if json {
-                output.print(JSON.object([("forgotten", .string(forgotten)), ("file", .string(session.paths.configFile))]).serialized)
+                output.print(JSON.object([("forgotten", .strings(forgotten)), ("file", .string(session.paths.configFile))]).serialized)
+            } else if forgotten.isEmpty {
+                output.print("Nothing to forget: no way is remembered in \(session.paths.configFile).")
             } else {
-                output.print(forgotten.map { "Forgot always=\($0): the next click asks how to send." }
-                    ?? "Nothing to forget: no way is remembered in \(session.paths.configFile).")
+                output.print("Forgot \(forgotten.joined(separator: "; ")): the next click asks how to send.")
             }
             return .success
         case let other:
