@@ -52,6 +52,8 @@ public struct CheckReport: Sendable {
     public var always: Way?
     /// `always=` as written, also when it names what is gone.
     public var alwaysSetting: String?
+    /// What Always kept for each application of the Email portal (`[portal APPID]`), by app id.
+    public var portalWays: [(String, String)] = []
     public var outbox: OutboxFacts
     /// The Email portal's backend, by the installed xdg-desktop-portal's rule.
     public var emailBackend = EmailBackend()

@@ -11,6 +11,8 @@ struct VerdictSection: CheckSection {
     /// The ways the chooser would offer, and the one Always remembered.
     let ways: [Way]
     let always: String?
+    /// What Always kept for each application of the Email portal, by app id.
+    let applications: [(String, String)]
 
     var title: String { "Verdict" }
 
@@ -18,6 +20,7 @@ struct VerdictSection: CheckSection {
         var rows = [("a click", verdict)]
         if let throughMailtoRoute { rows.append(("mailto-route open", throughMailtoRoute)) }
         if let always { rows.append(("always", "\(always) (mailto-route route reset asks again)")) }
+        for (application, way) in applications { rows.append(("always for", "\(application) (Email portal): \(way)")) }
         return rows
     }
 
@@ -27,6 +30,7 @@ struct VerdictSection: CheckSection {
             ("decision", .string(decisionName)), ("works", .bool(works)), ("exitStatus", .int(Int(exitStatus))),
             ("ways", .array(ways.map { .object([("id", .string($0.id ?? "setup")), ("name", .string($0.name))]) })),
             ("always", .string(always)),
+            ("applications", .object(applications.map { ($0.0, .string($0.1)) })),
         ]))]
     }
 
@@ -47,6 +51,6 @@ struct VerdictSection: CheckSection {
 extension CheckReport {
     var verdictSection: VerdictSection {
         VerdictSection(verdict: verdict, throughMailtoRoute: throughMailtoRoute, decision: decision, works: works,
-                       exitStatus: exitStatus, ways: ways, always: alwaysSetting)
+                       exitStatus: exitStatus, ways: ways, always: alwaysSetting, applications: portalWays)
     }
 }
