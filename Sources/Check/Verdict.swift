@@ -13,11 +13,7 @@ enum Verdict {
         let state: Plan.AccountState = !account.configured ? .none
             : account.error.map { .unusable($0) } ?? .usable
         // The same function and the same inputs as a click (Session.plan).
-        let always: Plan.Always? = switch report.always?.kind {
-        case .account?: .sheet
-        case .program?, .webmail?: .handOff
-        case .setUp?, nil: nil
-        }
+        let always = report.always?.kept
         let decision = Plan.make(source: .link, forcedPath: nil, policy: report.policy.value, account: state,
                                  sheet: report.sheetCanShow, always: always, ways: { Way.count(report.ways) },
                                  passwordProblem: { account.passwordError }) {

@@ -75,16 +75,19 @@ final class DesktopService: ServiceDelegate, @unchecked Sendable {
         showSheet()
     }
 
-    /// The chooser for a link's `email`; what the person chose is carried out: `sheet` for
-    /// an account (or setting one up), else routed as a run does, `done` hearing the report.
+    /// The chooser for a link's `email` (or, with `source` `.portal`, for the application
+    /// `application`'s); what the person chose is carried out: `sheet` for an account (or
+    /// setting one up), else routed as a run does, `done` hearing the report.
     private func choose(
         _ email: EmailData, session: Session, token: String?, notify: Bool, requestedBy: String? = nil,
+        source: SheetSource = .link, application app: String? = nil,
         sheet: @escaping () -> Void, done: @escaping @Sendable (RouteReport) -> Void
     ) {
         let ways = session.ways()
-        application.openChooser(ChooserDelivery.content(for: email, ways: ways, session: session), activationToken: token) {
-            [self] answer in
-            switch ChooserDelivery.outcome(of: answer, ways: ways, email: email, session: session, requestedBy: requestedBy) {
+        let content = ChooserDelivery.content(for: email, ways: ways, session: session, source: source, application: app)
+        application.openChooser(content, activationToken: token) { [self] answer in
+            switch ChooserDelivery.outcome(of: answer, ways: ways, email: email, session: session, requestedBy: requestedBy,
+                                           source: source, application: app) {
             case .sheet: sheet()
             case .route(let request): route(request, session: session, notify: notify, then: done)
             case .cancelled(let report): done(report)
@@ -152,22 +155,13 @@ final class DesktopService: ServiceDelegate, @unchecked Sendable {
         let wantsSheet = plan == .sheet || plan == .choose
         if plan == .choose, application.showsSheets {
             // The application's first request asks once; Always is kept for its app id.
-            let ways = session.ways()
-            let content = ChooserDelivery.content(for: email, ways: ways, session: session, source: .portal, application: app)
-            application.openChooser(content, activationToken: request.activationToken) { [self] answer in
-                switch ChooserDelivery.outcome(of: answer, ways: ways, email: email, session: session, source: .portal,
-                                               application: app) {
-                case .sheet:
-                    openSheet(email, source: .portal, session: session, token: request.activationToken, requestedBy: app) {
-                        [self] host, warnings in
-                        conclude(host, warnings: warnings, notify: true) { report in respond(report.map(Self.portalResponse) ?? 2) }
-                    }
-                case .route(let chosen):
-                    route(chosen, session: session) { respond(Self.portalResponse($0)) }
-                case .cancelled:
-                    respond(1)
-                }
-            }
+            choose(email, session: session, token: request.activationToken, notify: true, source: .portal, application: app,
+                   sheet: { [self] in
+                       openSheet(email, source: .portal, session: session, token: request.activationToken, requestedBy: app) {
+                           [self] host, warnings in
+                           conclude(host, warnings: warnings, notify: true) { report in respond(report.map(Self.portalResponse) ?? 2) }
+                       }
+                   }, done: { respond(Self.portalResponse($0)) })
             return nil
         }
         guard wantsSheet, application.showsSheets else {

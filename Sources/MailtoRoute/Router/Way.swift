@@ -59,6 +59,16 @@ public struct Way: Sendable, Equatable {
         }
     }
 
+    /// This way kept with Always, as the plan sees it: an account is the sheet, a program or
+    /// service a handoff; setting up is never kept.
+    public var kept: Plan.Always? {
+        switch kind {
+        case .account: .sheet
+        case .program, .webmail: .handOff
+        case .setUp: nil
+        }
+    }
+
     /// How many different ways `ways` are, as the plan counts them: every account is the
     /// one compose sheet (its From chooses among them), each program or service one more.
     public static func count(_ ways: [Way]) -> Int {
@@ -115,11 +125,7 @@ extension Session {
 
     /// The way kept for `request`, as the plan sees it.
     func always(for request: RouteRequest) -> Plan.Always? {
-        switch rememberedWay(for: request)?.kind {
-        case .account?: .sheet
-        case .program?, .webmail?: .handOff
-        case .setUp?, nil: nil
-        }
+        rememberedWay(for: request)?.kept
     }
 }
 
