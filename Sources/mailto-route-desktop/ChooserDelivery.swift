@@ -33,10 +33,14 @@ enum ChooserDelivery {
     /// Email portal's caller (its app id; Always is kept for it, and only when it is known).
     static func content(for email: EmailData, ways: [Way], session: Session, source: SheetSource = .link,
                         application: String? = nil) -> ChooserContent {
+        // A file under the home as ~/…: the chooser is narrow.
+        let home = session.paths.home.hasSuffix("/") ? session.paths.home : session.paths.home + "/"
         let shown = ways.map { way in
             switch way.kind {
             case .account:
-                ChooserContent.Way(title: tr("Send from %@", way.name), detail: tr("Write it here, then send: %@", way.origin),
+                ChooserContent.Way(title: tr("Send from %@", way.name),
+                                   detail: tr("Write it in the compose sheet, then send (%@)",
+                                              way.origin.hasPrefix(home) ? "~/" + way.origin.dropFirst(home.count) : way.origin),
                                    canRemember: true)
             case .program:
                 ChooserContent.Way(title: tr("Open in %@", way.name), detail: tr("The mail program (%@)", way.origin), canRemember: true)

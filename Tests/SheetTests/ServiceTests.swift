@@ -302,6 +302,24 @@ extension ServiceTests {
             #expect(argv == ["mailto:joe@example.com?subject=Hi"], "\(String(describing: argv))")
         }
 
+        /// GLib's launch of the D-Bus activatable entry with no account: the service asks
+        /// once (the same plan as the command line's click), and the program chosen "Just
+        /// this once" gets the link; nothing is written to the config file.
+        @Test func openOverTheBusWithNoAccountAsksOnceInTheService() throws {
+            try sandbox.installHandler("recorder.desktop", name: "Recorder", program: "recorder")
+            let reply = try gdbus(["--dest", "io.github.mailto_route.MailtoRoute", "--object-path",
+                                   "/io/github/mailto_route/MailtoRoute", "--method", "org.freedesktop.Application.Open",
+                                   "['mailto:joe@example.com?subject=Bus']", "{}"])
+            #expect(reply.status == 0, "\(reply)")
+            _ = try desktop.drive([
+                "wait-chooser", screenshot("open-chooser"), "pick:Open in Recorder", "press:Just this once", "wait-chooser-gone",
+            ], timeout: 30)
+            let argv = sandbox.recordedArgv("recorder", timeout: 15)
+            #expect(argv == ["mailto:joe@example.com?subject=Bus"], "\(String(describing: argv))")
+            let config = sandbox.configHome.appendingPathComponent("mailto-route/config").path
+            #expect(!((try? String(contentsOfFile: config, encoding: .utf8)) ?? "").contains("always="))
+        }
+
         /// Rule 8 through the service: GLib's Open of a link with attach= lists the file
         /// unticked in the service's sheet; a click through xdg-email hands the service its
         /// judgement with the request: the file of xdg-email's --attach ticked, the one the
