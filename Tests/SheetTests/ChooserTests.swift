@@ -82,7 +82,8 @@ extension SheetTests {
         #expect(!configText().contains("always="))
         let third = try DesktopProgram([mailtoRouteBinary, "open", "mailto:joe@example.com?subject=Third", "--json"],
                                        environment: environment, directory: sandbox.root)
-        _ = try desktop.drive(["wait-chooser", "press:Cancel", "wait-chooser-gone"])
+        // Escape is Cancel.
+        _ = try desktop.drive(["wait-chooser", "key:Escape", "wait-chooser-gone"])
         let thirdResult = third.finish(timeout: 30)
         #expect(thirdResult.status == 4, "\(thirdResult)")
     }

@@ -19,6 +19,8 @@ final class ChooserWindow {
     private let always: GObjectRef
     private let cancel: GObjectRef
     private var hasEnded = false
+    /// Escape closes the window (its close request is Cancel).
+    private let escape: GObjectRef
     private let ended: (ChooserWindow) -> Void
     // Declared last, and so released last (see ComposeSheet.window).
     let window: GObjectRef
@@ -34,6 +36,11 @@ final class ChooserWindow {
         once = ui.object("once")
         always = ui.object("always")
         cancel = ui.object("cancel")
+        // Both transfer full into the shortcut, which the controller then owns.
+        escape = GObjectRef(sinking: UnsafeMutableRawPointer(gtk_shortcut_controller_new()))
+        gtk_shortcut_controller_add_shortcut(OpaquePointer(escape.pointer),
+                                             gtk_shortcut_new(gtk_shortcut_trigger_parse_string("Escape"), gtk_named_action_new("window.close")))
+        gtk_widget_add_controller(window.widget, mr_event_controller(escape.pointer))
         let to = content.requestingApplication.map { tr("%@ asks to send a message.", $0.visible) + " " } ?? ""
         let about = content.recipients.isEmpty ? tr("A link asks to write a message.")
             : content.subject.map { tr("A link asks to write to %@, subject “%@”.", content.recipients.visible, $0.visible) }
@@ -112,6 +119,7 @@ final class ChooserWindow {
         guard !hasEnded else { return }
         hasEnded = true
         connections.disconnectAll()
+        gtk_widget_remove_controller(window.widget, mr_event_controller(escape.pointer))
         gtk_window_destroy(mr_window(window.widget))
         ended(self)
     }
