@@ -187,3 +187,21 @@ extension SheetTests {
         #expect(next.finish(timeout: 30).status == 4)
     }
 }
+
+extension SheetTests {
+    /// "Set up sending…" (no account): it cannot be kept with Always, and "Just this once"
+    /// opens the compose sheet with no account, whose page sets one up.
+    @Test func setUpSendingOpensTheSheetAndIsNeverKept() throws {
+        try installMailPrograms()
+        let program = try DesktopProgram([mailtoRouteBinary, "open", "mailto:joe@example.com?subject=Setup", "--json"],
+                                         environment: chooserEnvironment, directory: sandbox.root)
+        let steps = try desktop.drive([
+            "wait-chooser", "pick:Set up sending…", "state:Always", screenshot("chooser-set-up"), "press:Just this once",
+            "wait-sheet", "press:Cancel", "wait-gone",
+        ])
+        let always = try #require(steps.first { $0["step"] as? String == "state" })
+        #expect(always["enabled"] as? Bool == false, "\(always)")
+        #expect(program.finish(timeout: 30).status == 4)
+        #expect(!configText().contains("always="))
+    }
+}
