@@ -69,8 +69,9 @@ final class DesktopService: ServiceDelegate, @unchecked Sendable {
         }
         // A link that can go several ways asks once first (the plan's .choose).
         if let email = start.email, ChooserDelivery.wantsChooser(email, source: start.source, session: session) {
-            return choose(email, session: session, token: request.activationToken, notify: request.notify,
-                          requestedBy: request.requestedBy, sheet: { showSheet() }, done: { answer(SheetDelivery.outcome($0)) })
+            choose(email, session: session, token: request.activationToken, notify: request.notify,
+                   requestedBy: request.requestedBy, sheet: { showSheet() }, done: { answer(SheetDelivery.outcome($0)) })
+            return
         }
         showSheet()
     }
@@ -78,14 +79,15 @@ final class DesktopService: ServiceDelegate, @unchecked Sendable {
     /// The chooser for a link's `email` (or, with `source` `.portal`, for the application
     /// `application`'s); what the person chose is carried out: `sheet` for an account (or
     /// setting one up), else routed as a run does, `done` hearing the report.
+    @discardableResult
     private func choose(
         _ email: EmailData, session: Session, token: String?, notify: Bool, requestedBy: String? = nil,
         source: SheetSource = .link, application app: String? = nil,
         sheet: @escaping () -> Void, done: @escaping @Sendable (RouteReport) -> Void
-    ) {
+    ) -> SheetHandle {
         let ways = session.ways()
         let content = ChooserDelivery.content(for: email, ways: ways, session: session, source: source, application: app)
-        application.openChooser(content, activationToken: token) { [self] answer in
+        return application.openChooser(content, activationToken: token) { [self] answer in
             switch ChooserDelivery.outcome(of: answer, ways: ways, email: email, session: session, requestedBy: requestedBy,
                                            source: source, application: app) {
             case .sheet: sheet()
@@ -154,15 +156,18 @@ final class DesktopService: ServiceDelegate, @unchecked Sendable {
         let plan = session.plan(routed)
         let wantsSheet = plan == .sheet || plan == .choose
         if plan == .choose, application.showsSheets {
-            // The application's first request asks once; Always is kept for its app id.
-            choose(email, session: session, token: request.activationToken, notify: true, source: .portal, application: app,
-                   sheet: { [self] in
-                       openSheet(email, source: .portal, session: session, token: request.activationToken, requestedBy: app) {
-                           [self] host, warnings in
-                           conclude(host, warnings: warnings, notify: true) { report in respond(report.map(Self.portalResponse) ?? 2) }
-                       }
-                   }, done: { respond(Self.portalResponse($0)) })
-            return nil
+            // The application's first request asks once; Always is kept for its app id. The
+            // handle withdraws the chooser, then the sheet it opened.
+            var handle: SheetHandle?
+            handle = choose(email, session: session, token: request.activationToken, notify: true, source: .portal, application: app,
+                            sheet: { [self] in
+                                let opened = openSheet(email, source: .portal, session: session, token: request.activationToken,
+                                                       requestedBy: app) { [self] host, warnings in
+                                    conclude(host, warnings: warnings, notify: true) { report in respond(report.map(Self.portalResponse) ?? 2) }
+                                }
+                                handle?.follow(opened)
+                            }, done: { respond(Self.portalResponse($0)) })
+            return handle
         }
         guard wantsSheet, application.showsSheets else {
             routed.sheet = false

@@ -214,6 +214,22 @@ extension ServiceTests {
             #expect(sandbox.drafts.isEmpty)
         }
 
+        /// `Request.Close` while the chooser asks (no account): it goes as Cancel, the
+        /// portal's response 1, nothing kept.
+        @Test func requestCloseClosesItsChooser() throws {
+            try sandbox.installHandler("thunderbird.desktop", name: "Thunderbird", program: "thunderbird")
+            let handle = "/org/freedesktop/portal/desktop/request/1_42/t9"
+            let call = try compose(["--handle", handle, "--app-id", "org.example.Editor", "--to", "joe@example.com"])
+            _ = try desktop.drive(["wait-chooser"], timeout: 30)
+            let close = try gdbus(["--dest", "org.freedesktop.impl.portal.desktop.mailtoroute", "--object-path", handle,
+                                   "--method", "org.freedesktop.impl.portal.Request.Close"])
+            #expect(close.status == 0, "\(close)")
+            _ = try desktop.drive(["wait-chooser-gone"], timeout: 20)
+            let result = call.finish(timeout: 20)
+            #expect(try jsonObject(result.stdout)["response"] as? Int == 1, "\(result)")
+            #expect(sandbox.neverLaunched("thunderbird"))
+        }
+
         // MARK: - Clicks
 
         /// A click while the service runs opens its sheet in the service; Cancel ends the

@@ -133,11 +133,19 @@ public final class SheetApplication {
 /// was withdrawn (nothing edited: cancelled; edits: saved as a draft). Main thread only.
 public final class SheetHandle {
     weak var sheet: ComposeSheet?
+    /// The chooser the request opened first, while it is on screen.
+    weak var chooser: ChooserWindow?
 
     init() {}
 
     public func withdraw() {
         sheet?.withdraw()
+        chooser?.finish(.cancelled)
+    }
+
+    /// The sheet `other` holds is this request's now (the chooser's answer opened it).
+    public func follow(_ other: SheetHandle) {
+        sheet = other.sheet
     }
 }
 
