@@ -114,6 +114,17 @@ public final class KeyFile: @unchecked Sendable {
         try Files.write(bytes, to: path, mode: mode)
     }
 
+    /// Wraps `g_key_file_remove_key`; a key that is not there is no error.
+    public func removeKey(_ group: String, _ key: String) {
+        _ = g_key_file_remove_key(pointer, group, key, nil)
+    }
+
+    /// Wraps `g_key_file_to_data` (transfer full): the file as it would be written, its
+    /// comments kept.
+    public var text: String {
+        takeString(g_key_file_to_data(pointer, nil, nil)) ?? ""
+    }
+
     /// Wraps `g_key_file_save_to_file`, which writes atomically (`g_file_set_contents`).
     public func save(to path: String) throws(DesktopError) {
         var error: UnsafeMutablePointer<GError>?

@@ -17,6 +17,7 @@ public enum CommandLineTool {
         DraftsCommand.self,
         LogCommand.self,
         AccountCommand.self,
+        RouteCommand.self,
     ]
 
     /// Runs the command `words` name (the words after `mailto-route`) and returns its exit

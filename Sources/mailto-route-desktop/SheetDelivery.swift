@@ -65,13 +65,16 @@ enum SheetDelivery {
         var from: String?
         var sendUnavailable: String?
         var noAccount = false
-        // The default account (the sheet's From chooser: `session.accountChoices`).
-        switch session.defaultAccountSetup.map({ $0.flatMap(\.account) }) {
-        case .success(let account)?:
-            from = account.from.readable
-        case .failure(let mistake)?:
+        // The From chooser: every account that reads, the one last used first (else the
+        // default); with none, the default account's mistake says why Send cannot work.
+        let accounts = session.accountChoices(checkingCredentials: false).filter { $0.problem == nil }
+        let preferred = session.preferredAccountName
+        let fromIndex = accounts.firstIndex { $0.name == preferred } ?? 0
+        if accounts.indices.contains(fromIndex) {
+            from = accounts[fromIndex].from
+        } else if case .failure(let mistake)? = session.defaultAccountSetup.map({ $0.flatMap(\.account) }) {
             sendUnavailable = mistake.message
-        case nil:
+        } else {
             // The sheet offers "Set up sending" instead (SheetDeliveryHost.setUpSending).
             sendUnavailable = "no account is set up"
             noAccount = true
@@ -103,6 +106,9 @@ enum SheetDelivery {
             content.offersSetup = true
             content.onlineAccountsAvailable = OnlineAccounts.isOnBus()
         }
+        content.accounts = accounts.map { FromAccount(name: $0.name, readable: $0.from ?? $0.name, origin: $0.origin) }
+        content.fromIndex = fromIndex
+        content.remembersWay = session.routeSettings.always != nil && session.wayFromSystemFile == nil
         // Completion: the addresses sent to before, most used first (read once, here).
         content.recentRecipients = ((try? session.storage.recipients.entries()) ?? []).map {
             AddressSuggestion(name: $0.name, address: $0.address, fromHistory: true)
@@ -145,7 +151,7 @@ final class SheetDeliveryHost: SheetHost {
         state.withLock { $0 }
     }
 
-    func perform(_ action: SheetAction, with email: EmailData) -> SheetActionResult {
+    func perform(_ action: SheetAction, with email: EmailData, from account: String?) -> SheetActionResult {
         // The sheet is the user's own writing and its button their consent (rule 1): it
         // is routed on the path the button names, with no second question. A failure is
         // kept on screen, not as a draft: the user mends it and sends again, or saves it.
@@ -156,8 +162,13 @@ final class SheetDeliveryHost: SheetHost {
         }
         var request = RouteRequest(email: email, source: .sheet, forcedPath: path)
         request.keepsFailedMessage = false
+        request.account = account
         let report = sessionLock.withLock { _ in session.route(request) }
         guard report.result == .failed else {
+            // The From chooser offers it first next time.
+            if action == .send, let account, report.result == .sent || report.result == .queued {
+                sessionLock.withLock { _ in session.rememberLastUsed(account) }
+            }
             state.withLock { $0 = report }
             return .finished
         }
@@ -197,6 +208,12 @@ final class SheetDeliveryHost: SheetHost {
         let report = RouteReport(path: .compose, result: .cancelled)
         sessionLock.withLock { _ in session.log(report, source: source.routeSource) }
         state.withLock { $0 = report }
+    }
+
+    func forgetWay() -> String? {
+        let forgotten = sessionLock.withLock { _ in Result { () throws(ConfigurationError) in _ = try session.forgetWay() } }
+        if case .failure(let error) = forgotten { return error.message }
+        return nil
     }
 
     func forgetRecipient(_ address: String) {

@@ -241,7 +241,9 @@ import TestSupport
         try sandbox.setDefaultMailHandler("recorder.desktop")
         try writeAccount(sandbox, port: 9, security: "none")
         let program = try start(["open", "mailto:joe@example.com", "--json"])
+        // An account and a mail program: the first click asks once; the account, this once.
         _ = try desktop.drive([
+            "wait-chooser", "pick:Send from Jane Doe <jane@example.org>", "press:Just this once",
             "wait-sheet", "type:Subject:Over to you", screenshot("open-in-mail-program"), "menu:Open in Recorder", "wait-gone",
         ])
         let result = program.finish()
@@ -584,6 +586,8 @@ import TestSupport
         let server = try SMTPTestServer(.plain)
         var environment = desktop.environment(sandbox.environment)
         environment["LD_DEBUG"] = "files"
+        // policy=handoff: no chooser (its window is the desktop program's, which loads GTK).
+        try sandbox.write("[route]\npolicy=handoff\n", to: "home/.config/mailto-route/config")
         let handoff = try run(mailtoRouteBinary, ["open", "mailto:joe@example.com"], environment: environment)
         #expect(handoff.stderr.contains("file=libglib-2.0.so.0"), "the loader's log is missing: \(handoff)")
         #expect(!handoff.stderr.contains("libgtk-4"))

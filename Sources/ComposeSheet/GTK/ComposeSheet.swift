@@ -70,6 +70,8 @@ final class ComposeSheet {
     /// The completion of To, Cc and Bcc.
     private var completions: [AddressCompletion] = []
     private var fillSource: guint = 0
+    /// The From chooser, when there is more than one account (ComposeSheet+From.swift).
+    var fromChooser: FromChooser?
 
     // Declared last, and so released last (Swift releases stored properties in order): a
     // widget inside the window, or a window transient for it, released after the window
@@ -124,6 +126,7 @@ final class ComposeSheet {
 
         // Not selectable: a selectable label takes the focus, and Tab goes from To on.
         gtk_label_set_text(mr_label(ui.object("from").widget), content.from?.visible ?? tr("no account"))
+        if content.accounts.count > 1 { fromChooser = makeFromChooser(in: ui.object("fields"), replacing: ui.object("from")) }
         // No account at all: the sheet offers to set one up (below) rather than naming a command.
         if !content.offersSetup, let reason = content.sendUnavailable {
             let unavailable = ui.object("send-unavailable")
@@ -201,10 +204,11 @@ final class ComposeSheet {
         let handlers: [(String, ActionHandler)] = [
             ("send", onSendAction), ("save-draft", onSaveDraftAction), ("attach", onAttachAction),
             ("cancel", onCancelAction), ("show-cc", onShowCcAction), ("show-bcc", onShowBccAction),
-            ("hand-off", onHandOffAction),
+            ("hand-off", onHandOffAction), ("forget-way", onForgetWayAction),
         ]
         for (name, handler) in handlers {
             guard name != "hand-off" || content.mailProgramName != nil else { continue }
+            guard name != "forget-way" || content.remembersWay else { continue }
             // Transfer full, adopted; the window's action map takes a reference of its own.
             guard let made = g_simple_action_new(name, nil) else { preconditionFailure("g_simple_action_new returned NULL") }
             let action = GObjectRef(adopting: UnsafeMutableRawPointer(made))
@@ -214,6 +218,9 @@ final class ComposeSheet {
         }
         if let name = content.mailProgramName {
             g_menu_append(mr_menu(handOffSection.pointer), tr("Open in %@", name.visible), "win.hand-off")
+        }
+        if content.remembersWay {
+            g_menu_append(mr_menu(handOffSection.pointer), tr("Ask How to Send Each Time"), "win.forget-way")
         }
         let keys: [(String, [String])] = [
             ("win.send", ["<Control>Return", "<Control>KP_Enter"]), ("win.save-draft", ["<Control>s"]),
@@ -234,7 +241,7 @@ final class ComposeSheet {
         controllers.append(controller)
     }
 
-    private func setEnabled(_ name: String, _ enabled: Bool) {
+    func setEnabled(_ name: String, _ enabled: Bool) {
         guard let action = actions[name] else { return }
         g_simple_action_set_enabled(mr_simple_action(action.pointer), enabled ? 1 : 0)
     }
@@ -492,6 +499,7 @@ final class ComposeSheet {
             setSensitive(widget.widget, !isBusy)
         }
         for name in ["save-draft", "attach", "cancel", "hand-off", "show-cc", "show-bcc"] { setEnabled(name, !isBusy) }
+        if let fromChooser { setSensitive(fromChooser.button.widget, !isBusy) }
         gtk_text_view_set_editable(mr_text_view(textView.widget), isBusy ? 0 : 1)
         if isBusy { setEnabled("send", false) } else { checkAddresses() }
     }

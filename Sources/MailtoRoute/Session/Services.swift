@@ -84,12 +84,29 @@ public protocol MailProgramFinder {
     /// `handler` when given (the `[route]` group's `handler=`), else the desktop's choice;
     /// never mailto-route itself. Throws why there is nowhere to go.
     func find(configured handler: String?) throws -> any MailProgram
+    /// Every mail program and webmail service a link can be handed to now, for the chooser
+    /// (`Session.ways`): each that can start, the default first; `handler` is `handler=`
+    /// (a webmail template it names is a way too).
+    func ways(configured handler: String?) -> [Way]
+}
+
+extension MailProgramFinder {
+    /// The one program `find` finds, for a finder that knows no other.
+    public func ways(configured handler: String?) -> [Way] {
+        guard let program = try? find(configured: handler) else { return [] }
+        let kind = Way.kind(ofID: program.id)
+        return [Way(kind: kind, name: program.name, origin: program.id)]
+    }
 }
 
 /// GIO's `mailto:` handlers and the webmail services (`Handoff`).
 struct DesktopMailPrograms: MailProgramFinder {
     func find(configured handler: String?) throws -> any MailProgram {
         try Handoff.destination(configured: handler)
+    }
+
+    func ways(configured handler: String?) -> [Way] {
+        Handoff.ways(configured: handler)
     }
 }
 
