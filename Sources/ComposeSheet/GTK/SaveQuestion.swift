@@ -35,7 +35,7 @@ final class SaveQuestion {
     /// libadwaita 1.2 (Debian 12) names each response button twice ("Discard Discard": its
     /// label and the label inside it), which a screen reader then speaks: each button is
     /// given its label as its name, found by walking the dialog's widgets.
-    private static func nameButtonsOnce(_ widget: UnsafeMutablePointer<GtkWidget>) {
+    static func nameButtonsOnce(_ widget: UnsafeMutablePointer<GtkWidget>) {
         if mr_is_button(widget) != 0, let text = gtk_button_get_label(mr_button(widget)) {
             mr_set_own_accessible_label(widget, text)
         }

@@ -58,6 +58,10 @@ public struct RouteRequest: Sendable {
     /// The account to send from: its name (`Session.accounts`) or its address (`send
     /// --account`, `--from`, the sheet's From); `nil`: the default account.
     public var account: String?
+    /// Send held: into the outbox, to wait until `until` before it goes (the sheet's Undo
+    /// time, or Send later), carried by whoever owns the outbox (docs/outbox.md, "Held
+    /// messages"); `nil`: sent now. Only on the direct path.
+    public var held: (hold: Hold, until: Timestamp)?
 
     public init(
         email: EmailData, source: Source, forcedPath: ForcedPath? = nil,

@@ -12,6 +12,8 @@ Steps:
   tick:NAME                   toggle the check box NAME (an attachment's path or name)
   press:NAME                  press the push button NAME
   menu:ITEM                   open the sheet's main menu and choose ITEM
+  menu-of:BUTTON:ITEM         open the menu of the menu button BUTTON (Send's "Send Later")
+                              and choose ITEM
   right-click:NAME:TEXT       right-click the first TEXT in the field NAME (its context menu)
   choose:ITEM                 choose the menu item ITEM of a menu that is open
   underlined:NAME             prints the words of the field NAME underlined as misspelt
@@ -24,7 +26,7 @@ Steps:
   wait-window:TITLE           wait for a window titled TITLE
   wait-sheets:N               wait until N sheets are open
   wait-gone                   wait until no sheet is left
-  state:NAME                  prints whether NAME is showing, enabled, checked, focused,
+  state:NAME                  prints whether NAME is showing, enabled, checked, focused, editable,
                               where it is in its window, and a field's text
   focused                     prints the name of the focused control
   wait-no:NAME                wait until no control of the sheet is named NAME
@@ -197,7 +199,8 @@ def state_of(node):
              "showing": states.contains(pyatspi.STATE_SHOWING),
              "enabled": states.contains(pyatspi.STATE_SENSITIVE),
              "checked": states.contains(pyatspi.STATE_CHECKED),
-             "focused": states.contains(pyatspi.STATE_FOCUSED)}
+             "focused": states.contains(pyatspi.STATE_FOCUSED),
+             "editable": states.contains(pyatspi.STATE_EDITABLE)}
     # Where it is in its window (the header bar is at the top), and a field's text.
     try:
         extents = node.queryComponent().getExtents(pyatspi.WINDOW_COORDS)
@@ -261,17 +264,19 @@ for step in args:
         button.queryAction().doAction(0)
         time.sleep(0.1)
         say(step=kind, button=rest)
-    elif kind == "menu":
+    elif kind in ("menu", "menu-of"):
+        opener_name, item_name = ("Main Menu", rest) if kind == "menu" else rest.split(":", 1)
+        rest = item_name
         # GtkMenuButton is named twice in the tree (itself and its inner toggle): the one
         # that can be pressed opens the menu.
         deadline = time.time() + TIMEOUT
         while True:
-            openers = [node for root in sheets() for node in walk(root) if node.name == "Main Menu"]
+            openers = [node for root in sheets() for node in walk(root) if node.name == opener_name]
             actionable = [node for node in openers if node.queryAction().nActions > 0]
             if actionable:
                 break
             if time.time() > deadline:
-                fail("no Main Menu button to press")
+                fail("no %s button to press" % opener_name)
             time.sleep(0.05)
         actionable[0].queryAction().doAction(0)
         item = find(rest, ["menu item", "push button", "check menu item"])

@@ -1,0 +1,87 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// Send Later and a held Send as the desktop service carries them: the outbox has the
+/// message, so a kill -9 of the service loses nothing and sends nothing twice; the next
+/// start of the service (here the `own-outbox` action the command line and the login's
+/// autostart entry use) sends it at its time.
+extension ServiceTests.Service {
+    /// Send Later at a time of one's own (a few seconds ahead here), the service killed
+    /// with SIGKILL meanwhile and started again: the message arrives at its time, once.
+    @Test func sendLaterArrivesAtItsTimeAfterAKillOfTheService() throws {
+        let server = try SMTPTestServer(.plain)
+        try writeAccount(sandbox, port: server.port, security: "none")
+        let notifications = try GtkNotificationServer(environment: environment)
+        let program = try click(["open", "mailto:joe@example.com?subject=Later%20on&body=x", "--json"])
+        _ = try desktop.drive(["wait-sheet", "menu-of:Send Later:At a Chosen Time…", "wait-window:Send at"], timeout: 30)
+        // Far enough ahead for the kill and the restart below, on the clock the service reads.
+        let due = Date().addingTimeInterval(15)
+        let formatter = DateFormatter()
+        formatter.dateFormat = "HH:mm:ss"
+        let time = formatter.string(from: due)
+        _ = try desktop.drive(["type:Time:\(time)", screenshot("send-later-time"), "press:Schedule", "wait-gone"], timeout: 30)
+        let result = program.finish()
+        #expect(result.status == 75, "held in the outbox: \(result)")
+        let json = try jsonObject(result.stdout)
+        #expect(json["hold"] as? String == "later", "\(json)")
+        let notBefore = try #require(json["notBefore"] as? String)
+        let list = try run(mailtoRouteBinary, ["outbox", "list", "--json"], environment: environment)
+        let queued = try #require(try jsonObject(list.stdout)["queued"] as? [[String: Any]])
+        #expect(queued.count == 1 && queued.first?["hold"] as? String == "later", "\(list)")
+        #expect(queued.first?["nextAttempt"] as? String == notBefore)
+        let text = try run(mailtoRouteBinary, ["outbox", "list"], environment: environment)
+        #expect(text.stdout.contains("send later"), "\(text)")
+        let told = try #require(notifications.calls().last { $0["method"] as? String == "AddNotification" })
+        #expect((told["buttons"] as? [[String: Any]])?.first?["label"] as? String == "Send now", "\(told)")
+
+        try killService()
+        #expect(server.messages.isEmpty)
+        // The next start (a login, a click): it owns the outbox again.
+        let activate = ["--dest", "io.github.mailto_route.MailtoRoute", "--object-path", "/io/github/mailto_route/MailtoRoute",
+                        "--method", "org.freedesktop.Application.ActivateAction", "own-outbox", "[<''>]", "{}"]
+        #expect(try gdbus(activate).status == 0)
+        let deadline = due.addingTimeInterval(30)
+        while server.messages.isEmpty, Date() < deadline { usleep(100_000) }
+        #expect(server.messages.count == 1)
+        #expect(Date() >= due.addingTimeInterval(-1), "not before its time")
+        sleep(3)
+        #expect(server.messages.count == 1, "once")
+        #expect(try outboxEntries().isEmpty)
+        let view = try pythonView(of: try #require(server.messages.first))
+        #expect((view["headers"] as? [String: String])?["Subject"] == "Later on")
+    }
+
+    /// A Send held for Undo when the service is killed: the click fails (its sheet is
+    /// gone), the message is not lost, and the service's next start sends it once.
+    @Test func heldSendSurvivesAKillOfTheServiceAndIsSentOnce() throws {
+        let server = try SMTPTestServer(.plain)
+        try writeAccount(sandbox, port: server.port, security: "none")
+        let program = try click(["open", "mailto:joe@example.com?subject=Held%20over&body=x", "--json"])
+        _ = try desktop.drive(["wait-sheet", "press:Send", "wait-label:Sending in"], timeout: 30)
+        try killService()
+        _ = program.finish()
+        sleep(6)
+        #expect(server.messages.isEmpty, "its holder is gone: nobody sent it")
+        #expect(try outboxEntries().count == 1, "and it is not lost")
+        let activate = ["--dest", "io.github.mailto_route.MailtoRoute", "--object-path", "/io/github/mailto_route/MailtoRoute",
+                        "--method", "org.freedesktop.Application.ActivateAction", "own-outbox", "[<''>]", "{}"]
+        #expect(try gdbus(activate).status == 0)
+        let deadline = Date().addingTimeInterval(20)
+        while server.messages.isEmpty, Date() < deadline { usleep(100_000) }
+        #expect(server.messages.count == 1)
+        sleep(3)
+        #expect(server.messages.count == 1, "once")
+        #expect(try outboxEntries().isEmpty)
+    }
+
+    /// SIGKILL to the process that owns the service's name, and wait until it left the bus.
+    func killService() throws {
+        let owner = try gdbus(["--dest", "org.freedesktop.DBus", "--object-path", "/org/freedesktop/DBus", "--method",
+                               "org.freedesktop.DBus.GetConnectionUnixProcessID", "io.github.mailto_route.MailtoRoute"])
+        let digits = owner.stdout.split(whereSeparator: { !$0.isNumber }).last.flatMap { pid_t($0) }
+        let pid = try #require(digits, "\(owner)")
+        kill(pid, SIGKILL)
+        #expect(waitForServiceToLeave(), "the service left after SIGKILL")
+    }
+}
