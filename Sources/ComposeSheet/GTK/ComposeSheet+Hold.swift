@@ -43,9 +43,31 @@ extension ComposeSheet {
         adw_toast_set_timeout(made, 0)
         hold = SendHold(seconds: seconds, toast: toast)
         adw_toast_overlay_add_toast(mr_toast_overlay(toasts.pointer), made)
+        nameToastButtons()
         setBusyLook(true)
         setEnabled("undo-send", true)
         hold?.timer = mr_timeout_add(1000, onHoldTick, data)
+    }
+
+    /// libadwaita 1.2 names a toast's button twice ("Undo Undo"), as its message dialogs'
+    /// (SaveQuestion): each toast on the overlay (its children but the sheet's content) has
+    /// its buttons named once.
+    private func nameToastButtons() {
+        let content = adw_toast_overlay_get_child(mr_toast_overlay(toasts.pointer))
+        var child = gtk_widget_get_first_child(toasts.widget)
+        while let current = child {
+            if current != content { SaveQuestion.nameButtonsOnce(current) }
+            child = gtk_widget_get_next_sibling(current)
+        }
+    }
+
+    /// libadwaita 1.2 leaves the arrow of the Send button (an AdwSplitButton: its button, a
+    /// separator, its menu button) with its class name as its accessible name: it is named
+    /// "Send Later", the menu it opens, as is the toggle inside it that takes the press.
+    static func nameSendLaterArrow(_ splitButton: UnsafeMutablePointer<GtkWidget>) {
+        guard let arrow = gtk_widget_get_last_child(splitButton) else { return }
+        mr_set_own_accessible_label(arrow, tr("Send Later"))
+        if let toggle = gtk_widget_get_first_child(arrow) { mr_set_own_accessible_label(toggle, tr("Send Later")) }
     }
 
     static func holdTitle(_ seconds: Int) -> String {

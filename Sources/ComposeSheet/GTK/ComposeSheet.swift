@@ -147,6 +147,7 @@ final class ComposeSheet {
         for path in content.email.requestedAttachments { addFile(FileRow(requested: path)) }
 
         addActions(application, handOffSection: ui.object("hand-off-section"))
+        Self.nameSendLaterArrow(ui.object("send").widget)
         gtk_application_window_set_help_overlay(mr_application_window(window.pointer), OpaquePointer(shortcuts.pointer))
         // Cc and Bcc are folded behind their buttons beside To unless the message has them.
         if !content.email.cc.isEmpty { unfold(ccRow, button: showCc, focus: false) }
