@@ -24,7 +24,7 @@ import Testing
     /// RFC 3676 §4.3: the signature goes below a new message after `-- ` on a line of its
     /// own; a body that has a separator line already gets none.
     @Test func signatureGoesBelowTheMessageAfterDashDashSpaceOnce() {
-        #expect(MessageText.withSignature("Jane\nExample Org", below: "") == "\n-- \nJane\nExample Org")
+        #expect(MessageText.withSignature("Jane\nExample Org", below: "") == "\n\n-- \nJane\nExample Org")
         #expect(MessageText.withSignature("Jane", below: "Hello") == "Hello\n\n-- \nJane")
         #expect(MessageText.withSignature("Jane\r\nOrg", below: "Hello\n") == "Hello\n\n-- \nJane\nOrg")
         #expect(MessageText.withSignature("Jane", below: "Hi\n-- \nAnn") == "Hi\n-- \nAnn")

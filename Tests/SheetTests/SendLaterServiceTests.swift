@@ -14,7 +14,8 @@ extension ServiceTests.Service {
         try writeAccount(sandbox, port: server.port, security: "none")
         let notifications = try GtkNotificationServer(environment: environment)
         let program = try click(["open", "mailto:joe@example.com?subject=Later%20on&body=x", "--json"])
-        _ = try desktop.drive(["wait-sheet", "menu-of:Send Later:At a Chosen Time…", "wait-window:Send at"], timeout: 30)
+        _ = try desktop.drive(["wait-sheet", "open-menu:Send Later", screenshot("send-later-menu"), "choose:At a Chosen Time…",
+                                  "wait-window:Send at"], timeout: 30)
         // Far enough ahead for the kill and the restart below, on the clock the service reads.
         let due = Date().addingTimeInterval(15)
         let formatter = DateFormatter()
@@ -73,6 +74,37 @@ extension ServiceTests.Service {
         sleep(3)
         #expect(server.messages.count == 1, "once")
         #expect(try outboxEntries().isEmpty)
+    }
+
+    /// The window closed during the Undo time: the message still waits, and the
+    /// notification (GNOME's org.gtk.Notifications) has **Undo**, which takes it back and
+    /// shows the sheet again with it; nothing is sent.
+    @Test func undoInTheNotificationAfterTheWindowClosedSendsNothingAndShowsTheSheetAgain() throws {
+        let server = try SMTPTestServer(.plain)
+        try writeAccount(sandbox, port: server.port, security: "none")
+        let notifications = try GtkNotificationServer(environment: environment)
+        let program = try click(["open", "mailto:joe@example.com?subject=Second%20thoughts&body=x", "--json"])
+        _ = try desktop.drive(["wait-sheet", "press:Send", "wait-label:Sending in", "press:Close", "wait-gone"], timeout: 30)
+        let told = try #require(notifications.calls().last { $0["method"] as? String == "AddNotification" })
+        let button = try #require((told["buttons"] as? [[String: Any]])?.first, "\(told)")
+        #expect(button["label"] as? String == "Undo")
+        #expect(button["action"] as? String == "app.undo-send")
+        let list = try run(mailtoRouteBinary, ["outbox", "list", "--json"], environment: environment)
+        let id = try #require((try jsonObject(list.stdout)["queued"] as? [[String: Any]])?.first?["id"] as? String, "\(list)")
+        #expect((button["target"] as? String)?.contains(id) == true, "\(button)")
+        let undo = ["--dest", "io.github.mailto_route.MailtoRoute", "--object-path", "/io/github/mailto_route/MailtoRoute",
+                    "--method", "org.freedesktop.Application.ActivateAction", "undo-send", "[<'\(id)'>]", "{}"]
+        #expect(try gdbus(undo).status == 0)
+        let steps = try desktop.drive(["wait-sheet", "wait-label:Not sent: the message is back", "state:Message",
+                                       screenshot("undo-from-notification")], timeout: 20)
+        #expect(steps.last { $0["step"] as? String == "state" }?["editable"] as? Bool == true, "\(steps)")
+        sleep(6)
+        #expect(server.messages.isEmpty, "nothing sent after Undo")
+        #expect(try outboxEntries().isEmpty)
+        _ = try desktop.drive(["press:Cancel", "press:Discard", "wait-gone"])
+        let result = program.finish()
+        #expect(result.status == 4, "\(result)")
+        #expect(server.messages.isEmpty)
     }
 
     /// SIGKILL to the process that owns the service's name, and wait until it left the bus.

@@ -14,6 +14,7 @@ Steps:
   menu:ITEM                   open the sheet's main menu and choose ITEM
   menu-of:BUTTON:ITEM         open the menu of the menu button BUTTON (Send's "Send Later")
                               and choose ITEM
+  open-menu:BUTTON            open the menu of the menu button BUTTON (then choose:ITEM)
   right-click:NAME:TEXT       right-click the first TEXT in the field NAME (its context menu)
   choose:ITEM                 choose the menu item ITEM of a menu that is open
   underlined:NAME             prints the words of the field NAME underlined as misspelt
@@ -130,7 +131,7 @@ def named_controls():
 
 
 def roots():
-    return sheets() + windows_named("Save this message as a draft?") + windows_named("Attach Files")
+    return sheets() + windows_named("Save this message as a draft?") + windows_named("Attach Files") + windows_named("Send at")
 
 
 def find(name, roles=None, prefix=False):
@@ -264,8 +265,9 @@ for step in args:
         button.queryAction().doAction(0)
         time.sleep(0.1)
         say(step=kind, button=rest)
-    elif kind in ("menu", "menu-of"):
-        opener_name, item_name = ("Main Menu", rest) if kind == "menu" else rest.split(":", 1)
+    elif kind in ("menu", "menu-of", "open-menu"):
+        opener_name, item_name = ("Main Menu", rest) if kind == "menu" else (rest, None) if kind == "open-menu" \
+            else rest.split(":", 1)
         rest = item_name
         # GtkMenuButton is named twice in the tree (itself and its inner toggle): the one
         # that can be pressed opens the menu.
@@ -279,6 +281,10 @@ for step in args:
                 fail("no %s button to press" % opener_name)
             time.sleep(0.05)
         actionable[0].queryAction().doAction(0)
+        if item_name is None:
+            time.sleep(0.3)
+            say(step=kind, button=opener_name)
+            continue
         item = find(rest, ["menu item", "push button", "check menu item"])
         if not item.getState().contains(pyatspi.STATE_SENSITIVE):
             fail("%r is not enabled" % rest)
