@@ -533,8 +533,13 @@ final class ComposeSheet {
             }
             gtk_label_set_text(mr_label(errorLabel.widget), what)
             setVisible(errorLabel.widget, true)
-            // A held Send whose window was closed: the user sees what became of it.
-            if action == .releaseHold { gtk_window_present(mr_window(window.widget)) }
+            if action == .releaseHold {
+                // The server refused it for good: the text is the sheet's again (the
+                // outbox keeps the refused copy in failed/), and a window closed during
+                // the hold shows what became of it.
+                recovery?.resume(with: message(convertingLineBreaks: false))
+                gtk_window_present(mr_window(window.widget))
+            }
         }
     }
 
