@@ -537,7 +537,7 @@ final class ComposeSheet {
                 // The server refused it for good: the text is the sheet's again (the
                 // outbox keeps the refused copy in failed/), and a window closed during
                 // the hold shows what became of it.
-                recovery?.resume(with: message(convertingLineBreaks: false))
+                recovery?.resume(with: self.message(convertingLineBreaks: false))
                 gtk_window_present(mr_window(window.widget))
             }
         }
