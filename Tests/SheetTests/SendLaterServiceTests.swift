@@ -17,7 +17,7 @@ extension ServiceTests.Service {
         _ = try desktop.drive(["wait-sheet", "open-menu:Send Later", screenshot("send-later-menu"), "choose:At a Chosen Time…",
                                   "wait-window:Send at"], timeout: 30)
         // Far enough ahead for the kill and the restart below, on the clock the service reads.
-        let due = Date().addingTimeInterval(15)
+        let due = Date().addingTimeInterval(30)
         let formatter = DateFormatter()
         formatter.dateFormat = "HH:mm:ss"
         let time = formatter.string(from: due)
@@ -36,12 +36,10 @@ extension ServiceTests.Service {
         let told = try #require(notifications.calls().last { $0["method"] as? String == "AddNotification" })
         #expect((told["buttons"] as? [[String: Any]])?.first?["label"] as? String == "Send now", "\(told)")
 
-        try killService()
+        try stopService(signal: SIGKILL)
         #expect(server.messages.isEmpty)
         // The next start (a login, a click): it owns the outbox again.
-        let activate = ["--dest", "io.github.mailto_route.MailtoRoute", "--object-path", "/io/github/mailto_route/MailtoRoute",
-                        "--method", "org.freedesktop.Application.ActivateAction", "own-outbox", "[<''>]", "{}"]
-        #expect(try gdbus(activate).status == 0)
+        #expect(try activateAction("own-outbox").status == 0)
         let deadline = due.addingTimeInterval(30)
         while server.messages.isEmpty, Date() < deadline { usleep(100_000) }
         #expect(server.messages.count == 1)
@@ -60,14 +58,12 @@ extension ServiceTests.Service {
         try writeAccount(sandbox, port: server.port, security: "none")
         let program = try click(["open", "mailto:joe@example.com?subject=Held%20over&body=x", "--json"])
         _ = try desktop.drive(["wait-sheet", "press:Send", "wait-label:Sending in"], timeout: 30)
-        try killService()
+        try stopService(signal: SIGKILL)
         _ = program.finish()
         sleep(6)
         #expect(server.messages.isEmpty, "its holder is gone: nobody sent it")
         #expect(try outboxEntries().count == 1, "and it is not lost")
-        let activate = ["--dest", "io.github.mailto_route.MailtoRoute", "--object-path", "/io/github/mailto_route/MailtoRoute",
-                        "--method", "org.freedesktop.Application.ActivateAction", "own-outbox", "[<''>]", "{}"]
-        #expect(try gdbus(activate).status == 0)
+        #expect(try activateAction("own-outbox").status == 0)
         let deadline = Date().addingTimeInterval(20)
         while server.messages.isEmpty, Date() < deadline { usleep(100_000) }
         #expect(server.messages.count == 1)
@@ -92,9 +88,7 @@ extension ServiceTests.Service {
         let list = try run(mailtoRouteBinary, ["outbox", "list", "--json"], environment: environment)
         let id = try #require((try jsonObject(list.stdout)["queued"] as? [[String: Any]])?.first?["id"] as? String, "\(list)")
         #expect((button["target"] as? String)?.contains(id) == true, "\(button)")
-        let undo = ["--dest", "io.github.mailto_route.MailtoRoute", "--object-path", "/io/github/mailto_route/MailtoRoute",
-                    "--method", "org.freedesktop.Application.ActivateAction", "undo-send", "[<'\(id)'>]", "{}"]
-        #expect(try gdbus(undo).status == 0)
+        #expect(try activateAction("undo-send", id).status == 0)
         let steps = try desktop.drive(["wait-sheet", "wait-label:Not sent: the message is back", "state:Message",
                                        screenshot("undo-from-notification")], timeout: 20)
         #expect(steps.last { $0["step"] as? String == "state" }?["editable"] as? Bool == true, "\(steps)")
@@ -107,13 +101,10 @@ extension ServiceTests.Service {
         #expect(server.messages.isEmpty)
     }
 
-    /// SIGKILL to the process that owns the service's name, and wait until it left the bus.
-    func killService() throws {
-        let owner = try gdbus(["--dest", "org.freedesktop.DBus", "--object-path", "/org/freedesktop/DBus", "--method",
-                               "org.freedesktop.DBus.GetConnectionUnixProcessID", "io.github.mailto_route.MailtoRoute"])
-        let digits = owner.stdout.split(whereSeparator: { !$0.isNumber }).last.flatMap { pid_t($0) }
-        let pid = try #require(digits, "\(owner)")
-        kill(pid, SIGKILL)
-        #expect(waitForServiceToLeave(), "the service left after SIGKILL")
+    /// The service's action `name` with `target`, as GNOME Shell activates a notification's
+    /// button and the command line `own-outbox` (D-Bus activation starts it if need be).
+    func activateAction(_ name: String, _ target: String = "") throws -> RunResult {
+        try gdbus(["--dest", "io.github.mailto_route.MailtoRoute", "--object-path", "/io/github/mailto_route/MailtoRoute",
+                   "--method", "org.freedesktop.Application.ActivateAction", name, "[<'\(target)'>]", "{}"])
     }
 }

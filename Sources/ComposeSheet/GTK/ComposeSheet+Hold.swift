@@ -56,7 +56,7 @@ extension ComposeSheet {
         let content = adw_toast_overlay_get_child(mr_toast_overlay(toasts.pointer))
         var child = gtk_widget_get_first_child(toasts.widget)
         while let current = child {
-            if current != content { SaveQuestion.nameButtonsOnce(current) }
+            if current != content { SheetDialog.nameButtonsOnce(current) }
             child = gtk_widget_get_next_sibling(current)
         }
     }
