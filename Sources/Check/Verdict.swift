@@ -162,8 +162,9 @@ enum Verdict {
             if outbox.held > 0, let next = outbox.nextHeld {
                 // Held by the user (Undo send, Send Later): sent at its time, by whoever
                 // owns the outbox then; no flush sends it earlier.
-                text += "; \(outbox.held == outbox.pending ? (one ? "it is" : "they are") : "\(outbox.held) of them are") "
-                    + "held until their time (the first \(next.iso8601)), and sent then"
+                let whose = outbox.held == 1 ? "its" : "their"
+                text += "; \(outbox.held == outbox.pending ? (one ? "it is" : "they are") : "\(outbox.held) of them \(outbox.held == 1 ? "is" : "are")") "
+                    + "held until \(whose) time (\(outbox.held == 1 ? "" : "the first ")\(next.iso8601)), and sent then"
             }
             // Who keeps "it will be retried": the desktop service owns the outbox while it
             // runs; without it, nothing retries until a run queues again or flushes.
