@@ -63,6 +63,10 @@ extension ServiceTests.Service {
         sleep(6)
         #expect(server.messages.isEmpty, "its holder is gone: nobody sent it")
         #expect(try outboxEntries().count == 1, "and it is not lost")
+        // The outbox has it: no recovery file is left to become a second copy, a draft.
+        let recovery = sandbox.stateHome.appendingPathComponent("mailto-route/recovery")
+        let left = ((try? FileManager.default.contentsOfDirectory(atPath: recovery.path)) ?? []).filter { $0.hasSuffix(".recovery") }
+        #expect(left.isEmpty, "\(left)")
         #expect(try activateAction("own-outbox").status == 0)
         let deadline = Date().addingTimeInterval(20)
         while server.messages.isEmpty, Date() < deadline { usleep(100_000) }
