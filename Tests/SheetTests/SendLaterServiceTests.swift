@@ -56,8 +56,10 @@ extension ServiceTests.Service {
     @Test func heldSendSurvivesAKillOfTheServiceAndIsSentOnce() throws {
         let server = try SMTPTestServer(.plain)
         try writeAccount(sandbox, port: server.port, security: "none")
-        let program = try click(["open", "mailto:joe@example.com?subject=Held%20over&body=x", "--json"])
-        _ = try desktop.drive(["wait-sheet", "press:Send", "wait-label:Sending in"], timeout: 30)
+        let program = try click(["open", "mailto:joe@example.com?subject=Held%20over", "--json"])
+        // Typed, and kept in the sheet's recovery file a moment later, before Send.
+        _ = try desktop.drive(["wait-sheet", "type:Message:Written, then held", "sleep:2.5", "press:Send", "wait-label:Sending in"],
+                              timeout: 30)
         try stopService(signal: SIGKILL)
         _ = program.finish()
         sleep(6)
