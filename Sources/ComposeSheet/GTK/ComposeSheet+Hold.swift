@@ -45,6 +45,8 @@ extension ComposeSheet {
         adw_toast_overlay_add_toast(mr_toast_overlay(toasts.pointer), made)
         nameToastButtons()
         setBusyLook(true)
+        // The arrow too: nothing but Undo is offered while the message waits.
+        setSensitive(sendButton.widget, false)
         setEnabled("undo-send", true)
         hold?.timer = mr_timeout_add(1000, onHoldTick, data)
     }
@@ -94,6 +96,7 @@ extension ComposeSheet {
         self.hold = nil
         if hold.timer != 0 { g_source_remove(hold.timer) }
         adw_toast_dismiss(OpaquePointer(hold.toast.pointer))
+        setSensitive(sendButton.widget, true)
         setEnabled("undo-send", false)
     }
 

@@ -43,6 +43,8 @@ final class ComposeSheet {
     let bodyHidden: GObjectRef
     let errorLabel: GObjectRef
     let statusLabel: GObjectRef
+    /// Send, with Send Later's arrow (an AdwSplitButton): insensitive as a whole during a hold.
+    let sendButton: GObjectRef
 
     // The attachments.
     let attachmentList: GObjectRef
@@ -107,6 +109,7 @@ final class ComposeSheet {
         bodyHidden = ui.object("body-hidden")
         errorLabel = ui.object("error")
         statusLabel = ui.object("status")
+        sendButton = ui.object("send")
         attachmentList = ui.object("attachments")
         requestedList = ui.object("requested")
 
@@ -147,7 +150,7 @@ final class ComposeSheet {
         for path in content.email.requestedAttachments { addFile(FileRow(requested: path)) }
 
         addActions(application, handOffSection: ui.object("hand-off-section"))
-        Self.nameSendLaterArrow(ui.object("send").widget)
+        Self.nameSendLaterArrow(sendButton.widget)
         gtk_application_window_set_help_overlay(mr_application_window(window.pointer), OpaquePointer(shortcuts.pointer))
         // Cc and Bcc are folded behind their buttons beside To unless the message has them.
         if !content.email.cc.isEmpty { unfold(ccRow, button: showCc, focus: false) }
