@@ -224,15 +224,15 @@ final class DesktopService: ServiceDelegate, @unchecked Sendable {
         let box = SessionBox(Session.current())
         application.inBackground({ () -> RouteReport in
             let session = box.session
-            var report = RouteReport(path: .outbox, result: .cancelled)
-            report.outboxId = id
+            var report = RouteReport(path: .outbox, result: .saved)
             do {
                 let bytes = try session.storage.outbox.undo(id)
-                report.result = .saved
                 report.draft = try session.storage.drafts.save(bytes).path
                 report.warnings.append("Send undone: the message is saved as a draft")
             } catch {
+                // Too late (it went, or is going), or the draft could not be written.
                 report.result = .failed
+                report.outboxId = id
                 report.error = Failure(error, otherwise: .permanent)
             }
             session.log(report, source: .outbox)

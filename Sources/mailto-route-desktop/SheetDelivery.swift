@@ -168,11 +168,10 @@ final class SheetDeliveryHost: SheetHost {
             default:
                 break
             }
-            var report = session.route(request)
+            let report = session.route(request)
             if report.hold == .undo, let id = report.outboxId {
                 // Kept until the hold ends: no flush, watch or service sends it meanwhile.
                 held = ((try? session.storage.outbox.claim(id)) ?? nil, report)
-                report.result = .queued
             }
             return report
         }

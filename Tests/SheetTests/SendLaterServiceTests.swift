@@ -107,6 +107,34 @@ extension ServiceTests.Service {
         #expect(server.messages.isEmpty)
     }
 
+    /// **Undo** in the notification after the service that held the Send was killed: the
+    /// service's next start (the button starts it) takes the message out of the outbox
+    /// before its time and saves it as a draft; nothing is sent, then or later.
+    @Test func undoAfterTheServiceWasKilledSavesADraftAndSendsNothing() throws {
+        let server = try SMTPTestServer(.plain)
+        let config = try writeAccount(sandbox, port: server.port, security: "none")
+        // A long Undo time: the kill and the restart fit in it on a loaded machine.
+        try (try String(contentsOf: config, encoding: .utf8) + "[route]\nundo-send=30\n").write(to: config, atomically: true, encoding: .utf8)
+        let program = try click(["open", "mailto:joe@example.com?subject=Rather%20not&body=x", "--json"])
+        _ = try desktop.drive(["wait-sheet", "press:Send", "wait-label:Sending in"], timeout: 30)
+        try stopService(signal: SIGKILL)
+        _ = program.finish()
+        let list = try run(mailtoRouteBinary, ["outbox", "list", "--json"], environment: environment)
+        let id = try #require((try jsonObject(list.stdout)["queued"] as? [[String: Any]])?.first?["id"] as? String, "\(list)")
+        let notifications = try GtkNotificationServer(environment: environment)
+        #expect(try activateAction("undo-send", id).status == 0)
+        let deadline = Date().addingTimeInterval(20)
+        while sandbox.drafts.isEmpty, Date() < deadline { usleep(100_000) }
+        let draft = try #require(sandbox.drafts.first)
+        #expect(try sandbox.header("Subject", of: draft) == "Rather not")
+        #expect(try outboxEntries().isEmpty)
+        let told = try #require(notifications.calls().last { $0["method"] as? String == "AddNotification" })
+        #expect((told["buttons"] as? [[String: Any]])?.first?["label"] as? String == "Open", "\(told)")
+        // The entry is gone with its claim's undo: nothing is left to send it from.
+        sleep(3)
+        #expect(server.messages.isEmpty)
+    }
+
     /// The service's action `name` with `target`, as GNOME Shell activates a notification's
     /// button and the command line `own-outbox` (D-Bus activation starts it if need be).
     func activateAction(_ name: String, _ target: String = "") throws -> RunResult {
