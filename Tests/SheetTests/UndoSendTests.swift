@@ -68,6 +68,19 @@ extension SheetTests {
         #expect((view["headers"] as? [String: String])?["Subject"] == "Held")
     }
 
+    /// The toast's × (named "Dismiss"): no Undo wanted, so the message goes now, not at
+    /// the end of a long hold.
+    @Test func dismissingTheToastSendsAtOnce() throws {
+        let server = try SMTPTestServer(.plain)
+        let config = try writeAccount(sandbox, port: server.port, security: "none")
+        try (try String(contentsOf: config, encoding: .utf8) + "[route]\nundo-send=60\n").write(to: config, atomically: true, encoding: .utf8)
+        let program = try start(["open", "mailto:joe@example.com?subject=Now&body=x", "--json"])
+        _ = try desktop.drive(["wait-sheet", "press:Send", "wait-label:Sending in", "press:Dismiss", "wait-gone"], timeout: 20)
+        let result = program.finish()
+        #expect(result.status == 0, "\(result)")
+        #expect(server.messages.count == 1, "sent long before the 60 s hold was over")
+    }
+
     /// The account's signature is in the sheet below a new message, after `-- `, and goes
     /// out as the user left it; `undo-send=0` sends at once.
     @Test func signatureFollowsDashDashSpaceAndUndoSendZeroSendsAtOnce() throws {

@@ -19,6 +19,8 @@ final class SendHold {
     let toast: GObjectRef
     /// The window was closed during the hold (it is hidden until the hold ends).
     var hidden = false
+    /// The toast's `dismissed`, disconnected before the sheet dismisses it itself.
+    var connections = SignalConnections()
 
     init(seconds: Int, toast: GObjectRef) {
         remaining = seconds
@@ -41,24 +43,35 @@ extension ComposeSheet {
         adw_toast_set_priority(made, ADW_TOAST_PRIORITY_HIGH)
         // Dismissed by the sheet when the hold ends, not by a timer of its own.
         adw_toast_set_timeout(made, 0)
-        hold = SendHold(seconds: seconds, toast: toast)
+        let hold = SendHold(seconds: seconds, toast: toast)
+        self.hold = hold
+        // Its × is the user's "no need to wait": the message goes now.
+        hold.connections.connect(toast, "dismissed", callback(onHoldToastDismissed), data: data)
         adw_toast_overlay_add_toast(mr_toast_overlay(toasts.pointer), made)
         nameToastButtons()
         setBusyLook(true)
         // The arrow too: nothing but Undo is offered while the message waits.
         setSensitive(sendButton.widget, false)
         setEnabled("undo-send", true)
-        hold?.timer = mr_timeout_add(1000, onHoldTick, data)
+        hold.timer = mr_timeout_add(1000, onHoldTick, data)
     }
 
     /// libadwaita 1.2 names a toast's button twice ("Undo Undo"), as its message dialogs'
-    /// (SaveQuestion): each toast on the overlay (its children but the sheet's content) has
-    /// its buttons named once.
+    /// (SaveQuestion), and its close button (an icon) not at all: each toast on the overlay
+    /// (its children but the sheet's content) has its buttons named once, the close button
+    /// "Dismiss".
     private func nameToastButtons() {
         let content = adw_toast_overlay_get_child(mr_toast_overlay(toasts.pointer))
         var child = gtk_widget_get_first_child(toasts.widget)
         while let current = child {
-            if current != content { SheetDialog.nameButtonsOnce(current) }
+            if current != content {
+                SheetDialog.nameButtonsOnce(current)
+                // The last of a toast's widgets is its close button.
+                if let close = gtk_widget_get_last_child(current), mr_is_button(close) != 0,
+                   gtk_button_get_label(mr_button(close)) == nil {
+                    mr_set_own_accessible_label(close, tr("Dismiss"))
+                }
+            }
             child = gtk_widget_get_next_sibling(current)
         }
     }
@@ -95,9 +108,17 @@ extension ComposeSheet {
         guard let hold else { return }
         self.hold = nil
         if hold.timer != 0 { g_source_remove(hold.timer) }
+        hold.connections.disconnectAll()
         adw_toast_dismiss(OpaquePointer(hold.toast.pointer))
         setSensitive(sendButton.widget, true)
         setEnabled("undo-send", false)
+    }
+
+    /// The user closed the toast (its ×) during the hold: no Undo wanted, so no more wait.
+    func holdToastDismissed() {
+        guard hold != nil, !busy, !hasEnded else { return }
+        stopHold()
+        start(.releaseHold)
     }
 
     /// Undo (the toast's button, or the notification's through the host): the message
@@ -164,6 +185,10 @@ private func sheet(_ data: UnsafeMutableRawPointer?) -> ComposeSheet? {
 
 func onHoldTick(_ data: UnsafeMutableRawPointer?) -> gboolean {
     (sheet(data)?.holdTick() ?? false) ? 1 : 0
+}
+
+func onHoldToastDismissed(_ toast: UnsafeMutableRawPointer?, _ data: UnsafeMutableRawPointer?) {
+    sheet(data)?.holdToastDismissed()
 }
 
 func onUndoSendAction(_ action: OpaquePointer?, _ parameter: OpaquePointer?, _ data: UnsafeMutableRawPointer?) {
