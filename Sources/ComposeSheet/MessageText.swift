@@ -2,22 +2,6 @@ import MailtoCore
 
 /// The body as EmailData holds it (CRLF line breaks) and as a text view holds it (LF).
 enum MessageText {
-    /// `body` (as the text view holds it, LF) with `signature` below it after the RFC 3676
-    /// §4.3 separator, `-- ` on a line of its own, an empty line above it (and above that
-    /// the first line, where a new message's text goes). A body that already has a separator line (a
-    /// link's, or a recovered message's) is left as it is: one signature, not two.
-    static func withSignature(_ signature: String?, below body: String) -> String {
-        guard let signature, !signature.isEmpty else { return body }
-        let lines = body.split(separator: "\n", omittingEmptySubsequences: false)
-        if lines.contains(where: { $0 == signatureSeparator || $0 == signatureSeparator + "\r" }) { return body }
-        // A new message's text goes on its first line, an empty one between it and the separator.
-        let gap = body.isEmpty ? "\n\n" : body.hasSuffix("\n") ? "\n" : "\n\n"
-        return body + gap + signatureSeparator + "\n" + forEditing(signature)
-    }
-
-    /// RFC 3676 §4.3: dash, dash, space.
-    static let signatureSeparator = "-- "
-
     /// CRLF (and a lone CR) to LF, for the text view.
     static func forEditing(_ body: String) -> String {
         guard body.utf8.contains(UInt8(ascii: "\r")) else { return body }

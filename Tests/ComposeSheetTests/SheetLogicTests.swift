@@ -21,18 +21,6 @@ import Testing
         #expect(AddressList("").problem == nil)
     }
 
-    /// RFC 3676 §4.3: the signature goes below a new message after `-- ` on a line of its
-    /// own; a body that has a separator line already gets none.
-    @Test func signatureGoesBelowTheMessageAfterDashDashSpaceOnce() {
-        #expect(MessageText.withSignature("Jane\nExample Org", below: "") == "\n\n-- \nJane\nExample Org")
-        #expect(MessageText.withSignature("Jane", below: "Hello") == "Hello\n\n-- \nJane")
-        #expect(MessageText.withSignature("Jane\r\nOrg", below: "Hello\n") == "Hello\n\n-- \nJane\nOrg")
-        #expect(MessageText.withSignature("Jane", below: "Hi\n-- \nAnn") == "Hi\n-- \nAnn")
-        #expect(MessageText.withSignature("Jane", below: "Hi\n--\nnot one") == "Hi\n--\nnot one\n\n-- \nJane",
-                "'--' without its space is no separator")
-        #expect(MessageText.withSignature(nil, below: "Hi") == "Hi")
-    }
-
     /// Send Later's own time: `HH:MM` or `HH:MM:SS`, the next time the clock shows it.
     @Test func sendLaterTimeIsTodayOrTomorrowWhenItHasPassed() {
         #expect(SendLaterChoice(time: "14:30") == .at(hour: 14, minute: 30, second: 0))

@@ -136,7 +136,7 @@ final class ComposeSheet {
             gtk_editable_set_text(mr_editable(field.widget), AddressList.text(addresses, names: content.email.names))
         }
         gtk_editable_set_text(mr_editable(subject.widget), content.email.subject ?? "")
-        pendingBody = MessageText.withSignature(content.signature, below: MessageText.forEditing(content.email.body ?? ""))
+        pendingBody = Signature.appended(content.signature, to: MessageText.forEditing(content.email.body ?? ""))
 
         // Rule 8: what the link asked for, apart, unticked, with the program that asked.
         if !content.email.requestedAttachments.isEmpty {
