@@ -177,6 +177,13 @@ enum Verdict {
             var text = one ? "1 message waits in the outbox" : "\(outbox.pending) messages wait in the outbox"
             if let oldest = outbox.oldest { text += " (\(one ? "queued" : "oldest queued") \(oldest.iso8601))" }
             if let last = outbox.lastError { text += "; last error: \(last)" }
+            if outbox.held > 0, let next = outbox.nextHeld {
+                // Held by the user (Undo send, Send Later): sent at its time, by whoever
+                // owns the outbox then; no flush sends it earlier.
+                let whose = outbox.held == 1 ? "its" : "their"
+                text += "; \(outbox.held == outbox.pending ? (one ? "it is" : "they are") : "\(outbox.held) of them \(outbox.held == 1 ? "is" : "are")") "
+                    + "held until \(whose) time (\(outbox.held == 1 ? "" : "the first ")\(next.iso8601)), and sent then"
+            }
             // Who keeps "it will be retried": the desktop service owns the outbox while it
             // runs; without it, nothing retries until a run queues again or flushes.
             if report.desktopService.running == true {

@@ -36,6 +36,9 @@ public struct SheetContent: Sendable {
     /// Lines shown at the top of the sheet before anything else (a message recovered
     /// from a sheet that ended unexpectedly, say).
     public var notices: [String]
+    /// The account's signature (`signature=`), put below a new message after `-- `, where
+    /// the user can edit it; `nil`: none.
+    public var signature: String?
     /// The addresses sent to before, most used first: what To, Cc and Bcc offer as one types.
     public var recentRecipients: [AddressSuggestion] = []
     /// The desktop's address books, asked as one types (off the main loop); `nil`: none.
@@ -95,11 +98,55 @@ public struct AddressSuggestion: Sendable, Equatable {
 }
 
 /// What the user asked the sheet to do with the message it holds.
-public enum SheetAction: String, Sendable {
+public enum SheetAction: Sendable, Hashable {
     case send
     case saveDraft
     /// "Open in NAME": the message as the sheet holds it now, to the mail program.
     case handOff
+    /// Send Later: the message waits in the outbox until the chosen time, and the sheet
+    /// closes (docs/outbox.md, "Held messages").
+    case sendLater(SendLaterChoice)
+    /// The Undo time of a held Send is over: the message goes now.
+    case releaseHold
+}
+
+/// When Send Later sends: the choices of the Send button's menu.
+public enum SendLaterChoice: Sendable, Hashable {
+    case inOneHour
+    /// 8:00 tomorrow, local time.
+    case tomorrowMorning
+    /// The next time the local clock shows this: today, or tomorrow when it has passed.
+    case at(hour: Int, minute: Int, second: Int)
+
+    /// Reads `HH:MM` or `HH:MM:SS` (24-hour clock), as typed in the sheet's "Send at"
+    /// question; `nil` for anything else.
+    public init?(time text: String) {
+        let parts = text.split(separator: ":", omittingEmptySubsequences: false)
+        guard parts.count == 2 || parts.count == 3,
+              parts.allSatisfy({ (1...2).contains($0.count) && $0.allSatisfy(\.isASCIIDigitCharacter) }),
+              let hour = Int(parts[0]), let minute = Int(parts[1]),
+              (0...23).contains(hour), (0...59).contains(minute)
+        else { return nil }
+        let second = parts.count == 3 ? Int(parts[2]) ?? 60 : 0
+        guard (0...59).contains(second) else { return nil }
+        self = .at(hour: hour, minute: minute, second: second)
+    }
+
+    /// The moment this choice means, from `now` (seconds since the epoch) and a function
+    /// that makes a local date and time into one (`days` after today's date).
+    public func moment(now: Int64, local: (_ days: Int, _ hour: Int, _ minute: Int, _ second: Int) -> Int64?) -> Int64? {
+        switch self {
+        case .inOneHour: return now + 3_600
+        case .tomorrowMorning: return local(1, 8, 0, 0)
+        case .at(let hour, let minute, let second):
+            guard let today = local(0, hour, minute, second) else { return nil }
+            return today > now ? today : local(1, hour, minute, second)
+        }
+    }
+}
+
+extension Character {
+    fileprivate var isASCIIDigitCharacter: Bool { isASCII && isNumber }
 }
 
 /// How an action ended, as the sheet needs to know it.
@@ -109,6 +156,9 @@ public enum SheetActionResult: Sendable, Equatable {
     /// Not done (a permanent failure): the sheet stays open with `message` shown in it and
     /// the text untouched, so that the user can fix it and try again, or save it.
     case failed(String)
+    /// Send is held in the outbox for `seconds` (`undo-send=`): the sheet offers Undo
+    /// meanwhile, then asks for `releaseHold`.
+    case held(seconds: Int)
 }
 
 /// The program that shows a sheet and does what its user chooses. The sheet calls it once
@@ -131,4 +181,12 @@ public protocol SheetHost: AnyObject, Sendable {
     /// "Ask How to Send Each Time": the way the chooser's Always kept is forgotten. Main
     /// thread; `nil` when it was, else why not.
     func forgetWay() -> String?
+
+    /// Undo of the Send held now (`held`): the message leaves the outbox unsent. `nil`:
+    /// undone; else why not (its sending began). Main thread.
+    func undoHold() -> String?
+    /// The sheet's window was closed while its Send is held: the message still goes at
+    /// the end of the Undo time, and the host offers Undo where the user can still reach
+    /// it (a notification). Main thread.
+    func heldWindowClosed()
 }

@@ -18,11 +18,15 @@ final class DesktopService: ServiceDelegate, @unchecked Sendable {
     /// `sign-in-again` (an account's name), which a run activates when an account must be
     /// signed in again, for the service to tell it with a button that still works later.
     static let actions = ["retry-outbox", "open-draft", SheetService.ownOutboxAction, SheetService.signInAgainAction,
-                          openOnlineAccountsAction]
+                          openOnlineAccountsAction, undoSendAction]
+    /// A held Send's **Undo** (its outbox entry's id).
+    static let undoSendAction = "undo-send"
     static let openOnlineAccountsAction = "open-online-accounts"
 
     let application: SheetApplication
     private var network: NetworkWatch?
+    /// The sheets whose held Send was told in a notification with Undo, by outbox id.
+    private var heldSheets: [String: SheetHandle] = [:]
 
     init(application: SheetApplication) {
         self.application = application
@@ -241,8 +245,53 @@ final class DesktopService: ServiceDelegate, @unchecked Sendable {
         start.content.requestingApplication = requestedBy
         let host = SheetDeliveryHost(source: source, session: session)
         let warnings = start.warnings
-        host.onClosed = { ended(host, warnings) }
-        return application.open(start.content, host: host, recovery: start.recovery, activationToken: token)
+        let handle = application.open(start.content, host: host, recovery: start.recovery, activationToken: token)
+        host.onClosed = { [self] in
+            // Its held Send went (or was undone): the notification with Undo goes with it,
+            // replaced by what came of it when that is told.
+            for (id, held) in heldSheets where held === handle {
+                heldSheets[id] = nil
+                application.withdrawNotification(id: "outbox-\(id)")
+            }
+            ended(host, warnings)
+        }
+        host.onHeldWindowClosed = { [self] report in tellHeld(report, sheet: handle) }
+        return handle
+    }
+
+    /// The window of a held Send was closed: Undo moves to a notification, which the
+    /// sheet's end withdraws (or what came of the message replaces).
+    private func tellHeld(_ report: RouteReport, sheet: SheetHandle) {
+        guard let id = report.outboxId else { return }
+        heldSheets[id] = sheet
+        application.notify(id: "outbox-\(id)", title: report.headline, body: report.readableLines.joined(separator: "\n"),
+                           urgent: false, buttons: [NotificationButton(label: "Undo", action: Self.undoSendAction, target: id)])
+    }
+
+    /// **Undo** of a held Send: the sheet that holds it takes it back and shows again.
+    /// When that sheet is gone (the service was restarted since, the claim died with it),
+    /// the entry is taken out of the outbox under a claim of its own, if no attempt at it
+    /// began, and saved as a draft (rule 3), told with **Open**; if it went, that is said.
+    private func undoSend(_ id: String) {
+        application.withdrawNotification(id: "outbox-\(id)")
+        if let sheet = heldSheets.removeValue(forKey: id), sheet.undoSend() { return }
+        let box = SessionBox(Session.current())
+        application.inBackground({ () -> RouteReport in
+            let session = box.session
+            var report = RouteReport(path: .outbox, result: .saved)
+            do {
+                let bytes = try session.storage.outbox.undo(id)
+                report.draft = try session.storage.drafts.save(bytes).path
+                report.warnings.append("Send undone: the message is saved as a draft")
+            } catch {
+                // Too late (it went, or is going), or the draft could not be written.
+                report.result = .failed
+                report.outboxId = id
+                report.error = Failure(error, otherwise: .permanent)
+            }
+            session.log(report, source: .outbox)
+            return report
+        }, then: { [self] report in tell(report) })
     }
 
     // MARK: - Notifications and their actions
@@ -259,7 +308,8 @@ final class DesktopService: ServiceDelegate, @unchecked Sendable {
         var buttons: [NotificationButton] = []
         if report.result == .queued, let outboxID = report.outboxId {
             id = "outbox-\(outboxID)"
-            buttons.append(NotificationButton(label: "Retry now", action: "retry-outbox", target: outboxID))
+            // Held until a chosen time (Send Later): the button lets it go now.
+            buttons.append(NotificationButton(label: report.hold == nil ? "Retry now" : "Send now", action: "retry-outbox", target: outboxID))
         } else if let outboxID = report.outboxId {
             id = "outbox-\(outboxID)"
         } else if report.result == .saved, let draft = report.draft {
@@ -277,6 +327,7 @@ final class DesktopService: ServiceDelegate, @unchecked Sendable {
         case "retry-outbox": retry(parameter)
         case "open-draft": openDraft(parameter)
         case SheetService.ownOutboxAction: ownOutbox()
+        case Self.undoSendAction: undoSend(parameter)
         case SheetService.signInAgainAction: tellSignIn(parameter)
         case Self.openOnlineAccountsAction:
             // GNOME Settings not installed: the notification said where to go.
@@ -366,7 +417,9 @@ final class DesktopService: ServiceDelegate, @unchecked Sendable {
             application.release()
             return
         }
-        let wait = min(max(next.secondsSinceEpoch - Timestamp.now().secondsSinceEpoch, 0), Self.longestWait)
+        // At least a second: a message due now that a sheet still holds (its Undo time just
+        // ended, and it is sending it) is left to it, not asked for again and again.
+        let wait = min(max(next.secondsSinceEpoch - Timestamp.now().secondsSinceEpoch, 1), Self.longestWait)
         application.after(seconds: UInt32(wait)) { [self] in
             guard schedule == outboxSchedule else { return }
             flushDue()

@@ -70,8 +70,11 @@ enum SheetDelivery {
         let accounts = session.accountChoices(checkingCredentials: false).filter { $0.problem == nil }
         let preferred = session.preferredAccountName
         let fromIndex = accounts.firstIndex { $0.name == preferred } ?? 0
+        var signature: String?
         if accounts.indices.contains(fromIndex) {
             from = accounts[fromIndex].from
+            // A new message gets that account's signature.
+            signature = try? session.accounts.first { $0.name == accounts[fromIndex].name }?.account.get().signature
         } else if case .failure(let mistake)? = session.defaultAccountSetup.map({ $0.flatMap(\.account) }) {
             sendUnavailable = mistake.message
         } else {
@@ -85,7 +88,9 @@ enum SheetDelivery {
         var leftovers = recovery.takeLeftovers()
         var shown = email ?? EmailData()
         var notices: [String] = []
+        var recovered = false
         if email == nil, let newest = leftovers.popLast() {
+            recovered = true
             shown = newest.email
             notices.append("This is the message you were writing when its window closed unexpectedly.")
         }
@@ -109,6 +114,9 @@ enum SheetDelivery {
         content.accounts = accounts.map { FromAccount(name: $0.name, readable: $0.from ?? $0.name, origin: $0.origin) }
         content.fromIndex = fromIndex
         content.remembersWay = session.routeSettings.always != nil && session.wayFromSystemFile == nil
+        // A new message gets the account's signature; one written before (recovered) has
+        // what the user left of it.
+        if !recovered { content.signature = signature }
         // Completion: the addresses sent to before, most used first (read once, here).
         content.recentRecipients = ((try? session.storage.recipients.entries()) ?? []).map {
             AddressSuggestion(name: $0.name, address: $0.address, fromHistory: true)
@@ -140,6 +148,13 @@ final class SheetDeliveryHost: SheetHost {
     private let state = Mutex<RouteReport?>(nil)
     /// What the service does once the sheet is gone (answers its caller); main thread.
     nonisolated(unsafe) var onClosed: (() -> Void)?
+    /// What the service does when the window of a held Send is closed (a notification
+    /// with Undo for the held report); main thread. `nil`: nothing (one sheet's program).
+    nonisolated(unsafe) var onHeldWindowClosed: ((RouteReport) -> Void)?
+    /// The Send held for Undo: the claim on its outbox entry, kept from the hold until it
+    /// is sent or undone, so that nobody else sends it meanwhile; and its report. Under
+    /// `sessionLock` only.
+    nonisolated(unsafe) private var held: (claim: OutboxClaim?, report: RouteReport)?
 
     init(source: SheetSource, session: Session) {
         self.source = source
@@ -156,14 +171,42 @@ final class SheetDeliveryHost: SheetHost {
         // is routed on the path the button names, with no second question. A failure is
         // kept on screen, not as a draft: the user mends it and sends again, or saves it.
         let path: RouteRequest.ForcedPath = switch action {
-        case .send: .direct
+        case .send, .sendLater, .releaseHold: .direct
         case .saveDraft: .draft
         case .handOff: .handoff
         }
+        if action == .releaseHold { return releaseHold() }
         var request = RouteRequest(email: email, source: .sheet, forcedPath: path)
         request.keepsFailedMessage = false
         request.account = account
-        let report = sessionLock.withLock { _ in session.route(request) }
+        let report = sessionLock.withLock { _ in
+            let now = session.services.clock.now()
+            switch action {
+            case .send where session.routeSettings.undoSeconds > 0:
+                request.held = (.undo, now + Int64(session.routeSettings.undoSeconds))
+            case .sendLater(let choice):
+                let moment = choice.moment(now: now.secondsSinceEpoch) { days, hour, minute, second in
+                    Timestamp.local(daysFromToday: days, hour: hour, minute: minute, second: second, now: now)?.secondsSinceEpoch
+                }
+                guard let moment else {
+                    var refused = RouteReport(path: .direct, result: .failed)
+                    refused.error = Failure(kind: .input, message: "that time does not exist here (a daylight-saving change?)")
+                    return refused
+                }
+                request.held = (.later, Timestamp(secondsSinceEpoch: moment))
+            default:
+                break
+            }
+            let report = session.route(request)
+            if report.hold == .undo, let id = report.outboxId {
+                // Kept until the hold ends: no flush, watch or service sends it meanwhile.
+                held = ((try? session.storage.outbox.claim(id)) ?? nil, report)
+            }
+            return report
+        }
+        if report.hold == .undo, report.result == .queued {
+            return .held(seconds: session.routeSettings.undoSeconds)
+        }
         guard report.result == .failed else {
             // The From chooser offers it first next time.
             if action == .send, let account, report.result == .sent || report.result == .queued {
@@ -202,6 +245,53 @@ final class SheetDeliveryHost: SheetHost {
                 return error.reason == .notFound ? .notFound(text) : .failed(text)
             }
         }
+    }
+
+    /// The Undo time is over: the held message goes now, under the claim kept since the
+    /// hold began. Without the claim (it could not be taken), the outbox's owner sends it
+    /// at its time, and the report says it is held until then.
+    private func releaseHold() -> SheetActionResult {
+        let report = sessionLock.withLock { _ -> RouteReport? in
+            guard let (claim, heldReport) = held else { return nil }
+            held = nil
+            guard let claim else { return heldReport }
+            var report = session.sendHeld(claim)
+            report.to = heldReport.to
+            report.warnings = heldReport.warnings + report.warnings
+            return report
+        }
+        guard let report else { return .failed("nothing is held") }
+        guard report.result == .failed else {
+            state.withLock { $0 = report }
+            return .finished
+        }
+        return .failed(report.error?.message ?? report.summary)
+    }
+
+    /// Undo: the held message leaves the outbox unsent, under the kept claim (or one taken
+    /// now, when the hold began without it); the outcome log says so.
+    func undoHold() -> String? {
+        sessionLock.withLock { _ -> String? in
+            guard let (kept, heldReport) = held, let id = heldReport.outboxId else { return "nothing is held" }
+            do {
+                let claim = try kept ?? session.storage.outbox.claim(id, patience: 500)
+                guard let claim else { return "it is being sent" }
+                _ = try claim.undo(now: session.services.clock.now())
+            } catch {
+                return Failure(error, otherwise: .permanent).message
+            }
+            held = nil
+            var report = RouteReport(path: .direct, result: .cancelled)
+            report.outboxId = id
+            report.warnings = ["Send undone: the message was held in the outbox and is back in the sheet"]
+            session.log(report, source: .sheet)
+            return nil
+        }
+    }
+
+    func heldWindowClosed() {
+        guard let report = sessionLock.withLock({ _ in held?.report }) else { return }
+        onHeldWindowClosed?(report)
     }
 
     func cancelled() {

@@ -437,4 +437,22 @@ private func emailPortal(on bus: PrivateSessionBus, version: Int) throws -> Serv
         let text = try route(["check", "--offline"], in: sandbox).stdout
         #expect(text.contains("1, queued "), "\(text)")
     }
+
+    /// A message held until its time (Send Later) is named as held, with its time, and as
+    /// sent then by whoever owns the outbox.
+    @Test func aHeldMessageIsNamedWithItsTime() throws {
+        let sandbox = try Sandbox()
+        _ = try writeConfig(sandbox, account(port: 2525, security: "none", user: nil))
+        let outbox = Outbox(directory: sandbox.stateHome.appendingPathComponent("mailto-route/outbox").path)
+        let bytes = Array("From: jane@example.org\r\nTo: joe@example.com\r\nSubject: Later\r\n\r\nx\r\n".utf8)
+        let until = Timestamp.now() + 3_600
+        _ = try outbox.enqueue(OutboxMessage(bytes: bytes, envelopeFrom: "jane@example.org", recipients: ["joe@example.com"]),
+                               held: (.later, until))
+        let (_, _, object) = try check(sandbox, offline: false)
+        #expect(member(object, "outbox", "held") as? Int == 1, "\(object)")
+        #expect(member(object, "outbox", "nextHeld") as? String == until.iso8601, "\(object)")
+        let found = problems(object).first { $0.problem.hasPrefix("1 message waits in the outbox") }
+        #expect(found?.problem.contains("it is held until its time (\(until.iso8601)), and sent then") == true,
+                "\(problems(object))")
+    }
 }

@@ -409,15 +409,15 @@ extension ServiceTests {
             #expect(try outboxEntries().isEmpty)
         }
 
-        /// Ends the running service (SIGTERM to the process that owns its name) and waits
-        /// until it has left the bus.
-        func stopService() throws {
+        /// Ends the running service (SIGTERM, or `signal`, to the process that owns its
+        /// name) and waits until it has left the bus.
+        func stopService(signal: Int32 = SIGTERM) throws {
             let owner = try gdbus(["--dest", "org.freedesktop.DBus", "--object-path", "/org/freedesktop/DBus", "--method",
                                    "org.freedesktop.DBus.GetConnectionUnixProcessID", "io.github.mailto_route.MailtoRoute"])
             let digits = owner.stdout.split(whereSeparator: { !$0.isNumber }).last.flatMap { pid_t($0) }
             let pid = try #require(digits, "\(owner)")
-            kill(pid, SIGTERM)
-            #expect(waitForServiceToLeave(), "the service left after SIGTERM")
+            kill(pid, signal)
+            #expect(waitForServiceToLeave(), "the service left after signal \(signal)")
         }
 
         /// "Retry now" on a plain org.freedesktop.Notifications server (no GNOME Shell, so

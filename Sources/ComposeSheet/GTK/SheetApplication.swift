@@ -147,6 +147,15 @@ public final class SheetHandle {
     public func follow(_ other: SheetHandle) {
         sheet = other.sheet
     }
+
+    /// Undo of the sheet's held Send, from elsewhere than its toast (the notification's
+    /// button): as the toast's Undo, and the window shows again. `false`: the sheet holds
+    /// nothing (it is gone, or its message went).
+    public func undoSend() -> Bool {
+        guard let sheet, sheet.hold != nil else { return false }
+        sheet.undoSend()
+        return true
+    }
 }
 
 private typealias OpenHandler = @convention(c) (

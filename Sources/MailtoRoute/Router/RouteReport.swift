@@ -35,6 +35,9 @@ public struct RouteReport: Sendable, Equatable {
     public var accepted: [String] = []
     public var refused: [Refusal] = []
     public var warnings: [String] = []
+    /// Held in the outbox (Undo send, Send later) until `notBefore`: it is not sent yet.
+    public var hold: Hold?
+    public var notBefore: Timestamp?
     public var error: Failure?
     /// Whom the message is to, as a person reads each (the name given with the address,
     /// else the address): said in a notification's first line.
@@ -83,6 +86,8 @@ public struct RouteReport: Sendable, Equatable {
         if let messageId { members.append(("messageId", .string(messageId))) }
         if let outboxId { members.append(("outboxId", .string(outboxId))) }
         if let draft { members.append(("draft", .string(draft))) }
+        if let hold { members.append(("hold", .string(hold.rawValue))) }
+        if let notBefore { members.append(("notBefore", .string(notBefore.iso8601))) }
         if path == .direct {
             members.append(("accepted", .strings(accepted)))
             members.append(("refused", .array(refused.map {
@@ -113,6 +118,8 @@ public struct RouteReport: Sendable, Equatable {
         let whom = to.first.map { to.count > 1 ? "\($0) and \(to.count - 1) more" : $0 }
         switch result {
         case .sent: return whom.map { "Sent to \($0)" } ?? "Sent"
+        case .queued where hold != nil:
+            return (whom.map { "Sending to \($0)" } ?? "Sending") + (notBefore.map { " at \($0.localTimeText)" } ?? " later")
         case .queued: return "Queued: " + (error.map { Self.firstClause($0.message) } ?? "the server cannot take it now")
         case .handedOff: return "Opened in " + (handler?.name ?? "your mail program")
         case .saved: return "Saved as a draft"
@@ -132,6 +139,9 @@ public struct RouteReport: Sendable, Equatable {
         switch result {
         case .sent:
             return "sent via \(server ?? "?")" + (reply.map { ": \($0)" } ?? "")
+        case .queued where hold != nil:
+            return "held in the outbox" + (outboxId.map { " as \($0)" } ?? "")
+                + (notBefore.map { " until \($0.localTimeText): it is sent then" } ?? "")
         case .queued:
             return "queued in the outbox" + (outboxId.map { " as \($0)" } ?? "")
                 + (server.map { ": \($0) could not take it now; it will be retried" } ?? "; it will be retried")
@@ -164,6 +174,8 @@ extension RouteReport {
         messageId = object["messageId"]?.stringValue
         outboxId = object["outboxId"]?.stringValue
         draft = object["draft"]?.stringValue
+        hold = object["hold"]?.stringValue.flatMap(Hold.init(rawValue:))
+        notBefore = object["notBefore"]?.stringValue.flatMap(Timestamp.init(iso8601:))
         accepted = object["accepted"]?.stringsValue ?? []
         if case .array(let refusals)? = object["refused"] {
             refused = refusals.compactMap { refusal in

@@ -64,6 +64,10 @@ public struct RouteRequest: Sendable {
     /// The application that asked through the Email portal (its app id), whose way the
     /// chooser's Always may have kept (`[portal APPID]`); `nil`: none, or not known.
     public var requestingApplication: String?
+    /// Send held: into the outbox, to wait until `until` before it goes (the sheet's Undo
+    /// time, or Send later), carried by whoever owns the outbox (docs/outbox.md, "Held
+    /// messages"); `nil`: sent now. Only on the direct path.
+    public var held: (hold: Hold, until: Timestamp)?
 
     public init(
         email: EmailData, source: Source, forcedPath: ForcedPath? = nil,

@@ -209,6 +209,11 @@ private struct Routing {
         }
         report.messageId = message.messageID
         request.messageSize?(message.size)
+        if let held = request.held {
+            // Undo send, Send later: the outbox carries it until its time (rule 3).
+            session.hold(Submission(message, subject: email.subject, account: account), held, into: &report)
+            return report.result == .failed ? keepAsDraft(report) : report
+        }
         if session.submit(Submission(message, subject: email.subject, account: account), into: &report,
                           progress: request.progress) == .keep {
             return keepAsDraft(report)

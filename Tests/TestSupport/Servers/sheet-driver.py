@@ -12,6 +12,9 @@ Steps:
   tick:NAME                   toggle the check box NAME (an attachment's path or name)
   press:NAME                  press the push button NAME
   menu:ITEM                   open the sheet's main menu and choose ITEM
+  menu-of:BUTTON:ITEM         open the menu of the menu button BUTTON (Send's "Send Later")
+                              and choose ITEM
+  open-menu:BUTTON            open the menu of the menu button BUTTON (then choose:ITEM)
   right-click:NAME:TEXT       right-click the first TEXT in the field NAME (its context menu)
   choose:ITEM                 choose the menu item ITEM of a menu that is open
   underlined:NAME             prints the words of the field NAME underlined as misspelt
@@ -30,7 +33,7 @@ Steps:
   wait-chooser-gone           wait until no chooser is left
   click:NAME                  click the control NAME
   open:NAME                   press the menu button NAME (the sheet's From), opening its menu
-  state:NAME                  prints whether NAME is showing, enabled, checked, focused,
+  state:NAME                  prints whether NAME is showing, enabled, checked, focused, editable,
                               where it is in its window, and a field's text
   focused                     prints the name of the focused control
   wait-no:NAME                wait until no control of the sheet is named NAME
@@ -140,7 +143,7 @@ CHOICE_ROLES = ["radio button", "check box"]
 
 
 def roots():
-    return sheets() + windows_named("Save this message as a draft?") + windows_named("Attach Files") + windows_named("Set Up Sending") + windows_named(CHOOSER)
+    return sheets() + windows_named("Save this message as a draft?") + windows_named("Attach Files") + windows_named("Set Up Sending") + windows_named(CHOOSER) + windows_named("Send at")
 
 
 def chooser_ways():
@@ -214,7 +217,8 @@ def state_of(node):
              "showing": states.contains(pyatspi.STATE_SHOWING),
              "enabled": states.contains(pyatspi.STATE_SENSITIVE),
              "checked": states.contains(pyatspi.STATE_CHECKED),
-             "focused": states.contains(pyatspi.STATE_FOCUSED)}
+             "focused": states.contains(pyatspi.STATE_FOCUSED),
+             "editable": states.contains(pyatspi.STATE_EDITABLE)}
     # Where it is in its window (the header bar is at the top), and a field's text.
     try:
         extents = node.queryComponent().getExtents(pyatspi.WINDOW_COORDS)
@@ -278,19 +282,26 @@ for step in args:
         button.queryAction().doAction(0)
         time.sleep(0.1)
         say(step=kind, button=rest)
-    elif kind == "menu":
+    elif kind in ("menu", "menu-of", "open-menu"):
+        opener_name, item_name = ("Main Menu", rest) if kind == "menu" else (rest, None) if kind == "open-menu" \
+            else rest.split(":", 1)
+        rest = item_name
         # GtkMenuButton is named twice in the tree (itself and its inner toggle): the one
         # that can be pressed opens the menu.
         deadline = time.time() + TIMEOUT
         while True:
-            openers = [node for root in sheets() for node in walk(root) if node.name == "Main Menu"]
+            openers = [node for root in sheets() for node in walk(root) if node.name == opener_name]
             actionable = [node for node in openers if node.queryAction().nActions > 0]
             if actionable:
                 break
             if time.time() > deadline:
-                fail("no Main Menu button to press")
+                fail("no %s button to press" % opener_name)
             time.sleep(0.05)
         actionable[0].queryAction().doAction(0)
+        if item_name is None:
+            time.sleep(0.3)
+            say(step=kind, button=opener_name)
+            continue
         item = find(rest, ["menu item", "push button", "check menu item"])
         if not item.getState().contains(pyatspi.STATE_SENSITIVE):
             fail("%r is not enabled" % rest)
