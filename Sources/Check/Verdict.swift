@@ -13,8 +13,10 @@ enum Verdict {
         let state: Plan.AccountState = !account.configured ? .none
             : account.error.map { .unusable($0) } ?? .usable
         // The same function and the same inputs as a click (Session.plan).
+        let always = report.always?.kept
         let decision = Plan.make(source: .link, forcedPath: nil, policy: report.policy.value, account: state,
-                                 sheet: report.sheetCanShow, passwordProblem: { account.passwordError }) {
+                                 sheet: report.sheetCanShow, always: always, ways: { Way.count(report.ways) },
+                                 passwordProblem: { account.passwordError }) {
             report.handoff == nil ? report.handoffProblem ?? tr("no mail program") : nil
         }
         report.decision = decision
@@ -33,6 +35,9 @@ enum Verdict {
             report.works = false
         }
         report.problems = problems(report)
+        if let setting = report.alwaysSetting, report.always == nil {
+            report.warnings.append(tr("always=%@ in [route] names a way that cannot be taken now; a click asks again (mailto-route route reset forgets it)", setting))
+        }
         if report.policy.value == .direct, account.usable {
             report.warnings.append(
                 tr("policy=direct lets any clicked link send mail without asking; set policy=ask in [route] of %@ to be asked", report.configFile))
@@ -47,6 +52,16 @@ enum Verdict {
         let liveWorks = report.live?.succeeded ?? true
         let untested = report.live?.error.map { tr("; but the live test failed: %@", $0.message) } ?? ""
         switch decision {
+        case .choose:
+            // The chooser: each way that can start, once or for good.
+            let ways = report.ways.map { way in
+                switch way.kind {
+                case .account: tr("send from %@", way.name)
+                case .program, .webmail: tr("open in %@", way.name)
+                case .setUp: tr("set up sending")
+                }
+            }
+            return (tr("would ask how to send it, just this once or always: ") + ways.joined(separator: "; "), true)
         case .sheet:
             // The sheet is the question: nothing leaves before its Send (rule 1).
             guard account.usable else {
@@ -75,7 +90,9 @@ enum Verdict {
         case .handOff:
             let handoff = report.handoff
             let policy = report.policy.error == nil ? "policy=handoff" : tr("until the mistake in [route] is fixed")
-            let why = account.usable && report.policy.value == .handoff ? " (\(policy))" : ""
+            let why = report.policy.value == .ask && report.always != nil
+                ? " " + tr("(always, as chosen in the chooser; mailto-route route reset asks again)")
+                : account.usable && report.policy.value == .handoff ? " (\(policy))" : ""
             // Context.handOff: a program that cannot be started leaves the message a draft.
             if let problem = handoff?.problem { return (tr("would save a draft: %@", problem), false) }
             return (tr("would open %@", handoff?.name ?? tr("the mail program")) + why, handoff?.executableExists ?? false)
@@ -130,7 +147,8 @@ enum Verdict {
             add(tr("no mail program to hand off to") + (report.account.configured ? "" : tr(", and no account: a click can only save a draft")),
                 fix: tr("install a mail program (such as Thunderbird or Evolution), or set handler= in [route] of %@ "
                     + "(a desktop id, %@)", config, Webmail.Known.choices)
-                    + (report.account.configured ? "" : tr("; or set up [account] in %@", config)))
+                    + (report.account.configured ? "" : tr("; or set up an account: mailto-route account add ADDRESS "
+                        + "(or the sheet's Set Up Sending…)")))
         }
         if report.handler.disagree, let xdg = report.handler.xdgMime {
             let gio = report.handler.gioDefault?.id ?? tr("none")
@@ -164,6 +182,15 @@ enum Verdict {
                 text += " " + trn("(queued %@)", "(oldest queued %@)", n, oldest.iso8601)
             }
             if let last = outbox.lastError { text += "; " + tr("last error: %@", last) }
+            if outbox.held > 0, let next = outbox.nextHeld {
+                // Held by the user (Undo send, Send Later): sent at its time, by whoever
+                // owns the outbox then; no flush sends it earlier.
+                text += "; " + (outbox.held == n
+                    ? trn("it is held until its time (%@), and sent then", "they are held until their time (the first %@), and sent then",
+                          n, next.iso8601)
+                    : trn("%@ of them is held until its time (%@), and sent then",
+                          "%@ of them are held until their time (the first %@), and sent then", outbox.held, outbox.held, next.iso8601))
+            }
             // Who keeps "it will be retried": the desktop service owns the outbox while it
             // runs; without it, nothing retries until a run queues again or flushes.
             if report.desktopService.running == true {

@@ -103,6 +103,8 @@ final class RecoveryFile: Sendable {
     private struct State {
         var lock: Int32
         var writing = false
+        /// The outbox holds the message (a Send held for Undo): no file, none written.
+        var suspended = false
     }
     private let state: Mutex<State>
 
@@ -118,7 +120,7 @@ final class RecoveryFile: Sendable {
     /// Writes `email` on a worker thread; returns at once.
     func writeInBackground(_ email: EmailData) {
         let started = state.withLock { state -> Bool in
-            guard !state.writing, state.lock >= 0 else { return false }
+            guard !state.writing, state.lock >= 0, !state.suspended else { return false }
             state.writing = true
             return true
         }
@@ -139,13 +141,29 @@ final class RecoveryFile: Sendable {
         close(fd)
         // Renamed into place only while the sheet is open: after remove() it is gone for good.
         state.withLock { state in
-            if ok, state.lock >= 0 { rename(temporary, path) } else { unlink(temporary) }
+            if ok, state.lock >= 0, !state.suspended { rename(temporary, path) } else { unlink(temporary) }
             state.writing = false
         }
     }
 
     private func finishWrite() {
         state.withLock { $0.writing = false }
+    }
+
+    /// The outbox has the message (a Send held for Undo): the file goes, and no write
+    /// brings it back until `resume`. The lock stays: the sheet is alive.
+    func suspend() {
+        state.withLock { state in
+            state.suspended = true
+            unlink(path)
+        }
+    }
+
+    /// Undo gave the message back to the sheet: written now, before the outbox lets it go
+    /// (rule 3), and from here on as before.
+    func resume(with email: EmailData) {
+        state.withLock { $0.suspended = false }
+        write(email)
     }
 
     /// The sheet ended as the user chose: nothing to recover.

@@ -140,14 +140,37 @@ extension Outbox {
     }
 
     /// What a flush takes: what `selecting` picks; else every queued entry (`allQueued`: a
-    /// flush the user runs, as `postqueue -f` and `msmtpq -r` do); else what is due at `now`
-    /// (the back-off schedule, for `watch` and the quick flush).
+    /// flush the user runs, as `postqueue -f` and `msmtpq -r` do) but those the user holds
+    /// (Undo send, Send later: their time is the user's word, not a back-off); else what is
+    /// due at `now` (the back-off schedule, for `watch` and the quick flush). A held entry
+    /// is due at its time.
     public static func selection(
         now: Timestamp, allQueued: Bool = false, selecting: ((OutboxEntry) -> Bool)? = nil
     ) -> (OutboxEntry) -> Bool {
-        if let selecting { return selecting }
-        if allQueued { return { _ in true } }
+        if let selecting { return { !$0.isHeld(at: now) && selecting($0) } }
+        if allQueued { return { !$0.isHeld(at: now) } }
         return { $0.nextAttempt <= now }
+    }
+
+    /// Sends one entry under a claim its caller holds (a held message at the end of its
+    /// Undo time, whose claim the sheet kept so that no one else sends it meanwhile), as
+    /// `flush` sends each: its attempt recorded first (rule 9), its outcome after.
+    public func send(_ claim: OutboxClaim, now: Timestamp = .now(), send: (OutboxClaim) throws -> Void) -> FlushReport {
+        do {
+            try OutboxClaim.beginAttempts([claim], now: now)
+        } catch {
+            claim.release()
+            var report = FlushReport(id: claim.entry.id, outcome: .skipped, entry: claim.entry, storeError: OutboxError(error))
+            report.stoppedFlush = true
+            return report
+        }
+        let remover = TrashRemover()
+        defer { remover.finish() }
+        var reports = [FlushReport]()
+        let (report, taken) = attempt(claim, now: now, send: send)
+        reports.append(report)
+        if let taken { _ = finishRemovals([(0, taken)], reports: &reports, remover: remover) }
+        return reports[0]
     }
 
     /// The queued entries a flush with these arguments would take, oldest first.

@@ -77,8 +77,13 @@ public struct Outbox: Sendable {
     ///
     /// `failedAttempt`: the router already tried once and failed (the usual way a message
     /// arrives here); the entry then counts one attempt and waits the first back-off.
+    /// `held`: the user asked that it wait until `until` before its first attempt (Undo
+    /// send, Send later); nothing sends it earlier, and its lifetime starts then.
     @discardableResult
-    public func enqueue(_ message: OutboxMessage, now: Timestamp = .now(), failedAttempt: Failure? = nil) throws -> OutboxEntry {
+    public func enqueue(
+        _ message: OutboxMessage, now: Timestamp = .now(), failedAttempt: Failure? = nil,
+        held: (hold: Hold, until: Timestamp)? = nil
+    ) throws -> OutboxEntry {
         try makeDirectories(directory)
         removeDeadTrash()
         let headers = HeaderSection(message.bytes.prefix(65_536))
@@ -92,6 +97,11 @@ public struct Outbox: Sendable {
             server: message.server, subject: message.subject ?? headers.decoded("subject"),
             account: message.account, size: message.bytes.count
         )
+        if let held {
+            entry.hold = held.hold
+            entry.nextAttempt = held.until
+            entry.expires = max(now, held.until) + policy.lifetime
+        }
         while true {
             let temporary = directory + "/.tmp-" + entry.id
             do {
@@ -319,6 +329,12 @@ public struct Outbox: Sendable {
     /// Deletes an entry, queued or failed, without sending it: the user's choice.
     public func drop(_ id: String) throws {
         try claimOrThrow(id).discard()
+    }
+
+    /// Undo of a held message: see `OutboxClaim.undo`. Returns the message as it was held.
+    @discardableResult
+    public func undo(_ id: String, now: Timestamp = .now()) throws -> [UInt8] {
+        try claimOrThrow(id).undo(now: now)
     }
 }
 

@@ -121,6 +121,7 @@ public final class OutboxClaim {
     public func recordFailedAttempt(_ error: Failure, now: Timestamp = .now()) throws -> AttemptOutcome {
         try spend()
         var updated = entry
+        updated.hold = nil
         if !attemptBegun {
             updated.attempts += 1
             updated.lastAttempt = now
@@ -139,6 +140,8 @@ public final class OutboxClaim {
         try spend()
         var updated = entry
         updated.nextAttempt = now
+        // "Send now" of a held message: the user's hand lets it go.
+        updated.hold = nil
         if state == .failed { updated.expires = now + outbox.policy.lifetime }
         try writeMetadata(updated)
         if state == .failed { try move(to: .queued) }
@@ -148,6 +151,25 @@ public final class OutboxClaim {
     /// Deletes the entry unsent: as durably as `markSent`.
     public func discard() throws {
         try markSent()
+    }
+
+    /// Undo: a held message (Undo send, Send later) leaves the outbox unsent, as durably
+    /// as `markSent`, and its bytes are returned for the caller to give back to the user.
+    /// Only while no attempt at it began (this claim excludes every sender, and an attempt
+    /// is recorded before any send: docs/design.md rule 9), so that a message Undo
+    /// returns was never sent, and none is sent after it; otherwise it throws and the
+    /// entry stays as it is. Its time may have come: what counts is that no one tried it.
+    public func undo(now: Timestamp = .now()) throws -> [UInt8] {
+        guard !spent, !attemptBegun else {
+            throw OutboxError(.permanent, tr("outbox claim on '%@' was already used", entry.id))
+        }
+        guard entry.hold != nil, entry.attempts == 0, !entry.unrecordedAttempt, state == .queued else {
+            throw OutboxError(.input, entry.attempts > 0 || entry.unrecordedAttempt
+                ? tr("too late to undo '%@': sending it has begun", entry.id) : tr("too late to undo '%@': it was not held", entry.id))
+        }
+        let bytes = try readMessage()
+        try markSent()
+        return bytes
     }
 
     /// Gives the claim up without changing anything.

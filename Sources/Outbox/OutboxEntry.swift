@@ -41,6 +41,17 @@ extension Failure {
     }
 }
 
+/// Why a message waits in the outbox before its first attempt, until its `nextAttempt`:
+/// the user asked for it, not a server. Nothing sends it before that moment (not even
+/// `outbox flush`, which takes every other queued message), and until an attempt at it
+/// begins it can be taken back (`OutboxClaim.undo`).
+public enum Hold: String, Sendable {
+    /// Send held for a few seconds (`undo-send=`), for Undo.
+    case undo
+    /// Send later, at a time the user chose.
+    case later
+}
+
 /// What the outbox knows about one queued (or failed) message: its metadata file.
 public struct OutboxEntry: Equatable, Sendable {
     public var id: String
@@ -61,6 +72,9 @@ public struct OutboxEntry: Equatable, Sendable {
     public var account: String?
     /// The message's size in bytes.
     public var size: Int
+    /// Why it waits before its first attempt, until `nextAttempt` (docs/outbox.md, "Held
+    /// messages"); `nil` once an attempt began, or for a message that was not held.
+    public var hold: Hold?
     /// An attempt began (its claim was recorded, `.attempt-<id>`) and its outcome was not:
     /// the sending process died, or the outbox could not be written after the send. It
     /// counts as a failed attempt, so that it waits its back-off (docs/design.md rule 9).
@@ -68,6 +82,8 @@ public struct OutboxEntry: Equatable, Sendable {
 
     /// Counts the attempt that began at `time` and whose outcome is not known.
     mutating func countUnrecordedAttempt(at time: Timestamp, policy: RetryPolicy) {
+        // Once an attempt began, it is an ordinary queued message (it may have been sent).
+        hold = nil
         attempts += 1
         lastAttempt = time
         nextAttempt = time + policy.delay(afterAttempts: attempts)
@@ -80,7 +96,7 @@ public struct OutboxEntry: Equatable, Sendable {
 
     /// The metadata file's contents, keys in a fixed order.
     var json: JSON {
-        .object([
+        var members: [(String, JSON)] = [
             ("id", .string(id)),
             ("created", .string(created.iso8601)),
             ("expires", .string(expires.iso8601)),
@@ -95,13 +111,17 @@ public struct OutboxEntry: Equatable, Sendable {
             ("subject", .string(subject)),
             ("account", .string(account)),
             ("size", .int(size)),
-        ])
+        ]
+        // Only where it applies: the files and JSON of messages that were never held stay
+        // as they were.
+        if let hold { members.append(("hold", .string(hold.rawValue))) }
+        return .object(members)
     }
 
     init(
         id: String, created: Timestamp, expires: Timestamp, attempts: Int, nextAttempt: Timestamp,
         lastAttempt: Timestamp?, lastError: Failure?, messageId: String?, envelopeFrom: String,
-        recipients: [String], server: String?, subject: String?, account: String? = nil, size: Int
+        recipients: [String], server: String?, subject: String?, account: String? = nil, size: Int, hold: Hold? = nil
     ) {
         self.id = id
         self.created = created
@@ -117,6 +137,7 @@ public struct OutboxEntry: Equatable, Sendable {
         self.subject = subject
         self.account = account
         self.size = size
+        self.hold = hold
     }
 
     /// Reads a metadata file; `nil` when it is not one.
@@ -140,8 +161,14 @@ public struct OutboxEntry: Equatable, Sendable {
             lastAttempt: json["lastAttempt"]?.stringValue.flatMap(Timestamp.init(iso8601:)),
             lastError: lastError, messageId: json["messageId"]?.stringValue, envelopeFrom: from,
             recipients: recipients, server: json["server"]?.stringValue,
-            subject: json["subject"]?.stringValue, account: json["account"]?.stringValue, size: size
+            subject: json["subject"]?.stringValue, account: json["account"]?.stringValue, size: size,
+            hold: json["hold"]?.stringValue.flatMap(Hold.init(rawValue:))
         )
+    }
+
+    /// Held at `now`: its time has not come and no attempt at it began.
+    public func isHeld(at now: Timestamp) -> Bool {
+        hold != nil && !unrecordedAttempt && nextAttempt > now
     }
 
     /// What `outbox show --json` and `outbox list --json` print for this entry.

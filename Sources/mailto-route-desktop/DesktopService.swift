@@ -18,11 +18,15 @@ final class DesktopService: ServiceDelegate, @unchecked Sendable {
     /// `sign-in-again` (an account's name), which a run activates when an account must be
     /// signed in again, for the service to tell it with a button that still works later.
     static let actions = ["retry-outbox", "open-draft", SheetService.ownOutboxAction, SheetService.signInAgainAction,
-                          openOnlineAccountsAction]
+                          openOnlineAccountsAction, undoSendAction]
+    /// A held Send's **Undo** (its outbox entry's id).
+    static let undoSendAction = "undo-send"
     static let openOnlineAccountsAction = "open-online-accounts"
 
     let application: SheetApplication
     private var network: NetworkWatch?
+    /// The sheets whose held Send was told in a notification with Undo, by outbox id.
+    private var heldSheets: [String: SheetHandle] = [:]
 
     init(application: SheetApplication) {
         self.application = application
@@ -59,10 +63,40 @@ final class DesktopService: ServiceDelegate, @unchecked Sendable {
         case .success(let opening): start = opening
         case .failure(let refusal): return answer(refusal.answer)
         }
-        openSheet(start.email, source: start.source, session: session, token: request.activationToken,
-                  attachmentsRequestedBy: request.requestedBy) { [self] host, warnings in
-            conclude(host, warnings: warnings, notify: request.notify) { report in
-                answer(SheetDelivery.outcome(report))
+        let showSheet = { [self] () -> Void in
+            openSheet(start.email, source: start.source, session: session, token: request.activationToken,
+                      attachmentsRequestedBy: request.requestedBy) { [self] host, warnings in
+                conclude(host, warnings: warnings, notify: request.notify) { report in
+                    answer(SheetDelivery.outcome(report))
+                }
+            }
+        }
+        // A link that can go several ways asks once first (the plan's .choose).
+        if let email = start.email, ChooserDelivery.wantsChooser(email, source: start.source, session: session) {
+            choose(email, session: session, token: request.activationToken, notify: request.notify,
+                   requestedBy: request.requestedBy, sheet: { showSheet() }, done: { answer(SheetDelivery.outcome($0)) })
+            return
+        }
+        showSheet()
+    }
+
+    /// The chooser for a link's `email` (or, with `source` `.portal`, for the application
+    /// `application`'s); what the person chose is carried out: `sheet` for an account (or
+    /// setting one up), else routed as a run does, `done` hearing the report.
+    @discardableResult
+    private func choose(
+        _ email: EmailData, session: Session, token: String?, notify: Bool, requestedBy: String? = nil,
+        source: SheetSource = .link, application app: String? = nil,
+        sheet: @escaping () -> Void, done: @escaping @Sendable (RouteReport) -> Void
+    ) -> SheetHandle {
+        let ways = session.ways()
+        let content = ChooserDelivery.content(for: email, ways: ways, session: session, source: source, application: app)
+        return application.openChooser(content, activationToken: token) { [self] answer in
+            switch ChooserDelivery.outcome(of: answer, ways: ways, email: email, session: session, requestedBy: requestedBy,
+                                           source: source, application: app) {
+            case .sheet: sheet()
+            case .route(let request): route(request, session: session, notify: notify, then: done)
+            case .cancelled(let report): done(report)
             }
         }
     }
@@ -75,11 +109,17 @@ final class DesktopService: ServiceDelegate, @unchecked Sendable {
             guard case .success(let email) = SheetDelivery.parse(url, session: session) else { continue }
             var request = RouteRequest(email: email, source: .link)
             request.sheet = true
-            let wantsSheet = session.plan(request) == .sheet
-            if wantsSheet, application.showsSheets {
+            let plan = session.plan(request)
+            let wantsSheet = plan == .sheet || plan == .choose
+            let showSheet = { [self] () -> Void in
                 openSheet(email, source: .link, session: session, token: nil) { [self] host, warnings in
                     conclude(host, warnings: warnings, notify: true) { _ in }
                 }
+            }
+            if plan == .choose, application.showsSheets {
+                choose(email, session: session, token: nil, notify: true, sheet: { showSheet() }, done: { _ in })
+            } else if wantsSheet, application.showsSheets {
+                showSheet()
             } else {
                 // The path the command line takes for a link.
                 request.sheet = false
@@ -115,7 +155,24 @@ final class DesktopService: ServiceDelegate, @unchecked Sendable {
         email.attachments = request.attachments.map { Attachment.file($0) }
         var routed = RouteRequest(email: email, source: .portal)
         routed.sheet = true
-        let wantsSheet = session.plan(routed) == .sheet
+        let app = request.appID.isEmpty ? nil : request.appID
+        routed.requestingApplication = app
+        let plan = session.plan(routed)
+        let wantsSheet = plan == .sheet || plan == .choose
+        if plan == .choose, application.showsSheets {
+            // The application's first request asks once; Always is kept for its app id. The
+            // handle withdraws the chooser, then the sheet it opened.
+            var handle: SheetHandle?
+            handle = choose(email, session: session, token: request.activationToken, notify: true, source: .portal, application: app,
+                            sheet: { [self] in
+                                let opened = openSheet(email, source: .portal, session: session, token: request.activationToken,
+                                                       requestedBy: app) { [self] host, warnings in
+                                    conclude(host, warnings: warnings, notify: true) { report in respond(report.map(Self.portalResponse) ?? 2) }
+                                }
+                                handle?.follow(opened)
+                            }, done: { respond(Self.portalResponse($0)) })
+            return handle
+        }
         guard wantsSheet, application.showsSheets else {
             routed.sheet = false
             route(routed, session: session, noSheet: wantsSheet) { report in
@@ -147,7 +204,8 @@ final class DesktopService: ServiceDelegate, @unchecked Sendable {
     /// `noSheet`: the plan would have shown the sheet, had there been a display; the
     /// report says so.
     private func route(
-        _ request: RouteRequest, session: Session, noSheet: Bool = false, then: @escaping @Sendable (RouteReport) -> Void
+        _ request: RouteRequest, session: Session, noSheet: Bool = false, notify: Bool = true,
+        then: @escaping @Sendable (RouteReport) -> Void
     ) {
         var noted = request
         if noSheet { noted.warnings.append(tr("no compose sheet: the desktop service has no display to show one on")) }
@@ -155,7 +213,7 @@ final class DesktopService: ServiceDelegate, @unchecked Sendable {
         application.inBackground({ [noted] () -> RouteReport in
             box.session.run(noted) { _ in }
         }, then: { [self] report in
-            tell(report)
+            if notify { tell(report) }
             then(report)
         })
     }
@@ -187,8 +245,53 @@ final class DesktopService: ServiceDelegate, @unchecked Sendable {
         start.content.requestingApplication = requestedBy
         let host = SheetDeliveryHost(source: source, session: session)
         let warnings = start.warnings
-        host.onClosed = { ended(host, warnings) }
-        return application.open(start.content, host: host, recovery: start.recovery, activationToken: token)
+        let handle = application.open(start.content, host: host, recovery: start.recovery, activationToken: token)
+        host.onClosed = { [self] in
+            // Its held Send went (or was undone): the notification with Undo goes with it,
+            // replaced by what came of it when that is told.
+            for (id, held) in heldSheets where held === handle {
+                heldSheets[id] = nil
+                application.withdrawNotification(id: "outbox-\(id)")
+            }
+            ended(host, warnings)
+        }
+        host.onHeldWindowClosed = { [self] report in tellHeld(report, sheet: handle) }
+        return handle
+    }
+
+    /// The window of a held Send was closed: Undo moves to a notification, which the
+    /// sheet's end withdraws (or what came of the message replaces).
+    private func tellHeld(_ report: RouteReport, sheet: SheetHandle) {
+        guard let id = report.outboxId else { return }
+        heldSheets[id] = sheet
+        application.notify(id: "outbox-\(id)", title: report.headline, body: report.readableLines.joined(separator: "\n"),
+                           urgent: false, buttons: [NotificationButton(label: "Undo", action: Self.undoSendAction, target: id)])
+    }
+
+    /// **Undo** of a held Send: the sheet that holds it takes it back and shows again.
+    /// When that sheet is gone (the service was restarted since, the claim died with it),
+    /// the entry is taken out of the outbox under a claim of its own, if no attempt at it
+    /// began, and saved as a draft (rule 3), told with **Open**; if it went, that is said.
+    private func undoSend(_ id: String) {
+        application.withdrawNotification(id: "outbox-\(id)")
+        if let sheet = heldSheets.removeValue(forKey: id), sheet.undoSend() { return }
+        let box = SessionBox(Session.current())
+        application.inBackground({ () -> RouteReport in
+            let session = box.session
+            var report = RouteReport(path: .outbox, result: .saved)
+            do {
+                let bytes = try session.storage.outbox.undo(id)
+                report.draft = try session.storage.drafts.save(bytes).path
+                report.warnings.append(tr("Send undone: the message is saved as a draft"))
+            } catch {
+                // Too late (it went, or is going), or the draft could not be written.
+                report.result = .failed
+                report.outboxId = id
+                report.error = Failure(error, otherwise: .permanent)
+            }
+            session.log(report, source: .outbox)
+            return report
+        }, then: { [self] report in tell(report) })
     }
 
     // MARK: - Notifications and their actions
@@ -205,7 +308,9 @@ final class DesktopService: ServiceDelegate, @unchecked Sendable {
         var buttons: [NotificationButton] = []
         if report.result == .queued, let outboxID = report.outboxId {
             id = "outbox-\(outboxID)"
-            buttons.append(NotificationButton(label: tr("Retry now"), action: "retry-outbox", target: outboxID))
+            // Held until a chosen time (Send Later): the button lets it go now.
+            buttons.append(NotificationButton(label: report.hold == nil ? tr("Retry now") : tr("Send now"), action: "retry-outbox",
+                                              target: outboxID))
         } else if let outboxID = report.outboxId {
             id = "outbox-\(outboxID)"
         } else if report.result == .saved, let draft = report.draft {
@@ -223,6 +328,7 @@ final class DesktopService: ServiceDelegate, @unchecked Sendable {
         case "retry-outbox": retry(parameter)
         case "open-draft": openDraft(parameter)
         case SheetService.ownOutboxAction: ownOutbox()
+        case Self.undoSendAction: undoSend(parameter)
         case SheetService.signInAgainAction: tellSignIn(parameter)
         case Self.openOnlineAccountsAction:
             // GNOME Settings not installed: the notification said where to go.
@@ -312,7 +418,9 @@ final class DesktopService: ServiceDelegate, @unchecked Sendable {
             application.release()
             return
         }
-        let wait = min(max(next.secondsSinceEpoch - Timestamp.now().secondsSinceEpoch, 0), Self.longestWait)
+        // At least a second: a message due now that a sheet still holds (its Undo time just
+        // ended, and it is sending it) is left to it, not asked for again and again.
+        let wait = min(max(next.secondsSinceEpoch - Timestamp.now().secondsSinceEpoch, 1), Self.longestWait)
         application.after(seconds: UInt32(wait)) { [self] in
             guard schedule == outboxSchedule else { return }
             flushDue()

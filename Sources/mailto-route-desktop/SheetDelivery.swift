@@ -1,8 +1,11 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import AddressBookHelper
 import ComposeSheet
 import MailtoRoute
+import MIMEMessage
+import SMTPTransport
 import Synchronization
 
 // Every call from the desktop program into MailtoRoute is in this file: what a sheet opens
@@ -61,14 +64,23 @@ enum SheetDelivery {
                       attachmentsRequestedBy: String? = nil) -> SheetStart {
         var from: String?
         var sendUnavailable: String?
-        // The default account (the sheet's From chooser: `session.accountChoices`).
-        switch session.defaultAccountSetup.map({ $0.flatMap(\.account) }) {
-        case .success(let account)?:
-            from = account.from.readable
-        case .failure(let mistake)?:
+        var noAccount = false
+        // The From chooser: every account that reads, the one last used first (else the
+        // default); with none, the default account's mistake says why Send cannot work.
+        let accounts = session.accountChoices(checkingCredentials: false).filter { $0.problem == nil }
+        let preferred = session.preferredAccountName
+        let fromIndex = accounts.firstIndex { $0.name == preferred } ?? 0
+        var signature: String?
+        if accounts.indices.contains(fromIndex) {
+            from = accounts[fromIndex].from
+            // A new message gets that account's signature.
+            signature = try? session.accounts.first { $0.name == accounts[fromIndex].name }?.account.get().signature
+        } else if case .failure(let mistake)? = session.defaultAccountSetup.map({ $0.flatMap(\.account) }) {
             sendUnavailable = mistake.message
-        case nil:
-            sendUnavailable = tr("no account is set up (run mailto-route check to see how)")
+        } else {
+            // The sheet offers "Set up sending" instead (SheetDeliveryHost.setUpSending).
+            sendUnavailable = tr("no account is set up")
+            noAccount = true
         }
         let mailProgram = try? session.destination().get()
 
@@ -76,7 +88,9 @@ enum SheetDelivery {
         var leftovers = recovery.takeLeftovers()
         var shown = email ?? EmailData()
         var notices: [String] = []
+        var recovered = false
         if email == nil, let newest = leftovers.popLast() {
+            recovered = true
             shown = newest.email
             notices.append(tr("This is the message you were writing when its window closed unexpectedly."))
         }
@@ -93,12 +107,32 @@ enum SheetDelivery {
             from: from, sendUnavailable: sendUnavailable, email: shown, mailProgramName: mailProgram?.name,
             notices: notices)
         content.attachmentsRequestedBy = attachmentsRequestedBy
+        if noAccount {
+            content.offersSetup = true
+            content.onlineAccountsAvailable = OnlineAccounts.isOnBus()
+        }
+        content.accounts = accounts.map { FromAccount(name: $0.name, readable: $0.from ?? $0.name, origin: $0.origin) }
+        content.fromIndex = fromIndex
+        content.remembersWay = session.routeSettings.always != nil && session.wayFromSystemFile == nil
+        // A new message gets the account's signature; one written before (recovered) has
+        // what the user left of it.
+        if !recovered { content.signature = signature }
         // Completion: the addresses sent to before, most used first (read once, here).
         content.recentRecipients = ((try? session.storage.recipients.entries()) ?? []).map {
             AddressSuggestion(name: $0.name, address: $0.address, fromHistory: true)
         }
+        // And the desktop's address books, asked through mailto-route-books as one types.
+        content.lookUpContacts = { prefix in
+            SheetDelivery.addressBooks.contacts(matching: prefix).map {
+                AddressSuggestion(name: $0.name.isEmpty ? nil : $0.name, address: $0.address, fromHistory: false)
+            }
+        }
         return SheetStart(content: content, recovery: recovery, warnings: warnings)
     }
+
+    /// The address books' helper, one for the process (the service's sheets share it):
+    /// started when someone first types in an address field, never before.
+    static let addressBooks = AddressBookHelper(program: SheetService.programBeside(AddressBookHelper.programName))
 }
 
 /// Does what the user chose in a sheet, through the Router, and keeps the report of the
@@ -107,12 +141,20 @@ enum SheetDelivery {
 final class SheetDeliveryHost: SheetHost {
     let source: SheetSource
     /// The run's session, used under `sessionLock` only, by one thread at a time (the
-    /// worker's action, or the main thread's cancel and finish): hence `unsafe`.
-    nonisolated(unsafe) private let session: Session
+    /// worker's action, or the main thread's cancel and finish): hence `unsafe`. Made
+    /// anew once sending is set up in the sheet, so that Send finds the new account.
+    nonisolated(unsafe) private var session: Session
     private let sessionLock = Mutex(())
     private let state = Mutex<RouteReport?>(nil)
     /// What the service does once the sheet is gone (answers its caller); main thread.
     nonisolated(unsafe) var onClosed: (() -> Void)?
+    /// What the service does when the window of a held Send is closed (a notification
+    /// with Undo for the held report); main thread. `nil`: nothing (one sheet's program).
+    nonisolated(unsafe) var onHeldWindowClosed: ((RouteReport) -> Void)?
+    /// The Send held for Undo: the claim on its outbox entry, kept from the hold until it
+    /// is sent or undone, so that nobody else sends it meanwhile; and its report. Under
+    /// `sessionLock` only.
+    nonisolated(unsafe) private var held: (claim: OutboxClaim?, report: RouteReport)?
 
     init(source: SheetSource, session: Session) {
         self.source = source
@@ -124,18 +166,101 @@ final class SheetDeliveryHost: SheetHost {
         state.withLock { $0 }
     }
 
-    func perform(_ action: SheetAction, with email: EmailData) -> SheetActionResult {
+    func perform(_ action: SheetAction, with email: EmailData, from account: String?) -> SheetActionResult {
         // The sheet is the user's own writing and its button their consent (rule 1): it
         // is routed on the path the button names, with no second question. A failure is
         // kept on screen, not as a draft: the user mends it and sends again, or saves it.
         let path: RouteRequest.ForcedPath = switch action {
-        case .send: .direct
+        case .send, .sendLater, .releaseHold: .direct
         case .saveDraft: .draft
         case .handOff: .handoff
         }
+        if action == .releaseHold { return releaseHold() }
         var request = RouteRequest(email: email, source: .sheet, forcedPath: path)
         request.keepsFailedMessage = false
-        let report = sessionLock.withLock { _ in session.route(request) }
+        request.account = account
+        let report = sessionLock.withLock { _ in
+            let now = session.services.clock.now()
+            switch action {
+            case .send where session.routeSettings.undoSeconds > 0:
+                request.held = (.undo, now + Int64(session.routeSettings.undoSeconds))
+            case .sendLater(let choice):
+                let moment = choice.moment(now: now.secondsSinceEpoch) { days, hour, minute, second in
+                    Timestamp.local(daysFromToday: days, hour: hour, minute: minute, second: second, now: now)?.secondsSinceEpoch
+                }
+                guard let moment else {
+                    var refused = RouteReport(path: .direct, result: .failed)
+                    refused.error = Failure(kind: .input, message: tr("that time does not exist here (a daylight-saving change?)"))
+                    return refused
+                }
+                request.held = (.later, Timestamp(secondsSinceEpoch: moment))
+            default:
+                break
+            }
+            let report = session.route(request)
+            if report.hold == .undo, let id = report.outboxId {
+                // Kept until the hold ends: no flush, watch or service sends it meanwhile.
+                held = ((try? session.storage.outbox.claim(id)) ?? nil, report)
+            }
+            return report
+        }
+        if report.hold == .undo, report.result == .queued {
+            return .held(seconds: session.routeSettings.undoSeconds)
+        }
+        guard report.result == .failed else {
+            // The From chooser offers it first next time.
+            if action == .send, let account, report.result == .sent || report.result == .queued {
+                sessionLock.withLock { _ in session.rememberLastUsed(account) }
+            }
+            state.withLock { $0 = report }
+            return .finished
+        }
+        return .failed(report.error?.message ?? report.summary)
+    }
+
+    /// "Set up sending": the account found, tested and kept (`SendingSetup`), then the
+    /// session read again, so that the sheet's Send goes through it.
+    func setUpSending(_ form: SendingSetupForm) -> SendingSetupAnswer {
+        let from: Mailbox
+        do {
+            from = try Mailbox(parsing: form.address)
+        } catch {
+            return .failed(error.message)
+        }
+        var request = SendingSetup.Request(from: from, password: form.password)
+        if let manual = form.server {
+            request.manual = SendingSetup.ManualServer(host: manual.host, port: manual.port,
+                                                       security: SMTPServer.Security(rawValue: manual.security), user: manual.user)
+        }
+        return sessionLock.withLock { _ in
+            let context = SendingSetup.Context(paths: session.paths, network: session.services.mailServers,
+                                               mayPrompt: session.environment.hasDisplay)
+            do throws(SendingSetupError) {
+                let outcome = try SendingSetup.run(request, context: context)
+                session = Session(paths: session.paths, configuration: .load(session.paths), environment: session.environment,
+                                  services: session.services)
+                return .ready(from: from.readable, summary: outcome.server.address)
+            } catch {
+                let text = ([error.description] + error.steps).joined(separator: "\n")
+                return error.reason == .notFound ? .notFound(text) : .failed(text)
+            }
+        }
+    }
+
+    /// The Undo time is over: the held message goes now, under the claim kept since the
+    /// hold began. Without the claim (it could not be taken), the outbox's owner sends it
+    /// at its time, and the report says it is held until then.
+    private func releaseHold() -> SheetActionResult {
+        let report = sessionLock.withLock { _ -> RouteReport? in
+            guard let (claim, heldReport) = held else { return nil }
+            held = nil
+            guard let claim else { return heldReport }
+            var report = session.sendHeld(claim)
+            report.to = heldReport.to
+            report.warnings = heldReport.warnings + report.warnings
+            return report
+        }
+        guard let report else { return .failed(tr("nothing is held")) }
         guard report.result == .failed else {
             state.withLock { $0 = report }
             return .finished
@@ -143,10 +268,42 @@ final class SheetDeliveryHost: SheetHost {
         return .failed(report.error?.message ?? report.summary)
     }
 
+    /// Undo: the held message leaves the outbox unsent, under the kept claim (or one taken
+    /// now, when the hold began without it); the outcome log says so.
+    func undoHold() -> String? {
+        sessionLock.withLock { _ -> String? in
+            guard let (kept, heldReport) = held, let id = heldReport.outboxId else { return tr("nothing is held") }
+            do {
+                let claim = try kept ?? session.storage.outbox.claim(id, patience: 500)
+                guard let claim else { return tr("it is being sent") }
+                _ = try claim.undo(now: session.services.clock.now())
+            } catch {
+                return Failure(error, otherwise: .permanent).message
+            }
+            held = nil
+            var report = RouteReport(path: .direct, result: .cancelled)
+            report.outboxId = id
+            report.warnings = [tr("Send undone: the message was held in the outbox and is back in the sheet")]
+            session.log(report, source: .sheet)
+            return nil
+        }
+    }
+
+    func heldWindowClosed() {
+        guard let report = sessionLock.withLock({ _ in held?.report }) else { return }
+        onHeldWindowClosed?(report)
+    }
+
     func cancelled() {
         let report = RouteReport(path: .compose, result: .cancelled)
         sessionLock.withLock { _ in session.log(report, source: source.routeSource) }
         state.withLock { $0 = report }
+    }
+
+    func forgetWay() -> String? {
+        let forgotten = sessionLock.withLock { _ in Result { () throws(ConfigurationError) in _ = try session.forgetWay() } }
+        if case .failure(let error) = forgotten { return error.message }
+        return nil
     }
 
     func forgetRecipient(_ address: String) {

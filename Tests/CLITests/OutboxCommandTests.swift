@@ -24,6 +24,31 @@ func message(_ subject: String, to: String = "joe@example.org") -> OutboxMessage
         #expect(json.stdout == "{\"queued\": [], \"failed\": []}\n")
     }
 
+    /// Held messages (Undo send, Send Later) are listed apart with the time they are sent
+    /// at, shown as held, and no flush sends them early.
+    @Test func heldMessagesAreListedWithTheirTimeAndNotFlushed() throws {
+        let sandbox = try Sandbox()
+        _ = try writeAccount(sandbox, port: 2525, security: "none")
+        let box = outbox(in: sandbox)
+        let until = Timestamp.now() + 7_200
+        let held = try box.enqueue(message("Minutes"), held: (.later, until))
+        let list = try mailtoRoute(["outbox", "list"], in: sandbox)
+        let lines = list.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.first == "Held until their time (1); 'outbox retry ID' sends one now, 'outbox drop ID' deletes it:", "\(list)")
+        #expect(lines.count == 3 && lines[1].hasPrefix("ID ") && lines[1].contains("SEND AT"), "\(list)")
+        #expect(lines.last?.hasPrefix(held.id) == true && lines.last?.contains("send later") == true, "\(list)")
+        let json = try jsonObject(try mailtoRoute(["outbox", "list", "--json"], in: sandbox).stdout)
+        let entry = try #require((json["queued"] as? [[String: Any]])?.first)
+        #expect(entry["hold"] as? String == "later")
+        #expect(entry["nextAttempt"] as? String == until.iso8601)
+        let flush = try mailtoRoute(["outbox", "flush"], in: sandbox)
+        #expect(flush.status == 0, "\(flush)")
+        #expect(flush.stdout == "Nothing to send now: what is in the outbox is held until its time (mailto-route outbox list).\n")
+        let show = try mailtoRoute(["outbox", "show", held.id], in: sandbox)
+        #expect(show.stdout.contains("Held:") && show.stdout.contains("(send later)"), "\(show)")
+        #expect(try box.list().map(\.id) == [held.id])
+    }
+
     @Test func listShowsQueuedAndFailedMessages() throws {
         let sandbox = try Sandbox()
         let box = outbox(in: sandbox)

@@ -21,6 +21,28 @@ import Testing
         #expect(AddressList("").problem == nil)
     }
 
+    /// Send Later's own time: `HH:MM` or `HH:MM:SS`, the next time the clock shows it.
+    @Test func sendLaterTimeIsTodayOrTomorrowWhenItHasPassed() {
+        #expect(SendLaterChoice(time: "14:30") == .at(hour: 14, minute: 30, second: 0))
+        #expect(SendLaterChoice(time: "9:05:07") == .at(hour: 9, minute: 5, second: 7))
+        for bad in ["", "24:00", "12:60", "12", "12:3a", "12:30:61", "1:2:3:4", "-1:30", "+1:30"] {
+            #expect(SendLaterChoice(time: bad) == nil, "\(bad)")
+        }
+        // A day of 86,400 s from 0; "now" is 10:00 on day 0.
+        let local = { (days: Int, hour: Int, minute: Int, second: Int) -> Int64? in
+            Int64(days * 86_400 + hour * 3_600 + minute * 60 + second)
+        }
+        let now: Int64 = 36_000
+        let today = SendLaterChoice.at(hour: 14, minute: 30, second: 0).moment(now: now, local: local)
+        let tomorrow = SendLaterChoice.at(hour: 9, minute: 0, second: 0).moment(now: now, local: local)
+        let morning = SendLaterChoice.tomorrowMorning.moment(now: now, local: local)
+        let hour = SendLaterChoice.inOneHour.moment(now: now, local: local)
+        #expect(today == Int64(52_200))
+        #expect(tomorrow == Int64(118_800), "9:00 has passed at 10:00: tomorrow")
+        #expect(morning == Int64(115_200))
+        #expect(hour == now + 3_600)
+    }
+
     @Test func fileALinkAsksForIsLookedAtBeforeItCanBeTicked() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("sheet-files-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)

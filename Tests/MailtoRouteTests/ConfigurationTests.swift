@@ -46,6 +46,37 @@ import Testing
     }
 
     /// msmtp-like named accounts beside the unnamed one, and `default=` choosing among them.
+    /// `undo-send=` in [route] (5 by default, 0 off) and each account's `signature=`, its
+    /// `\n` a line break as GLib's key files read it.
+    @Test func undoSendAndEachAccountsSignatureAreRead() throws {
+        let configuration = Self.configuration("""
+            [account]
+            from=Jane <jane@example.org>
+            host=smtp.example.org
+            signature=Jane Doe\\nExample Org
+            [account work]
+            from=Jane <jane@work.example>
+            host=smtp.work.example
+            [route]
+            undo-send=0
+            """)
+        #expect(configuration.route.undoSeconds == 0)
+        #expect(configuration.route.error == nil)
+        let accounts = try configuration.accounts.map { try $0.account.get() }
+        #expect(accounts.map(\.signature) == ["Jane Doe\nExample Org", nil])
+        #expect(Self.configuration("[route]\npolicy=ask\n").route.undoSeconds == 5)
+        let wrong = Self.configuration("[route]\nundo-send=soon\n").route
+        #expect(wrong.undoSeconds == 5, "a mistake keeps Undo")
+        #expect(wrong.error?.message.contains("undo-send=soon") == true, "\(String(describing: wrong.error))")
+        let missing = Self.configuration("""
+            [account]
+            from=Jane <jane@example.org>
+            host=smtp.example.org
+            signature-file=/nonexistent/signature.txt
+            """)
+        #expect(throws: ConfigurationError.self) { try missing.accounts.first?.account.get() }
+    }
+
     @Test func namedAccountsAreReadInOrderAndDefaultChoosesOne() throws {
         let text = """
             [account]

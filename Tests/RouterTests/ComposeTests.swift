@@ -36,6 +36,22 @@ import TestSupport
         #expect(try String(contentsOf: message, encoding: .utf8).contains("Typed in the editor"))
     }
 
+    /// The account's signature is in the editor's text below a new message, after `-- `
+    /// (RFC 3676), and goes out as left there, judged by Python's `email` package.
+    @Test func theAccountsSignatureIsBelowTheNewMessage() throws {
+        let (sandbox, server, environment) = try setUp()
+        let config = sandbox.root.appendingPathComponent("home/.config/mailto-route/config")
+        try (try String(contentsOf: config, encoding: .utf8) + "signature=Jane Doe\\nExample Org\n")
+            .write(to: config, atomically: true, encoding: .utf8)
+        let result = try runOnTerminal([mailtoRouteBinary, "compose", "mailto:joe@example.com?subject=Hi&body=Hello"],
+                                       answers: ["s"], environment: environment)
+        #expect(result.status == 0, "\(result)")
+        let view = try pythonView(of: try #require(server.messages.first))
+        let parts = try #require(view["parts"] as? [[String: Any]])
+        let text = (parts.first?["text"] as? String)?.replacingOccurrences(of: "\r\n", with: "\n")
+        #expect(text?.hasPrefix("Hello\n\n-- \nJane Doe\nExample Org") == true, "\(parts)")
+    }
+
     /// The question before sending labels each recipient by its field.
     @Test func theSummaryLabelsToCcAndBcc() throws {
         let (sandbox, server, environment) = try setUp()

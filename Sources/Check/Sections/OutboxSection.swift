@@ -4,6 +4,10 @@ import Outbox
 extension CheckReport {
     public struct OutboxFacts: Sendable {
         public var pending: Int = 0
+        /// Of `pending`, those held by the user until their time (Undo send, Send Later),
+        /// and the first of those times.
+        public var held: Int = 0
+        public var nextHeld: Timestamp?
         public var oldest: Timestamp?
         public var lastError: String?
         public var failed: Int = 0
@@ -19,6 +23,9 @@ extension CheckReport.OutboxFacts: CheckSection {
 
     public var rows: [(label: String, value: String)] {
         var rows = [(tr("pending"), oldest.map { trn("%@, queued %@", "%@, oldest queued %@", pending, pending, $0.iso8601) } ?? String(pending))]
+        if held > 0 {
+            rows.append((tr("held"), nextHeld.map { trn("%@, sent at %@", "%@, the first sent at %@", held, held, $0.iso8601) } ?? String(held)))
+        }
         if let lastError { rows.append((tr("last error"), lastError)) }
         rows.append((tr("failed"), String(failed)))
         if damaged > 0 { rows.append((tr("damaged"), String(damaged))) }
@@ -29,7 +36,8 @@ extension CheckReport.OutboxFacts: CheckSection {
 
     public var jsonMembers: [(String, JSON)] {
         [("outbox", .object([
-            ("pending", .int(pending)), ("oldest", .string(oldest?.iso8601)), ("lastError", .string(lastError)),
+            ("pending", .int(pending)), ("oldest", .string(oldest?.iso8601)), ("held", .int(held)),
+            ("nextHeld", .string(nextHeld?.iso8601)), ("lastError", .string(lastError)),
             ("failed", .int(failed)), ("damaged", .int(damaged)), ("error", .string(error)),
         ])), ("drafts", .int(drafts))]
     }
@@ -42,6 +50,10 @@ extension Check {
             let pending = try storage.outbox.list()
             facts.pending = pending.count
             facts.oldest = pending.map(\.created).min()
+            let now = Timestamp.now()
+            let held = pending.filter { $0.isHeld(at: now) }
+            facts.held = held.count
+            facts.nextHeld = held.map(\.nextAttempt).min()
             let tried = pending.filter { $0.lastError != nil }
             if let last = tried.max(by: { ($0.lastAttempt ?? $0.created) < ($1.lastAttempt ?? $1.created) }),
                let error = last.lastError {

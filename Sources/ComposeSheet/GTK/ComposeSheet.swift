@@ -14,18 +14,19 @@ import MailtoCore
 /// the sheet again with `Unmanaged`; the application keeps the sheet alive from `present()`
 /// until `end()`.
 final class ComposeSheet {
-    let content: SheetContent
+    /// Changes once, when sending is set up in the sheet (`sendingSetUp`).
+    var content: SheetContent
     let host: any SheetHost
     let recovery: RecoveryFile?
     private let ended: (ComposeSheet) -> Void
 
     private let title: GObjectRef
-    private let toasts: GObjectRef
+    let toasts: GObjectRef
     var connections = SignalConnections()
     private var controllers: [GObjectRef] = []
     /// Controllers on the text view (the spelling's right click), taken off in `end()`.
     private var textControllers: [GObjectRef] = []
-    private var actions: [String: GObjectRef] = [:]
+    var actions: [String: GObjectRef] = [:]
 
     // The fields, in Tab order.
     let to: GObjectRef
@@ -43,6 +44,8 @@ final class ComposeSheet {
     let bodyHidden: GObjectRef
     let errorLabel: GObjectRef
     let statusLabel: GObjectRef
+    /// Send, with Send Later's arrow (an AdwSplitButton): insensitive as a whole during a hold.
+    let sendButton: GObjectRef
 
     // The attachments.
     let attachmentList: GObjectRef
@@ -55,7 +58,13 @@ final class ComposeSheet {
     var busy = false
     var hasEnded = false
     var question: SaveQuestion?
+    var timeQuestion: SendLaterQuestion?
+    /// A Send held for Undo (ComposeSheet+Hold.swift): its countdown and its toast.
+    var hold: SendHold?
     var chooser: FileChooser?
+    /// "Set up sending" (ComposeSheet+Setup.swift): the offer in the sheet, its window when open.
+    var setupOffer: SetupOffer?
+    var setupDialog: SetupDialog?
     private var recoveryTimer: guint = 0
     private var recoveryDue = false
     private var hiddenCheckTimer: guint = 0
@@ -66,6 +75,8 @@ final class ComposeSheet {
     /// The completion of To, Cc and Bcc.
     private var completions: [AddressCompletion] = []
     private var fillSource: guint = 0
+    /// The From chooser, when there is more than one account (ComposeSheet+From.swift).
+    var fromChooser: FromChooser?
 
     // Declared last, and so released last (Swift releases stored properties in order): a
     // widget inside the window, or a window transient for it, released after the window
@@ -104,6 +115,7 @@ final class ComposeSheet {
         bodyHidden = ui.object("body-hidden")
         errorLabel = ui.object("error")
         statusLabel = ui.object("status")
+        sendButton = ui.object("send")
         attachmentList = ui.object("attachments")
         requestedList = ui.object("requested")
 
@@ -120,7 +132,9 @@ final class ComposeSheet {
 
         // Not selectable: a selectable label takes the focus, and Tab goes from To on.
         gtk_label_set_text(mr_label(ui.object("from").widget), content.from?.visible ?? tr("no account"))
-        if let reason = content.sendUnavailable {
+        if content.accounts.count > 1 { fromChooser = makeFromChooser(in: ui.object("fields"), replacing: ui.object("from")) }
+        // No account at all: the sheet offers to set one up (below) rather than naming a command.
+        if !content.offersSetup, let reason = content.sendUnavailable {
             let unavailable = ui.object("send-unavailable")
             gtk_label_set_text(mr_label(unavailable.widget), tr("Cannot send from here: %@", reason.visible))
             setVisible(unavailable.widget, true)
@@ -130,7 +144,7 @@ final class ComposeSheet {
             gtk_editable_set_text(mr_editable(field.widget), AddressList.text(addresses, names: content.email.names))
         }
         gtk_editable_set_text(mr_editable(subject.widget), content.email.subject ?? "")
-        pendingBody = MessageText.forEditing(content.email.body ?? "")
+        pendingBody = Signature.appended(content.signature, to: MessageText.forEditing(content.email.body ?? ""))
 
         // Rule 8: what the link asked for, apart, unticked, with the program that asked.
         if !content.email.requestedAttachments.isEmpty {
@@ -144,6 +158,7 @@ final class ComposeSheet {
         for path in content.email.requestedAttachments { addFile(FileRow(requested: path)) }
 
         addActions(application, handOffSection: ui.object("hand-off-section"))
+        Self.nameSendLaterArrow(sendButton.widget)
         gtk_application_window_set_help_overlay(mr_application_window(window.pointer), OpaquePointer(shortcuts.pointer))
         // Cc and Bcc are folded behind their buttons beside To unless the message has them.
         if !content.email.cc.isEmpty { unfold(ccRow, button: showCc, focus: false) }
@@ -151,6 +166,7 @@ final class ComposeSheet {
         updateTitle()
         completions = [to, cc, bcc].map { AddressCompletion(sheet: self, entry: $0) }
         connectSignals()
+        if content.offersSetup { setupOffer = SetupOffer(in: self, notices: notices, from: ui.object("from")) }
         checkAddresses()
         checkSubject()
     }
@@ -175,7 +191,8 @@ final class ComposeSheet {
         guard !hasEnded else { return }
         question?.close()
         question = nil
-        if busy { return }
+        // A held Send is the user's: it goes at its time, or by their Undo.
+        if busy || hold != nil { return }
         if edited {
             start(.saveDraft)
         } else {
@@ -195,10 +212,12 @@ final class ComposeSheet {
         let handlers: [(String, ActionHandler)] = [
             ("send", onSendAction), ("save-draft", onSaveDraftAction), ("attach", onAttachAction),
             ("cancel", onCancelAction), ("show-cc", onShowCcAction), ("show-bcc", onShowBccAction),
-            ("hand-off", onHandOffAction),
+            ("hand-off", onHandOffAction), ("forget-way", onForgetWayAction),
+            ("send-at", onSendAtAction), ("undo-send", onUndoSendAction),
         ]
         for (name, handler) in handlers {
             guard name != "hand-off" || content.mailProgramName != nil else { continue }
+            guard name != "forget-way" || content.remembersWay else { continue }
             // Transfer full, adopted; the window's action map takes a reference of its own.
             guard let made = g_simple_action_new(name, nil) else { preconditionFailure("g_simple_action_new returned NULL") }
             let action = GObjectRef(adopting: UnsafeMutableRawPointer(made))
@@ -206,8 +225,20 @@ final class ComposeSheet {
             g_action_map_add_action(mr_action_map_of(window.pointer), mr_action(made))
             actions[name] = action
         }
+        // Send Later's choices in the Send button's menu: `win.send-later::hour` and
+        // `::tomorrow` (ComposeSheet+Hold.swift).
+        if let made = mr_string_action_new("send-later") {
+            let action = GObjectRef(adopting: UnsafeMutableRawPointer(made))
+            connections.connect(action, "activate", callback(onSendLaterAction), data: data)
+            g_action_map_add_action(mr_action_map_of(window.pointer), mr_action(made))
+            actions["send-later"] = action
+        }
+        setEnabled("undo-send", false)
         if let name = content.mailProgramName {
             g_menu_append(mr_menu(handOffSection.pointer), tr("Open in %@", name.visible), "win.hand-off")
+        }
+        if content.remembersWay {
+            g_menu_append(mr_menu(handOffSection.pointer), tr("Ask How to Send Each Time"), "win.forget-way")
         }
         let keys: [(String, [String])] = [
             ("win.send", ["<Control>Return", "<Control>KP_Enter"]), ("win.save-draft", ["<Control>s"]),
@@ -228,7 +259,7 @@ final class ComposeSheet {
         controllers.append(controller)
     }
 
-    private func setEnabled(_ name: String, _ enabled: Bool) {
+    func setEnabled(_ name: String, _ enabled: Bool) {
         guard let action = actions[name] else { return }
         g_simple_action_set_enabled(mr_simple_action(action.pointer), enabled ? 1 : 0)
     }
@@ -361,7 +392,10 @@ final class ComposeSheet {
             setVisible(problem.widget, list.problem != nil)
             mr_set_accessible_invalid(field.widget, list.problem == nil ? 0 : 1)
         }
-        setEnabled("send", recipients > 0 && allValid && content.sendUnavailable == nil && !busy)
+        let canSend = recipients > 0 && allValid && content.sendUnavailable == nil && !busy && hold == nil
+        setEnabled("send", canSend)
+        setEnabled("send-later", canSend)
+        setEnabled("send-at", canSend)
     }
 
     func checkSubject() {
@@ -472,8 +506,13 @@ final class ComposeSheet {
         guard !busy, !hasEnded else { return }
         busy = true
         setVisible(errorLabel.widget, false)
-        let doing: [SheetAction: String] = [.send: tr("Sending…"), .saveDraft: tr("Saving…"), .handOff: tr("Opening…")]
-        gtk_label_set_text(mr_label(statusLabel.widget), doing[action] ?? "")
+        let doing = switch action {
+        case .send, .releaseHold: tr("Sending…")
+        case .saveDraft: tr("Saving…")
+        case .handOff: tr("Opening…")
+        case .sendLater: tr("Scheduling…")
+        }
+        gtk_label_set_text(mr_label(statusLabel.widget), doing)
         setVisible(statusLabel.widget, true)
         setBusyLook(true)
         SheetJob.run(action, with: message(), host: host, for: self)
@@ -481,13 +520,18 @@ final class ComposeSheet {
 
     /// While an action runs, nothing can be changed. The text view is made read-only rather
     /// than insensitive: a style change makes it lay out all of a long message again.
-    private func setBusyLook(_ isBusy: Bool) {
+    func setBusyLook(_ isBusy: Bool) {
         for widget in [to, cc, bcc, subject, attachmentList, requestedList] {
             setSensitive(widget.widget, !isBusy)
         }
         for name in ["save-draft", "attach", "cancel", "hand-off", "show-cc", "show-bcc"] { setEnabled(name, !isBusy) }
+        if let fromChooser { setSensitive(fromChooser.button.widget, !isBusy) }
         gtk_text_view_set_editable(mr_text_view(textView.widget), isBusy ? 0 : 1)
-        if isBusy { setEnabled("send", false) } else { checkAddresses() }
+        if isBusy {
+            for name in ["send", "send-later", "send-at"] { setEnabled(name, false) }
+        } else {
+            checkAddresses()
+        }
     }
 
     func finish(_ action: SheetAction, _ result: SheetActionResult) {
@@ -497,17 +541,34 @@ final class ComposeSheet {
         switch result {
         case .finished:
             end()
+        case .held(let seconds):
+            beginHold(seconds: seconds)
         case .failed(let message):
-            let what: [SheetAction: String] = [.send: tr("Not sent: %@", message.visible), .saveDraft: tr("Not saved: %@", message.visible),
-                                               .handOff: tr("Not handed off: %@", message.visible)]
-            gtk_label_set_text(mr_label(errorLabel.widget), what[action] ?? message.visible)
+            let what = switch action {
+            case .send, .releaseHold, .sendLater: tr("Not sent: %@", message.visible)
+            case .saveDraft: tr("Not saved: %@", message.visible)
+            case .handOff: tr("Not handed off: %@", message.visible)
+            }
+            gtk_label_set_text(mr_label(errorLabel.widget), what)
             setVisible(errorLabel.widget, true)
+            if action == .releaseHold {
+                // The server refused it for good: the text is the sheet's again (the
+                // outbox keeps the refused copy in failed/), and a window closed during
+                // the hold shows what became of it.
+                recovery?.resume(with: self.message(convertingLineBreaks: false))
+                gtk_window_present(mr_window(window.widget))
+            }
         }
     }
 
     /// Cancel, Escape or closing the window: with nothing edited the sheet ends as
     /// cancelled; with edits, the user is asked whether to keep them.
     func requestCancel() {
+        // Closing the window while Send is held: it still goes, Undo moves to a notification.
+        if hold != nil {
+            hideDuringHold()
+            return
+        }
         guard !busy, !hasEnded else { return }
         // Escape first closes a list of suggestions that is open.
         if let shown = completions.first(where: \.isShown) {
@@ -542,6 +603,13 @@ final class ComposeSheet {
         hasEnded = true
         question?.close()
         question = nil
+        setupDialog?.close()
+        setupDialog = nil
+        setupOffer?.remove()
+        setupOffer = nil
+        timeQuestion?.close()
+        timeQuestion = nil
+        stopHold()
         chooser?.close()
         chooser = nil
         for timer in [recoveryTimer, hiddenCheckTimer, fillSource] where timer != 0 { g_source_remove(timer) }

@@ -190,6 +190,11 @@ extension Session {
     /// What the user wrote is kept, whatever the editor did (rule 3).
     public func compose(_ start: EmailData, present: (RouteReport) -> Void) throws -> RouteReport {
         var report: RouteReport
+        // A new message: the account's signature below it, to edit as the rest (RFC 3676).
+        var start = start
+        if let signature = account(for: RouteRequest(email: start, source: .compose))?.signature {
+            start.body = Signature.appended(signature, to: start.body ?? "", lineBreak: "\r\n")
+        }
         switch try Compose.edit(start, in: storage.stateDirectory + "/compose", editor: environment.editor) {
         case .editorFailed(let why, let email):
             report = route(RouteRequest(email: email, source: .compose, forcedPath: .draft))

@@ -20,6 +20,9 @@ public struct Account: Sendable {
     /// Where it comes from, as messages name it (a file, `FILE (account NAME)`, or
     /// `GNOME Online Accounts (Google)`).
     public var source: String
+    /// What the sheet puts below a new message, after `-- ` (RFC 3676 §4.3): `signature=`
+    /// (with `\n` for a line break, as key files write it) or `signature-file=`.
+    public var signature: String?
 
     public init(name: String = "default", from: Mailbox, server: SMTPServer, password: PasswordSource, source: String) {
         self.name = name
@@ -90,7 +93,7 @@ extension Account {
     /// The keys of an account group: any other is a mistake, named with the closest of these.
     public static let keys: Set<String> = [
         "from", "host", "port", "security", "user", "password", "password-command", "ca-file", "allow-plaintext",
-        "timeout",
+        "timeout", "signature", "signature-file",
     ]
 
     /// An account group of the config files (docs/design.md "Files"), named `name`, as the
@@ -152,6 +155,29 @@ extension Account {
         // transport would refuse.
         if let refusal = server.plainTextRefusal { throw ConfigurationError("\(group.file(of: "security")): \(refusal)") }
         self.init(name: name, from: from, server: server, password: password, source: group.file)
+        signature = try Self.signature(group)
+    }
+
+    /// `signature=` (its escapes undone by the key file's reader), else the text of
+    /// `signature-file=` (an absolute path); a file that cannot be read is a mistake of
+    /// the config, named.
+    static func signature(_ group: SettingsGroup) throws(ConfigurationError) -> String? {
+        if let text = group.rawValue("signature") {
+            let trimmed = text.trimmingTrailingNewlines()
+            return trimmed.isEmpty ? nil : trimmed
+        }
+        guard let path = group.value("signature-file") else { return nil }
+        let bytes: [UInt8]?
+        do {
+            bytes = try readFileIfExists(path)
+        } catch {
+            throw ConfigurationError("\(group.file(of: "signature-file")): signature-file=\(path): \(Failure(error, otherwise: .configuration).message)")
+        }
+        guard let bytes else {
+            throw ConfigurationError(tr("%@: signature-file=%@: no such file", group.file(of: "signature-file"), path))
+        }
+        let text = String(decoding: bytes.prefix(16_384), as: UTF8.self).trimmingTrailingNewlines()
+        return text.isEmpty ? nil : text
     }
 
     static func port(_ text: String, _ path: String) throws(ConfigurationError) -> Int {
@@ -168,5 +194,14 @@ extension Account {
             throw ConfigurationError(tr("%@: refusing to read a password from a file %@ (mode %@; run chmod 600 %@), "
                 + "since %@", path, tr("others can read"), bits, path, why))
         }
+    }
+}
+
+extension String {
+    /// Without the line breaks at its end (a signature file's last newline).
+    fileprivate func trimmingTrailingNewlines() -> String {
+        var text = Substring(self)
+        while let last = text.last, last == "\n" || last == "\r" || last == "\r\n" { text = text.dropLast() }
+        return String(text)
     }
 }

@@ -22,6 +22,13 @@ public struct RouteSettings: Equatable, Sendable {
     /// The account that sends when none is chosen (`default=`: an account's name, or its
     /// address); `nil`: the only account, else the first (`Session.defaultAccount`).
     public var defaultAccount: String?
+    /// The way the chooser's **Always** remembered for clicked links (`always=`: `account:NAME`,
+    /// a desktop id, `webmail:SERVICE`; `Way.id`); `nil`: a click asks (`Plan.choose`).
+    /// `mailto-route route reset` forgets it.
+    public var always: String?
+    /// How long the sheet's Send holds a message, with Undo, before it goes (`undo-send=`,
+    /// seconds; 0: sent at once).
+    public var undoSeconds = 5
     /// The first thing in the file that does not read; with it, `policy` is `.handoff`
     /// (unknown words never send a link).
     public var error: ConfigurationError?
@@ -31,9 +38,9 @@ public struct RouteSettings: Equatable, Sendable {
     public init() {}
 
     /// The keys of `[route]`.
-    public static let keys: Set<String> = ["policy", "consent-timeout", "handler", "default"]
+    public static let keys: Set<String> = ["policy", "consent-timeout", "handler", "default", "always", "undo-send"]
 
-    /// Reads `policy=`, `consent-timeout=`, `handler=` and `default=` of the `[route]` group
+    /// Reads `policy=`, `consent-timeout=`, `handler=`, `default=` and `undo-send=` of the `[route]` group
     /// as the config files make it (each key's file names it in a mistake). A value that is
     /// not one of the allowed is a configuration error, and links are handed off until it is
     /// fixed: guessing could send what the user meant to be asked about. What does read is
@@ -49,6 +56,7 @@ public struct RouteSettings: Equatable, Sendable {
         // A desktop id or webmail:SERVICE has no spaces, so a stray one around it is no error.
         handler = group.rawValue("handler")?.split(whereSeparator: { $0 == " " || $0 == "\t" }).first.map(String.init)
         defaultAccount = group.value("default")
+        always = group.value("always")
         if let text = group.rawValue("policy") {
             let value = text.trimmingSpaces()
             if let policy = LinkPolicy(rawValue: value) {
@@ -68,6 +76,21 @@ public struct RouteSettings: Equatable, Sendable {
                 refuse(tr("%@: consent-timeout=%@ in [route] is not a number of seconds from 1 to 3600", path, value.visible),
                        fix: tr("set consent-timeout= to a number of seconds from 1 to 3600 in [route] of %@", path))
             }
+        }
+        readUndoSeconds(group)
+    }
+
+    /// `undo-send=`: a mistake keeps the default hold (never none: a slip of the pen must
+    /// not take Undo away unannounced); `check` names it.
+    private mutating func readUndoSeconds(_ group: SettingsGroup) {
+        guard let text = group.rawValue("undo-send") else { return }
+        let value = text.trimmingSpaces()
+        if let seconds = Int(value), (0...60).contains(seconds) {
+            undoSeconds = seconds
+        } else {
+            let path = group.file(of: "undo-send")
+            refuse(tr("%@: undo-send=%@ in [route] is not a number of seconds from 0 to 60", path, value.visible),
+                   fix: tr("set undo-send= to a number of seconds from 0 (off) to 60 in [route] of %@", path))
         }
     }
 

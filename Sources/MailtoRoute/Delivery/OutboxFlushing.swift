@@ -98,23 +98,37 @@ extension Session {
                 throw OutboxError(.configuration, tr("its account is not set up now"))
             }
             through[entry.id] = (account.name, account.server.address)
-            do {
-                let sent = try transmit(Submission(
-                    stored: .file(claim.messagePath), envelopeFrom: entry.envelopeFrom, recipients: entry.recipients,
-                    messageId: entry.messageId, subject: entry.subject, account: account))
-                replies[entry.id] = sent.receipt.reply
-                // Queued again for those put off before this entry goes as sent; if that
-                // failed, the entry stays (the others may get it twice: a duplicate, never a loss).
-                if case .failure(let failure)? = sent.deferred { throw OutboxError(failure.kind, failure.message) }
-            } catch let error as SMTPError {
-                replies[entry.id] = error.reply
-                throw error
-            }
+            try transmitQueued(claim, through: account, replies: &replies)
         }
         var result = OutboxFlushResult(server: first.server.address, reports: reports, replies: replies)
         result.accounts = through
         log(result.routeReports, source: .outbox)
         return result
+    }
+
+    /// Sends a claimed entry's message as it was queued (same bytes, Message-ID and
+    /// envelope) through `account`, the server's last reply in `replies`. Throws when the
+    /// server did not take it.
+    func transmitQueued(_ claim: OutboxClaim, through account: Account, replies: inout [String: String]) throws {
+        let entry = claim.entry
+        do {
+            let sent = try transmit(Submission(
+                stored: .file(claim.messagePath), envelopeFrom: entry.envelopeFrom, recipients: entry.recipients,
+                messageId: entry.messageId, subject: entry.subject, account: account))
+            replies[entry.id] = sent.receipt.reply
+            // Queued again for those put off before this entry goes as sent; if that
+            // failed, the entry stays (the others may get it twice: a duplicate, never a loss).
+            if case .failure(let failure)? = sent.deferred { throw OutboxError(failure.kind, failure.message) }
+        } catch let error as SMTPError {
+            replies[entry.id] = error.reply
+            throw error
+        }
+    }
+
+    /// The account a queued entry goes through: the one it names, else the default.
+    func account(forQueued entry: OutboxEntry) throws(ConfigurationError) -> Account {
+        guard let name = entry.account, !name.isEmpty else { return try defaultAccount() }
+        return try accountForQueued(name)
     }
 
     /// Whether any account is set up at all (the files' or GNOME Online Accounts').

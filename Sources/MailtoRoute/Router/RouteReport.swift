@@ -35,6 +35,9 @@ public struct RouteReport: Sendable, Equatable {
     public var accepted: [String] = []
     public var refused: [Refusal] = []
     public var warnings: [String] = []
+    /// Held in the outbox (Undo send, Send later) until `notBefore`: it is not sent yet.
+    public var hold: Hold?
+    public var notBefore: Timestamp?
     public var error: Failure?
     /// Whom the message is to, as a person reads each (the name given with the address,
     /// else the address): said in a notification's first line.
@@ -83,6 +86,8 @@ public struct RouteReport: Sendable, Equatable {
         if let messageId { members.append(("messageId", .string(messageId))) }
         if let outboxId { members.append(("outboxId", .string(outboxId))) }
         if let draft { members.append(("draft", .string(draft))) }
+        if let hold { members.append(("hold", .string(hold.rawValue))) }
+        if let notBefore { members.append(("notBefore", .string(notBefore.iso8601))) }
         if path == .direct {
             members.append(("accepted", .strings(accepted)))
             members.append(("refused", .array(refused.map {
@@ -115,6 +120,13 @@ public struct RouteReport: Sendable, Equatable {
         let whom = to.first.map { to.count > 1 ? trn("%@ and %@ more", "%@ and %@ more", to.count - 1, $0, to.count - 1) : $0 }
         switch result {
         case .sent: return whom.map { tr("Sent to %@", $0) } ?? tr("Sent")
+        case .queued where hold != nil:
+            switch (whom, notBefore.map(\.localTimeText)) {
+            case let (whom?, time?): return tr("Sending to %@ at %@", whom, time)
+            case let (whom?, nil): return tr("Sending to %@ later", whom)
+            case let (nil, time?): return tr("Sending at %@", time)
+            case (nil, nil): return tr("Sending later")
+            }
         case .queued: return tr("Queued: %@", error.map { Self.firstClause($0.message) } ?? tr("the server cannot take it now"))
         case .handedOff: return handler.map { tr("Opened in %@", $0.name) } ?? tr("Opened in your mail program")
         case .saved: return tr("Saved as a draft")
@@ -140,6 +152,9 @@ public struct RouteReport: Sendable, Equatable {
         switch result {
         case .sent:
             return reply.map { tr("sent via %@: %@", server ?? "?", $0) } ?? tr("sent via %@", server ?? "?")
+        case .queued where hold != nil:
+            let held = outboxId.map { tr("held in the outbox as %@", $0) } ?? tr("held in the outbox")
+            return notBefore.map { tr("%@ until %@: it is sent then", held, $0.localTimeText) } ?? held
         case .queued:
             let queued = outboxId.map { tr("queued in the outbox as %@", $0) } ?? tr("queued in the outbox")
             return server.map { tr("%@: %@ could not take it now; it will be retried", queued, $0) }
@@ -174,6 +189,8 @@ extension RouteReport {
         messageId = object["messageId"]?.stringValue
         outboxId = object["outboxId"]?.stringValue
         draft = object["draft"]?.stringValue
+        hold = object["hold"]?.stringValue.flatMap(Hold.init(rawValue:))
+        notBefore = object["notBefore"]?.stringValue.flatMap(Timestamp.init(iso8601:))
         accepted = object["accepted"]?.stringsValue ?? []
         if case .array(let refusals)? = object["refused"] {
             refused = refusals.compactMap { refusal in

@@ -58,6 +58,16 @@ public struct RouteRequest: Sendable {
     /// The account to send from: its name (`Session.accounts`) or its address (`send
     /// --account`, `--from`, the sheet's From); `nil`: the default account.
     public var account: String?
+    /// Where a handoff goes, as the person chose it in the chooser for this message (a
+    /// desktop id or `webmail:SERVICE`, `Way.handler`); `nil`: `Session.destination()`.
+    public var handler: String?
+    /// The application that asked through the Email portal (its app id), whose way the
+    /// chooser's Always may have kept (`[portal APPID]`); `nil`: none, or not known.
+    public var requestingApplication: String?
+    /// Send held: into the outbox, to wait until `until` before it goes (the sheet's Undo
+    /// time, or Send later), carried by whoever owns the outbox (docs/outbox.md, "Held
+    /// messages"); `nil`: sent now. Only on the direct path.
+    public var held: (hold: Hold, until: Timestamp)?
 
     public init(
         email: EmailData, source: Source, forcedPath: ForcedPath? = nil,

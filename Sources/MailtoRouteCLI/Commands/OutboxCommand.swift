@@ -84,13 +84,17 @@ enum OutboxCommand: Command {
 
     // MARK: - list, show
 
-    private static func list(_ outbox: Outbox, json: Bool, output: Output) throws -> ExitStatus {
-        let queued = try outbox.list()
+    private static func list(_ outbox: Outbox, json: Bool, output: Output, now: Timestamp = .now()) throws -> ExitStatus {
+        let all = try outbox.list()
+        // Held by the user until their time (Undo send, Send Later): listed apart, as sent then.
+        let held = all.filter { $0.isHeld(at: now) }
+        let queued = all.filter { !$0.isHeld(at: now) }
         let failed = try outbox.failed()
         let damaged = try outbox.damaged()
         if json {
+            // Held messages are queued ones with `hold` and their time as `nextAttempt`.
             var members: [(String, JSON)] = [
-                ("queued", .array(queued.map { $0.json(state: "queued") })),
+                ("queued", .array(all.map { $0.json(state: "queued") })),
                 ("failed", .array(failed.map { $0.json(state: "failed") })),
             ]
             if !damaged.isEmpty {
@@ -102,9 +106,19 @@ enum OutboxCommand: Command {
         for (id, error) in damaged {
             output.error("mailto-route: " + tr("outbox entry %@ is damaged and is not sent: %@", id, error.description))
         }
-        if queued.isEmpty && failed.isEmpty {
+        if all.isEmpty && failed.isEmpty {
             output.print(tr("The outbox is empty."))
             return .success
+        }
+        if !held.isEmpty {
+            output.print(tr("Held until their time (%@); 'outbox retry ID' sends one now, 'outbox drop ID' deletes it:", held.count))
+            var table = Table(header: [tr("ID"), tr("SEND AT"), tr("HELD FOR"), tr("TO"), tr("SUBJECT")])
+            for entry in held {
+                table.add([entry.id, entry.nextAttempt.localText, entry.hold == .undo ? tr("undo send") : tr("send later"),
+                           entry.recipients.joined(separator: ", ").cut(to: 30), (entry.subject ?? "").cut(to: 30)])
+            }
+            output.print(table.lines.joined(separator: "\n"))
+            if !queued.isEmpty || !failed.isEmpty { output.print("") }
         }
         if !queued.isEmpty {
             output.print(tr("Queued (%@):", queued.count))
@@ -141,7 +155,11 @@ enum OutboxCommand: Command {
         table.add([tr("Queued:"), entry.created.localText])
         table.add([tr("Attempts:"), String(entry.attempts)])
         if let last = entry.lastAttempt { table.add([tr("Last attempt:"), last.localText]) }
-        if state == .queued {
+        if state == .queued, entry.isHeld(at: .now()) {
+            let why = entry.hold == .undo ? tr("undo send") : tr("send later")
+            table.add([tr("Held:"), tr("until %@ (%@); '%@' sends it now", entry.nextAttempt.localText, why, "outbox retry \(entry.id)")])
+            table.add([tr("Gives up:"), entry.expires.localText])
+        } else if state == .queued {
             table.add([tr("Next attempt:"), entry.nextAttempt.localText])
             table.add([tr("Gives up:"), entry.expires.localText])
         }
@@ -172,7 +190,10 @@ enum OutboxCommand: Command {
             // `server` all the same, from the account as written (no password is asked for).
             let server = session.account?.server.address
             output.print(json ? JSON.object([("server", .string(server)), ("flushed", .array([]))]).serialized
-                              : allQueued ? tr("The outbox is empty: nothing to send.") : tr("Nothing in the outbox is due."))
+                              : allQueued ? (try? session.storage.outbox.list().isEmpty) == false
+                                  ? tr("Nothing to send now: what is in the outbox is held until its time (mailto-route outbox list).")
+                                  : tr("The outbox is empty: nothing to send.")
+                              : tr("Nothing in the outbox is due."))
             return .success
         }
         print(result, json: json, output: output)

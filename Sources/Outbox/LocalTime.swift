@@ -1,24 +1,54 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import MailtoRoute
 
 /// Times as the person at the terminal reads them: in the local time zone (`TZ`, else
 /// `/etc/localtime`), by `localtime_r`. Files, JSON and the outcome log keep UTC
 /// (`Timestamp.iso8601`): they are read by programs, and by people in other zones.
 extension Timestamp {
     /// `2026-11-29 14:45`, for table columns.
-    var localShortText: String {
+    public var localShortText: String {
         let (time, _) = local
         return "\(pad(time.tm_year + 1900, 4))-\(pad(time.tm_mon + 1, 2))-\(pad(time.tm_mday, 2)) "
             + "\(pad(time.tm_hour, 2)):\(pad(time.tm_min, 2))"
     }
 
     /// `2026-11-29 14:45:12 CET`, where one time stands alone.
-    var localText: String {
+    public var localText: String {
         let (time, zone) = local
         return "\(pad(time.tm_year + 1900, 4))-\(pad(time.tm_mon + 1, 2))-\(pad(time.tm_mday, 2)) "
             + "\(pad(time.tm_hour, 2)):\(pad(time.tm_min, 2)):\(pad(time.tm_sec, 2))" + (zone.isEmpty ? "" : " \(zone)")
+    }
+
+    /// `14:45`, or `Tue 14:45` beyond today, or `2026-12-24 14:45` beyond a week: the time
+    /// a person is told something will happen at (a message held until then).
+    public var localTimeText: String {
+        let (time, _) = local
+        let clock = "\(pad(time.tm_hour, 2)):\(pad(time.tm_min, 2))"
+        let (today, _) = Timestamp.now().local
+        if time.tm_year == today.tm_year, time.tm_yday == today.tm_yday { return clock }
+        let days = (secondsSinceEpoch - Timestamp.now().secondsSinceEpoch) / 86_400
+        if days >= 0, days < 6 {
+            let names = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
+            return names[Int(time.tm_wday) % 7] + " " + clock
+        }
+        return localShortText
+    }
+
+    /// The moment `days` days after today's (local) date at `hour:minute:second` local
+    /// time: wraps `mktime`, which settles a daylight-saving change the way the C library
+    /// does. `nil` for fields out of range.
+    public static func local(daysFromToday days: Int, hour: Int, minute: Int, second: Int = 0, now: Timestamp = .now()) -> Timestamp? {
+        guard (0...23).contains(hour), (0...59).contains(minute), (0...59).contains(second) else { return nil }
+        var (fields, _) = now.local
+        fields.tm_mday += Int32(days)
+        fields.tm_hour = Int32(hour)
+        fields.tm_min = Int32(minute)
+        fields.tm_sec = Int32(second)
+        fields.tm_isdst = -1
+        let seconds = mktime(&fields)
+        guard seconds != -1 else { return nil }
+        return Timestamp(secondsSinceEpoch: Int64(seconds))
     }
 
     /// Wraps `localtime_r` (after `tzset`, which POSIX does not promise `localtime_r`

@@ -1,0 +1,76 @@
+import SMTPTransport
+
+// Undo send and Send later (docs/outbox.md, "Held messages"): a message the user sent is
+// held in the outbox until its time, then goes as any queued message does. The outbox
+// carries it, so it survives the sheet closing, a restart and a kill of whoever holds it:
+// it is sent once, at its time or at the next flush after it, by whoever owns the outbox
+// then; and Undo, under the entry's claim, takes it out before any attempt began, or not
+// at all.
+
+extension Session {
+    /// Puts the message in the outbox held until `held.until`; `report` says where and
+    /// until when, or why the outbox could not take it (then the caller keeps the message).
+    func hold(_ submission: Submission, _ held: (hold: Hold, until: Timestamp), into report: inout RouteReport) {
+        do {
+            let entry = try storage.outbox.enqueue(
+                try submission.queued(for: submission.recipients, server: submission.account.server.address),
+                now: services.clock.now(), held: held)
+            report.result = .queued
+            report.outboxId = entry.id
+            report.hold = held.hold
+            report.notBefore = entry.nextAttempt
+        } catch {
+            report.result = .failed
+            report.error = Failure(kind: .configuration,
+                                   message: tr("could not put the message in the outbox: %@", Failure(error, otherwise: .permanent).message))
+        }
+    }
+
+    /// Sends a held message now, under the claim its holder kept while Undo could take it
+    /// back (the sheet, at the end of its Undo time): its attempt recorded first, as a
+    /// flush records each (rule 9). What does not go now stays in the outbox for its owner
+    /// to retry (`queued`), or moves to `failed/` when refused for good (`failed`, the
+    /// entry's id in the report). The report is logged.
+    public func sendHeld(_ claim: OutboxClaim) -> RouteReport {
+        let entry = claim.entry
+        var report = RouteReport(path: .direct, result: .queued)
+        report.outboxId = entry.id
+        report.messageId = entry.messageId
+        report.account = entry.account
+        report.server = entry.server
+        let account: Account
+        do {
+            account = try self.account(forQueued: entry)
+            if account.onlineAccount == nil { _ = try server(for: account) }
+        } catch {
+            // It stays held until its time and then due: whoever owns the outbox retries it.
+            claim.release()
+            report.error = Failure(error, otherwise: .configuration)
+            log(report, source: .sheet)
+            return report
+        }
+        report.account = account.name
+        report.server = account.server.address
+        var replies: [String: String] = [:]
+        let flushed = storage.outbox.send(claim, now: services.clock.now()) { claim in
+            try transmitQueued(claim, through: account, replies: &replies)
+        }
+        report.reply = replies[entry.id]
+        report.error = flushed.error
+        switch flushed.outcome {
+        case .sent:
+            // Its outbox id stays in the report: what was told about it while held (a
+            // notification with Undo) is replaced by what came of it.
+            report.result = .sent
+            report.accepted = entry.recipients
+        case .rescheduled, .skipped:
+            report.result = .queued
+        case .failed:
+            report.result = .failed
+            report.warnings.append(tr("the message is kept in the outbox's failed/ as %@ (mailto-route outbox show %@)", entry.id, entry.id))
+        }
+        if let problem = flushed.storeError { report.warnings.append("outbox: \(problem.description)") }
+        log(report, source: .sheet)
+        return report
+    }
+}

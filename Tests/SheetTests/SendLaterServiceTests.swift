@@ -1,0 +1,144 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// Send Later and a held Send as the desktop service carries them: the outbox has the
+/// message, so a kill -9 of the service loses nothing and sends nothing twice; the next
+/// start of the service (here the `own-outbox` action the command line and the login's
+/// autostart entry use) sends it at its time.
+extension ServiceTests.Service {
+    /// Send Later at a time of one's own (a few seconds ahead here), the service killed
+    /// with SIGKILL meanwhile and started again: the message arrives at its time, once.
+    @Test func sendLaterArrivesAtItsTimeAfterAKillOfTheService() throws {
+        let server = try SMTPTestServer(.plain)
+        try writeAccount(sandbox, port: server.port, security: "none")
+        let notifications = try GtkNotificationServer(environment: environment)
+        let program = try click(["open", "mailto:joe@example.com?subject=Later%20on&body=x", "--json"])
+        _ = try desktop.drive(["wait-sheet", "open-menu:Send Later", screenshot("send-later-menu"), "choose:At a Chosen Time…",
+                                  "wait-window:Send at"], timeout: 30)
+        // Far enough ahead for the kill and the restart below, on the clock the service reads.
+        let due = Date().addingTimeInterval(30)
+        let formatter = DateFormatter()
+        formatter.dateFormat = "HH:mm:ss"
+        let time = formatter.string(from: due)
+        _ = try desktop.drive(["type:Time:\(time)", screenshot("send-later-time"), "press:Schedule", "wait-gone"], timeout: 30)
+        let result = program.finish()
+        #expect(result.status == 75, "held in the outbox: \(result)")
+        let json = try jsonObject(result.stdout)
+        #expect(json["hold"] as? String == "later", "\(json)")
+        let notBefore = try #require(json["notBefore"] as? String)
+        let list = try run(mailtoRouteBinary, ["outbox", "list", "--json"], environment: environment)
+        let queued = try #require(try jsonObject(list.stdout)["queued"] as? [[String: Any]])
+        #expect(queued.count == 1 && queued.first?["hold"] as? String == "later", "\(list)")
+        #expect(queued.first?["nextAttempt"] as? String == notBefore)
+        let text = try run(mailtoRouteBinary, ["outbox", "list"], environment: environment)
+        #expect(text.stdout.contains("send later"), "\(text)")
+        let told = try #require(notifications.calls().last { $0["method"] as? String == "AddNotification" })
+        #expect((told["buttons"] as? [[String: Any]])?.first?["label"] as? String == "Send now", "\(told)")
+
+        try stopService(signal: SIGKILL)
+        #expect(server.messages.isEmpty)
+        // The next start (a login, a click): it owns the outbox again.
+        #expect(try activateAction("own-outbox").status == 0)
+        let deadline = due.addingTimeInterval(30)
+        while server.messages.isEmpty, Date() < deadline { usleep(100_000) }
+        #expect(server.messages.count == 1)
+        #expect(Date() >= due.addingTimeInterval(-1), "not before its time")
+        sleep(3)
+        #expect(server.messages.count == 1, "once")
+        #expect(try outboxEntries().isEmpty)
+        let view = try pythonView(of: try #require(server.messages.first))
+        #expect((view["headers"] as? [String: String])?["Subject"] == "Later on")
+    }
+
+    /// A Send held for Undo when the service is killed: the click fails (its sheet is
+    /// gone), the message is not lost, and the service's next start sends it once.
+    @Test func heldSendSurvivesAKillOfTheServiceAndIsSentOnce() throws {
+        let server = try SMTPTestServer(.plain)
+        try writeAccount(sandbox, port: server.port, security: "none")
+        let program = try click(["open", "mailto:joe@example.com?subject=Held%20over", "--json"])
+        // Typed, and kept in the sheet's recovery file a moment later, before Send.
+        _ = try desktop.drive(["wait-sheet", "type:Message:Written, then held", "sleep:2.5", "press:Send", "wait-label:Sending in"],
+                              timeout: 30)
+        try stopService(signal: SIGKILL)
+        _ = program.finish()
+        sleep(6)
+        #expect(server.messages.isEmpty, "its holder is gone: nobody sent it")
+        #expect(try outboxEntries().count == 1, "and it is not lost")
+        // The outbox has it: no recovery file is left to become a second copy, a draft.
+        let recovery = sandbox.stateHome.appendingPathComponent("mailto-route/recovery")
+        let left = ((try? FileManager.default.contentsOfDirectory(atPath: recovery.path)) ?? []).filter { $0.hasSuffix(".recovery") }
+        #expect(left.isEmpty, "\(left)")
+        #expect(try activateAction("own-outbox").status == 0)
+        let deadline = Date().addingTimeInterval(20)
+        while server.messages.isEmpty, Date() < deadline { usleep(100_000) }
+        #expect(server.messages.count == 1)
+        sleep(3)
+        #expect(server.messages.count == 1, "once")
+        #expect(try outboxEntries().isEmpty)
+    }
+
+    /// The window closed during the Undo time: the message still waits, and the
+    /// notification (GNOME's org.gtk.Notifications) has **Undo**, which takes it back and
+    /// shows the sheet again with it; nothing is sent.
+    @Test func undoInTheNotificationAfterTheWindowClosedSendsNothingAndShowsTheSheetAgain() throws {
+        let server = try SMTPTestServer(.plain)
+        try writeAccount(sandbox, port: server.port, security: "none")
+        let notifications = try GtkNotificationServer(environment: environment)
+        let program = try click(["open", "mailto:joe@example.com?subject=Second%20thoughts&body=x", "--json"])
+        _ = try desktop.drive(["wait-sheet", "press:Send", "wait-label:Sending in", "press:Close", "wait-gone"], timeout: 30)
+        let told = try #require(notifications.calls().last { $0["method"] as? String == "AddNotification" })
+        let button = try #require((told["buttons"] as? [[String: Any]])?.first, "\(told)")
+        #expect(button["label"] as? String == "Undo")
+        #expect(button["action"] as? String == "app.undo-send")
+        let list = try run(mailtoRouteBinary, ["outbox", "list", "--json"], environment: environment)
+        let id = try #require((try jsonObject(list.stdout)["queued"] as? [[String: Any]])?.first?["id"] as? String, "\(list)")
+        #expect((button["target"] as? String)?.contains(id) == true, "\(button)")
+        #expect(try activateAction("undo-send", id).status == 0)
+        let steps = try desktop.drive(["wait-sheet", "wait-label:Not sent: the message is back", "state:Message",
+                                       screenshot("undo-from-notification")], timeout: 20)
+        #expect(steps.last { $0["step"] as? String == "state" }?["editable"] as? Bool == true, "\(steps)")
+        sleep(6)
+        #expect(server.messages.isEmpty, "nothing sent after Undo")
+        #expect(try outboxEntries().isEmpty)
+        _ = try desktop.drive(["press:Cancel", "press:Discard", "wait-gone"])
+        let result = program.finish()
+        #expect(result.status == 4, "\(result)")
+        #expect(server.messages.isEmpty)
+    }
+
+    /// **Undo** in the notification after the service that held the Send was killed: the
+    /// service's next start (the button starts it) takes the message out of the outbox
+    /// before its time and saves it as a draft; nothing is sent, then or later.
+    @Test func undoAfterTheServiceWasKilledSavesADraftAndSendsNothing() throws {
+        let server = try SMTPTestServer(.plain)
+        let config = try writeAccount(sandbox, port: server.port, security: "none")
+        // A long Undo time: the kill and the restart fit in it on a loaded machine.
+        try (try String(contentsOf: config, encoding: .utf8) + "[route]\nundo-send=30\n").write(to: config, atomically: true, encoding: .utf8)
+        let program = try click(["open", "mailto:joe@example.com?subject=Rather%20not&body=x", "--json"])
+        _ = try desktop.drive(["wait-sheet", "press:Send", "wait-label:Sending in"], timeout: 30)
+        try stopService(signal: SIGKILL)
+        _ = program.finish()
+        let list = try run(mailtoRouteBinary, ["outbox", "list", "--json"], environment: environment)
+        let id = try #require((try jsonObject(list.stdout)["queued"] as? [[String: Any]])?.first?["id"] as? String, "\(list)")
+        let notifications = try GtkNotificationServer(environment: environment)
+        #expect(try activateAction("undo-send", id).status == 0)
+        let deadline = Date().addingTimeInterval(20)
+        while sandbox.drafts.isEmpty, Date() < deadline { usleep(100_000) }
+        let draft = try #require(sandbox.drafts.first)
+        #expect(try sandbox.header("Subject", of: draft) == "Rather not")
+        #expect(try outboxEntries().isEmpty)
+        let told = try #require(notifications.calls().last { $0["method"] as? String == "AddNotification" })
+        #expect((told["buttons"] as? [[String: Any]])?.first?["label"] as? String == "Open", "\(told)")
+        // The entry is gone with its claim's undo: nothing is left to send it from.
+        sleep(3)
+        #expect(server.messages.isEmpty)
+    }
+
+    /// The service's action `name` with `target`, as GNOME Shell activates a notification's
+    /// button and the command line `own-outbox` (D-Bus activation starts it if need be).
+    func activateAction(_ name: String, _ target: String = "") throws -> RunResult {
+        try gdbus(["--dest", "io.github.mailto_route.MailtoRoute", "--object-path", "/io/github/mailto_route/MailtoRoute",
+                   "--method", "org.freedesktop.Application.ActivateAction", name, "[<'\(target)'>]", "{}"])
+    }
+}

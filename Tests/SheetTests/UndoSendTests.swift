@@ -1,0 +1,111 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// Undo send and the signature, in the sheet as a person uses it (docs/desktop-service.md,
+/// "Undo send and Send Later"): Send holds the message in the outbox with Undo in a toast
+/// for `undo-send=` seconds (5 by default), then sends it; what arrives at a real SMTP
+/// server is judged by Python's `email` package.
+extension SheetTests {
+    /// Undo within the hold: the server gets nothing, the outbox keeps nothing, and the
+    /// message is back in the sheet to edit.
+    @Test func undoWithinTheHoldSendsNothingAndGivesTheMessageBack() throws {
+        let server = try SMTPTestServer(.plain)
+        try writeAccount(sandbox, port: server.port, security: "none")
+        let program = try start(["open", "mailto:joe@example.com?subject=Oops", "--json"])
+        let steps = try desktop.drive([
+            "wait-sheet", "type:Message:Not this one.", "press:Send", "wait-label:Sending in", "state:Message",
+            screenshot("undo-toast"), "press:Undo", "wait-label:Not sent: the message is back", "state:Message",
+            screenshot("undo-undone"),
+        ])
+        let toast = try #require(steps.first { $0["step"] as? String == "wait-label" })
+        #expect((toast["text"] as? String)?.hasPrefix("Sending in") == true, "\(steps)")
+        let states = steps.filter { $0["step"] as? String == "state" }
+        #expect(states.first?["editable"] as? Bool == false, "read-only while held: \(states)")
+        #expect(states.last?["editable"] as? Bool == true, "back to edit: \(states)")
+        #expect(states.last?["text"] as? String == "Not this one.", "\(states)")
+        // Longer than the hold: nothing may arrive after an Undo.
+        sleep(7)
+        #expect(server.messages.isEmpty)
+        #expect(try outboxEntries().isEmpty)
+        _ = try desktop.drive(["press:Cancel", "press:Discard", "wait-gone"])
+        let result = program.finish()
+        #expect(result.status == 4, "\(result)")
+        #expect(server.messages.isEmpty)
+        #expect(try outcomes().contains { $0["result"] as? String == "cancelled" && $0["path"] as? String == "direct" })
+    }
+
+    /// Without Undo: held in the outbox (listed with its time) while the toast counts
+    /// down, then exactly one message arrives, after the hold, and the sheet closes.
+    @Test func withoutUndoExactlyOneMessageArrivesAfterTheHold() throws {
+        let server = try SMTPTestServer(.plain)
+        try writeAccount(sandbox, port: server.port, security: "none")
+        let program = try start(["open", "mailto:joe@example.com?subject=Held&body=Going%20out", "--json"])
+        _ = try desktop.drive(["wait-sheet", "press:Send", "wait-label:Sending in"])
+        let pressed = Date()
+        let list = try run(mailtoRouteBinary, ["outbox", "list", "--json"], environment: environment)
+        let queued = try #require(try jsonObject(list.stdout)["queued"] as? [[String: Any]])
+        #expect(queued.count == 1, "\(list)")
+        #expect(queued.first?["hold"] as? String == "undo")
+        #expect(queued.first?["nextAttempt"] is String)
+        let text = try run(mailtoRouteBinary, ["outbox", "list"], environment: environment)
+        #expect(text.stdout.hasPrefix("Held until their time (1)"), "\(text)")
+        #expect(text.stdout.contains("undo send"), "\(text)")
+        // `outbox flush` is no way around the hold.
+        _ = try run(mailtoRouteBinary, ["outbox", "flush"], environment: environment)
+        #expect(server.messages.isEmpty, "nothing before the hold is over")
+        _ = try desktop.drive(["wait-gone"], timeout: 20)
+        let result = program.finish()
+        #expect(result.status == 0, "\(result)")
+        let json = try jsonObject(result.stdout)
+        #expect(json["result"] as? String == "sent", "\(json)")
+        #expect(server.messages.count == 1)
+        #expect(Date().timeIntervalSince(pressed) >= 3.5, "sent at the end of the hold")
+        sleep(2)
+        #expect(server.messages.count == 1, "exactly one")
+        #expect(try outboxEntries().isEmpty)
+        let view = try pythonView(of: try #require(server.messages.first))
+        #expect((view["headers"] as? [String: String])?["Subject"] == "Held")
+    }
+
+    /// The toast's × (named "Dismiss"): no Undo wanted, so the message goes now, not at
+    /// the end of a long hold.
+    @Test func dismissingTheToastSendsAtOnce() throws {
+        let server = try SMTPTestServer(.plain)
+        let config = try writeAccount(sandbox, port: server.port, security: "none")
+        try (try String(contentsOf: config, encoding: .utf8) + "[route]\nundo-send=60\n").write(to: config, atomically: true, encoding: .utf8)
+        let program = try start(["open", "mailto:joe@example.com?subject=Now&body=x", "--json"])
+        _ = try desktop.drive(["wait-sheet", "press:Send", "wait-label:Sending in", "press:Dismiss", "wait-gone"], timeout: 20)
+        let result = program.finish()
+        #expect(result.status == 0, "\(result)")
+        #expect(server.messages.count == 1, "sent long before the 60 s hold was over")
+    }
+
+    /// The account's signature is in the sheet below a new message, after `-- `, and goes
+    /// out as the user left it; `undo-send=0` sends at once.
+    @Test func signatureFollowsDashDashSpaceAndUndoSendZeroSendsAtOnce() throws {
+        let server = try SMTPTestServer(.plain)
+        let config = try writeAccount(sandbox, port: server.port, security: "none")
+        let written = try String(contentsOf: config, encoding: .utf8)
+        try (written + "signature=Jane Doe\\nExample Org\n[route]\nundo-send=0\n").write(to: config, atomically: true, encoding: .utf8)
+        let program = try start(["open", "mailto:joe@example.com?subject=Signed", "--json"])
+        let steps = try desktop.drive(["wait-sheet", "text:Hello Joe,", "state:Message", screenshot("signature"), "press:Send", "wait-gone"])
+        let shown = try #require(steps.first { $0["step"] as? String == "state" })
+        #expect((shown["text"] as? String)?.hasSuffix("\n-- \nJane Doe\nExample Org") == true, "\(shown)")
+        let result = program.finish()
+        #expect(result.status == 0, "\(result)")
+        #expect(server.messages.count == 1)
+        let view = try pythonView(of: try #require(server.messages.first))
+        let parts = try #require(view["parts"] as? [[String: Any]])
+        let body = try #require(parts.first { $0["type"] as? String == "text/plain" })
+        let text = (body["text"] as? String)?.replacingOccurrences(of: "\r\n", with: "\n")
+        #expect(text?.hasPrefix("Hello Joe,") == true, "\(body)")
+        #expect(text?.contains("\n-- \nJane Doe\nExample Org") == true, "\(body)")
+    }
+
+    func outboxEntries() throws -> [String] {
+        let outbox = sandbox.stateHome.appendingPathComponent("mailto-route/outbox")
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: outbox.path)) ?? []
+        return names.filter { !$0.hasPrefix(".") && $0 != "failed" }
+    }
+}
