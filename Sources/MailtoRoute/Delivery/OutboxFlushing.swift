@@ -42,30 +42,19 @@ extension Session {
     /// outcome. Throws a configuration error, with every message still queued, when there
     /// is no account or it cannot be used now; once sending has begun, every problem is in
     /// the result. `nil`: nothing was selected, so no account was needed.
+    ///
+    /// `exiting`: the process ends after this flush (the command line), so the deletion
+    /// of the sent messages' files is not waited for (`Outbox.flush`'s `trashInBackground`).
     public func flushOutbox(
-        now: Timestamp = .now(), limit: Int = .max, allQueued: Bool = false, selecting: ((OutboxEntry) -> Bool)? = nil
+        now: Timestamp = .now(), limit: Int = .max, allQueued: Bool = false, selecting: ((OutboxEntry) -> Bool)? = nil,
+        exiting: Bool = false
     ) throws -> OutboxFlushResult? {
-        let outbox = storage.outbox
-        let selected = try outbox.selected(now: now, allQueued: allQueued, selecting: selecting)
-        guard !selected.isEmpty else { return nil }
-        let server: String
-        do {
-            guard configuration.hasAccount else {
-                throw OutboxError(.configuration, "outbox flush needs a configured account ([account] in \(paths.configFile))")
-            }
-            server = try smtp().server.address
-        } catch {
-            var unsent = RouteReport(path: .outbox, result: .queued)
-            unsent.error = Failure(kind: .configuration, message: Failure(error, otherwise: .configuration).message)
-            log(selected.map { entry in
-                var report = unsent
-                report.server = entry.server
-                return report
-            }, source: .outbox)
-            throw OutboxError(.configuration, "\(Failure(error, otherwise: .configuration).message); \(selected.count == 1 ? "1 message stays" : "\(selected.count) messages stay") queued")
-        }
+        var server: String?
         var replies: [String: String] = [:]
-        let reports = try outbox.flush(now: now, limit: limit, allQueued: allQueued, selecting: selecting) { claim in
+        let reports = try storage.outbox.flush(
+            now: now, limit: limit, allQueued: allQueued, selecting: selecting, trashInBackground: exiting,
+            prepare: { selected in server = try self.flushServer(for: selected) }
+        ) { claim in
             let entry = claim.entry
             do {
                 let sent = try transmit(Submission(
@@ -80,9 +69,32 @@ extension Session {
                 throw error
             }
         }
+        // No server: nothing was selected.
+        guard let server else { return nil }
         let result = OutboxFlushResult(server: server, reports: reports, replies: replies)
         log(result.routeReports, source: .outbox)
         return result
+    }
+
+    /// The server a flush of `selected` goes to, its account and password ready; else the
+    /// configuration error, every message staying queued, and logged as such.
+    private func flushServer(for selected: [OutboxEntry]) throws -> String {
+        do {
+            guard configuration.hasAccount else {
+                throw OutboxError(.configuration, "outbox flush needs a configured account ([account] in \(paths.configFile))")
+            }
+            return try smtp().server.address
+        } catch {
+            var unsent = RouteReport(path: .outbox, result: .queued)
+            unsent.error = Failure(kind: .configuration, message: Failure(error, otherwise: .configuration).message)
+            log(selected.map { entry in
+                var report = unsent
+                report.server = entry.server
+                return report
+            }, source: .outbox)
+            let stay = selected.count == 1 ? "1 message stays" : "\(selected.count) messages stay"
+            throw OutboxError(.configuration, "\(Failure(error, otherwise: .configuration).message); \(stay) queued")
+        }
     }
 
     /// Tells the user, as a desktop notification, about each message a flush gave up on
