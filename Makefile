@@ -28,6 +28,10 @@ BASHCOMPDIR := $(DATADIR)/bash-completion/completions
 # Debian's zsh has this directory in $fpath (upstream zsh: site-functions).
 ZSHCOMPDIR := $(DATADIR)/zsh/vendor-completions
 METAINFO := io.github.mailto_route.MailtoRoute.metainfo.xml
+ICONDIR := $(DATADIR)/icons/hicolor
+LOCALEDIR := $(DATADIR)/locale
+LANGUAGES := $(basename $(notdir $(wildcard po/*.po)))
+ICONS := scalable/apps/io.github.mailto_route.MailtoRoute.svg symbolic/apps/io.github.mailto_route.MailtoRoute-symbolic.svg
 # xdg-desktop-portal reads backends from its own datadir only (1.16 and 1.18 alike), so
 # with PREFIX=/usr/local the file is installed but not read (`mailto-route check` names the
 # directory the installed portal reads).
@@ -36,7 +40,7 @@ DOCDIR := $(DATADIR)/doc/mailto-route
 # What `make` built and `make install` installs (a test installs a debug build).
 BUILT ?= .build/release/mailto-route
 
-.PHONY: all deps build run test fuzz bench install uninstall clean
+.PHONY: all deps build run test fuzz bench install uninstall clean update-po
 
 all: build
 
@@ -46,6 +50,11 @@ deps:
 build: deps
 	swift build $(RELEASE_FLAGS) $(SWIFT_BUILD_FLAGS) --product mailto-route
 	swift build $(RELEASE_FLAGS) $(SWIFT_BUILD_FLAGS) --product mailto-route-desktop
+	scripts/compile-po
+
+# The messages of every string a person reads, into po/mailto-route.pot and each po/LANG.po.
+update-po:
+	scripts/update-po
 
 # The README's example link, routed as a click would when no ARGS are given.
 ARGS ?= 'mailto:joe@example.org?subject=Hello&body=Hi%20Joe'
@@ -87,6 +96,8 @@ install:
 	install -D -m 644 data/mailto-route.bash $(DESTDIR)$(BASHCOMPDIR)/mailto-route
 	install -D -m 644 data/_mailto-route $(DESTDIR)$(ZSHCOMPDIR)/_mailto-route
 	install -D -m 644 data/$(METAINFO) $(DESTDIR)$(METAINFODIR)/$(METAINFO)
+	for icon in $(ICONS); do install -D -m 644 data/icons/hicolor/$$icon $(DESTDIR)$(ICONDIR)/$$icon; done
+	scripts/compile-po $(DESTDIR)$(LOCALEDIR)
 	install -D -m 644 data/mailtoroute.portal $(DESTDIR)$(PORTALDIR)/mailtoroute.portal
 	install -D -m 644 data/mailtoroute-portals.conf $(DESTDIR)$(DOCDIR)/mailtoroute-portals.conf
 	mkdir -p $(DESTDIR)$(APPDIR) $(DESTDIR)$(UNITDIR)
@@ -107,7 +118,9 @@ uninstall:
 		$(DESTDIR)$(METAINFODIR)/$(METAINFO) $(DESTDIR)$(APPDIR)/mailto-route.desktop \
 		$(DESTDIR)$(UNITDIR)/mailto-route-outbox.service $(DESTDIR)$(APPDIR)/$(SERVICE_DESKTOP) \
 		$(addprefix $(DESTDIR)$(DBUSDIR)/,$(SERVICE_FILES)) \
-		$(DESTDIR)$(PORTALDIR)/mailtoroute.portal $(DESTDIR)$(DOCDIR)/mailtoroute-portals.conf
+		$(DESTDIR)$(PORTALDIR)/mailtoroute.portal $(DESTDIR)$(DOCDIR)/mailtoroute-portals.conf \
+		$(addprefix $(DESTDIR)$(ICONDIR)/,$(ICONS)) \
+		$(foreach language,$(LANGUAGES),$(DESTDIR)$(LOCALEDIR)/$(language)/LC_MESSAGES/mailto-route.mo)
 
 clean:
 	rm -rf .build

@@ -1,4 +1,4 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.1
 import PackageDescription
 
 // Only CGIO and CCurl touch C; each arrow in ../shared/DESIGN.md's module table is a
@@ -24,15 +24,24 @@ let package = Package(
             name: "CCurl",
             providers: [.apt(["libcurl4-openssl-dev"])]
         ),
-        // GTK 4, for the compose sheet only: linked into mailto-route-desktop, never into
-        // the command line, whose handoff and send paths must not load it.
+        // GTK 4 and libadwaita 1.2, for the compose sheet only: linked into
+        // mailto-route-desktop, never into the command line, whose handoff and send paths
+        // must not load them.
         .systemLibrary(
             name: "CGTK",
-            pkgConfig: "gtk4",
-            providers: [.apt(["libgtk-4-dev"])]
+            pkgConfig: "libadwaita-1",
+            providers: [.apt(["libadwaita-1-dev"])]
         ),
-        .target(name: "MailtoCore"),
-        .target(name: "DesktopIntegration", dependencies: ["CGIO", "MailtoCore"]),
+        // gettext's header (glibc has gettext itself): Localization's tr() and its binding.
+        .systemLibrary(name: "CIntl"),
+        .target(name: "MailtoCore", dependencies: ["CIntl"]),
+        // The desktop entries and D-Bus service files that `register` installs are data/'s,
+        // embedded at build time (embedded.txt names them).
+        .target(name: "DesktopIntegration", dependencies: ["CGIO", "MailtoCore"], exclude: ["embedded.txt"],
+                plugins: ["EmbedText"]),
+        // Makes files of the tree into a target's Swift source at build time (its embedded.txt).
+        .plugin(name: "EmbedText", capability: .buildTool(), dependencies: ["embed-text"]),
+        .executableTarget(name: "embed-text"),
         .target(name: "MIMEMessage", dependencies: ["MailtoCore"]),
         .target(name: "SMTPTransport", dependencies: ["CCurl", "MailtoCore", "MIMEMessage"]),
         // Pure Swift + POSIX, no Foundation: linked into the command line, whose start-up
@@ -44,13 +53,23 @@ let package = Package(
             dependencies: ["MailtoCore", "MIMEMessage", "DesktopIntegration", "SMTPTransport", "Outbox"]
         ),
         // The compose sheet: the only module that imports CGTK; its API is GTK-free.
-        .target(name: "ComposeSheet", dependencies: ["CGTK", "MailtoCore", "MIMEMessage", "DesktopIntegration"]),
+        // Its windows are GtkBuilder .ui files under UI/, embedded at build time (embedded.txt).
+        // enchant-2, the spell checker, for the sheet's message only.
+        .systemLibrary(name: "CEnchant", pkgConfig: "enchant-2", providers: [.apt(["libenchant-2-dev"])]),
+        .target(name: "ComposeSheet", dependencies: ["CGTK", "CEnchant", "MailtoCore", "MIMEMessage", "DesktopIntegration"],
+                exclude: ["UI", "embedded.txt"], plugins: ["EmbedText"]),
         // The desktop side: shows the sheet for `open` and `compose` (the CLI starts it
         // when there is a display), and performs what the user chose through MailtoRoute.
         .executableTarget(name: "mailto-route-desktop", dependencies: ["ComposeSheet", "MailtoRoute"]),
+        // The command line as a library: every subcommand, the argument parser, the output;
+        // tested in-process (CLITests) as well as by running the binary.
+        .target(name: "MailtoRouteCLI", dependencies: ["MailtoRoute", "Check"]),
+        // `mailto-route check`: what a click would do now (the plan on this machine's facts),
+        // section by section, and what to fix.
+        .target(name: "Check", dependencies: ["MailtoRoute", "DesktopIntegration", "SMTPTransport", "Outbox"]),
         .executableTarget(
             name: "mailto-route",
-            dependencies: ["MailtoRoute"],
+            dependencies: ["MailtoRouteCLI", "MailtoCore"],
             // The C++ runtime under the Swift runtime, linked in rather than loaded: with
             // --static-swift-stdlib, loading libstdc++.so.6 and libgcc_s.so.1 (libgcc_s's
             // initialiser runs CPUID, slow in a VM) took about 0.7 ms of every start-up, a
@@ -79,7 +98,7 @@ let package = Package(
         .target(name: "TestSupport", path: "Tests/TestSupport", exclude: ["Servers", "Resources"]),
         .testTarget(name: "MailtoCoreTests", dependencies: ["MailtoCore"]),
         // Snapshots/ holds expected outputs, read from the source tree.
-        .testTarget(name: "CLITests", dependencies: ["TestSupport", "mailto-route", "MailtoRoute", "Outbox"], exclude: ["Snapshots"]),
+        .testTarget(name: "CLITests", dependencies: ["TestSupport", "mailto-route", "MailtoRouteCLI", "MailtoRoute", "Outbox", "RouteFakes", "SMTPTransport"], exclude: ["Snapshots"]),
         // DesktopIntegration in-process too, for what needs no GIO (ExecLine: GLib only).
         .testTarget(
             name: "DesktopIntegrationTests",
@@ -95,8 +114,14 @@ let package = Package(
         .testTarget(name: "OutboxTests", dependencies: ["Outbox", "TestSupport", "outbox-torture"]),
         .testTarget(name: "MIMEMessageTests", dependencies: ["MIMEMessage", "TestSupport"]),
         // In-process: the plan, the configuration readers, the compose reader, a Session
-        // built from given paths and text.
-        .testTarget(name: "MailtoRouteTests", dependencies: ["MailtoRoute"]),
+        // built from given paths and text, the Router with fakes for what it reaches.
+        .testTarget(name: "MailtoRouteTests", dependencies: ["MailtoRoute", "Outbox", "SMTPTransport", "RouteFakes"]),
+        // In-process: the Email portal's backend rule of each version (PortalTrees/: fixture
+        // installations, read from the source tree), the verdict.
+        .testTarget(name: "CheckTests", dependencies: ["Check", "MailtoRoute"], exclude: ["PortalTrees"]),
+        // Fakes for the Session's services (Services), for in-process tests of the Router and
+        // of the command line.
+        .target(name: "RouteFakes", dependencies: ["MailtoRoute", "MIMEMessage", "Outbox", "SMTPTransport"], path: "Tests/RouteFakes"),
         .testTarget(name: "SMTPTransportTests", dependencies: ["SMTPTransport", "MIMEMessage"]),
         // End-to-end: the built binary against real SMTP servers (Tests/TestSupport/Resources).
         .testTarget(name: "SendTests", dependencies: ["TestSupport", "mailto-route", "Outbox", "bench"]),

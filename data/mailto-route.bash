@@ -15,7 +15,7 @@ _mailto_route_options() {
         open) echo "--local --xdg-email --json --help" ;;
         parse) echo "--json --help" ;;
         compose) echo "--json --editor --sheet --help" ;;
-        send) echo "--to --cc --bcc --subject --body --body-file --html --attach --direct --handoff --json --help" ;;
+        send) echo "--to --cc --bcc --subject --body --body-file --html --attach --from --account --direct --handoff --json --help" ;;
         check) echo "--json --offline --help" ;;
         register) echo "--force --help" ;;
         unregister) echo "--help" ;;
@@ -77,7 +77,7 @@ _mailto_route() {
             mapfile -t COMPREPLY < <(compgen -f -- "$current")
             compopt -o filenames 2>/dev/null
             return ;;
-        --to | --cc | --bcc | --subject | --body | --count) return ;;
+        --to | --cc | --bcc | --subject | --body | --count | --from | --account) return ;;
     esac
 
     if [[ $current == -* ]]; then

@@ -18,13 +18,22 @@ typedef struct mr_curl_api {
     CURLcode (*global_init)(long flags);
     CURL *(*easy_init)(void);
     mr_curl_setopt_fn easy_setopt;
-    CURLcode (*easy_perform)(CURL *handle);
     void (*easy_cleanup)(CURL *handle);
     mr_curl_getinfo_fn easy_getinfo;
     const char *(*easy_strerror)(CURLcode code);
     struct curl_slist *(*slist_append)(struct curl_slist *list, const char *string);
     void (*slist_free_all)(struct curl_slist *list);
     curl_version_info_data *(*version_info)(CURLversion age);
+    /* The multi interface, which drives each transfer (CurlEasy.perform): libcurl's own
+     * curl_easy_perform wakes at most once a second while it waits for a reply, so a
+     * limit on waiting could not be kept to better than a second. */
+    CURLM *(*multi_init)(void);
+    CURLMcode (*multi_cleanup)(CURLM *multi);
+    CURLMcode (*multi_add_handle)(CURLM *multi, CURL *handle);
+    CURLMcode (*multi_remove_handle)(CURLM *multi, CURL *handle);
+    CURLMcode (*multi_perform)(CURLM *multi, int *running);
+    CURLMcode (*multi_poll)(CURLM *multi, struct curl_waitfd *extra, unsigned int count, int timeout_ms, int *ready);
+    CURLMsg *(*multi_info_read)(CURLM *multi, int *queued);
 } mr_curl_api;
 
 /* Fills `api` from the libcurl that the system has. Returns NULL on success, else
@@ -45,13 +54,20 @@ static inline const char *mr_curl_load(mr_curl_api *api) {
     MR_SYM(global_init, "curl_global_init");
     MR_SYM(easy_init, "curl_easy_init");
     MR_SYM(easy_setopt, "curl_easy_setopt");
-    MR_SYM(easy_perform, "curl_easy_perform");
     MR_SYM(easy_cleanup, "curl_easy_cleanup");
     MR_SYM(easy_getinfo, "curl_easy_getinfo");
     MR_SYM(easy_strerror, "curl_easy_strerror");
     MR_SYM(slist_append, "curl_slist_append");
     MR_SYM(slist_free_all, "curl_slist_free_all");
     MR_SYM(version_info, "curl_version_info");
+    MR_SYM(multi_init, "curl_multi_init");
+    MR_SYM(multi_cleanup, "curl_multi_cleanup");
+    MR_SYM(multi_add_handle, "curl_multi_add_handle");
+    MR_SYM(multi_remove_handle, "curl_multi_remove_handle");
+    MR_SYM(multi_perform, "curl_multi_perform");
+    /* 7.66+ */
+    MR_SYM(multi_poll, "curl_multi_poll");
+    MR_SYM(multi_info_read, "curl_multi_info_read");
 #undef MR_SYM
     return NULL;
 }
@@ -70,6 +86,9 @@ static inline CURLoption mr_curlopt_protocols_str(void) { return (CURLoption)(CU
 static inline CURLoption mr_curlopt_protocols(void) { return (CURLoption)(CURLOPTTYPE_LONG + 181); }
 
 static inline CURLcode mr_curl_setopt_long(const mr_curl_api *api, CURL *h, CURLoption opt, long value) {
+    return api->easy_setopt(h, opt, value);
+}
+static inline CURLcode mr_curl_setopt_off_t(const mr_curl_api *api, CURL *h, CURLoption opt, curl_off_t value) {
     return api->easy_setopt(h, opt, value);
 }
 static inline CURLcode mr_curl_setopt_string(const mr_curl_api *api, CURL *h, CURLoption opt, const char *value) {
@@ -100,6 +119,9 @@ static inline CURLcode mr_curl_setopt_xferinfo_callback(const mr_curl_api *api, 
 static inline CURLcode mr_curl_getinfo_socket(const mr_curl_api *api, CURL *h, curl_socket_t *value) {
     return api->easy_getinfo(h, CURLINFO_ACTIVESOCKET, value);
 }
+
+/* The result of a finished transfer (CURLMSG_DONE): a member of an anonymous union. */
+static inline CURLcode mr_curl_msg_result(const CURLMsg *message) { return message->data.result; }
 
 static inline CURLcode mr_curl_getinfo_long(const mr_curl_api *api, CURL *h, CURLINFO info, long *value) {
     return api->easy_getinfo(h, info, value);

@@ -8,6 +8,7 @@
  * accessibility setters, each as a typed static inline function. */
 
 #include <gtk/gtk.h>
+#include <adwaita.h>
 
 /* g_signal_connect is a macro. */
 static inline gulong mr_signal_connect(gpointer instance, const char *signal, GCallback handler, gpointer data) {
@@ -77,6 +78,39 @@ static inline GSimpleAction *mr_string_action_new(const char *name) {
 static inline GVariant *mr_variant_string(const char *value) { return g_variant_new_string(value); }
 static inline gchar *mr_variant_dup_string(GVariant *value) {
     return value && g_variant_is_of_type(value, G_VARIANT_TYPE_STRING) ? g_variant_dup_string(value, NULL) : NULL;
+}
+
+/* libadwaita (1.2) and GtkBuilder: the casts the sheet and its dialogs need. */
+static inline GActionMap *mr_action_map_of(gpointer object) { return G_ACTION_MAP(object); }
+static inline AdwWindowTitle *mr_window_title(gpointer object) { return ADW_WINDOW_TITLE(object); }
+static inline AdwToastOverlay *mr_toast_overlay(gpointer object) { return ADW_TOAST_OVERLAY(object); }
+static inline AdwMessageDialog *mr_message_dialog(gpointer object) { return ADW_MESSAGE_DIALOG(object); }
+static inline GtkApplicationWindow *mr_application_window(gpointer object) { return GTK_APPLICATION_WINDOW(object); }
+static inline GtkShortcutsWindow *mr_shortcuts_window(gpointer object) { return GTK_SHORTCUTS_WINDOW(object); }
+static inline GMenu *mr_menu(gpointer object) { return G_MENU(object); }
+static inline GMenuModel *mr_menu_model(gpointer object) { return G_MENU_MODEL(object); }
+static inline GSimpleAction *mr_simple_action(gpointer object) { return G_SIMPLE_ACTION(object); }
+static inline gboolean mr_is_button(GtkWidget *widget) { return GTK_IS_BUTTON(widget); }
+/* A name of its own, in place of the one made from the labels it is labelled by. */
+static inline void mr_set_own_accessible_label(GtkWidget *widget, const char *label) {
+    gtk_accessible_reset_relation(GTK_ACCESSIBLE(widget), GTK_ACCESSIBLE_RELATION_LABELLED_BY);
+    gtk_accessible_update_property(GTK_ACCESSIBLE(widget), GTK_ACCESSIBLE_PROPERTY_LABEL, label, -1);
+}
+/* The spelling: the tag that underlines a misspelt word (gtk_text_buffer_create_tag is
+ * variadic), and the actions of its menu (G_VARIANT_TYPE_STRING is a macro). */
+static inline GtkTextTag *mr_create_misspelled_tag(GtkTextBuffer *buffer) {
+    return gtk_text_buffer_create_tag(buffer, "misspelled", "underline", PANGO_UNDERLINE_ERROR, NULL);
+}
+static inline GSimpleAction *mr_stateful_string_action_new(const char *name, const char *state) {
+    return g_simple_action_new_stateful(name, G_VARIANT_TYPE_STRING, g_variant_new_string(state));
+}
+static inline GtkGesture *mr_gesture(gpointer object) { return GTK_GESTURE(object); }
+static inline GtkPopover *mr_popover(gpointer object) { return GTK_POPOVER(object); }
+static inline GtkGestureSingle *mr_gesture_single(gpointer object) { return GTK_GESTURE_SINGLE(object); }
+/* gtk_application_set_accels_for_action takes a NULL-terminated array. */
+static inline void mr_set_accels(GtkApplication *application, const char *action, const char *first, const char *second) {
+    const char *accels[] = { first, second, NULL };
+    gtk_application_set_accels_for_action(application, action, accels);
 }
 
 /* The URI of the file at `index` of the GFile array of GApplication's "open" signal. */

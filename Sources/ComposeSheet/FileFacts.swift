@@ -22,7 +22,7 @@ struct FileFacts: Equatable {
 
 /// A size as a person reads it: 512 bytes, 12.3 kB, 4.5 MB (SI units, as GNOME shows them).
 func readableSize(_ bytes: Int) -> String {
-    if bytes < 1000 { return bytes == 1 ? "1 byte" : "\(bytes) bytes" }
+    if bytes < 1000 { return bytes == 1 ? tr("1 byte") : tr("%@ bytes", String(bytes)) }
     let units = ["kB", "MB", "GB", "TB"]
     var value = Double(bytes) / 1000
     var unit = 0
@@ -31,7 +31,8 @@ func readableSize(_ bytes: Int) -> String {
         unit += 1
     }
     let tenths = Int((value * 10).rounded())
-    return "\(tenths / 10).\(tenths % 10) \(units[unit])"
+    // The decimal separator is the language's ("4,5 MB" in German).
+    return tr("%@.%@ %@", String(tenths / 10), String(tenths % 10), units[unit])
 }
 
 /// The last component of `path`.

@@ -135,17 +135,7 @@ final class RecoveryFile: Sendable {
         let temporary = "\(directory)/.\(id).tmp"
         let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
         guard fd >= 0 else { return finishWrite() }
-        var written = 0
-        let ok = bytes.withUnsafeBytes { buffer -> Bool in
-            guard let base = buffer.baseAddress else { return true }
-            while written < buffer.count {
-                let n = Glibc.write(fd, base + written, buffer.count - written)
-                if n < 0, errno == EINTR { continue }
-                guard n > 0 else { return false }
-                written += n
-            }
-            return true
-        }
+        let ok = bytes.withUnsafeBytes { writeAll(fd, $0) } == nil
         close(fd)
         // Renamed into place only while the sheet is open: after remove() it is gone for good.
         state.withLock { state in

@@ -24,6 +24,10 @@ public struct SheetContent: Sendable {
     /// Lines shown at the top of the sheet before anything else (a message recovered
     /// from a sheet that ended unexpectedly, say).
     public var notices: [String]
+    /// The addresses sent to before, most used first: what To, Cc and Bcc offer as one types.
+    public var recentRecipients: [AddressSuggestion] = []
+    /// The desktop's address books, asked as one types (off the main loop); `nil`: none.
+    public var lookUpContacts: (@Sendable (String) -> [AddressSuggestion])?
 
     public init(
         from: String?, sendUnavailable: String? = nil, email: EmailData, mailProgramName: String? = nil,
@@ -35,6 +39,30 @@ public struct SheetContent: Sendable {
         self.mailProgramName = mailProgramName
         self.requestingApplication = requestingApplication
         self.notices = notices
+    }
+}
+
+/// One person the address fields offer: a name (when known) and the address.
+public struct AddressSuggestion: Sendable, Equatable {
+    public var name: String?
+    public var address: String
+    /// From the history of addresses sent to (and so can be forgotten), not an address book.
+    public var fromHistory: Bool
+
+    public init(name: String?, address: String, fromHistory: Bool) {
+        self.name = name
+        self.address = address
+        self.fromHistory = fromHistory
+    }
+
+    /// `Name <address>` (the name quoted where RFC 5322 wants it), or the address alone.
+    public var readable: String {
+        name.map { DisplayName.mailbox($0, address) } ?? address
+    }
+
+    /// The suggestions a person typing `prefix` may mean (`addressMatches`), in order.
+    static func matching(_ prefix: String, in suggestions: [AddressSuggestion], limit: Int = 8) -> [AddressSuggestion] {
+        Array(suggestions.filter { addressMatches(prefix, address: $0.address, name: $0.name) }.prefix(limit))
     }
 }
 
@@ -65,4 +93,6 @@ public protocol SheetHost: AnyObject, Sendable {
     func cancelled()
     /// The sheet is gone (after `finished` or `cancelled`). Main thread.
     func sheetClosed()
+    /// The user forgot `address` in the completion's list: it is not offered again. Main thread.
+    func forgetRecipient(_ address: String)
 }

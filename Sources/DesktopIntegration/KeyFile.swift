@@ -79,6 +79,11 @@ public final class KeyFile: @unchecked Sendable {
         g_key_file_set_string(pointer, group, key, value)
     }
 
+    /// Wraps `g_key_file_remove_group`; a group that is not there is no error.
+    public func removeGroup(_ group: String) {
+        _ = g_key_file_remove_group(pointer, group, nil)
+    }
+
     /// Wraps `g_key_file_save_to_file`, which writes atomically (`g_file_set_contents`).
     public func save(to path: String) throws(DesktopError) {
         var error: UnsafeMutablePointer<GError>?

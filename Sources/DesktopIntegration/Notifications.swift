@@ -21,6 +21,8 @@ public struct DesktopNotification: Equatable, Sendable {
     }
 
     public var appName: String
+    /// The `app_icon`: an icon name of the theme.
+    public var appIcon: String
     public var summary: String
     public var body: String
     public var actions: [Action]
@@ -33,11 +35,12 @@ public struct DesktopNotification: Equatable, Sendable {
     public var expireTimeout: Int32
 
     public init(
-        summary: String, body: String = "", actions: [Action] = [], appName: String = "mailto-route",
-        urgency: Urgency = .normal, category: String? = "email", desktopEntry: String? = "mailto-route",
-        expireTimeout: Int32 = -1
+        summary: String, body: String = "", actions: [Action] = [], appName: String = Identity.name,
+        appIcon: String = Identity.icon, urgency: Urgency = .normal, category: String? = "email",
+        desktopEntry: String? = "mailto-route", expireTimeout: Int32 = -1
     ) {
         self.appName = appName
+        self.appIcon = appIcon
         self.summary = summary
         self.body = body
         self.actions = actions
@@ -123,7 +126,7 @@ public final class NotificationClient {
         let parameters = VariantBuilder.tuple([
             VariantBuilder.string(notification.appName),
             VariantBuilder.uint32(0),
-            VariantBuilder.string(""),
+            VariantBuilder.string(notification.appIcon),
             VariantBuilder.string(notification.summary),
             VariantBuilder.string(body),
             VariantBuilder.strings(notification.actions.flatMap { [$0.key, $0.label] }),

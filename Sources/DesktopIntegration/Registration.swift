@@ -50,70 +50,25 @@ public enum Registration {
     /// as it was (`NAME.before`) and as it was left (`NAME.after`) in the state directory.
     static let takenOverKey = "taken-over-lists"
 
-    /// The template in `data/mailto-route.desktop`, kept identical to that file (a test
-    /// compares them): `@EXEC@` becomes the binary's absolute path.
-    static let template = """
-        [Desktop Entry]
-        Type=Application
-        Name=mailto-route
-        GenericName=Mail link handler
-        Comment=Send, hand off or save the message of a mailto: link, and say which happened
-        Exec=@EXEC@ open %u
-        MimeType=x-scheme-handler/mailto;
-        NoDisplay=true
-        Terminal=false
-        Categories=Network;Email;
+    /// `data/mailto-route.desktop` (embedded at build time): `@EXEC@` becomes the binary's
+    /// absolute path.
+    static let template = Embedded.handlerEntry
 
-        """
-
-    /// The desktop service (mailto-route-desktop `--gapplication-service`), kept identical
-    /// to the files in `data/` (a test compares them): its desktop entry, whose name is the
-    /// application id, as GLib requires to launch it over D-Bus (`DBusActivatable=true`);
-    /// and the session bus's service files that start it for its own name and for the
-    /// Email portal backend's. `@DESKTOP@` becomes mailto-route-desktop's absolute path.
+    /// The desktop service (mailto-route-desktop `--gapplication-service`), from `data/`
+    /// (embedded at build time): its desktop entry, whose name is the application id, as
+    /// GLib requires to launch it over D-Bus (`DBusActivatable=true`); the session bus's
+    /// service files that start it for its own name and for the Email portal backend's; and
+    /// the XDG autostart entry (GNOME, KDE, Xfce, and systemd's xdg-autostart generator),
+    /// so that a message queued before the last logout is retried with no command: the
+    /// service owns the outbox from its start while anything is queued, and quits after its
+    /// idle time when nothing is. `@DESKTOP@` becomes mailto-route-desktop's absolute path.
     /// `mailto-route.desktop` stays the `mailto:` handler: a click that hands off must not
     /// wait for GTK to start; the command line asks the service for a sheet.
     static let serviceTemplates: [(directory: String, name: String, text: String)] = [
-        ("applications", "io.github.mailto_route.MailtoRoute.desktop", """
-            [Desktop Entry]
-            Type=Application
-            Name=mailto-route
-            Comment=The compose sheet of mailto-route, and its desktop service
-            Exec=@DESKTOP@ --gapplication-service
-            DBusActivatable=true
-            NoDisplay=true
-            Terminal=false
-            Categories=Network;Email;
-
-            """),
-        ("dbus-1/services", "io.github.mailto_route.MailtoRoute.service", """
-            [D-BUS Service]
-            Name=io.github.mailto_route.MailtoRoute
-            Exec=@DESKTOP@ --gapplication-service
-
-            """),
-        ("dbus-1/services", "org.freedesktop.impl.portal.desktop.mailtoroute.service", """
-            [D-BUS Service]
-            Name=org.freedesktop.impl.portal.desktop.mailtoroute
-            Exec=@DESKTOP@ --gapplication-service
-
-            """),
-        // At login (XDG autostart: GNOME, KDE, Xfce, and systemd's xdg-autostart
-        // generator where systemd runs the session), so that a message queued before the
-        // last logout is retried with no command: the service owns the outbox from its
-        // start while anything is queued, and quits after its idle time when nothing is.
-        ("autostart", "io.github.mailto_route.MailtoRoute.Outbox.desktop", """
-            [Desktop Entry]
-            Type=Application
-            Name=mailto-route outbox
-            Comment=Sends what waits in mailto-route's outbox once the server takes it
-            Exec=@DESKTOP@ --gapplication-service
-            NoDisplay=true
-            Terminal=false
-            X-GNOME-Autostart-Phase=Applications
-            X-GNOME-AutoRestart=false
-
-            """),
+        ("applications", "io.github.mailto_route.MailtoRoute.desktop", Embedded.serviceEntry),
+        ("dbus-1/services", "io.github.mailto_route.MailtoRoute.service", Embedded.serviceBusFile),
+        ("dbus-1/services", "org.freedesktop.impl.portal.desktop.mailtoroute.service", Embedded.portalBusFile),
+        ("autostart", "io.github.mailto_route.MailtoRoute.Outbox.desktop", Embedded.outboxAutostartEntry),
     ]
 
     /// Where `register` puts each service file: the autostart entry under

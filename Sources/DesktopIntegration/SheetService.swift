@@ -36,10 +36,31 @@ public enum SheetService {
     public static func ownOutbox(within seconds: Double = 10) -> Bool {
         // The service owns it already when it queued the message itself.
         guard !isServiceProcess else { return true }
+        return activate(ownOutboxAction, parameter: "", within: seconds)
+    }
+
+    /// The service's action (`app.sign-in-again`, with an account's name) that tells the
+    /// user, in a notification whose button opens GNOME Settings' Online Accounts, that the
+    /// account must be signed in again. The service shows it, rather than the run that
+    /// found out: the button must reach a program that is still there when it is pressed.
+    public static let signInAgainAction = "sign-in-again"
+
+    /// Asks the desktop service to tell that `account` must be signed in again
+    /// (`signInAgainAction`), D-Bus activating it when it does not run, within `seconds`.
+    /// `false` when nothing took it (no session bus, no service installed): the caller
+    /// tells it another way.
+    @discardableResult
+    public static func askToSignIn(account: String, within seconds: Double = 10) -> Bool {
+        activate(signInAgainAction, parameter: account, within: seconds)
+    }
+
+    /// `org.freedesktop.Application.ActivateAction(action, [<parameter>], {})` on the
+    /// service, within `seconds`.
+    private static func activate(_ action: String, parameter: String, within seconds: Double) -> Bool {
         guard let bus = try? BusConnection.session(within: min(seconds, 2)) else { return false }
         return bus.context.run { () -> Bool in
             let parameters = VariantBuilder.tuple([
-                VariantBuilder.string(ownOutboxAction), VariantBuilder.variants([VariantBuilder.string("")]),
+                VariantBuilder.string(action), VariantBuilder.variants([VariantBuilder.string(parameter)]),
                 VariantBuilder.dictionary([]),
             ])
             return (try? bus.call(busName, ServiceProtocol.objectPath, "org.freedesktop.Application", "ActivateAction", parameters,

@@ -30,10 +30,17 @@ public struct Mailbox: Equatable, Hashable, Sendable {
         try self.init(address.trimmingSpaces(), displayName: name.isEmpty ? nil : name)
     }
 
-    /// The address as it goes on the wire without SMTPUTF8: the domain as an A-label.
+    /// The address as it goes on the wire: the domain as an A-label, so that only a
+    /// non-ASCII local part needs SMTPUTF8.
     public var asciiAddress: String {
         guard let at = address.lastIndex(of: "@") else { return address }
         return String(address[...at]) + IDNA.asciiDomain(String(address[address.index(after: at)...]))
+    }
+
+    /// The local part is not ASCII (`jörg@example.org`): the message can only be submitted
+    /// with SMTPUTF8 (RFC 6531), and its header fields carry the address as UTF-8 (RFC 6532).
+    public var needsSMTPUTF8: Bool {
+        address.utf8.prefix { $0 != UInt8(ascii: "@") }.contains { $0 >= 0x80 }
     }
 
     /// The domain part (after the last `@`).
@@ -47,8 +54,9 @@ public struct Mailbox: Equatable, Hashable, Sendable {
 public enum AddressSyntax {
     /// Throws an input error naming the address when it is not `local@domain` with a
     /// dot-atom or quoted local part and a dot-atom or literal domain; CR, LF and NUL
-    /// are refused before anything else (docs/design.md rule 4). A non-ASCII local part is
-    /// refused too: it would need SMTPUTF8, which mailto-route does not use.
+    /// are refused before anything else (docs/design.md rule 4). A dot-atom local part may
+    /// hold non-ASCII characters (RFC 6531 §3.3): such an address is kept, in a draft too,
+    /// and sent only through a server that offers SMTPUTF8 (`SMTPSession`).
     public static func check(_ address: String) throws(MIMEError) {
         try HeaderValue.checkSafe(address, field: "address")
         let bytes = Array(address.utf8)
@@ -75,9 +83,6 @@ public enum AddressSyntax {
             }
             if escaped { throw .input("unterminated quoted local part: \(address)") }
         } else {
-            if local.contains(where: { $0 >= 0x80 }) {
-                throw .input("non-ASCII local part needs SMTPUTF8, which is not supported: \(address)")
-            }
             guard isDotAtom(local) else { throw .input("invalid local part: \(address)") }
         }
         if domain.first == UInt8(ascii: "[") {
@@ -98,7 +103,8 @@ public enum AddressSyntax {
         }
     }
 
-    /// RFC 5322 §3.2.3 atext, plus `.` between atoms.
+    /// RFC 5322 §3.2.3 atext and UTF-8 (RFC 6531 §3.3; the octets of a Swift string are
+    /// valid UTF-8), plus `.` between atoms.
     static func isDotAtom(_ bytes: some Collection<UInt8>) -> Bool {
         guard !bytes.isEmpty, bytes.first != UInt8(ascii: "."), bytes.reversed().first != UInt8(ascii: ".") else {
             return false
@@ -111,7 +117,7 @@ public enum AddressSyntax {
                 continue
             }
             previousDot = false
-            guard isAtext(byte) else { return false }
+            guard isAtext(byte) || byte >= 0x80 else { return false }
         }
         return true
     }

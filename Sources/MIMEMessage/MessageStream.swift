@@ -83,6 +83,37 @@ public final class MessageStream {
         return written
     }
 
+    /// How many octets an SMTP client sends for this message between DATA and the final
+    /// dot: its size, and one more for every line that starts with `.` (RFC 5321 §4.5.2,
+    /// as libcurl stuffs them: a `.` at the very start or after CRLF). The size a client
+    /// declares (RFC 1870 allows an estimate) must be this one with libcurl 7.88, which
+    /// counts the octets it wrote, dots included, and stops reading the message when they
+    /// reach the size declared (lib/transfer.c): the message's size alone would cut a
+    /// message with such lines short by as many octets, at the end. Reads a message file
+    /// once more for it; base64 never holds a `.`. Before any `read`.
+    public func dotStuffedSize() throws(MIMEError) -> Int {
+        precondition(produced == 0, "dotStuffedSize() is for a stream not read yet")
+        var counter = LineStartDots()
+        for segment in segments {
+            switch segment {
+            case .bytes(let bytes, _):
+                counter.scan(bytes)
+            case .base64(let encoder):
+                // Never a dot, nor a line break at either end: nothing after it starts a line.
+                if encoder.encodedSize > 0 { counter.scan([0x41]) }
+            case .file(let file):
+                let again = try FileSource(path: file.path, size: file.size, what: file.what)
+                var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+                while true {
+                    let count = try again.read(into: &chunk)
+                    if count == 0 { break }
+                    counter.scan(chunk[..<count])
+                }
+            }
+        }
+        return size + counter.dots
+    }
+
     /// The whole rest of the stream in memory: for tests and small messages only.
     public func readAll() throws(MIMEError) -> [UInt8] {
         var out: [UInt8] = []
@@ -93,6 +124,20 @@ public final class MessageStream {
             let count = try result.get()
             if count == 0 { return out }
             out += chunk[0..<count]
+        }
+    }
+}
+
+/// Counts the dots an SMTP client doubles: a `.` first in the message or after CRLF.
+struct LineStartDots {
+    private(set) var dots = 0
+    /// The last two octets seen; the message starts as if after a CRLF.
+    private var last: (UInt8, UInt8) = (0x0D, 0x0A)
+
+    mutating func scan(_ bytes: some Collection<UInt8>) {
+        for byte in bytes {
+            if byte == UInt8(ascii: "."), last == (0x0D, 0x0A) { dots += 1 }
+            last = (last.1, byte)
         }
     }
 }
@@ -121,8 +166,18 @@ final class Base64Lines {
     private var raw = [UInt8]()
     private var firstLine = true
 
-    init(_ data: [UInt8]) { input = .data(data, offset: 0) }
-    init(_ file: FileSource) { input = .file(file) }
+    /// How many octets the whole encoding has (`encodedSize` of the input).
+    let encodedSize: Int
+
+    init(_ data: [UInt8]) {
+        input = .data(data, offset: 0)
+        encodedSize = Self.encodedSize(data.count)
+    }
+
+    init(_ file: FileSource) {
+        input = .file(file)
+        encodedSize = Self.encodedSize(file.size)
+    }
 
     func read(into buffer: UnsafeMutableRawBufferPointer) throws(MIMEError) -> Int {
         if pendingOffset == pending.count {
@@ -185,6 +240,8 @@ final class FileSource {
     let path: String
     /// "attachment" or "message": what errors call the file.
     let what: String
+    /// The octets read from it in all (the size measured when the message was built).
+    let size: Int
     private let descriptor: Int32
     private var remaining: Int
 
@@ -207,6 +264,7 @@ final class FileSource {
         guard descriptor >= 0 else {
             throw .input("cannot open \(what) \(LocalPath.display(path)): \(systemErrorText(errno))")
         }
+        self.size = size
         remaining = size
         adviseSequential()
     }
@@ -229,12 +287,10 @@ final class FileSource {
         self.path = path
         self.what = what
         descriptor = opened
-        remaining = Int(info.st_size)
+        size = Int(info.st_size)
+        remaining = size
         adviseSequential()
     }
-
-    /// The bytes left to read: the whole size, before any read.
-    var size: Int { remaining }
 
     /// Read once from start to end: tells the kernel, so that read-ahead is generous, for
     /// a file larger than one read (a small one is read at once anyway).

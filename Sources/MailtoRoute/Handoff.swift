@@ -13,6 +13,13 @@ public struct HandoffResult: Equatable, Sendable {
     /// What the handler did not receive (attachments, the part of a body over 64 KiB);
     /// also named in `warnings`. The router may save a draft when this is not empty.
     public var notCarried: [String]
+
+    public init(handlerID: String, handlerName: String, warnings: [String], notCarried: [String]) {
+        self.handlerID = handlerID
+        self.handlerName = handlerName
+        self.warnings = warnings
+        self.notCarried = notCarried
+    }
 }
 
 /// The handoff path: pass a message to the user's mail program (the freedesktop default

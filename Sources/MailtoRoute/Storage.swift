@@ -17,4 +17,6 @@ public struct StorageLocations: Equatable, Sendable {
     public var outbox: Outbox { Outbox(directory: stateDirectory + "/outbox") }
     public var drafts: Drafts { Drafts(directory: dataDirectory + "/drafts") }
     public var outcomeLog: OutcomeLog { OutcomeLog(path: stateDirectory + "/outcomes.log") }
+    /// The addresses sent to, for the sheet's completion.
+    public var recipients: RecipientHistory { RecipientHistory(path: stateDirectory + "/recipients") }
 }

@@ -3,7 +3,7 @@ import DesktopIntegration
 /// Webmail compose pages, opened in the default web browser (GIO's default for
 /// `x-scheme-handler/https`): a service mailto-route knows by name (`handler=webmail:gmail`),
 /// or the user's own compose-URL template (`handler=webmail:https://…{to}…`).
-enum Webmail {
+public enum Webmail {
     /// What `handler=webmail:…` names.
     enum Service: Equatable, Sendable {
         case known(Known)
@@ -60,15 +60,15 @@ enum Webmail {
     /// (the `compose.do?…&ct=` URLs in circulation come from third-party browser extensions,
     /// not from Zoho), GMX (none found) and iCloud Mail (Apple documents none and registers
     /// no handler). `handler=webmail:URL-TEMPLATE` reaches them, or any other service.
-    enum Known: String, CaseIterable, Sendable {
+    public enum Known: String, CaseIterable, Sendable {
         case gmail, outlook, fastmail, proton, yahoo
 
         /// How a message names the `handler=` choices: each service, and the template.
-        static var choices: String {
+        public static var choices: String {
             allCases.map { "webmail:\($0.rawValue)" }.joined(separator: ", ") + ", or webmail:URL-TEMPLATE"
         }
 
-        var name: String {
+        public var name: String {
             switch self {
             case .gmail: "Gmail"
             case .outlook: "Outlook.com"

@@ -44,8 +44,9 @@ extension Outbox {
     /// begun, every problem is in the reports.
     ///
     /// `prepare` is called once with the entries selected, when there are any, before any
-    /// is claimed: a caller makes its connection ready there (an account, a password), and
-    /// what it throws leaves every message untouched.
+    /// is claimed: a caller makes its connections ready there (an account, a password) and
+    /// returns which of them it can send now (the others stay as they are); what it throws
+    /// leaves every message untouched.
     ///
     /// `send` is called once per message, one at a time, so it may keep one server
     /// connection open across calls. It returns when a server accepted the message, and
@@ -73,13 +74,15 @@ extension Outbox {
     public func flush(
         now: Timestamp = .now(), limit: Int = .max, allQueued: Bool = false,
         selecting: ((OutboxEntry) -> Bool)? = nil, trashInBackground: Bool = false,
-        prepare: (([OutboxEntry]) throws -> Void)? = nil, send: (OutboxClaim) throws -> Void
+        prepare: (([OutboxEntry]) throws -> (OutboxEntry) -> Bool)? = nil, send: (OutboxClaim) throws -> Void
     ) throws -> [FlushReport] {
-        let wanted = Outbox.selection(now: now, allQueued: allQueued, selecting: selecting)
+        let selected = Outbox.selection(now: now, allQueued: allQueued, selecting: selecting)
         removeDeadTrash()
-        let candidates = try listed(.queued).filter { wanted($0.entry) }
+        var candidates = try listed(.queued).filter { selected($0.entry) }
         guard !candidates.isEmpty else { return [] }
-        try prepare?(candidates.map(\.entry))
+        let sendable = try prepare?(candidates.map(\.entry)) ?? { _ in true }
+        candidates = candidates.filter { sendable($0.entry) }
+        let wanted = { (entry: OutboxEntry) in selected(entry) && sendable(entry) }
         let trash = FlushTrash(outbox: self, inBackground: trashInBackground)
         defer { trash.finish() }
         var reports: [FlushReport] = []

@@ -106,7 +106,7 @@ public struct Outbox: Sendable {
             messageId: message.messageId ?? headers["message-id"],
             envelopeFrom: message.envelopeFrom, recipients: message.recipients,
             server: message.server, subject: message.subject ?? headers.decoded("subject"),
-            size: message.bytes.count
+            account: message.account, size: message.bytes.count
         )
         while true {
             let temporary = directory + "/.tmp-" + entry.id

@@ -16,10 +16,13 @@ public struct OutboxMessage: Sendable {
     public var server: String?
     /// `nil`: read from the message's own `Subject` field.
     public var subject: String?
+    /// The name of the account it goes through, retried through the same one;
+    /// `nil`: the default account.
+    public var account: String?
 
     public init(
         bytes: [UInt8], envelopeFrom: String, recipients: [String],
-        messageId: String? = nil, server: String? = nil, subject: String? = nil
+        messageId: String? = nil, server: String? = nil, subject: String? = nil, account: String? = nil
     ) {
         self.bytes = bytes
         self.envelopeFrom = envelopeFrom
@@ -27,6 +30,7 @@ public struct OutboxMessage: Sendable {
         self.messageId = messageId
         self.server = server
         self.subject = subject
+        self.account = account
     }
 }
 
@@ -52,6 +56,9 @@ public struct OutboxEntry: Equatable, Sendable {
     public var recipients: [String]
     public var server: String?
     public var subject: String?
+    /// The account it goes through (its name); `nil`: the default account (an entry
+    /// queued before accounts had names, or by a caller that named none).
+    public var account: String?
     /// The message's size in bytes.
     public var size: Int
     /// An attempt began (its claim was recorded, `.attempt-<id>`) and its outcome was not:
@@ -85,6 +92,7 @@ public struct OutboxEntry: Equatable, Sendable {
             ("recipients", .strings(recipients)),
             ("server", .string(server)),
             ("subject", .string(subject)),
+            ("account", .string(account)),
             ("size", .int(size)),
         ])
     }
@@ -92,7 +100,7 @@ public struct OutboxEntry: Equatable, Sendable {
     init(
         id: String, created: Timestamp, expires: Timestamp, attempts: Int, nextAttempt: Timestamp,
         lastAttempt: Timestamp?, lastError: Failure?, messageId: String?, envelopeFrom: String,
-        recipients: [String], server: String?, subject: String?, size: Int
+        recipients: [String], server: String?, subject: String?, account: String? = nil, size: Int
     ) {
         self.id = id
         self.created = created
@@ -106,6 +114,7 @@ public struct OutboxEntry: Equatable, Sendable {
         self.recipients = recipients
         self.server = server
         self.subject = subject
+        self.account = account
         self.size = size
     }
 
@@ -130,7 +139,7 @@ public struct OutboxEntry: Equatable, Sendable {
             lastAttempt: json["lastAttempt"]?.stringValue.flatMap(Timestamp.init(iso8601:)),
             lastError: lastError, messageId: json["messageId"]?.stringValue, envelopeFrom: from,
             recipients: recipients, server: json["server"]?.stringValue,
-            subject: json["subject"]?.stringValue, size: size
+            subject: json["subject"]?.stringValue, account: json["account"]?.stringValue, size: size
         )
     }
 

@@ -19,6 +19,8 @@ public struct Outcome: Equatable, Sendable {
     public var handler: String?
     /// `host:port`, on the direct and outbox paths.
     public var server: String?
+    /// The account it went (or would go) through, by name.
+    public var account: String?
     public var errorKind: ErrorKind?
     /// The report's warnings: what was not taken from the URL, and each file a link
     /// asked for that was not attached, with who asked (docs/design.md rules 2 and 8).
@@ -26,7 +28,8 @@ public struct Outcome: Equatable, Sendable {
 
     public init(
         time: Timestamp = .now(), source: String, path: String, result: String,
-        handler: String? = nil, server: String? = nil, errorKind: ErrorKind? = nil, warnings: [String] = []
+        handler: String? = nil, server: String? = nil, account: String? = nil, errorKind: ErrorKind? = nil,
+        warnings: [String] = []
     ) {
         self.time = time
         self.source = source
@@ -34,6 +37,7 @@ public struct Outcome: Equatable, Sendable {
         self.result = result
         self.handler = handler
         self.server = server
+        self.account = account
         self.errorKind = errorKind
         self.warnings = warnings
     }
@@ -48,6 +52,7 @@ public struct Outcome: Equatable, Sendable {
         ]
         if let handler { members.append(("handler", .string(handler))) }
         if let server { members.append(("server", .string(server))) }
+        if let account { members.append(("account", .string(account))) }
         if let errorKind { members.append(("errorKind", .string(errorKind.rawValue))) }
         if !warnings.isEmpty { members.append(("warnings", .strings(warnings))) }
         return .object(members)
@@ -61,7 +66,7 @@ public struct Outcome: Equatable, Sendable {
         self.init(
             time: time, source: source, path: path, result: result,
             handler: json["handler"]?.stringValue, server: json["server"]?.stringValue,
-            errorKind: json["errorKind"]?.stringValue.flatMap(ErrorKind.init(rawValue:)),
+            account: json["account"]?.stringValue, errorKind: json["errorKind"]?.stringValue.flatMap(ErrorKind.init(rawValue:)),
             warnings: json["warnings"]?.stringsValue ?? []
         )
     }
@@ -130,6 +135,7 @@ public struct OutcomeLog: Sendable {
             cut.result = String(cut.result.prefix(OutcomeLog.maximumFieldLength))
             cut.handler = cut.handler.map { String($0.prefix(OutcomeLog.maximumFieldLength)) }
             cut.server = cut.server.map { String($0.prefix(OutcomeLog.maximumFieldLength)) }
+            cut.account = cut.account.map { String($0.prefix(OutcomeLog.maximumFieldLength)) }
             // A warning names a path a link chose, of any length: kept whole up to 1 KiB.
             cut.warnings = cut.warnings.prefix(OutcomeLog.maximumWarnings).map { String($0.prefix(4 * OutcomeLog.maximumFieldLength)) }
             cut.json.write(to: &lines)

@@ -13,14 +13,28 @@ struct ReplyLog {
     /// The extensions of the last EHLO reply (after STARTTLS, those offered over TLS),
     /// without the first line, which names the server.
     private(set) var capabilities: [String] = []
+    /// An EHLO was answered in this dialogue: `capabilities` are the connection's (a
+    /// transfer on a connection kept from before hears none).
+    private(set) var heardEHLO = false
     private var ehloLines = 0
     /// The server answered STARTTLS with 220: the rest of the session is encrypted.
     private(set) var startedTLS = false
     /// The reply code to AUTH (the last step of it), `nil` when none was sent.
     private(set) var authCode: Int?
+    /// The command sent whose reply has not come (`MAIL FROM`, `RCPT TO`, `DATA`, ...), by
+    /// its name alone; `nil` while the server owes nothing.
+    private(set) var unanswered: String?
+
+    /// The recipients the server refused (4xx or 5xx to their RCPT), with its reply.
+    var refused: [RefusedRecipient] {
+        recipientReplies.filter { $0.code >= 400 }.map { RefusedRecipient(address: $0.address, reply: $0.reply) }
+    }
 
     mutating func clientLine(_ bytes: UnsafeBufferPointer<UInt8>) {
         // Only the command verb is looked at; never copy more of an unknown line.
+        var isAuthAnswer = false
+        if case .auth = pending { isAuthAnswer = true }
+        unanswered = Self.commandName(bytes) ?? (isAuthAnswer ? "AUTH" : "a command")
         let prefix = "RCPT TO:<".utf8
         if bytes.count > prefix.count, zip(bytes, prefix).allSatisfy({ ($0 | 0x20) == ($1 | 0x20) }) {
             let rest = bytes[prefix.count...]
@@ -56,6 +70,16 @@ struct ReplyLog {
         }
     }
 
+    /// The name of a command libcurl sends, from the first bytes of its line only.
+    private static func commandName(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
+        for name in ["MAIL FROM", "RCPT TO", "DATA", "EHLO", "HELO", "STARTTLS", "AUTH", "NOOP", "RSET", "QUIT", "VRFY", "EXPN", "HELP"] {
+            let word = name.utf8
+            guard bytes.count >= word.count, zip(bytes, word).allSatisfy({ ($0 & 0xDF) == ($1 & 0xDF) }) else { continue }
+            if bytes.count == word.count || [0x20, 0x3A, 0x0D, 0x0A].contains(bytes[word.count]) { return name }
+        }
+        return nil
+    }
+
     private static func verb(_ bytes: UnsafeBufferPointer<UInt8>, is name: String) -> Bool {
         let word = name.utf8
         guard bytes.count >= word.count, zip(bytes, word).allSatisfy({ ($0 & 0xDF) == $1 }) else { return false }
@@ -72,6 +96,7 @@ struct ReplyLog {
             // RFC 5321 §4.1.1.1: the first line names the server, each other one an extension.
             if ehloLines > 0 { capabilities.append(String(decoding: bytes.dropFirst(4), as: UTF8.self)) }
             ehloLines += 1
+            if !continues { heardEHLO = true }
         case .starttls where !continues:
             startedTLS = code == 220
         case .auth where !continues:
@@ -82,6 +107,7 @@ struct ReplyLog {
             break
         }
         if continues { return }
+        unanswered = nil
         // The goodbye says nothing about the message; the reply before it does.
         if case .quit = pending { return }
         lastReply = line

@@ -6,10 +6,22 @@ public struct SMTPReceipt: Sendable, Equatable {
     public var reply: String
     public var accepted: [String]
     public var refused: [RefusedRecipient]
+
+    public init(server: String, reply: String, accepted: [String], refused: [RefusedRecipient] = []) {
+        self.server = server
+        self.reply = reply
+        self.accepted = accepted
+        self.refused = refused
+    }
 }
 
 /// A recipient the server refused while accepting others, with its own reply.
 public struct RefusedRecipient: Sendable, Equatable {
     public var address: String
     public var reply: String
+
+    public init(address: String, reply: String) {
+        self.address = address
+        self.reply = reply
+    }
 }

@@ -18,6 +18,9 @@ public struct SMTPServer: Sendable, Equatable {
     public var user: String?
     /// Never printed: `description` leaves it out.
     public var password: String?
+    /// An OAuth 2.0 access token (GNOME Online Accounts'), sent instead of a password with
+    /// SASL XOAUTH2 or OAUTHBEARER, never with another mechanism. Never printed.
+    public var bearerToken: String?
     public var connectTimeout: Int
     /// No byte moving for this long ends the transfer (a large attachment may take long
     /// in total, so there is no overall limit).
@@ -26,7 +29,7 @@ public struct SMTPServer: Sendable, Equatable {
     public init(
         host: String, port: Int? = nil, security: Security = .starttls, allowPlaintext: Bool = false,
         caFile: String? = nil, user: String? = nil, password: String? = nil,
-        connectTimeout: Int = 30, stallTimeout: Int = 60
+        connectTimeout: Int = 30, stallTimeout: Int = 60, bearerToken: String? = nil
     ) {
         self.host = host
         self.port = port ?? (security == .tls ? 465 : 587)
@@ -35,6 +38,7 @@ public struct SMTPServer: Sendable, Equatable {
         self.caFile = caFile
         self.user = user
         self.password = password
+        self.bearerToken = bearerToken
         self.connectTimeout = connectTimeout
         self.stallTimeout = stallTimeout
     }

@@ -37,9 +37,14 @@ public struct RawMessage: Sendable {
 public final class SMTPSession {
     /// The server, its host as libcurl is given it (an A-label).
     public let server: SMTPServer
+    private let library: CurlLibrary
     private let easy: CurlEasy
     /// Set when the server proved unreachable; every later message fails with it.
     private var unreachable: SMTPError?
+    /// The extensions the server offered in its last EHLO (`SIZE 10240000`, `SMTPUTF8`,
+    /// ...): those of the connection kept, which a transfer that reuses it does not hear
+    /// again; `nil` before any EHLO was heard.
+    private(set) var capabilities: [String]?
 
     /// Checks and configures; connects only with the first message.
     public init(_ server: SMTPServer) throws(SMTPError) {
@@ -48,7 +53,8 @@ public final class SMTPSession {
         server.host = IDNA.asciiDomain(server.host)
         try SMTPSubmission.checkServer(server)
         self.server = server
-        easy = try CurlEasy(try CurlLibrary.load())
+        library = try CurlLibrary.load()
+        easy = try CurlEasy(library)
         try SMTPSubmission.configure(easy, server: server)
     }
 
@@ -87,7 +93,15 @@ public final class SMTPSession {
         if let unreachable {
             throw SMTPError(unreachable.kind, "not tried: \(unreachable.message)", reply: unreachable.reply)
         }
-        let state = TransferState(stream: stream, progress: progress)
+        if let address = ([from] + recipients).first(where: { $0.utf8.contains { $0 >= 0x80 } }) {
+            try checkSMTPUTF8(for: address)
+        }
+        // SIZE= in MAIL FROM (RFC 1870; libcurl adds it when the server offers SIZE), so that
+        // a server that cannot take the message says so before it is sent rather than after.
+        let declaredSize: Int
+        do { declaredSize = try stream.dotStuffedSize() } catch { throw SMTPError(.input, error.message) }
+        try easy.set(CURLOPT_INFILESIZE_LARGE, size: declaredSize)
+        let state = TransferState(stream: stream, patience: server.stallTimeout, progress: progress)
         // `state` outlives the transfer: perform() returns before this function does, and
         // the handle's pointers to it are cleared below, before anything else can run.
         let opaque = Unmanaged.passUnretained(state).toOpaque()
@@ -96,30 +110,69 @@ public final class SMTPSession {
         try easy.set(CURLOPT_MAIL_RCPT, list: recipients.map { "<\($0)>" })
         try easy.setReadCallback(curlReadCallback, data: opaque)
         try easy.setDebugCallback(curlDebugCallback, data: opaque)
-        if progress != nil { try easy.setProgressCallback(curlProgressCallback, data: opaque) }
+        try easy.setProgressCallback(curlProgressCallback, data: opaque)
 
-        let code = withExtendedLifetime(state) { easy.perform() }
-        let replies = state.replies
-        let refused = replies.recipientReplies.filter { $0.code >= 400 }.map {
-            RefusedRecipient(address: $0.address, reply: $0.reply)
-        }
+        let code = withExtendedLifetime(state) { easy.perform(wakeAt: { state.deadline }) }
+        if state.replies.heardEHLO { capabilities = state.replies.capabilities }
         guard code == CURLE_OK else {
             if let streamError = state.streamError { throw SMTPError(.input, streamError.message) }
-            // The handle's last reply code may be the previous message's: only a reply
-            // heard in this transfer counts.
-            let responseCode = replies.lastReply.isEmpty ? 0 : easy.responseCode
-            let error = SMTPSubmission.classify(code, responseCode: responseCode, reply: replies.lastReply,
-                                                refused: refused, detail: easy.errorText(code), server: server)
-            if Self.meansUnreachable(code, error: error, reply: replies.lastReply) { unreachable = error }
-            // A server that went silent is not waited for again at the end (its QUIT).
-            if code == CURLE_OPERATION_TIMEDOUT { easy.abandonConnection = true }
-            throw error
+            throw failure(code, of: state, messageSize: stream.size)
         }
+        let refused = state.replies.refused
         let refusedAddresses = Set(refused.map(\.address))
         return SMTPReceipt(
-            server: server.address, reply: replies.lastReply,
+            server: server.address, reply: state.replies.lastReply,
             accepted: recipients.filter { !refusedAddresses.contains($0) }, refused: refused
         )
+    }
+
+    /// The error of a session that ended with `code` (and, when it could reach the server
+    /// no more, of every later one: `unreachable`).
+    private func failure(_ code: CURLcode, of state: DialogueState, messageSize: Int? = nil) -> SMTPError {
+        let replies = state.replies
+        // The handle's last reply code may be the previous message's: only a reply
+        // heard in this session counts.
+        let responseCode = replies.lastReply.isEmpty ? 0 : easy.responseCode
+        let (reason, detail) = state.failure(code, of: easy)
+        let limit = SMTPSubmission.sizeLimit(in: capabilities ?? [])
+        let oversized = limit.flatMap { limit in messageSize.flatMap { $0 > limit ? ($0, limit) : nil } }
+        let error = SMTPSubmission.classify(reason, responseCode: responseCode, reply: replies.lastReply,
+                                            refused: replies.refused, detail: detail, server: server, oversized: oversized)
+        if Self.meansUnreachable(reason, error: error, reply: replies.lastReply) { unreachable = error }
+        return error
+    }
+
+    // MARK: - SMTPUTF8
+
+    /// RFC 6531 §3.4: an address whose local part is not ASCII goes only to a server that
+    /// offered SMTPUTF8, with SMTPUTF8 declared in MAIL FROM, which libcurl does (7.69 and
+    /// later) when both hold; without them it would send the address all the same. So
+    /// either both can, or the message is refused here, saying which cannot, before a word
+    /// of it is sent. The server's offer is that of the connection kept, or asked for now.
+    private func checkSMTPUTF8(for address: String) throws(SMTPError) {
+        let libcurl = library.version
+        // libcurl first: no connection is needed to know that it cannot.
+        if let refusal = SMTPSubmission.smtpUTF8Refusal(address, libcurl: libcurl, capabilities: nil, server: server.address) {
+            throw SMTPError(.permanent, refusal)
+        }
+        if capabilities == nil { try askCapabilities() }
+        if let refusal = SMTPSubmission.smtpUTF8Refusal(address, libcurl: libcurl, capabilities: capabilities ?? [], server: server.address) {
+            throw SMTPError(.permanent, refusal)
+        }
+    }
+
+    /// What the server offers, from its EHLO, heard through a NOOP: a session that sends
+    /// nothing, whose connection the message then takes.
+    private func askCapabilities() throws(SMTPError) {
+        let state = DialogueState(patience: server.stallTimeout)
+        // Not an upload, no recipients: libcurl runs the NOOP instead of a mail transaction.
+        try easy.set(CURLOPT_UPLOAD, 0)
+        try easy.set(CURLOPT_MAIL_RCPT, list: [])
+        let code = try SMTPSubmission.noop(easy, state: state)
+        try easy.set(CURLOPT_CUSTOMREQUEST, pointer: nil)
+        try easy.set(CURLOPT_UPLOAD, 1)
+        if state.replies.heardEHLO { capabilities = state.replies.capabilities }
+        guard code == CURLE_OK else { throw failure(code, of: state) }
     }
 
     /// Whether the next message would meet the same failure before it is even looked at:

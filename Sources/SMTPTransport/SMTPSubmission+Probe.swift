@@ -49,10 +49,24 @@ extension SMTPSubmission {
         return probe
     }
 
+    /// A session that sends no message: connect (or take the connection kept), then `NOOP`.
+    /// The handle must not be set to upload (libcurl would start a mail transaction); what
+    /// the server says is in `state`.
+    static func noop(_ easy: CurlEasy, state: DialogueState) throws(SMTPError) -> CURLcode {
+        defer { easy.clearTransferData() }
+        // Every server must take NOOP (RFC 5321 §4.5.1); HELP, libcurl's default, is optional.
+        try easy.set(CURLOPT_CUSTOMREQUEST, "NOOP")
+        try easy.setWriteCallback(curlDiscardCallback)
+        let opaque = Unmanaged.passUnretained(state).toOpaque()
+        try easy.setDebugCallback(curlDebugCallback, data: opaque)
+        try easy.setProgressCallback(curlProgressCallback, data: opaque)
+        return withExtendedLifetime(state) { easy.perform(wakeAt: { state.deadline }) }
+    }
+
     /// The session of `probe`, filling in what it found.
     private static func session(_ server: SMTPServer, milliseconds: Int, probe: SMTPProbe) -> SMTPProbe {
         var probe = probe
-        let state = DialogueState()
+        let state = DialogueState(patience: server.stallTimeout)
         let easy: CurlEasy
         let code: CURLcode
         do throws(SMTPError) {
@@ -60,11 +74,7 @@ extension SMTPSubmission {
             easy = try CurlEasy(try CurlLibrary.load())
             try configureSession(easy, server: server)
             try easy.set(CURLOPT_TIMEOUT_MS, max(1, milliseconds))
-            // Every server must take NOOP (RFC 5321 §4.5.1); HELP, libcurl's default, is optional.
-            try easy.set(CURLOPT_CUSTOMREQUEST, "NOOP")
-            try easy.setWriteCallback(curlDiscardCallback)
-            try easy.setDebugCallback(curlDebugCallback, data: Unmanaged.passUnretained(state).toOpaque())
-            code = withExtendedLifetime(state) { easy.perform() }
+            code = try noop(easy, state: state)
         } catch {
             probe.error = error
             return probe
@@ -80,8 +90,9 @@ extension SMTPSubmission {
             probe.authenticated = false
         }
         if code != CURLE_OK {
-            probe.error = classify(code, responseCode: easy.responseCode, reply: replies.lastReply, refused: [],
-                                   detail: easy.errorText(code), server: server)
+            let (reason, detail) = state.failure(code, of: easy)
+            probe.error = classify(reason, responseCode: easy.responseCode, reply: replies.lastReply, refused: [],
+                                   detail: detail, server: server)
         } else if server.user != nil, probe.authenticated != true {
             probe.error = SMTPError(.configuration, "\(server.address) offers no AUTH; the account's user cannot log in")
         }

@@ -14,9 +14,26 @@ public enum SMTPSubmission {
         }
         guard (1...65535).contains(server.port) else { throw SMTPError(.configuration, "invalid port \(server.port)") }
         if let refusal = server.plainTextRefusal { throw SMTPError(.configuration, refusal) }
-        for value in [server.user, server.password, server.caFile].compactMap({ $0 }) where value.utf8.contains(where: { $0 == 0 || $0 == 0x0D || $0 == 0x0A }) {
-            throw SMTPError(.configuration, "user, password or ca-file contains a line break or NUL")
+        for value in [server.user, server.password, server.bearerToken, server.caFile].compactMap({ $0 }) where value.utf8.contains(where: { $0 == 0 || $0 == 0x0D || $0 == 0x0A }) {
+            throw SMTPError(.configuration, "user, password, token or ca-file contains a line break or NUL")
         }
+    }
+
+    /// The first libcurl that declares SMTPUTF8 (7.69.0, `version_num`).
+    static let smtpUTF8Libcurl = 0x07_45_00
+
+    /// Why `address`, whose local part is not ASCII, cannot be sent (RFC 6531): this
+    /// libcurl cannot declare SMTPUTF8, or the server (`capabilities`, its EHLO) does not
+    /// offer it; `nil` when both can. `capabilities` `nil`: the server is not asked.
+    static func smtpUTF8Refusal(_ address: String, libcurl: (number: Int, text: String), capabilities: [String]?,
+                                server: String) -> String? {
+        if libcurl.number < smtpUTF8Libcurl {
+            return "\(address) needs SMTPUTF8, which libcurl \(libcurl.text) cannot declare (7.69 and later can)"
+        }
+        if let capabilities, !capabilities.contains(where: { $0.uppercased() == "SMTPUTF8" }) {
+            return "\(address) needs SMTPUTF8, which \(server) does not offer"
+        }
+        return nil
     }
 
     /// What stays the same for every message sent through `server`; the envelope is set
@@ -47,15 +64,15 @@ public enum SMTPSubmission {
             try easy.set(CURLOPT_CAINFO, caFile)
             try easy.set(CURLOPT_CAPATH, "/etc/ssl/certs")
         }
-        if let user = server.user {
-            try easy.set(CURLOPT_USERNAME, user)
-            try easy.set(CURLOPT_PASSWORD, server.password ?? "")
-            // AUTH PLAIN with the initial response: one round trip less.
-            try easy.set(CURLOPT_SASL_IR, 1)
-        }
+        try configureLogin(easy, server: server)
         try easy.set(CURLOPT_CONNECTTIMEOUT, server.connectTimeout)
-        try easy.set(CURLOPT_SERVER_RESPONSE_TIMEOUT, server.stallTimeout)
+        // `stallTimeout` is kept by the progress callback (`DialogueState`): whatever the
+        // stage, a session where nothing moved for that long ends then, and its connection
+        // is dropped without a QUIT to wait on. libcurl's own limits are only a backstop, a
+        // second later: its limit on a reply is checked up to a second late and, kept
+        // first, ended the session with a QUIT that waited as long again.
+        try easy.set(CURLOPT_SERVER_RESPONSE_TIMEOUT, server.stallTimeout + 1)
         try easy.set(CURLOPT_LOW_SPEED_LIMIT, 1)
-        try easy.set(CURLOPT_LOW_SPEED_TIME, server.stallTimeout)
+        try easy.set(CURLOPT_LOW_SPEED_TIME, server.stallTimeout + 1)
     }
 }

@@ -1,7 +1,7 @@
 import Foundation
 
 // `scripts/bench sheet`: a click to the compose sheet on screen, against the smallest GTK 4
-// window in C (scripts/sheet-bench/minimal-window.c), timed the same way in the same run.
+// window in C (scripts/sheet-bench/minimal-window.c: an AdwApplicationWindow), timed the same way in the same run.
 
 /// From running `mailto-route open URL` (an account, `policy=ask`, a display: the sheet
 /// opens) to its window being mapped on the X server, against the C window from its start
@@ -17,11 +17,11 @@ func benchSheet() {
     let tools = "\(sandbox.root)/tools"
     try? fm.createDirectory(atPath: tools, withIntermediateDirectories: true)
     let build = """
-        cc -O2 -o '\(tools)/minimal-window' '\(source.path)/scripts/sheet-bench/minimal-window.c' $(pkg-config --cflags --libs gtk4) &&
+        cc -O2 -o '\(tools)/minimal-window' '\(source.path)/scripts/sheet-bench/minimal-window.c' $(pkg-config --cflags --libs libadwaita-1) &&
         cc -O2 -o '\(tools)/map-timer' '\(source.path)/scripts/sheet-bench/map-timer.c' $(pkg-config --cflags --libs x11)
         """
     guard measure(["/bin/sh", "-c", build]).status == 0 else {
-        FileHandle.standardError.write(Data("bench: sheet: cannot build the C reference (cc, pkg-config gtk4 x11)\n".utf8))
+        FileHandle.standardError.write(Data("bench: sheet: cannot build the C reference (cc, pkg-config libadwaita-1 x11)\n".utf8))
         exit(1)
     }
 
@@ -77,7 +77,7 @@ func benchSheet() {
     }
     let times = PairedTimes(rounds: 15, failure: "sheet: a window was not mapped within 20 s",
                             ours: { timed(ours) }, reference: { timed(reference) })
-    print(String(format: "sheet: mailto-route open to the sheet mapped %.1f ms; minimal GTK 4 window in C %.1f ms; %@",
+    print(String(format: "sheet: mailto-route open to the sheet mapped %.1f ms; minimal libadwaita window in C %.1f ms; %@",
                  median(times.ours), median(times.reference), untargeted(median(times.ratios), reference: "the window in C")))
 
     // The desktop service running (register installs its D-Bus service files where this
@@ -103,6 +103,6 @@ func benchSheet() {
                               ours: warm, reference: { timed(reference) })
     print(String(format: """
         sheet, the desktop service running: mailto-route open to the sheet mapped %.1f ms; \
-        minimal GTK 4 window in C %.1f ms; %@
+        minimal libadwaita window in C %.1f ms; %@
         """, median(service.ours), median(service.reference), untargeted(median(service.ratios), reference: "the window in C")))
 }

@@ -12,10 +12,14 @@ import MailtoRoute
 /// clicks. Used on the GTK main thread only: the `then` of background work runs there,
 /// hence `@unchecked Sendable`.
 final class DesktopService: ServiceDelegate, @unchecked Sendable {
-    /// Notification buttons' actions, each with one string: the id it is for; and
-    /// `own-outbox` (its string unused), which the command line activates when a run left
-    /// a message queued.
-    static let actions = ["retry-outbox", "open-draft", SheetService.ownOutboxAction]
+    /// Notification buttons' actions, each with one string: the id it is for (an outbox
+    /// entry, a draft, an account of GNOME Online Accounts); `own-outbox` (its string
+    /// unused), which the command line activates when a run left a message queued; and
+    /// `sign-in-again` (an account's name), which a run activates when an account must be
+    /// signed in again, for the service to tell it with a button that still works later.
+    static let actions = ["retry-outbox", "open-draft", SheetService.ownOutboxAction, SheetService.signInAgainAction,
+                          openOnlineAccountsAction]
+    static let openOnlineAccountsAction = "open-online-accounts"
 
     let application: SheetApplication
     private var network: NetworkWatch?
@@ -208,7 +212,7 @@ final class DesktopService: ServiceDelegate, @unchecked Sendable {
             id = "draft-\(draft)"
             buttons.append(NotificationButton(label: "Open", action: "open-draft", target: draft))
         }
-        application.notify(id: id, title: lines[0], body: lines.dropFirst().joined(separator: "\n"),
+        application.notify(id: id, title: report.headline, body: lines.joined(separator: "\n"),
                            urgent: report.result == .failed, buttons: buttons)
     }
 
@@ -219,8 +223,25 @@ final class DesktopService: ServiceDelegate, @unchecked Sendable {
         case "retry-outbox": retry(parameter)
         case "open-draft": openDraft(parameter)
         case SheetService.ownOutboxAction: ownOutbox()
+        case SheetService.signInAgainAction: tellSignIn(parameter)
+        case Self.openOnlineAccountsAction:
+            // GNOME Settings not installed: the notification said where to go.
+            try? OnlineAccounts.openSettings(account: parameter.isEmpty ? nil : parameter)
         default: break
         }
+    }
+
+    /// Tells that the account `name` must be signed in again, with **Sign in again**, which
+    /// opens GNOME Settings' Online Accounts on it. One notification per account: a later
+    /// one replaces it.
+    private func tellSignIn(_ name: String) {
+        let box = SessionBox(Session.current())
+        application.inBackground({ box.session.signInRequest(for: name) }, then: { [self] request in
+            guard let request else { return }
+            application.notify(id: "sign-in-\(name)", title: request.summary, body: request.details.joined(separator: "\n"),
+                               urgent: true, buttons: [NotificationButton(label: "Sign in again", action: Self.openOnlineAccountsAction,
+                                                                          target: request.onlineAccountID)])
+        })
     }
 
     /// Sends the queued message `id` now, once: the outbox's claim makes a second click
@@ -304,7 +325,7 @@ final class DesktopService: ServiceDelegate, @unchecked Sendable {
     private func flushDue() {
         let box = SessionBox(Session.current())
         application.inBackground({ () -> [RouteReport] in
-            guard box.session.account != nil, let due = try? box.session.storage.outbox.due(now: .now()), !due.isEmpty
+            guard !box.session.accounts.isEmpty, let due = try? box.session.storage.outbox.due(now: .now()), !due.isEmpty
             else { return [] }
             return (try? box.session.flushOutbox())?.routeReports ?? []
         }, then: { [self] reports in

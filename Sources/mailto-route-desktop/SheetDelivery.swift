@@ -61,10 +61,10 @@ enum SheetDelivery {
                       attachmentsRequestedBy: String? = nil) -> SheetStart {
         var from: String?
         var sendUnavailable: String?
-        switch session.configuration.account {
+        // The default account (the sheet's From chooser: `session.accountChoices`).
+        switch session.defaultAccountSetup.map({ $0.flatMap(\.account) }) {
         case .success(let account)?:
-            let mailbox = account.from
-            from = mailbox.displayName.map { "\($0) <\(mailbox.address)>" } ?? mailbox.address
+            from = account.from.readable
         case .failure(let mistake)?:
             sendUnavailable = mistake.message
         case nil:
@@ -93,6 +93,10 @@ enum SheetDelivery {
             from: from, sendUnavailable: sendUnavailable, email: shown, mailProgramName: mailProgram?.name,
             notices: notices)
         content.attachmentsRequestedBy = attachmentsRequestedBy
+        // Completion: the addresses sent to before, most used first (read once, here).
+        content.recentRecipients = ((try? session.storage.recipients.entries()) ?? []).map {
+            AddressSuggestion(name: $0.name, address: $0.address, fromHistory: true)
+        }
         return SheetStart(content: content, recovery: recovery, warnings: warnings)
     }
 }
@@ -145,6 +149,10 @@ final class SheetDeliveryHost: SheetHost {
         state.withLock { $0 = report }
     }
 
+    func forgetRecipient(_ address: String) {
+        sessionLock.withLock { _ in try? session.storage.recipients.forget(address) }
+    }
+
     func sheetClosed() {
         let closed = onClosed
         onClosed = nil
@@ -195,14 +203,3 @@ extension SheetDelivery {
     }
 }
 
-/// Writes all of `text` to `descriptor`, through short writes and interruptions.
-func writeAll(_ text: String, to descriptor: Int32) {
-    let bytes = Array(text.utf8)
-    var written = 0
-    while written < bytes.count {
-        let n = bytes[written...].withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
-        if n < 0, errno == EINTR { continue }
-        guard n > 0 else { return }
-        written += n
-    }
-}

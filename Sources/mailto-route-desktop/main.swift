@@ -27,7 +27,7 @@ import MailtoCore
 // command line then takes today's path.
 
 enum DesktopExit {
-    static let usage: Int32 = 64
+    static let usage = ExitStatus.usage.rawValue
     /// GTK could not start: the caller falls back to its own path.
     static let noDisplay = ServiceProtocol.noDisplay
 }
@@ -39,7 +39,7 @@ let usage = "usage: mailto-route-desktop open URL [--local | --trust PATH]... [-
 let serviceIdleSeconds = getenv("MAILTO_ROUTE_SERVICE_IDLE").flatMap { Double(String(cString: $0)) } ?? 10
 
 func fail(_ message: String, status: Int32) -> Never {
-    writeAll("mailto-route-desktop: \(message)\n", to: 2)
+    write("mailto-route-desktop: \(message)\n", to: 2)
     _exit(status)
 }
 
@@ -73,6 +73,7 @@ struct SheetArguments {
     }
 }
 
+Localization.bind()
 let words = Array(CommandLine.arguments.dropFirst())
 if words == ["--gapplication-service"] {
     SheetService.isServiceProcess = true
@@ -102,6 +103,11 @@ case .success(let opened): opening = opened
 case .failure(let refusal): fail(refusal.answer.message, status: refusal.answer.status)
 }
 
+// The token the click carries, so that the desktop brings the sheet to the front: read before
+// GTK starts, which takes DESKTOP_STARTUP_ID and XDG_ACTIVATION_TOKEN out of the environment.
+let activationToken = [getenv("XDG_ACTIVATION_TOKEN"), getenv("DESKTOP_STARTUP_ID")]
+    .compactMap { $0.map { String(cString: $0) } }.first { !$0.isEmpty }
+
 guard SheetApplication.canStart() else {
     fail("cannot start GTK: no display it can open", status: DesktopExit.noDisplay)
 }
@@ -110,7 +116,7 @@ let start = SheetDelivery.start(opening.email, source: opening.source, session: 
                                 attachmentsRequestedBy: arguments.request.requestedBy)
 let host = SheetDeliveryHost(source: opening.source, session: session)
 let application = SheetApplication()
-application.open(start.content, host: host, recovery: start.recovery)
+application.open(start.content, host: host, recovery: start.recovery, activationToken: activationToken)
 _ = application.run()
 
 guard var report = host.report else {
@@ -121,8 +127,7 @@ host.finish(report)
 // Nobody at a terminal: the user learns in a notification whether it was sent or queued
 // (the sheet has closed).
 if !hasTerminal(), report.result != .cancelled {
-    let lines = report.readableLines
-    try? showReportNotification(summary: lines[0], details: Array(lines.dropFirst()), urgent: report.result == .failed)
+    session.services.notifier.tell(report)
 }
 // The report as data: the command line prints it with its own output. What matters is on
 // disk by now; as the command line, no exit handlers.
@@ -130,9 +135,15 @@ let json = report.json.serialized + "\n"
 if let path = arguments.reportFile {
     let descriptor = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC)
     guard descriptor >= 0 else { fail("cannot write the report to \(path)", status: 1) }
-    writeAll(json, to: descriptor)
+    write(json, to: descriptor)
     close(descriptor)
 } else {
-    writeAll(json, to: 1)
+    write(json, to: 1)
 }
 _exit(report.exitStatus)
+
+/// All of `text` to `descriptor` (`MailtoCore.writeAll`).
+func write(_ text: String, to descriptor: Int32) {
+    var text = text
+    _ = text.withUTF8 { writeAll(descriptor, UnsafeRawBufferPointer($0)) }
+}

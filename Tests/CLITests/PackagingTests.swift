@@ -26,6 +26,9 @@ import TestSupport
         "usr/share/dbus-1/services/io.github.mailto_route.MailtoRoute.service",
         "usr/share/dbus-1/services/org.freedesktop.impl.portal.desktop.mailtoroute.service",
         "usr/share/doc/mailto-route/mailtoroute-portals.conf",
+        "usr/share/icons/hicolor/scalable/apps/io.github.mailto_route.MailtoRoute.svg",
+        "usr/share/icons/hicolor/symbolic/apps/io.github.mailto_route.MailtoRoute-symbolic.svg",
+        "usr/share/locale/de/LC_MESSAGES/mailto-route.mo",
         "usr/share/man/man1/mailto-route.1",
         "usr/share/metainfo/io.github.mailto_route.MailtoRoute.metainfo.xml",
         "usr/share/xdg-desktop-portal/portals/mailtoroute.portal",
@@ -107,6 +110,11 @@ import TestSupport
         #expect(appstream.status == 0, "\(appstream)")
         let tree = try run("/usr/bin/appstreamcli", ["validate-tree", "--no-net", destination.path], environment: judgeEnvironment)
         #expect(tree.status == 0, "\(tree)")
+
+        // The German catalog is one gettext reads: GNU msgunfmt takes it apart again, with the
+        // sheet's Send in it.
+        let catalog = try run("/usr/bin/msgunfmt", [path("usr/share/locale/de/LC_MESSAGES/mailto-route.mo")], environment: judgeEnvironment)
+        #expect(catalog.status == 0 && catalog.stdout.contains("msgid \"Send\"\nmsgstr \"Senden\""), "\(catalog)")
 
         // The completions are valid for their shells (CompletionTests runs them).
         #expect(try run("/bin/bash", ["-n", path("usr/share/bash-completion/completions/mailto-route")]).status == 0)

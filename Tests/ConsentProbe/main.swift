@@ -49,8 +49,8 @@ case "ask":
     guard let url = arguments.first else { print("ask needs a URL"); exit(64) }
     do {
         let email = try MailtoURL.parse(url)
-        let decision = askConsent(for: email, sendingAs: from, via: server, handlerName: handler,
-                                  channel: channel, timeout: timeout)
+        let question = ConsentQuestion(email: email, from: from, server: server, handlerName: handler)
+        let decision = askConsent(question, channel: channel, timeout: timeout)
         switch decision {
         case .notConsented(let reason): print("decision: notConsented: \(reason)")
         default: print("decision: \(decision)")

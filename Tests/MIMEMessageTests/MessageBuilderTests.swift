@@ -17,17 +17,24 @@ private func headerBlock(_ message: String) -> String {
 
 /// What Python's `email` package (policy=default) reads in `message`
 /// (TestSupport's `pythonView(of:)`): the judge of our encoding, never our own decoders.
-private func pythonView(of message: String) throws -> [String: Any] {
-    try pythonView(ofBytes: Array(message.utf8))
+private func pythonView(of message: String, utf8Headers: Bool = false) throws -> [String: Any] {
+    try pythonView(ofBytes: Array(message.utf8), utf8Headers: utf8Headers)
 }
 
-private func pythonView(ofBytes bytes: [UInt8]) throws -> [String: Any] {
+private func pythonView(ofBytes bytes: [UInt8], utf8Headers: Bool = false) throws -> [String: Any] {
     let file = FileManager.default.temporaryDirectory.appendingPathComponent("mime-\(UUID().uuidString).eml")
     try Data(bytes).write(to: file)
     defer { try? FileManager.default.removeItem(at: file) }
-    let view = try pythonView(of: file)
+    let view = try pythonView(of: file, utf8Headers: utf8Headers)
     #expect(view["defects"] as? [String] == [], "Python found defects in the message")
     return view
+}
+
+/// The length of `bytes` (CRLF line ends) once Python's smtplib has doubled the dots that
+/// start a line for DATA (`smtplib.quotedata`): an independent count of what a client sends.
+private func smtplibQuotedLength(_ bytes: [UInt8]) throws -> Int? {
+    let script = "import smtplib, sys; sys.stdout.write(str(len(smtplib.quotedata(sys.stdin.buffer.read().decode('latin-1')))))"
+    return Int(try run("/usr/bin/python3", ["-c", script], stdin: Data(bytes)).stdout)
 }
 
 /// The display name and address of each mailbox in header `name`, as Python reads them.
@@ -139,9 +146,64 @@ private func mailboxes(_ view: [String: Any], _ name: String) -> [[String]] {
         #expect(throws: MIMEError.self) { try OutgoingMessage(from: jane, email: EmailData(to: ["a@example.com"], subject: subject)) }
     }
 
-    @Test(arguments: ["a@example.com\r\nRCPT TO:<b@x>", "no-at-sign", "a@", "@example.com", "a b@example.com", "a@exa mple.com", "jörg@example.com"])
+    @Test(arguments: ["a@example.com\r\nRCPT TO:<b@x>", "no-at-sign", "a@", "@example.com", "a b@example.com", "a@exa mple.com",
+                      "jö rg@example.com", "\"jörg\"@example.com", ".jörg@example.com"])
     func invalidAddressIsRefused(_ address: String) {
         #expect(throws: MIMEError.self) { try OutgoingMessage(from: jane, email: EmailData(to: [address])) }
+    }
+
+    /// RFC 6531 §3.3, RFC 6532: a local part that is not ASCII is an address; it goes into
+    /// the header as UTF-8 (an address has no encoded form), and only it needs SMTPUTF8
+    /// (the domain goes as its A-label).
+    @Test func internationalLocalPartIsWrittenAsUTF8AndNeedsSMTPUTF8() throws {
+        let message = try OutgoingMessage(from: jane, email: EmailData(to: ["jörg@bücher.example", "joe@bücher.example"],
+                                                                        names: ["jörg@bücher.example": "Jörg Müller"]))
+        #expect(message.recipients.map(\.needsSMTPUTF8) == [true, false])
+        #expect(message.recipients.map(\.asciiAddress) == ["jörg@xn--bcher-kva.example", "joe@xn--bcher-kva.example"])
+        #expect(!jane.needsSMTPUTF8)
+        let text = String(decoding: try message.makeStream().readAll(), as: UTF8.self)
+        #expect(mailboxes(try pythonView(of: text, utf8Headers: true), "To") == [
+            ["Jörg Müller", "jörg@xn--bcher-kva.example"], ["", "joe@xn--bcher-kva.example"],
+        ])
+    }
+
+    /// Nothing lost (docs/design.md rule 3): a draft keeps such an address, for a server
+    /// that offers SMTPUTF8 or a mail program to send it.
+    @Test func aDraftKeepsAnInternationalAddress() throws {
+        let (draft, warnings) = OutgoingMessage.draft(of: EmailData(to: ["jörg@example.org"], subject: "Hi"), from: jane)
+        #expect(warnings.isEmpty)
+        let text = String(decoding: try draft.makeStream().readAll(), as: UTF8.self)
+        #expect(mailboxes(try pythonView(of: text, utf8Headers: true), "To") == [["", "jörg@example.org"]])
+    }
+
+    /// What libcurl writes between DATA and the final dot, which the SIZE it declares
+    /// must match (`MessageStream.dotStuffedSize`), judged by Python's smtplib's own
+    /// quoting (`smtplib.quotedata`) of the same bytes.
+    @Test(arguments: [
+        "", ".", "..\r\n", "a\r\n.b\r\n.\r\n", ".first\r\nx.y\r\n\r\n..two\r\n", "a\r\n\r\n.b", "end\r\n.",
+    ])
+    func dotStuffedSizeCountsEveryDotThatStartsALine(_ body: String) throws {
+        let bytes = Array(body.utf8)
+        let quoted = try smtplibQuotedLength(bytes)
+        #expect(try MessageStream(bytes: bytes).dotStuffedSize() == quoted)
+        // A queued message is counted from its file, as it is sent.
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("dots-\(UUID().uuidString).eml")
+        try Data(bytes).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        #expect(try MessageStream(messageFile: file.path).dotStuffedSize() == quoted)
+    }
+
+    /// A built message's dots are counted across its parts: a text part's lines may start
+    /// with one (libcurl doubles it), base64 never holds one.
+    @Test func dotStuffedSizeOfABuiltMessageCountsItsTextsDots() throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("dots-\(UUID().uuidString).bin")
+        try Data(".\r\n.\r\n".utf8 + (0..<3000).map { UInt8(truncatingIfNeeded: $0) }).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let email = EmailData(to: ["joe@example.com"], body: "...\n.a\nb.\n.", attachments: [.file(file.path)])
+        let message = try OutgoingMessage(from: jane, email: email)
+        let bytes = try message.makeStream().readAll()
+        #expect(try message.makeStream().dotStuffedSize() == (try smtplibQuotedLength(bytes)))
+        #expect(try message.makeStream().dotStuffedSize() == bytes.count + 3)
     }
 
     @Test func nonASCIIBodyIsQuotedPrintable() throws {

@@ -1,4 +1,5 @@
 import MailtoRoute
+import RouteFakes
 import Testing
 
 /// A session built from given paths and config text, in-process.
@@ -15,18 +16,18 @@ import Testing
     @Test func theInlinePasswordIsObtainedFromTheConfiguration() throws {
         let configuration = Configuration(config: ("/h/.config/mailto-route/config", .success((
             "[account]\nfrom=a@x.example\nhost=127.0.0.1\nsecurity=none\nuser=a\npassword=pw\n", 0o600))))
-        let session = Session(paths: Self.paths, configuration: configuration)
+        let session = Session(paths: Self.paths, configuration: configuration, services: FakeServices().services)
         #expect(try session.server().password == "pw")
         #expect(session.account?.server.address == "127.0.0.1:587")
     }
 
     @Test func noAccountIsAConfigurationErrorThatNamesTheFile() {
-        let session = Session(paths: Self.paths, configuration: Configuration(config: nil))
+        let session = Session(paths: Self.paths, configuration: Configuration(config: nil), services: FakeServices().services)
         #expect(throws: ConfigurationError.self) { try session.server() }
         do {
             _ = try session.server()
         } catch {
-            #expect(error.message.contains("/h/.config/mailto-route/config"))
+            #expect("\(error)".contains("/h/.config/mailto-route/config"))
         }
     }
 }

@@ -226,7 +226,10 @@ import TestSupport
             in: sandbox, bus: bus.address)
         #expect(result.status == 0 && result.stdout == "shown\n", "\(result)")
         let shown = try #require(server.notifications.first)
-        #expect(shown.summary == "mailto-route: handed off to Fake Bird (fakebird.desktop)")
+        #expect(shown.summary == "handed off to Fake Bird (fakebird.desktop)")
+        // The application as a person knows it, with its icon (data/icons).
+        #expect(shown.appName == "Mail Link")
+        #expect(shown.appIcon == "io.github.mailto_route.MailtoRoute")
         #expect(shown.body == "warning: not taken from the URL: 'from'")
         #expect(shown.actions.isEmpty)
         #expect(shown.urgency == 1)

@@ -311,7 +311,9 @@ import TestSupport
         let result = try click(sandbox, bus: bus, json: false)
         #expect(result.status == 0, "\(result)")
         let shown = try #require(notifications.notifications.last)
-        #expect(shown.summary.contains("handed off to Fake Bird"))
+        // A person's words first; the command line's line among the details.
+        #expect(shown.summary == "Opened in Fake Bird", "\(shown)")
+        #expect(shown.body.hasPrefix("handed off to Fake Bird (fakebird.desktop)"), "\(shown)")
     }
 
     /// A link that cannot be read is not routed (exit 65), but the user who clicked it

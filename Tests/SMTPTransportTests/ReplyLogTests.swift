@@ -27,6 +27,29 @@ import Testing
         #expect(log.recipientReplies.first?.reply == "451 4.3.0 try later")
     }
 
+    /// What a session that stalls names as left unanswered: the command's name, never the
+    /// rest of its line (an AUTH answer is the password).
+    @Test func theCommandAwaitingItsReplyIsKnownByItsNameAlone() {
+        var log = ReplyLog()
+        #expect(log.unanswered == nil)
+        feed(&log, client: "AUTH PLAIN\r\n", server: "334 \r\n")
+        #expect(log.unanswered == nil)
+        feed(&log, client: "AGphbmUAc2VjcmV0\r\n")
+        #expect(log.unanswered == "AUTH")
+        feed(&log, server: "235 2.7.0 Authentication successful\r\n")
+        feed(&log, client: "MAIL FROM:<jane@example.org> SIZE=1200\r\n")
+        #expect(log.unanswered == "MAIL FROM")
+        feed(&log, server: "250 2.1.0 Ok\r\n")
+        feed(&log, client: "RCPT TO:<a@example.com>\r\n", server: "250-first line\r\n")
+        // A reply that goes on is not the answer yet.
+        #expect(log.unanswered == "RCPT TO")
+        feed(&log, server: "250 2.1.5 Ok\r\n")
+        feed(&log, client: "DATA\r\n")
+        #expect(log.unanswered == "DATA")
+        feed(&log, server: "354 go on\r\n")
+        #expect(log.unanswered == nil)
+    }
+
     @Test func authLinesAreNeverKept() {
         var log = ReplyLog()
         feed(&log, client: "AUTH PLAIN AGphbmUAc2VjcmV0\r\n", server: "235 2.7.0 Authentication successful\r\n")

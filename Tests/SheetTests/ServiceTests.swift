@@ -203,6 +203,34 @@ extension ServiceTests {
             #expect(waitForServiceToLeave(), "the service quits when idle")
         }
 
+        /// The click's startup id goes to the service with the request, and from there to
+        /// the sheet's window (gtk_window_set_startup_id), so that the desktop brings it to
+        /// the front instead of saying it "is ready": on X11 its client leader carries it as
+        /// _NET_STARTUP_ID, and the window the click's time as _NET_WM_USER_TIME.
+        @Test func theClicksStartupIDReachesTheServicesWindow() throws {
+            let server = try SMTPTestServer(.plain)
+            try writeAccount(sandbox, port: server.port, security: "none")
+            var clickEnvironment = environment
+            let id = "mailto-route-test-\(getpid())_TIME4242"
+            clickEnvironment["DESKTOP_STARTUP_ID"] = id
+            let program = try DesktopProgram([mailtoRouteBinary, "open", "mailto:zed@example.com", "--json"],
+                                             environment: clickEnvironment, directory: sandbox.root)
+            _ = try desktop.drive(["wait-sheet"], timeout: 30)
+            #expect(serviceIsRunning, "the sheet is the service's")
+            let x = ["DISPLAY": desktop.display]
+            let search = try run("/usr/bin/xdotool", ["search", "--name", "^Message to zed@example.com$"], environment: x)
+            let window = try #require(search.stdout.split(separator: "\n").first.map(String.init), "\(search)")
+            let properties = try run("/usr/bin/xprop", ["-id", window], environment: x).stdout
+            #expect(properties.contains("_NET_WM_USER_TIME(CARDINAL) = 4242"), "\(properties)")
+            let leader = try #require(properties.split(separator: "\n").first { $0.hasPrefix("WM_CLIENT_LEADER") }?
+                .split(separator: " ").last.map(String.init), "\(properties)")
+            let startup = try run("/usr/bin/xprop", ["-id", leader, "_NET_STARTUP_ID"], environment: x).stdout
+                + (try run("/usr/bin/xprop", ["-id", window, "_NET_STARTUP_ID"], environment: x).stdout)
+            #expect(startup.contains("\"\(id)\""), "\(startup)")
+            _ = try desktop.drive(["press:Cancel", "wait-gone"], timeout: 20)
+            #expect(program.finish().status == 4)
+        }
+
         /// Nothing waits forever: the session bus itself goes away while a click waits for
         /// its sheet in the service; the click ends with a failure that says the text is
         /// kept, instead of waiting on a bus that can never answer.
@@ -363,7 +391,7 @@ extension ServiceTests {
             try sandbox.write("[Default Applications]\nmessage/rfc822=reader.desktop\n", to: "home/.config/mimeapps.list")
             let notifications = try GtkNotificationServer(environment: environment)
             let program = try click(["open", "mailto:joe@example.com?subject=Keep&body=for%20later", "--json"])
-            _ = try desktop.drive(["wait-sheet", "press:Save Draft", "wait-gone"], timeout: 30)
+            _ = try desktop.drive(["wait-sheet", "menu:Save Draft", "wait-gone"], timeout: 30)
             let result = program.finish()
             #expect(result.status == 3, "\(result)")
             let draft = try #require(try jsonObject(result.stdout)["draft"] as? String)

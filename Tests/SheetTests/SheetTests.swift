@@ -171,7 +171,7 @@ import TestSupport
         let program = try start(["open", "mailto:joe@example.com", "--json"])
         let steps = try desktop.drive([
             "wait-sheet", "type:Subject:Refused once", "type:Message:Keep this text", "press:Send",
-            "wait-label:Not sent:", screenshot("permanent-failure"), "state:Send", "press:Save Draft", "wait-gone",
+            "wait-label:Not sent:", screenshot("permanent-failure"), "state:Send", "menu:Save Draft", "wait-gone",
         ])
         let shown = try #require(steps.first { $0["step"] as? String == "wait-label" })
         #expect((shown["text"] as? String)?.contains("554 5.7.1") == true)
@@ -242,7 +242,7 @@ import TestSupport
         try writeAccount(sandbox, port: 9, security: "none")
         let program = try start(["open", "mailto:joe@example.com", "--json"])
         _ = try desktop.drive([
-            "wait-sheet", "type:Subject:Over to you", screenshot("open-in-mail-program"), "press:Open in Recorder", "wait-gone",
+            "wait-sheet", "type:Subject:Over to you", screenshot("open-in-mail-program"), "menu:Open in Recorder", "wait-gone",
         ])
         let result = program.finish()
         #expect(result.status == 0, "\(result)")
@@ -257,7 +257,7 @@ import TestSupport
     @Test func saveDraftSavesWhatTheSheetHolds() throws {
         try writeAccount(sandbox, port: 9, security: "none")
         let program = try start(["open", "mailto:joe@example.com?subject=Draft%20me", "--json"])
-        _ = try desktop.drive(["wait-sheet", "type:Cc:ann@example.com", screenshot("save-draft"), "press:Save Draft", "wait-gone"])
+        _ = try desktop.drive(["wait-sheet", "press:Add Cc", "type:Cc:ann@example.com", screenshot("save-draft"), "menu:Save Draft", "wait-gone"])
         let result = program.finish()
         #expect(result.status == 3, "\(result)")
         let json = try jsonObject(result.stdout)
@@ -328,18 +328,94 @@ import TestSupport
         #expect(program.finish().status == 4)
     }
 
-    /// Tab goes To → Cc → Bcc → Subject → Message, and every control has the name a
-    /// screen reader speaks.
-    @Test func tabOrderAndAccessibleNames() throws {
+    /// The GNOME layout: Cancel and Send in the header bar at the top, Save Draft in its
+    /// menu, Cc and Bcc folded behind their buttons beside To (a link gives none); Tab goes
+    /// To → Cc → Bcc (the buttons) → Subject → Message; every control has the name a screen
+    /// reader speaks; Ctrl+? shows the keyboard shortcuts.
+    @Test func headerBarFoldedFieldsTabOrderAndAccessibleNames() throws {
         let program = try start(["compose"], desktopProgram: true)
-        let steps = try desktop.drive(["wait-sheet", "names", "focused", "key:Tab", "focused", "key:Tab", "focused", "key:Tab", "focused", "key:Tab", "focused", "press:Cancel", "wait-gone"])
+        let steps = try desktop.drive([
+            "wait-sheet", "names", "state:Send", "state:Cancel", "state:To", screenshot("layout"), "focused", "key:Tab", "focused",
+            "key:Tab", "focused", "key:Tab", "focused", "key:Tab", "focused", "key:ctrl+shift+slash", "wait-window:Keyboard Shortcuts",
+            screenshot("shortcuts"), "key:Escape", "press:Cancel", "wait-gone",
+        ])
         let names = try #require(steps.first { $0["step"] as? String == "names" }?["names"] as? [String])
-        for expected in ["text: To", "text: Cc", "text: Bcc", "text: Subject", "text: Message", "list: Attachments",
-                         "push button: Send", "push button: Save Draft", "push button: Cancel"] {
+        for expected in ["text: To", "push button: Add Cc", "push button: Add Bcc", "text: Subject", "text: Message",
+                         "list: Attachments", "push button: Send", "push button: Cancel", "push button: Main Menu"] {
             #expect(names.contains(expected), "\(expected) in \(names)")
         }
+        #expect(!names.contains("text: Cc") && !names.contains("text: Bcc"), "folded: \(names)")
+        let states = steps.filter { $0["step"] as? String == "state" }
+        let top = try #require(states.last?["y"] as? Int)
+        for button in states.dropLast() {
+            #expect((button["y"] as? Int ?? .max) < top, "\(button) above To: in the header bar")
+        }
         let order = steps.filter { $0["step"] as? String == "focused" }.map { $0["name"] as? String }
-        #expect(order == ["To", "Cc", "Bcc", "Subject", "Message"])
+        #expect(order == ["To", "Add Cc", "Add Bcc", "Subject", "Message"])
+        #expect(program.finish().status == 4)
+    }
+
+    /// Misspelt words are underlined as one types (the language from the locale); a right
+    /// click offers what to put instead, and the language can be changed in the sheet.
+    @Test func misspeltWordsAreMarkedAndCanBeCorrected() throws {
+        try writeAccount(sandbox, port: 9, security: "none")
+        var environment = self.environment
+        environment["LANG"] = "en_US.UTF-8"
+        let program = try DesktopProgram(
+            [mailtoRouteBinary, "open", "mailto:joe@example.com?body=Teh%20quick%20fox%20jumsp.%0D%0A%3E%20wrng", "--json"],
+            environment: environment, directory: sandbox.root)
+        let steps = try desktop.drive([
+            "wait-sheet", "sleep:0.8", "underlined:Message", screenshot("spelling"), "right-click:Message:Teh",
+            screenshot("spelling-menu"), "choose:The", "sleep:0.8", "underlined:Message", "right-click:Message:quick",
+            "choose:Spelling Language", "choose:de_DE", "sleep:0.8", "underlined:Message", "press:Cancel",
+            "wait-window:Save this message as a draft?", "press:Discard", "wait-gone",
+        ])
+        let underlined = steps.filter { $0["step"] as? String == "underlined" }.map { $0["words"] as? [String] ?? [] }
+        #expect(underlined.count == 3)
+        // The quoted line is the other person's spelling.
+        #expect(underlined.first == ["Teh", "jumsp"])
+        #expect(underlined.dropFirst().first == ["jumsp"])
+        #expect(underlined.last?.contains("quick") == true, "German marks English words: \(underlined)")
+        #expect(program.finish().status == 4)
+    }
+
+    /// After one message to Asa Berg (sent with `send`, from the command line: every sending
+    /// path is remembered), typing "As" in To offers "Asa Berg <asa@example.org>", Down and
+    /// Return take it; a row of the history can be forgotten.
+    @Test func anAddressSentToBeforeIsOfferedAsOneTypes() throws {
+        let server = try SMTPTestServer(.plain)
+        try writeAccount(sandbox, port: server.port, security: "none")
+        let sent = try run(mailtoRouteBinary, ["send", "--to", "Asa Berg <asa@example.org>", "--subject", "Hi", "--body", "x"],
+                           environment: sandbox.environment)
+        #expect(sent.status == 0, "\(sent)")
+        let program = try start(["open", "mailto:?subject=Again", "--json"])
+        let steps = try desktop.drive([
+            "wait-sheet", "type:To:As", "state:Asa Berg <asa@example.org>", screenshot("completion"), "key:Down", "key:Return",
+            "state:To", "press:Add Cc", "type:Cc:asa", "press:Forget asa@example.org",
+            "wait-no:Asa Berg <asa@example.org>", "names", "press:Cancel",
+            "wait-window:Save this message as a draft?", "press:Discard", "wait-gone",
+        ])
+        let states = steps.filter { $0["step"] as? String == "state" }
+        #expect(states.first?["role"] as? String == "list item", "\(states)")
+        #expect(states.last?["text"] as? String == "Asa Berg <asa@example.org>, ")
+        let names = try #require(steps.first { $0["step"] as? String == "names" }?["names"] as? [String])
+        #expect(!names.contains("list item: Asa Berg <asa@example.org>"), "forgotten: \(names)")
+        let history = (try? String(contentsOf: sandbox.stateHome.appendingPathComponent("mailto-route/recipients"), encoding: .utf8)) ?? ""
+        #expect(!history.contains("asa@example.org"), "\(history)")
+        #expect(program.finish().status == 4)
+    }
+
+    /// A link's Cc and Bcc are shown, filled; the window says whom the message is to.
+    @Test func aLinksCcAndBccAreShownFilled() throws {
+        try writeAccount(sandbox, port: 9, security: "none")
+        let program = try start(["open", "mailto:Ann%20Berg%20%3Cann@example.com%3E?cc=cy@example.com&bcc=bo@example.com", "--json"])
+        let steps = try desktop.drive(["wait-sheet", "state:Cc", "state:Bcc", "names", screenshot("cc-bcc-shown"), "press:Cancel", "wait-gone"])
+        let fields = steps.filter { $0["step"] as? String == "state" }.map { $0["text"] as? String }
+        #expect(fields == ["cy@example.com", "bo@example.com"])
+        let title = try #require(steps.first { $0["step"] as? String == "wait-sheet" }?["title"] as? String)
+        #expect(title == "Message to Ann Berg")
+        let names = try #require(steps.first { $0["step"] as? String == "names" }?["names"] as? [String])
+        #expect(!names.contains("push button: Add Cc") && !names.contains("push button: Add Bcc"), "\(names)")
         #expect(program.finish().status == 4)
     }
 
@@ -361,7 +437,7 @@ import TestSupport
 
         let second = try start(["compose"], desktopProgram: true)
         _ = try desktop.drive([
-            "wait-sheet", "wait-label:This is the message you were writing", screenshot("recovered"), "press:Save Draft",
+            "wait-sheet", "wait-label:This is the message you were writing", screenshot("recovered"), "key:ctrl+s",
             "wait-gone",
         ])
         let result = second.finish()
@@ -389,7 +465,7 @@ import TestSupport
         // window's: it only has to end within the driver's timeout.
         let steps = try desktop.drive([
             "wait-sheet", "append:Message:The end.", "type:Subject:Long, and saved", screenshot("ten-megabytes"),
-            "press:Save Draft", "wait-gone",
+            "key:ctrl+s", "wait-gone",
         ], timeout: 40)
         let times = steps.compactMap { $0["seconds"] as? Double }
         #expect(times.count == 6)

@@ -5,6 +5,8 @@ import Foundation
 /// `directory`: `N.eml` as received, `N.json` with the envelope.
 public final class SMTPTestServer: @unchecked Sendable {
     public enum Mode: String, Sendable { case plain, starttls, tls, silent }
+    /// A command the server never answers, nor anything after it (`--silent-after`).
+    public enum Stage: String, Sendable { case ehlo = "EHLO", mail = "MAIL", rcpt = "RCPT", data = "DATA" }
 
     public let port: Int
     public let directory: URL
@@ -14,7 +16,7 @@ public final class SMTPTestServer: @unchecked Sendable {
     public init(
         _ mode: Mode = .plain, certificate: TestCertificates.Pair? = nil, auth: (user: String, password: String)? = nil,
         refuse: [String] = [], deferred: [String] = [], dataDelay: Double = 0, dataReply: String? = nil,
-        port: Int? = nil
+        silentAfter: Stage? = nil, port: Int? = nil
     ) throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("smtp-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -25,6 +27,7 @@ public final class SMTPTestServer: @unchecked Sendable {
         for address in deferred { arguments += ["--defer", address] }
         if dataDelay > 0 { arguments += ["--data-delay", String(dataDelay)] }
         if let dataReply { arguments += ["--data-reply", dataReply] }
+        if let silentAfter { arguments += ["--silent-after", silentAfter.rawValue] }
         if let port { arguments += ["--port", String(port)] }
         let words = try launchDetached(arguments)
         guard words.count == 2, let port = Int(words[0]), let pid = pid_t(words[1]) else {
@@ -43,21 +46,19 @@ public final class SMTPTestServer: @unchecked Sendable {
     /// returns when it has exited (its sockets closed), reaped or not: it is not our child.
     public func stop() {
         kill(pid, SIGKILL)
-        for _ in 0..<500 {
-            guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-                  let close = stat.lastIndex(of: ")")
-            else { return }
-            // The state after "(comm) ": Z or X once the process is gone but not reaped.
-            let state = stat[stat.index(after: close)...].dropFirst().first
-            if state == "Z" || state == "X" { return }
-            usleep(10_000)
-        }
+        for _ in 0..<500 where processIsAlive(pid) { usleep(10_000) }
     }
 
     /// How many SMTP connections the server accepted so far (connections.log).
     public var connections: Int {
         let text = (try? String(contentsOf: directory.appendingPathComponent("connections.log"), encoding: .utf8)) ?? ""
         return text.split(separator: "\n").count
+    }
+
+    /// When each connection was accepted (`Date`'s clock), in order.
+    public var acceptedTimes: [Date] {
+        let text = (try? String(contentsOf: directory.appendingPathComponent("accepted.log"), encoding: .utf8)) ?? ""
+        return text.split(separator: "\n").compactMap { Double($0).map(Date.init(timeIntervalSince1970:)) }
     }
 
     /// The Message-ID of each received message, in order, as Python's `email` package
@@ -143,8 +144,9 @@ public final class TestCertificates: Sendable {
 
 /// What Python's `email` package (policy=default) reads in a received message
 /// (Resources/check_message.py): an independent judge of what mailto-route wrote.
-public func pythonView(of message: URL) throws -> [String: Any] {
-    let result = try run("/usr/bin/python3", [resourcePath("check_message.py"), message.path])
+/// `utf8Headers`: header fields in UTF-8 (RFC 6532), read as text.
+public func pythonView(of message: URL, utf8Headers: Bool = false) throws -> [String: Any] {
+    let result = try run("/usr/bin/python3", [resourcePath("check_message.py"), message.path] + (utf8Headers ? ["--utf8-headers"] : []))
     guard result.status == 0,
           let object = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
     else { throw TestServerError(message: "check_message.py failed: \(result)") }

@@ -87,6 +87,8 @@ public final class ScriptedNotificationServer: @unchecked Sendable {
     public struct Call: Sendable {
         public var method: String
         public var id: Int
+        public var appName: String
+        public var appIcon: String
         public var summary: String
         public var body: String
         public var actions: [String]
@@ -134,6 +136,7 @@ public final class ScriptedNotificationServer: @unchecked Sendable {
             let hints = object["hints"] as? [String: Any]
             return Call(
                 method: object["method"] as? String ?? "", id: object["id"] as? Int ?? 0,
+                appName: object["app_name"] as? String ?? "", appIcon: object["app_icon"] as? String ?? "",
                 summary: object["summary"] as? String ?? "", body: object["body"] as? String ?? "",
                 actions: object["actions"] as? [String] ?? [], urgency: hints?["urgency"] as? Int,
                 expireTimeout: object["expire_timeout"] as? Int

@@ -14,6 +14,10 @@ func onAddressChanged(_ editable: UnsafeMutableRawPointer?, _ data: UnsafeMutabl
     sheet.noteEdit()
 }
 
+func onToChanged(_ editable: UnsafeMutableRawPointer?, _ data: UnsafeMutableRawPointer?) {
+    sheet(data)?.updateTitle()
+}
+
 func onSubjectChanged(_ editable: UnsafeMutableRawPointer?, _ data: UnsafeMutableRawPointer?) {
     guard let sheet = sheet(data) else { return }
     sheet.checkSubject()
@@ -21,7 +25,28 @@ func onSubjectChanged(_ editable: UnsafeMutableRawPointer?, _ data: UnsafeMutabl
 }
 
 func onBodyChanged(_ buffer: UnsafeMutableRawPointer?, _ data: UnsafeMutableRawPointer?) {
-    sheet(data)?.noteEdit()
+    guard let sheet = sheet(data) else { return }
+    sheet.noteEdit()
+    sheet.spelling?.schedule()
+}
+
+/// GtkGestureClick::pressed on the text view, button 3: before GTK shows its menu.
+func onTextRightClick(_ gesture: UnsafeMutableRawPointer?, _ presses: Int32, _ x: Double, _ y: Double,
+                      _ data: UnsafeMutableRawPointer?) {
+    sheet(data)?.spelling?.rightClick(x: x, y: y)
+}
+
+func onSpellingReplaceAction(_ action: OpaquePointer?, _ parameter: OpaquePointer?, _ data: UnsafeMutableRawPointer?) {
+    guard let target = takeString(mr_variant_dup_string(parameter)) else { return }
+    sheet(data)?.spelling?.replace(target)
+}
+
+func onSpellingLanguageAction(_ action: OpaquePointer?, _ parameter: OpaquePointer?, _ data: UnsafeMutableRawPointer?) {
+    guard let sheet = sheet(data), let language = takeString(mr_variant_dup_string(parameter)) else { return }
+    sheet.spelling?.setLanguage(language)
+    if let action, let current = sheet.spelling?.checker?.language {
+        g_simple_action_set_state(mr_simple_action(UnsafeMutableRawPointer(action)), mr_variant_string(current))
+    }
 }
 
 /// GtkTextBuffer::insert-text: the text being inserted (`length` bytes, not terminated).
@@ -56,34 +81,40 @@ func onRecoveryDue(_ data: UnsafeMutableRawPointer?) -> gboolean {
     (sheet(data)?.writeRecovery() ?? false) ? 1 : 0
 }
 
-func onSendClicked(_ button: UnsafeMutableRawPointer?, _ data: UnsafeMutableRawPointer?) {
+// The window's actions (GSimpleAction::activate): what a button, a menu item and an
+// accelerator all do.
+
+func onSendAction(_ action: OpaquePointer?, _ parameter: OpaquePointer?, _ data: UnsafeMutableRawPointer?) {
     sheet(data)?.requestSend()
 }
 
-func onSaveDraftClicked(_ button: UnsafeMutableRawPointer?, _ data: UnsafeMutableRawPointer?) {
+func onSaveDraftAction(_ action: OpaquePointer?, _ parameter: OpaquePointer?, _ data: UnsafeMutableRawPointer?) {
     sheet(data)?.start(.saveDraft)
 }
 
-func onHandOffClicked(_ button: UnsafeMutableRawPointer?, _ data: UnsafeMutableRawPointer?) {
+func onHandOffAction(_ action: OpaquePointer?, _ parameter: OpaquePointer?, _ data: UnsafeMutableRawPointer?) {
     sheet(data)?.start(.handOff)
 }
 
-func onCancelClicked(_ button: UnsafeMutableRawPointer?, _ data: UnsafeMutableRawPointer?) {
+func onCancelAction(_ action: OpaquePointer?, _ parameter: OpaquePointer?, _ data: UnsafeMutableRawPointer?) {
     sheet(data)?.requestCancel()
+}
+
+func onShowCcAction(_ action: OpaquePointer?, _ parameter: OpaquePointer?, _ data: UnsafeMutableRawPointer?) {
+    sheet(data)?.showCcField()
+}
+
+func onShowBccAction(_ action: OpaquePointer?, _ parameter: OpaquePointer?, _ data: UnsafeMutableRawPointer?) {
+    sheet(data)?.showBccField()
+}
+
+func onAttachAction(_ action: OpaquePointer?, _ parameter: OpaquePointer?, _ data: UnsafeMutableRawPointer?) {
+    guard let sheet = sheet(data), sheet.chooser == nil, !sheet.busy else { return }
+    sheet.chooser = FileChooser(over: sheet)
 }
 
 /// Closing the window is Cancel: the sheet decides, the window never just goes.
 func onCloseRequest(_ window: UnsafeMutableRawPointer?, _ data: UnsafeMutableRawPointer?) -> gboolean {
-    sheet(data)?.requestCancel()
-    return 1
-}
-
-func onSendShortcut(_ widget: UnsafeMutablePointer<GtkWidget>?, _ arguments: OpaquePointer?, _ data: UnsafeMutableRawPointer?) -> gboolean {
-    sheet(data)?.requestSend()
-    return 1
-}
-
-func onCancelShortcut(_ widget: UnsafeMutablePointer<GtkWidget>?, _ arguments: OpaquePointer?, _ data: UnsafeMutableRawPointer?) -> gboolean {
     sheet(data)?.requestCancel()
     return 1
 }
@@ -95,11 +126,6 @@ func onFileToggled(_ button: UnsafeMutableRawPointer?, _ data: UnsafeMutableRawP
 func onRemoveClicked(_ button: UnsafeMutableRawPointer?, _ data: UnsafeMutableRawPointer?) {
     guard let button else { return }
     sheet(data)?.removeFile(withButton: button)
-}
-
-func onAddClicked(_ button: UnsafeMutableRawPointer?, _ data: UnsafeMutableRawPointer?) {
-    guard let sheet = sheet(data), sheet.chooser == nil else { return }
-    sheet.chooser = FileChooser(over: sheet)
 }
 
 func onChooserResponse(_ dialog: UnsafeMutableRawPointer?, _ response: Int32, _ data: UnsafeMutableRawPointer?) {
@@ -127,24 +153,8 @@ func onDrop(_ target: OpaquePointer?, _ value: UnsafePointer<GValue>?, _ x: Doub
     return paths.isEmpty ? 0 : 1
 }
 
-func onQuestionSave(_ button: UnsafeMutableRawPointer?, _ data: UnsafeMutableRawPointer?) {
-    sheet(data)?.answer(.save)
-}
-
-func onQuestionDiscard(_ button: UnsafeMutableRawPointer?, _ data: UnsafeMutableRawPointer?) {
-    sheet(data)?.answer(.discard)
-}
-
-func onQuestionKeepEditing(_ button: UnsafeMutableRawPointer?, _ data: UnsafeMutableRawPointer?) {
-    sheet(data)?.answer(.keepEditing)
-}
-
-func onQuestionCloseRequest(_ window: UnsafeMutableRawPointer?, _ data: UnsafeMutableRawPointer?) -> gboolean {
-    sheet(data)?.answer(.keepEditing)
-    return 1
-}
-
-func onQuestionEscape(_ widget: UnsafeMutablePointer<GtkWidget>?, _ arguments: OpaquePointer?, _ data: UnsafeMutableRawPointer?) -> gboolean {
-    sheet(data)?.answer(.keepEditing)
-    return 1
+/// AdwMessageDialog::response: the id of the response chosen ("close" when it was closed).
+func onQuestionResponse(_ dialog: UnsafeMutableRawPointer?, _ response: UnsafePointer<CChar>?, _ data: UnsafeMutableRawPointer?) {
+    let answer = response.map { String(cString: $0) } ?? ""
+    sheet(data)?.answer(answer == "save" ? .save : answer == "discard" ? .discard : .keepEditing)
 }

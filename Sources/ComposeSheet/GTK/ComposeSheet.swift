@@ -1,24 +1,31 @@
 internal import CGTK
 import MailtoCore
 
-/// One compose sheet: a GTK window that shows a message, lets the user write it, and
-/// hands what they choose (Send, Save Draft, Open in NAME, Cancel) to its host.
+/// One compose sheet: a libadwaita window, declared in `UI/compose-sheet.ui`, that shows a
+/// message, lets the user write it, and hands what they choose (Send, Save Draft, Open in
+/// NAME, Cancel) to its host. What the user can do is a window action (`win.send`,
+/// `win.save-draft`, `win.attach`, `win.cancel`, `win.hand-off`, `win.show-cc`,
+/// `win.show-bcc`) with its accelerator: a button, a menu item and a key do the same thing.
 ///
 /// Ownership (docs/style.md habits 2 and 14): the sheet holds one reference to every GObject it
-/// touches after building (sunk, `GObjectRef`), connects its signal handlers through
-/// `connections` and disconnects them in `end()`, before the window is destroyed and the
-/// references dropped. The C callbacks (ComposeSheet+Callbacks.swift) are top-level
-/// functions that find the sheet again with `Unmanaged`; the application keeps the sheet
-/// alive from `present()` until `end()`.
+/// touches after building (`GObjectRef`), connects its signal handlers through `connections`
+/// and disconnects them in `end()`, before the window is destroyed and the references
+/// dropped. The C callbacks (ComposeSheet+Callbacks.swift) are top-level functions that find
+/// the sheet again with `Unmanaged`; the application keeps the sheet alive from `present()`
+/// until `end()`.
 final class ComposeSheet {
     let content: SheetContent
     let host: any SheetHost
     let recovery: RecoveryFile?
     private let ended: (ComposeSheet) -> Void
 
-    let window: GObjectRef
+    private let title: GObjectRef
+    private let toasts: GObjectRef
     var connections = SignalConnections()
     private var controllers: [GObjectRef] = []
+    /// Controllers on the text view (the spelling's right click), taken off in `end()`.
+    private var textControllers: [GObjectRef] = []
+    private var actions: [String: GObjectRef] = [:]
 
     // The fields, in Tab order.
     let to: GObjectRef
@@ -27,24 +34,20 @@ final class ComposeSheet {
     let subject: GObjectRef
     let textView: GObjectRef
     let buffer: GObjectRef
-    private var problemLabels: [GObjectRef] = []
+    private let problemLabels: [GObjectRef]
+    private let ccRow: [GObjectRef]
+    private let bccRow: [GObjectRef]
+    private let showCc: GObjectRef
+    private let showBcc: GObjectRef
     let subjectHidden: GObjectRef
     let bodyHidden: GObjectRef
     let errorLabel: GObjectRef
     let statusLabel: GObjectRef
-    let form: GObjectRef
 
     // The attachments.
     let attachmentList: GObjectRef
     let requestedList: GObjectRef
-    let addButton: GObjectRef
     var files: [FileRow] = []
-
-    // The buttons.
-    let send: GObjectRef
-    let saveDraft: GObjectRef
-    let cancel: GObjectRef
-    let handOff: GObjectRef?
 
     /// The user changed something since the sheet opened.
     var edited = false
@@ -58,7 +61,18 @@ final class ComposeSheet {
     private var hiddenCheckTimer: guint = 0
     /// The text the message opens with, until it is in the text view (`fillBody`).
     private var pendingBody: String?
+    /// The message's spelling, from the moment the message is in the text view.
+    private(set) var spelling: SheetSpelling?
+    /// The completion of To, Cc and Bcc.
+    private var completions: [AddressCompletion] = []
     private var fillSource: guint = 0
+
+    // Declared last, and so released last (Swift releases stored properties in order): a
+    // widget inside the window, or a window transient for it, released after the window
+    // is finalized would disconnect its handlers from freed memory.
+    /// The shortcuts window (Ctrl+?), transient for the sheet's window.
+    private let shortcuts: GObjectRef
+    let window: GObjectRef
 
     init(
         application: UnsafeMutablePointer<GtkApplication>, content: SheetContent, host: any SheetHost,
@@ -69,169 +83,81 @@ final class ComposeSheet {
         self.recovery = recovery
         self.ended = ended
 
-        window = GObjectRef(sinking: gtk_application_window_new(application))
-        let title = content.requestingApplication.map { "New Message from \($0.visible)" } ?? "New Message"
-        gtk_window_set_title(mr_window(window.widget), title)
-        gtk_window_set_default_size(mr_window(window.widget), 680, 640)
-
-        let outer = box(GTK_ORIENTATION_VERTICAL, spacing: 8)
-        for side in [gtk_widget_set_margin_top, gtk_widget_set_margin_bottom, gtk_widget_set_margin_start, gtk_widget_set_margin_end] {
-            side(outer, 14)
-        }
-        // A width below which the sheet does not go: measured without one, every wrapping
-        // label would ask for its height at one word per line, and the window would open
-        // taller than the screen.
-        gtk_widget_set_size_request(outer, 560, -1)
-        gtk_window_set_child(mr_window(window.widget), outer)
+        let ui = UIBuilder(Embedded.composeSheet)
+        window = ui.object("window")
+        gtk_window_set_application(mr_window(window.widget), application)
+        title = ui.object("title")
+        shortcuts = UIBuilder(Embedded.shortcuts).object("help_overlay")
+        toasts = ui.object("toasts")
+        to = ui.object("to")
+        cc = ui.object("cc")
+        bcc = ui.object("bcc")
+        subject = ui.object("subject")
+        textView = ui.object("message")
+        buffer = GObjectRef(sinking: UnsafeMutableRawPointer(gtk_text_view_get_buffer(mr_text_view(textView.widget))))
+        problemLabels = ["to-problem", "cc-problem", "bcc-problem"].map(ui.object)
+        ccRow = [ui.object("cc-name"), cc]
+        bccRow = [ui.object("bcc-name"), bcc]
+        showCc = ui.object("show-cc")
+        showBcc = ui.object("show-bcc")
+        subjectHidden = ui.object("subject-hidden")
+        bodyHidden = ui.object("body-hidden")
+        errorLabel = ui.object("error")
+        statusLabel = ui.object("status")
+        attachmentList = ui.object("attachments")
+        requestedList = ui.object("requested")
 
         if let application = content.requestingApplication {
             // In the window too, not only its title: the user sees who asked before sending.
-            gtk_box_append(mr_box(outer), label("\(application.visible) asks to send this message.", classes: ["dim-label"], wrap: true))
+            let requester = ui.object("requester")
+            gtk_label_set_text(mr_label(requester.widget), tr("%@ asks to send this message.", application.visible))
+            setVisible(requester.widget, true)
         }
+        let notices = ui.object("notices")
         for notice in content.notices {
-            gtk_box_append(mr_box(outer), label(notice.visible, classes: ["warning"], wrap: true))
-        }
-        errorLabel = GObjectRef(sinking: label("", classes: ["error"], wrap: true))
-        setVisible(errorLabel.widget, false)
-        gtk_box_append(mr_box(outer), errorLabel.widget)
-
-        form = GObjectRef(sinking: box(GTK_ORIENTATION_VERTICAL, spacing: 8))
-        gtk_widget_set_vexpand(form.widget, 1)
-        gtk_box_append(mr_box(outer), form.widget)
-
-        let grid = gtk_grid_new()
-        gtk_grid_set_column_spacing(mr_grid(grid), 10)
-        gtk_grid_set_row_spacing(mr_grid(grid), 4)
-        gtk_box_append(mr_box(form.widget), grid)
-        var row: Int32 = 0
-        func fieldName(_ text: String) {
-            let name = label(text, classes: ["dim-label"], xalign: 1)
-            gtk_widget_set_valign(name, GTK_ALIGN_BASELINE)
-            gtk_grid_attach(mr_grid(grid), name, 0, row, 1, 1)
+            gtk_box_append(mr_box(notices.widget), label(notice.visible, classes: ["warning"], wrap: true))
         }
 
-        fieldName("From")
-        let fromText = content.from ?? "no account"
         // Not selectable: a selectable label takes the focus, and Tab goes from To on.
-        let from = label(fromText.visible, xalign: 0)
-        gtk_label_set_ellipsize(mr_label(from), PANGO_ELLIPSIZE_END)
-        gtk_grid_attach(mr_grid(grid), from, 1, row, 1, 1)
-        row += 1
+        gtk_label_set_text(mr_label(ui.object("from").widget), content.from?.visible ?? tr("no account"))
         if let reason = content.sendUnavailable {
-            gtk_grid_attach(mr_grid(grid), label("Cannot send from here: \(reason.visible)", classes: ["error"], wrap: true), 1, row, 1, 1)
-            row += 1
+            let unavailable = ui.object("send-unavailable")
+            gtk_label_set_text(mr_label(unavailable.widget), tr("Cannot send from here: %@", reason.visible))
+            setVisible(unavailable.widget, true)
         }
 
-        var problems: [GObjectRef] = []
-        func addressField(_ name: String, _ addresses: [String]) -> GObjectRef {
-            fieldName(name)
-            let entry = GObjectRef(sinking: gtk_entry_new())
-            gtk_widget_set_hexpand(entry.widget, 1)
-            gtk_editable_set_text(mr_editable(entry.widget), AddressList.text(addresses, names: content.email.names))
-            mr_set_accessible_label(entry.widget, name)
-            gtk_entry_set_placeholder_text(mr_entry(entry.widget), name == "To" ? "name@example.org, …" : nil)
-            gtk_grid_attach(mr_grid(grid), entry.widget, 1, row, 1, 1)
-            row += 1
-            let problem = GObjectRef(sinking: label("", classes: ["error", "caption"], wrap: true))
-            setVisible(problem.widget, false)
-            gtk_grid_attach(mr_grid(grid), problem.widget, 1, row, 1, 1)
-            row += 1
-            problems.append(problem)
-            return entry
+        for (field, addresses) in [(to, content.email.to), (cc, content.email.cc), (bcc, content.email.bcc)] {
+            gtk_editable_set_text(mr_editable(field.widget), AddressList.text(addresses, names: content.email.names))
         }
-        to = addressField("To", content.email.to)
-        cc = addressField("Cc", content.email.cc)
-        bcc = addressField("Bcc", content.email.bcc)
-
-        fieldName("Subject")
-        subject = GObjectRef(sinking: gtk_entry_new())
         gtk_editable_set_text(mr_editable(subject.widget), content.email.subject ?? "")
-        mr_set_accessible_label(subject.widget, "Subject")
-        gtk_grid_attach(mr_grid(grid), subject.widget, 1, row, 1, 1)
-        row += 1
-        subjectHidden = GObjectRef(sinking: label("", classes: ["warning", "caption"], wrap: true))
-        setVisible(subjectHidden.widget, false)
-        gtk_grid_attach(mr_grid(grid), subjectHidden.widget, 1, row, 1, 1)
-        row += 1
-        problemLabels = problems
-
-        textView = GObjectRef(sinking: gtk_text_view_new())
-        gtk_text_view_set_wrap_mode(mr_text_view(textView.widget), GTK_WRAP_WORD_CHAR)
-        for side in [gtk_text_view_set_left_margin, gtk_text_view_set_right_margin, gtk_text_view_set_top_margin, gtk_text_view_set_bottom_margin] {
-            side(mr_text_view(textView.widget), 8)
-        }
-        mr_set_accessible_label(textView.widget, "Message")
-        buffer = GObjectRef(sinking: UnsafeMutableRawPointer(gtk_text_view_get_buffer(mr_text_view(textView.widget))))
         pendingBody = MessageText.forEditing(content.email.body ?? "")
-        let scrolled = gtk_scrolled_window_new()
-        gtk_scrolled_window_set_child(mr_scrolled_window(scrolled), textView.widget)
-        gtk_scrolled_window_set_has_frame(mr_scrolled_window(scrolled), 1)
-        gtk_widget_set_vexpand(scrolled, 1)
-        gtk_widget_set_size_request(scrolled, -1, 160)
-        gtk_box_append(mr_box(form.widget), scrolled)
-        bodyHidden = GObjectRef(sinking: label("", classes: ["warning", "caption"], wrap: true))
-        setVisible(bodyHidden.widget, false)
-        gtk_box_append(mr_box(form.widget), bodyHidden.widget)
 
-        // Attachments: the trusted ones (ticked) and the user's own, then, apart, what
-        // the link asked for (unticked; docs/design.md rule 8).
-        let attachmentsHeader = box(GTK_ORIENTATION_HORIZONTAL, spacing: 8)
-        gtk_box_append(mr_box(attachmentsHeader), label("Attachments", classes: ["heading"]))
-        addButton = GObjectRef(sinking: button("Add…", accessibleName: "Add Attachments"))
-        gtk_widget_set_hexpand(addButton.widget, 1)
-        gtk_widget_set_halign(addButton.widget, GTK_ALIGN_START)
-        gtk_box_append(mr_box(attachmentsHeader), addButton.widget)
-        gtk_box_append(mr_box(form.widget), attachmentsHeader)
-        attachmentList = GObjectRef(sinking: gtk_list_box_new())
-        gtk_list_box_set_selection_mode(mr_list_box(attachmentList.widget), GTK_SELECTION_NONE)
-        gtk_widget_add_css_class(attachmentList.widget, "boxed-list")
-        mr_set_accessible_label(attachmentList.widget, "Attachments")
-        gtk_list_box_set_placeholder(mr_list_box(attachmentList.widget),
-                                     label("No attachments: add files, or drop them on this window.", classes: ["dim-label"], xalign: 0))
-        gtk_box_append(mr_box(form.widget), attachmentList.widget)
-
-        // Rule 8: the full path, unticked, and the program that asked.
-        let asker = content.attachmentsRequestedBy.map { "\($0) asks to attach" } ?? "The link asks to attach"
-        let requestedHeader = label(asker.visible, classes: ["heading"])
-        let requestedNote = label("Only a file you tick is attached. Tick one only if you meant to send it.",
-                                  classes: ["dim-label", "caption"], wrap: true)
-        requestedList = GObjectRef(sinking: gtk_list_box_new())
-        gtk_list_box_set_selection_mode(mr_list_box(requestedList.widget), GTK_SELECTION_NONE)
-        mr_set_accessible_label(requestedList.widget, asker.visible)
-        for widget in [requestedHeader, requestedNote, requestedList.widget] {
-            setVisible(widget, !content.email.requestedAttachments.isEmpty)
-            gtk_box_append(mr_box(form.widget), widget)
+        // Rule 8: what the link asked for, apart, unticked, with the program that asked.
+        if !content.email.requestedAttachments.isEmpty {
+            let asker = content.attachmentsRequestedBy.map { tr("%@ asks to attach", $0) } ?? tr("The link asks to attach")
+            let heading = ui.object("requested-heading")
+            gtk_label_set_text(mr_label(heading.widget), asker.visible)
+            mr_set_accessible_label(requestedList.widget, asker.visible)
+            for widget in [heading, ui.object("requested-note"), requestedList] { setVisible(widget.widget, true) }
         }
-
-        // The buttons, in the order GNOME puts them: the one that ends it well last.
-        let buttons = box(GTK_ORIENTATION_HORIZONTAL, spacing: 8)
-        statusLabel = GObjectRef(sinking: label("", classes: ["dim-label"]))
-        setVisible(statusLabel.widget, false)
-        gtk_widget_set_halign(buttons, GTK_ALIGN_END)
-        gtk_box_append(mr_box(buttons), statusLabel.widget)
-        handOff = content.mailProgramName.map { GObjectRef(sinking: button("Open in \($0.visible)")) }
-        if let handOff { gtk_box_append(mr_box(buttons), handOff.widget) }
-        cancel = GObjectRef(sinking: button("Cancel"))
-        saveDraft = GObjectRef(sinking: button("Save Draft"))
-        send = GObjectRef(sinking: button("Send"))
-        gtk_widget_add_css_class(send.widget, "suggested-action")
-        gtk_widget_set_tooltip_text(send.widget, "Send (Ctrl+Enter)")
-        for widget in [cancel, saveDraft, send] { gtk_box_append(mr_box(buttons), widget.widget) }
-        gtk_box_append(mr_box(outer), buttons)
-
         for attachment in content.email.attachments { addFile(FileRow(trusted: attachment)) }
         for path in content.email.requestedAttachments { addFile(FileRow(requested: path)) }
 
+        addActions(application, handOffSection: ui.object("hand-off-section"))
+        gtk_application_window_set_help_overlay(mr_application_window(window.pointer), OpaquePointer(shortcuts.pointer))
+        // Cc and Bcc are folded behind their buttons beside To unless the message has them.
+        if !content.email.cc.isEmpty { unfold(ccRow, button: showCc, focus: false) }
+        if !content.email.bcc.isEmpty { unfold(bccRow, button: showBcc, focus: false) }
+        updateTitle()
+        completions = [to, cc, bcc].map { AddressCompletion(sheet: self, entry: $0) }
         connectSignals()
-        addShortcuts()
         checkAddresses()
         checkSubject()
     }
 
-    /// Shows the window, the first empty field focused (the message, once To is filled).
-    /// Shows the sheet; `activationToken` (the launcher's XDG activation token or startup
-    /// id) lets the desktop give it the focus the click asked for: wraps
-    /// `gtk_window_set_startup_id`.
+    /// Shows the sheet, the first empty field focused (the message, once To is filled);
+    /// `activationToken` (the launcher's XDG activation token or startup id) lets the
+    /// desktop give it the focus the click asked for: wraps `gtk_window_set_startup_id`.
     func present(activationToken: String? = nil) {
         // Before presenting: focusing To and then moving on would leave its text selected.
         let first = entryText(to.widget).isEmpty ? to : textView
@@ -260,6 +186,93 @@ final class ComposeSheet {
 
     private var data: UnsafeMutableRawPointer { Unmanaged.passUnretained(self).toOpaque() }
 
+    // MARK: - Actions and their accelerators
+
+    /// The window's actions, the accelerators menus show, and a capture-phase shortcut
+    /// controller for the keys a text view or an entry would take first (Ctrl+Enter would be
+    /// a new line, Ctrl+Shift+A unselects, Escape ends a field's editing).
+    private func addActions(_ application: UnsafeMutablePointer<GtkApplication>, handOffSection: GObjectRef) {
+        let handlers: [(String, ActionHandler)] = [
+            ("send", onSendAction), ("save-draft", onSaveDraftAction), ("attach", onAttachAction),
+            ("cancel", onCancelAction), ("show-cc", onShowCcAction), ("show-bcc", onShowBccAction),
+            ("hand-off", onHandOffAction),
+        ]
+        for (name, handler) in handlers {
+            guard name != "hand-off" || content.mailProgramName != nil else { continue }
+            // Transfer full, adopted; the window's action map takes a reference of its own.
+            guard let made = g_simple_action_new(name, nil) else { preconditionFailure("g_simple_action_new returned NULL") }
+            let action = GObjectRef(adopting: UnsafeMutableRawPointer(made))
+            connections.connect(action, "activate", callback(handler), data: data)
+            g_action_map_add_action(mr_action_map_of(window.pointer), mr_action(made))
+            actions[name] = action
+        }
+        if let name = content.mailProgramName {
+            g_menu_append(mr_menu(handOffSection.pointer), tr("Open in %@", name.visible), "win.hand-off")
+        }
+        let keys: [(String, [String])] = [
+            ("win.send", ["<Control>Return", "<Control>KP_Enter"]), ("win.save-draft", ["<Control>s"]),
+            ("win.attach", ["<Control><Shift>a"]), ("win.cancel", ["Escape"]),
+            ("win.show-help-overlay", ["<Control>question"]),
+        ]
+        for (action, accels) in keys {
+            mr_set_accels(application, action, accels[0], accels.count > 1 ? accels[1] : nil)
+        }
+        let controller = GObjectRef(sinking: UnsafeMutableRawPointer(gtk_shortcut_controller_new()))
+        gtk_event_controller_set_propagation_phase(mr_event_controller(controller.pointer), GTK_PHASE_CAPTURE)
+        for (action, accels) in keys where action != "win.show-help-overlay" {
+            // Both transfer full into the shortcut, which the controller then owns.
+            let shortcut = gtk_shortcut_new(gtk_shortcut_trigger_parse_string(accels.joined(separator: "|")), gtk_named_action_new(action))
+            gtk_shortcut_controller_add_shortcut(OpaquePointer(controller.pointer), shortcut)
+        }
+        gtk_widget_add_controller(window.widget, mr_event_controller(controller.pointer))
+        controllers.append(controller)
+    }
+
+    private func setEnabled(_ name: String, _ enabled: Bool) {
+        guard let action = actions[name] else { return }
+        g_simple_action_set_enabled(mr_simple_action(action.pointer), enabled ? 1 : 0)
+    }
+
+    /// Shows a folded field (Cc or Bcc) and hides the button that showed it.
+    func unfold(_ row: [GObjectRef], button: GObjectRef, focus: Bool) {
+        for widget in row { setVisible(widget.widget, true) }
+        setVisible(button.widget, false)
+        if focus { gtk_widget_grab_focus(row[row.count - 1].widget) }
+    }
+
+    func showCcField() { unfold(ccRow, button: showCc, focus: true) }
+    func showBccField() { unfold(bccRow, button: showBcc, focus: true) }
+
+    /// "New Message", or "Message to Ann" once it has a recipient; the subtitle names the
+    /// program that asked for it.
+    func updateTitle() {
+        let list = AddressList(entryText(to.widget))
+        let text: String
+        if let first = list.addresses.first {
+            let name = list.names[first] ?? content.email.names[first] ?? first
+            text = list.addresses.count > 1 ? tr("Message to %@ and %@ more", name, String(list.addresses.count - 1))
+                : tr("Message to %@", name)
+        } else {
+            text = tr("New Message")
+        }
+        adw_window_title_set_title(mr_window_title(title.pointer), text.visible)
+        adw_window_title_set_subtitle(mr_window_title(title.pointer), content.requestingApplication.map { tr("from %@", $0.visible) } ?? "")
+        // The window's own title is what the desktop and a screen reader name it by.
+        gtk_window_set_title(mr_window(window.widget), text.visible)
+    }
+
+    /// The user forgot an address offered from the history.
+    func forgetRecipient(_ address: String) {
+        host.forgetRecipient(address)
+    }
+
+    /// A short message over the sheet that goes by itself (AdwToast).
+    func toast(_ text: String) {
+        adw_toast_overlay_add_toast(mr_toast_overlay(toasts.pointer), adw_toast_new(text))
+    }
+
+    // MARK: - Filling in
+
     /// Mapped: the message text goes in once the main loop is idle. GTK 4.8 takes seconds to
     /// put a window whose text view already holds megabytes on the accessibility bus (a
     /// screen reader would find nothing meanwhile), and none when the text comes after.
@@ -281,6 +294,33 @@ final class ComposeSheet {
         connections.connect(buffer, "insert-text", callback(onBodyInserted), data: data)
         connections.connect(buffer, "delete-range", callback(onBodyDeleted), data: data)
         if MessageText.hiddenCharacters(in: body) != nil { checkBody() }
+        startSpelling()
+    }
+
+    /// The spelling's underline, its menu and its actions (after the first frame: enchant
+    /// loads its dictionaries).
+    private func startSpelling() {
+        let spelling = SheetSpelling(sheet: self)
+        self.spelling = spelling
+        connections.connect(spelling.controller, "pressed", callback(onTextRightClick), data: data)
+        gtk_widget_add_controller(textView.widget, mr_event_controller(spelling.controller.pointer))
+        textControllers.append(spelling.controller)
+        let handlers: [(String, ActionHandler)] = [
+            ("spelling-replace", onSpellingReplaceAction), ("spelling-language", onSpellingLanguageAction),
+        ]
+        for (name, handler) in handlers {
+            let made = name == "spelling-language" ? mr_stateful_string_action_new(name, "")
+                : mr_string_action_new(name)
+            guard let made else { continue }
+            let action = GObjectRef(adopting: UnsafeMutableRawPointer(made))
+            connections.connect(action, "activate", callback(handler), data: data)
+            g_action_map_add_action(mr_action_map_of(window.pointer), mr_action(made))
+            actions[name] = action
+        }
+        spelling.start()
+        if let language = spelling.checker?.language, let action = actions["spelling-language"] {
+            g_simple_action_set_state(mr_simple_action(action.pointer), mr_variant_string(language))
+        }
     }
 
     private func connectSignals() {
@@ -288,11 +328,7 @@ final class ComposeSheet {
             connections.connect(field, "changed", callback(onAddressChanged), data: data)
         }
         connections.connect(subject, "changed", callback(onSubjectChanged), data: data)
-        connections.connect(send, "clicked", callback(onSendClicked), data: data)
-        connections.connect(saveDraft, "clicked", callback(onSaveDraftClicked), data: data)
-        connections.connect(cancel, "clicked", callback(onCancelClicked), data: data)
-        if let handOff { connections.connect(handOff, "clicked", callback(onHandOffClicked), data: data) }
-        connections.connect(addButton, "clicked", callback(onAddClicked), data: data)
+        connections.connect(to, "changed", callback(onToChanged), data: data)
         connections.connect(window, "close-request", callback(onCloseRequest), data: data)
         connections.connect(window, "map", callback(onMapped), data: data)
 
@@ -301,25 +337,6 @@ final class ComposeSheet {
         connections.connect(drop, "drop", callback(onDrop), data: data)
         gtk_widget_add_controller(window.widget, mr_event_controller(drop.pointer))
         controllers.append(drop)
-    }
-
-    /// Ctrl+Enter sends, Escape cancels, from anywhere in the sheet: captured before the
-    /// text view would take Enter as a new line.
-    private func addShortcuts() {
-        let controller = GObjectRef(sinking: UnsafeMutableRawPointer(gtk_shortcut_controller_new()))
-        gtk_event_controller_set_propagation_phase(mr_event_controller(controller.pointer), GTK_PHASE_CAPTURE)
-        let shortcuts: [(String, GtkShortcutFunc)] = [
-            ("<Control>Return|<Control>KP_Enter", onSendShortcut),
-            ("Escape", onCancelShortcut),
-        ]
-        for (trigger, function) in shortcuts {
-            // Both transfer full into the shortcut, which the controller then owns.
-            let action = gtk_callback_action_new(function, data, nil)
-            let shortcut = gtk_shortcut_new(gtk_shortcut_trigger_parse_string(trigger), action)
-            gtk_shortcut_controller_add_shortcut(OpaquePointer(controller.pointer), shortcut)
-        }
-        gtk_widget_add_controller(window.widget, mr_event_controller(controller.pointer))
-        controllers.append(controller)
     }
 
     // MARK: - Checks while writing
@@ -344,8 +361,7 @@ final class ComposeSheet {
             setVisible(problem.widget, list.problem != nil)
             mr_set_accessible_invalid(field.widget, list.problem == nil ? 0 : 1)
         }
-        let canSend = recipients > 0 && allValid && content.sendUnavailable == nil && !busy
-        setSensitive(send.widget, canSend)
+        setEnabled("send", recipients > 0 && allValid && content.sendUnavailable == nil && !busy)
     }
 
     func checkSubject() {
@@ -353,7 +369,7 @@ final class ComposeSheet {
         let hidden = text.unicodeScalars.contains(where: \.isInvisibleOrControl)
         if hidden {
             gtk_label_set_text(mr_label(subjectHidden.widget),
-                               "The subject holds invisible or direction-changing characters: \(text.visible)")
+                               tr("The subject holds invisible or direction-changing characters: %@", text.visible))
         }
         setVisible(subjectHidden.widget, hidden)
     }
@@ -379,8 +395,11 @@ final class ComposeSheet {
         hiddenCheckTimer = 0
         let text = bufferText(bufferPointer(buffer))
         if let found = MessageText.hiddenCharacters(in: text) {
-            let what = found.count == 1 ? "an invisible or direction-changing character" : "\(found.count) invisible or direction-changing characters"
-            gtk_label_set_text(mr_label(bodyHidden.widget), "The message holds \(what), first on line \(found.line): \(found.shown)")
+            let text = found.count == 1
+                ? tr("The message holds an invisible or direction-changing character, on line %@: %@", String(found.line), found.shown)
+                : tr("The message holds %@ invisible or direction-changing characters, the first on line %@: %@",
+                     String(found.count), String(found.line), found.shown)
+            gtk_label_set_text(mr_label(bodyHidden.widget), text)
             setVisible(bodyHidden.widget, true)
         } else {
             setVisible(bodyHidden.widget, false)
@@ -440,10 +459,10 @@ final class ComposeSheet {
         return email
     }
 
-    // MARK: - Actions
+    // MARK: - Doing what the user chose
 
     func requestSend() {
-        guard !busy, gtk_widget_get_sensitive(send.widget) != 0 else { return }
+        guard !busy, let send = actions["send"], g_action_get_enabled(mr_action(OpaquePointer(send.pointer))) != 0 else { return }
         start(.send)
     }
 
@@ -453,7 +472,7 @@ final class ComposeSheet {
         guard !busy, !hasEnded else { return }
         busy = true
         setVisible(errorLabel.widget, false)
-        let doing: [SheetAction: String] = [.send: "Sending…", .saveDraft: "Saving…", .handOff: "Opening…"]
+        let doing: [SheetAction: String] = [.send: tr("Sending…"), .saveDraft: tr("Saving…"), .handOff: tr("Opening…")]
         gtk_label_set_text(mr_label(statusLabel.widget), doing[action] ?? "")
         setVisible(statusLabel.widget, true)
         setBusyLook(true)
@@ -463,12 +482,12 @@ final class ComposeSheet {
     /// While an action runs, nothing can be changed. The text view is made read-only rather
     /// than insensitive: a style change makes it lay out all of a long message again.
     private func setBusyLook(_ isBusy: Bool) {
-        for widget in [to, cc, bcc, subject, addButton, attachmentList, requestedList, saveDraft, cancel] {
+        for widget in [to, cc, bcc, subject, attachmentList, requestedList] {
             setSensitive(widget.widget, !isBusy)
         }
+        for name in ["save-draft", "attach", "cancel", "hand-off", "show-cc", "show-bcc"] { setEnabled(name, !isBusy) }
         gtk_text_view_set_editable(mr_text_view(textView.widget), isBusy ? 0 : 1)
-        if let handOff { setSensitive(handOff.widget, !isBusy) }
-        if isBusy { setSensitive(send.widget, false) } else { checkAddresses() }
+        if isBusy { setEnabled("send", false) } else { checkAddresses() }
     }
 
     func finish(_ action: SheetAction, _ result: SheetActionResult) {
@@ -479,8 +498,9 @@ final class ComposeSheet {
         case .finished:
             end()
         case .failed(let message):
-            let what: [SheetAction: String] = [.send: "Not sent", .saveDraft: "Not saved", .handOff: "Not handed off"]
-            gtk_label_set_text(mr_label(errorLabel.widget), "\(what[action] ?? "Failed"): \(message.visible)")
+            let what: [SheetAction: String] = [.send: tr("Not sent: %@", message.visible), .saveDraft: tr("Not saved: %@", message.visible),
+                                               .handOff: tr("Not handed off: %@", message.visible)]
+            gtk_label_set_text(mr_label(errorLabel.widget), what[action] ?? message.visible)
             setVisible(errorLabel.widget, true)
         }
     }
@@ -489,6 +509,11 @@ final class ComposeSheet {
     /// cancelled; with edits, the user is asked whether to keep them.
     func requestCancel() {
         guard !busy, !hasEnded else { return }
+        // Escape first closes a list of suggestions that is open.
+        if let shown = completions.first(where: \.isShown) {
+            shown.hide()
+            return
+        }
         if question != nil { return }
         guard edited else {
             host.cancelled()
@@ -523,10 +548,15 @@ final class ComposeSheet {
         recoveryTimer = 0
         hiddenCheckTimer = 0
         fillSource = 0
+        spelling?.stop()
+        for completion in completions { completion.detach() }
+        completions = []
         connections.disconnectAll()
         for row in files { row.disconnect() }
         for controller in controllers { gtk_widget_remove_controller(window.widget, mr_event_controller(controller.pointer)) }
+        for controller in textControllers { gtk_widget_remove_controller(textView.widget, mr_event_controller(controller.pointer)) }
         controllers = []
+        textControllers = []
         recovery?.remove()
         gtk_window_destroy(mr_window(window.widget))
         host.sheetClosed()

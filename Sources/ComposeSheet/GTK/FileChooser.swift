@@ -1,4 +1,5 @@
 internal import CGTK
+import MailtoCore
 
 /// The file chooser behind "Add…": `GtkFileChooserNative`, which goes through the
 /// desktop's file chooser portal where one runs (the sandbox-friendly way) and is GTK's
@@ -11,7 +12,7 @@ final class FileChooser {
     init(over sheet: ComposeSheet) {
         // Wraps gtk_file_chooser_native_new (transfer full).
         guard let native = gtk_file_chooser_native_new(
-            "Attach Files", mr_window(sheet.window.widget), GTK_FILE_CHOOSER_ACTION_OPEN, "_Attach", "_Cancel")
+            tr("Attach Files"), mr_window(sheet.window.widget), GTK_FILE_CHOOSER_ACTION_OPEN, tr("_Attach"), tr("_Cancel"))
         else { preconditionFailure("gtk_file_chooser_native_new returned NULL") }
         chooser = GObjectRef(adopting: UnsafeMutableRawPointer(native))
         gtk_file_chooser_set_select_multiple(mr_file_chooser(native), 1)
@@ -40,6 +41,8 @@ final class FileChooser {
         guard !closed else { return }
         closed = true
         connections.disconnectAll()
+        // As SaveQuestion: not transient for the sheet, which may end right after.
+        gtk_native_dialog_set_transient_for(mr_native_dialog(native), nil)
         gtk_native_dialog_destroy(mr_native_dialog(native))
     }
 

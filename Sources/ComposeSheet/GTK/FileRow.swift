@@ -40,7 +40,7 @@ final class FileRow {
         gtk_label_set_ellipsize(mr_label(detailLabel), PANGO_ELLIPSIZE_MIDDLE)
         gtk_widget_set_hexpand(detailLabel, 1)
         gtk_box_append(mr_box(line), detailLabel)
-        let removeButton = button("Remove", accessibleName: "Remove \(attachment.fileName.visible)")
+        let removeButton = button(tr("Remove"), accessibleName: tr("Remove %@", attachment.fileName.visible))
         gtk_box_append(mr_box(line), removeButton)
         remove = GObjectRef(sinking: removeButton)
         if facts.problem != nil { setSensitive(check.widget, false) }
@@ -64,7 +64,7 @@ final class FileRow {
         gtk_widget_set_hexpand(check.widget, 1)
         gtk_check_button_set_active(mr_check_button(check.widget), 0)
         gtk_box_append(mr_box(line), check.widget)
-        let state = facts.problem.map { "\($0): cannot be attached" } ?? facts.size.map(readableSize) ?? ""
+        let state = facts.problem.map { tr("%@: cannot be attached", $0) } ?? facts.size.map(readableSize) ?? ""
         let stateLabel = label(state, classes: facts.problem == nil ? ["dim-label", "caption"] : ["error", "caption"])
         gtk_widget_set_halign(stateLabel, GTK_ALIGN_END)
         gtk_box_append(mr_box(line), stateLabel)

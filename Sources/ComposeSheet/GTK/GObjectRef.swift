@@ -51,11 +51,26 @@ typealias InsertTextHandler = @convention(c) (
     UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, UnsafePointer<CChar>?, Int32, UnsafeMutableRawPointer?) -> Void
 typealias DeleteRangeHandler = @convention(c) (
     UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> Void
+/// GSimpleAction::activate: the action, its parameter (a GVariant, or NULL), the data.
+typealias ActionHandler = @convention(c) (OpaquePointer?, OpaquePointer?, UnsafeMutableRawPointer?) -> Void
+/// AdwMessageDialog::response: the dialog, the response id, the data.
+typealias StringHandler = @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?, UnsafeMutableRawPointer?) -> Void
+/// GtkGestureClick::pressed: the gesture, the number of presses, where.
+typealias PressHandler = @convention(c) (UnsafeMutableRawPointer?, Int32, Double, Double, UnsafeMutableRawPointer?) -> Void
+/// GtkEventControllerKey::key-pressed: the controller, the key's value and code, the modifiers.
+typealias KeyHandler = @convention(c) (UnsafeMutableRawPointer?, guint, guint, GdkModifierType, UnsafeMutableRawPointer?) -> gboolean
+/// GtkListBox::row-activated: the list, the row.
+typealias RowHandler = @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> Void
 typealias DropHandler = @convention(c) (OpaquePointer?, UnsafePointer<GValue>?, Double, Double, UnsafeMutableRawPointer?) -> gboolean
 
 func callback(_ function: Handler) -> GCallback { unsafeBitCast(function, to: GCallback.self) }
 func callback(_ function: BoolHandler) -> GCallback { unsafeBitCast(function, to: GCallback.self) }
 func callback(_ function: ResponseHandler) -> GCallback { unsafeBitCast(function, to: GCallback.self) }
+func callback(_ function: ActionHandler) -> GCallback { unsafeBitCast(function, to: GCallback.self) }
+func callback(_ function: StringHandler) -> GCallback { unsafeBitCast(function, to: GCallback.self) }
+func callback(_ function: PressHandler) -> GCallback { unsafeBitCast(function, to: GCallback.self) }
+func callback(_ function: KeyHandler) -> GCallback { unsafeBitCast(function, to: GCallback.self) }
+func callback(_ function: RowHandler) -> GCallback { unsafeBitCast(function, to: GCallback.self) }
 func callback(_ function: DropHandler) -> GCallback { unsafeBitCast(function, to: GCallback.self) }
 func callback(_ function: InsertTextHandler) -> GCallback { unsafeBitCast(function, to: GCallback.self) }
 func callback(_ function: DeleteRangeHandler) -> GCallback { unsafeBitCast(function, to: GCallback.self) }

@@ -1,64 +1,60 @@
 internal import CGTK
+import MailtoCore
 
-/// "Save this message as a draft?" with Save / Discard / Keep Editing, as the iOS sheet
-/// asks when a composer with edits is cancelled: a small modal window over the sheet.
-/// Escape or closing it keeps editing.
+/// "Save this message as a draft?" with Keep Editing, Discard and Save, as the iOS sheet
+/// asks when a composer with edits is cancelled: an `AdwMessageDialog` over the sheet.
+/// Escape or closing it keeps editing (its close response).
 final class SaveQuestion {
     enum Answer { case save, discard, keepEditing }
 
-    let window: GObjectRef
-    private let save: GObjectRef
-    private let discard: GObjectRef
-    private let keepEditing: GObjectRef
-    private let shortcuts: GObjectRef
+    static var heading: String { tr("Save this message as a draft?") }
+
+    let dialog: GObjectRef
     private var connections = SignalConnections()
     private var closed = false
 
     init(over sheet: ComposeSheet) {
-        window = GObjectRef(sinking: gtk_window_new())
-        gtk_window_set_title(mr_window(window.widget), "Save this message as a draft?")
-        gtk_window_set_transient_for(mr_window(window.widget), mr_window(sheet.window.widget))
-        gtk_window_set_modal(mr_window(window.widget), 1)
-        gtk_window_set_resizable(mr_window(window.widget), 0)
-        gtk_window_set_destroy_with_parent(mr_window(window.widget), 1)
-
-        let outer = box(GTK_ORIENTATION_VERTICAL, spacing: 12)
-        for side in [gtk_widget_set_margin_top, gtk_widget_set_margin_bottom, gtk_widget_set_margin_start, gtk_widget_set_margin_end] {
-            side(outer, 18)
+        // Wraps adw_message_dialog_new (transfer none: a toplevel GTK owns; referenced here).
+        dialog = GObjectRef(sinking: UnsafeMutableRawPointer(
+            adw_message_dialog_new(mr_window(sheet.window.widget), Self.heading, tr("If you discard it, what you wrote is lost."))))
+        let message = mr_message_dialog(dialog.pointer)
+        // The window's title too: a screen reader names the dialog by it.
+        gtk_window_set_title(mr_window(dialog.widget), Self.heading)
+        for (id, text) in [("keep", tr("Keep Editing")), ("discard", tr("Discard")), ("save", tr("Save"))] {
+            adw_message_dialog_add_response(message, id, text)
         }
-        gtk_box_append(mr_box(outer), label("Save this message as a draft?", classes: ["title-4"]))
-        gtk_box_append(mr_box(outer), label("If you discard it, what you wrote is lost.", classes: ["dim-label"], wrap: true))
-        let buttons = box(GTK_ORIENTATION_HORIZONTAL, spacing: 8)
-        gtk_widget_set_halign(buttons, GTK_ALIGN_END)
-        keepEditing = GObjectRef(sinking: button("Keep Editing"))
-        discard = GObjectRef(sinking: button("Discard"))
-        gtk_widget_add_css_class(discard.widget, "destructive-action")
-        save = GObjectRef(sinking: button("Save"))
-        gtk_widget_add_css_class(save.widget, "suggested-action")
-        for widget in [keepEditing, discard, save] { gtk_box_append(mr_box(buttons), widget.widget) }
-        gtk_box_append(mr_box(outer), buttons)
-        gtk_window_set_child(mr_window(window.widget), outer)
+        adw_message_dialog_set_response_appearance(message, "discard", ADW_RESPONSE_DESTRUCTIVE)
+        adw_message_dialog_set_response_appearance(message, "save", ADW_RESPONSE_SUGGESTED)
+        adw_message_dialog_set_default_response(message, "save")
+        adw_message_dialog_set_close_response(message, "keep")
+        connections.connect(dialog, "response", callback(onQuestionResponse), data: Unmanaged.passUnretained(sheet).toOpaque())
+        gtk_window_present(mr_window(dialog.widget))
+        Self.nameButtonsOnce(dialog.widget)
+    }
 
-        let data = Unmanaged.passUnretained(sheet).toOpaque()
-        connections.connect(save, "clicked", callback(onQuestionSave), data: data)
-        connections.connect(discard, "clicked", callback(onQuestionDiscard), data: data)
-        connections.connect(keepEditing, "clicked", callback(onQuestionKeepEditing), data: data)
-        connections.connect(window, "close-request", callback(onQuestionCloseRequest), data: data)
-        shortcuts = GObjectRef(sinking: UnsafeMutableRawPointer(gtk_shortcut_controller_new()))
-        let action = gtk_callback_action_new(onQuestionEscape, data, nil)
-        gtk_shortcut_controller_add_shortcut(OpaquePointer(shortcuts.pointer), gtk_shortcut_new(gtk_shortcut_trigger_parse_string("Escape"), action))
-        gtk_widget_add_controller(window.widget, mr_event_controller(shortcuts.pointer))
-        gtk_window_set_default_widget(mr_window(window.widget), save.widget)
-        gtk_window_present(mr_window(window.widget))
-        gtk_widget_grab_focus(save.widget)
+    /// libadwaita 1.2 (Debian 12) names each response button twice ("Discard Discard": its
+    /// label and the label inside it), which a screen reader then speaks: each button is
+    /// given its label as its name, found by walking the dialog's widgets.
+    private static func nameButtonsOnce(_ widget: UnsafeMutablePointer<GtkWidget>) {
+        if mr_is_button(widget) != 0, let text = gtk_button_get_label(mr_button(widget)) {
+            mr_set_own_accessible_label(widget, text)
+        }
+        var child = gtk_widget_get_first_child(widget)
+        while let current = child {
+            nameButtonsOnce(current)
+            child = gtk_widget_get_next_sibling(current)
+        }
     }
 
     func close() {
         guard !closed else { return }
         closed = true
         connections.disconnectAll()
-        gtk_widget_remove_controller(window.widget, mr_event_controller(shortcuts.pointer))
-        gtk_window_destroy(mr_window(window.widget))
+        // Not transient for the sheet any more before the sheet's window may go (the sheet
+        // ends right after an answer): a dialog finalized after its parent would disconnect
+        // its handlers from freed memory.
+        gtk_window_set_transient_for(mr_window(dialog.widget), nil)
+        gtk_window_destroy(mr_window(dialog.widget))
     }
 
     deinit {

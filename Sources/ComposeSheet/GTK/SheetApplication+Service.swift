@@ -1,4 +1,5 @@
 internal import CGTK
+import DesktopIntegration
 
 // The desktop service's side of the application: its D-Bus objects, its actions, its
 // notifications, and work it runs off the main thread.
@@ -64,7 +65,16 @@ extension SheetApplication {
     public func notify(id: String, title: String, body: String, urgent: Bool, buttons: [NotificationButton]) {
         guard let notification = g_notification_new(title) else { return }
         defer { g_object_unref(UnsafeMutableRawPointer(notification)) }
-        if !body.isEmpty { g_notification_set_body(notification, body) }
+        // GNOME Shell (org.gtk.Notifications) and the servers GLib falls back to read the body
+        // as markup: a Message-ID's <…> would vanish, so it is escaped.
+        if !body.isEmpty, let escaped = g_markup_escape_text(body, -1) {
+            g_notification_set_body(notification, escaped)
+            g_free(escaped)
+        }
+        if let icon = g_themed_icon_new(Identity.icon) {
+            g_notification_set_icon(notification, icon)
+            g_object_unref(UnsafeMutableRawPointer(icon))
+        }
         g_notification_set_priority(notification, urgent ? G_NOTIFICATION_PRIORITY_URGENT : G_NOTIFICATION_PRIORITY_NORMAL)
         for button in buttons {
             g_notification_add_button_with_target_value(notification, button.label, "app.\(button.action)",
@@ -146,8 +156,6 @@ private func onMainIdle(_ data: UnsafeMutableRawPointer?) -> gboolean {
     Unmanaged<BackgroundJob>.fromOpaque(data).takeRetainedValue().body()
     return 0
 }
-
-private typealias ActionHandler = @convention(c) (OpaquePointer?, OpaquePointer?, UnsafeMutableRawPointer?) -> Void
 
 /// A GSimpleAction's "activate": the notification button's id is its string parameter.
 private func onAction(_ action: OpaquePointer?, _ parameter: OpaquePointer?, _ data: UnsafeMutableRawPointer?) {

@@ -1,6 +1,8 @@
 internal import CGTK
+import DesktopIntegration
 
-/// The GtkApplication that holds the sheets of one process. Without an id it is the
+/// The AdwApplication that holds the sheets of one process (libadwaita's: its style manager
+/// follows the system's light or dark appearance, and its widgets are initialised). Without an id it is the
 /// program a command line starts for one sheet (`G_APPLICATION_NON_UNIQUE`), and it runs
 /// until that sheet is gone. With the application id it is the desktop service: the one
 /// primary instance on the session bus, D-Bus activatable, which opens the sheets that
@@ -28,7 +30,7 @@ public final class SheetApplication {
         gtk_init_check() != 0
     }
 
-    /// Wraps `gtk_application_new` (transfer full). `id` `nil`: an application without a
+    /// Wraps `adw_application_new` (transfer full). `id` `nil`: an application without a
     /// bus name, for one sheet. With an `id`, a unique application that handles `Open`
     /// (GLib's D-Bus activation of its desktop entry); `isService`: started by D-Bus
     /// activation (`--gapplication-service`), so it stays up for the inactivity timeout
@@ -37,9 +39,12 @@ public final class SheetApplication {
     public init(id: String? = nil, isService: Bool = false, windowed: Bool = true) {
         var flags = id == nil ? G_APPLICATION_NON_UNIQUE.rawValue : G_APPLICATION_HANDLES_OPEN.rawValue
         if isService { flags |= G_APPLICATION_IS_SERVICE.rawValue }
-        let made = windowed ? gtk_application_new(id, GApplicationFlags(rawValue: flags)).map { UnsafeMutableRawPointer($0) }
+        let made = windowed ? adw_application_new(id, GApplicationFlags(rawValue: flags)).map { UnsafeMutableRawPointer($0) }
             : g_application_new(id, GApplicationFlags(rawValue: flags)).map { UnsafeMutableRawPointer($0) }
-        guard let pointer = made else { preconditionFailure("gtk_application_new returned NULL") }
+        guard let pointer = made else { preconditionFailure("adw_application_new returned NULL") }
+        // Its name and icon on its windows and in GLib's notifications (Identity).
+        g_set_application_name(Identity.name)
+        if windowed { gtk_window_set_default_icon_name(Identity.icon) }
         application = GObjectRef(adopting: pointer)
         showsSheets = windowed
         let data = Unmanaged.passUnretained(self).toOpaque()

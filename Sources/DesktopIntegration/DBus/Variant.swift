@@ -35,6 +35,9 @@ final class Variant {
     /// Wraps `g_variant_get_uint32`, for a `u`.
     var uint32: UInt32? { isOfType("u") ? g_variant_get_uint32(pointer) : nil }
 
+    /// Wraps `g_variant_get_int32`, for an `i`.
+    var int32: Int32? { isOfType("i") ? g_variant_get_int32(pointer) : nil }
+
     /// Wraps `g_variant_get_string` (transfer none), for an `s`.
     var string: String? { isOfType("s") ? String(cString: g_variant_get_string(pointer, nil)) : nil }
 
@@ -52,6 +55,18 @@ final class Variant {
             if entry.child(0).string == key { return entry.child(1).unboxed }
         }
         return nil
+    }
+
+    /// The entries of a dictionary whose keys are strings or object paths (`a{sv}`,
+    /// `a{oa{sa{sv}}}`...), in order: each key and its value, as it is (a `v` stays boxed).
+    var entries: [(key: String, value: Variant)] {
+        guard isOfType("a{?*}") else { return [] }
+        return (0..<count).compactMap { index in
+            let entry = child(index)
+            let key = entry.child(0)
+            guard let name = key.string ?? key.objectPath else { return nil }
+            return (name, entry.child(1))
+        }
     }
 
     /// The strings of an `as`, each through `child` and `string`.

@@ -1,21 +1,28 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import DesktopIntegration
+public import DesktopIntegration
 public import MIMEMessage
 public import SMTPTransport
 
-/// The sending account: who the message is from and the server that submits it, read
-/// once per run with the rest of the configuration (`Configuration`).
+/// A sending account: who the message is from and the server that submits it. Accounts
+/// come from the config files (`[account NAME]`), msmtp's file and GNOME Online Accounts
+/// (`Configuration`, `Session.accounts`); a run reads them once.
 public struct Account: Sendable {
+    /// The name `send --account` and `default=` take: NAME of `[account NAME]` (`default`
+    /// for the unnamed `[account]`), `msmtp:NAME` for an account of msmtp's file, `goa:ID`
+    /// for one of GNOME Online Accounts.
+    public var name: String
     public var from: Mailbox
-    /// The server; `password` is filled in by `resolvePassword()`, not by loading.
+    /// The server; its credentials are filled in at the attempt (`Session`), not by loading.
     public var server: SMTPServer
     public var password: PasswordSource
-    /// The file it came from, for messages.
+    /// Where it comes from, as messages name it (a file, `FILE (account NAME)`, or
+    /// `GNOME Online Accounts (Google)`).
     public var source: String
 
-    public init(from: Mailbox, server: SMTPServer, password: PasswordSource, source: String) {
+    public init(name: String = "default", from: Mailbox, server: SMTPServer, password: PasswordSource, source: String) {
+        self.name = name
         self.from = from
         self.server = server
         self.password = password
@@ -29,11 +36,22 @@ public struct Account: Sendable {
         case command(String)
         /// `password=` in a file only its owner can read (checked when loading).
         case inline(String)
+        /// GNOME Online Accounts: an access token or the keyring's SMTP password, asked for
+        /// at each attempt and never kept.
+        case onlineAccounts(OnlineMailAccount)
+    }
+
+    /// The GNOME Online Accounts account it is, if it is one.
+    public var onlineAccount: OnlineMailAccount? {
+        if case .onlineAccounts(let online) = password { return online }
+        return nil
     }
 
     /// The server with its password, from the account's password source; a
     /// password-command gets `commandTimeout` seconds; a locked keyring is unlocked through
-    /// its own prompt when `mayPrompt` (there is a display to show it on).
+    /// its own prompt when `mayPrompt` (there is a display to show it on). An account of
+    /// GNOME Online Accounts gets its credentials from the Session at each attempt, never
+    /// here: its server is returned as it is.
     public func serverWithPassword(
         commandTimeout: Double = PasswordCommand.timeoutSeconds, mayPrompt: Bool = false
     ) throws(ConfigurationError) -> SMTPServer {
@@ -60,66 +78,70 @@ public struct Account: Sendable {
             server.password = password
         case .command(let command):
             server.password = try PasswordCommand.run(command, source: source, timeout: commandTimeout)
+        case .onlineAccounts:
+            break
         }
         return server
     }
 }
 
 extension Account {
-    /// The keys of `[account]`: any other is a mistake, named with the closest of these.
+    /// The keys of an account group: any other is a mistake, named with the closest of these.
     public static let keys: Set<String> = [
         "from", "host", "port", "security", "user", "password", "password-command", "ca-file", "allow-plaintext",
         "timeout",
     ]
 
-    /// The `[account]` group of a mailto-route config file (docs/design.md "Files"), read from
-    /// `path`, whose permission bits are `mode`. Throws one line per mistake.
-    init(_ file: KeyFile, path: String, mode: UInt32) throws(ConfigurationError) {
-        for key in file.keys(in: "account") where !Self.keys.contains(key) {
-            throw ConfigurationError("\(path): unknown key '\(key)' in [account]" + (closest(to: key, among: Self.keys).map { "; did you mean '\($0)'?" } ?? ""))
+    /// An account group of the config files (docs/design.md "Files"), named `name`, as the
+    /// layers make it (`group`); `modes` gives each file's permission bits. Throws one line
+    /// per mistake, naming the file of the key at fault.
+    init(_ group: SettingsGroup, name: String, modes: [String: UInt32], defaultCAFile: String? = nil) throws(ConfigurationError) {
+        let title = "[\(group.name)]"
+        for key in group.keys where !Self.keys.contains(key) {
+            throw ConfigurationError("\(group.file(of: key)): unknown key '\(key)' in \(title)"
+                + (closest(to: key, among: Self.keys).map { "; did you mean '\($0)'?" } ?? ""))
         }
-        func value(_ key: String) -> String? {
-            file.string("account", key).map { $0.trimmingSpaces() }.flatMap { $0.isEmpty ? nil : $0 }
-        }
-        guard let fromText = value("from") else { throw ConfigurationError("\(path): [account] needs from=") }
-        guard let host = value("host") else { throw ConfigurationError("\(path): [account] needs host=") }
+        guard let fromText = group.value("from") else { throw ConfigurationError("\(group.file): \(title) needs from=") }
+        guard let host = group.value("host") else { throw ConfigurationError("\(group.file): \(title) needs host=") }
         let from: Mailbox
-        do { from = try Mailbox(parsing: fromText) } catch { throw ConfigurationError("\(path): from=: \(error.message)") }
-        let port = try value("port").map { (text) throws(ConfigurationError) in try Self.port(text, path) }
+        do { from = try Mailbox(parsing: fromText) } catch { throw ConfigurationError("\(group.file(of: "from")): from=: \(error.message)") }
+        let port = try group.value("port").map { (text) throws(ConfigurationError) in try Self.port(text, group.file(of: "port")) }
         let security: SMTPServer.Security
-        if let text = value("security") {
+        if let text = group.value("security") {
             guard let parsed = SMTPServer.Security(rawValue: text) else {
-                throw ConfigurationError("\(path): security=\(text): must be tls, starttls or none")
+                throw ConfigurationError("\(group.file(of: "security")): security=\(text): must be tls, starttls or none")
             }
             security = parsed
         } else {
             security = port == 465 ? .tls : .starttls
         }
         var allowPlaintext = false
-        if let text = value("allow-plaintext") {
+        if let text = group.value("allow-plaintext") {
             guard text == "true" || text == "false" else {
-                throw ConfigurationError("\(path): allow-plaintext=\(text): must be true or false")
+                throw ConfigurationError("\(group.file(of: "allow-plaintext")): allow-plaintext=\(text): must be true or false")
             }
             allowPlaintext = text == "true"
         }
         var password = PasswordSource.none
-        let inline = file.string("account", "password")
+        let inline = group.setting("password")
         // Others can read the password whether or not password-command= wins over it.
-        if inline != nil { try Self.checkPrivate(path, mode: mode, why: "it holds password=") }
-        if let command = value("password-command") {
+        if let inline {
+            try Self.checkPrivate(inline.file, mode: modes[inline.file] ?? 0o077, why: "it holds password=")
+        }
+        if let command = group.value("password-command") {
             password = .command(command)
         } else if let inline {
-            password = .inline(inline)
+            password = .inline(inline.value)
         }
-        let caFile = value("ca-file")
+        let caFile = group.value("ca-file") ?? defaultCAFile
         if let caFile, access(caFile, R_OK) != 0 {
-            throw ConfigurationError("\(path): ca-file=\(caFile): \(systemErrorText(errno))")
+            throw ConfigurationError("\(group.file(of: "ca-file")): ca-file=\(caFile): \(systemErrorText(errno))")
         }
         var server = SMTPServer(host: host, port: port, security: security, allowPlaintext: allowPlaintext,
-                                caFile: caFile, user: value("user"))
-        if let text = value("timeout") {
+                                caFile: caFile, user: group.value("user"))
+        if let text = group.value("timeout") {
             guard let seconds = Int(text), (1...3600).contains(seconds) else {
-                throw ConfigurationError("\(path): timeout=\(text): must be a number of seconds from 1 to 3600")
+                throw ConfigurationError("\(group.file(of: "timeout")): timeout=\(text): must be a number of seconds from 1 to 3600")
             }
             server.connectTimeout = seconds
             server.stallTimeout = seconds
@@ -127,8 +149,8 @@ extension Account {
         // A mistake of the file, found when it is read: a link then goes to the mail
         // program as for any unusable account, rather than asking to send what the
         // transport would refuse.
-        if let refusal = server.plainTextRefusal { throw ConfigurationError("\(path): \(refusal)") }
-        self.init(from: from, server: server, password: password, source: path)
+        if let refusal = server.plainTextRefusal { throw ConfigurationError("\(group.file(of: "security")): \(refusal)") }
+        self.init(name: name, from: from, server: server, password: password, source: group.file)
     }
 
     static func port(_ text: String, _ path: String) throws(ConfigurationError) -> Int {

@@ -1,7 +1,10 @@
 import DesktopIntegration
 
-/// The user's setup, read once per run (docs/design.md, Files): the config file's `[route]`
-/// group and the account, from its `[account]` group or else from msmtp's own file.
+/// The user's setup, read once per run (docs/design.md, Files): the config files (the
+/// system's under `$XDG_CONFIG_DIRS`, then the user's, laid over each other with the keys
+/// an administrator locked kept: `ConfigLayers`), their `[route]` group and account groups,
+/// and every account of msmtp's own file. GNOME Online Accounts' accounts are the
+/// Session's (`Session.accounts`): they are asked of the session bus, not read from files.
 public struct Configuration: Sendable {
     /// A file that was read: its path and permission bits.
     public struct File: Sendable, Equatable {
@@ -10,71 +13,126 @@ public struct Configuration: Sendable {
     }
 
     public var route = RouteSettings()
-    /// The account that sends, or its mistake; `nil` when none is set up anywhere.
-    public var account: Result<Account, ConfigurationError>?
-    /// The config file, when there is one.
+    /// Every account the files set up, usable or with its mistake, in the documented order:
+    /// the config files' account groups as they first appear (the system's, then the
+    /// user's), then msmtp's accounts (its default first).
+    public var accounts: [AccountSetup] = []
+    /// The user's config file, when there is one.
     public var configFile: File?
-    /// The file the account comes from (the config file, or msmtp's), also when it has a
-    /// mistake; `nil` when there is none.
-    public var accountFile: File?
+    /// The system's config files that were found, the least important first.
+    public var systemFiles: [File] = []
+    /// msmtp's file, when one was read.
+    public var msmtprcFile: File?
+    /// Every setting of the config files with the file it comes from and whether it is
+    /// locked (`check` shows them), in the order of their groups.
+    public var settings: [Setting] = []
+    /// The keys locked in each group (`locked=` of the system's files), `*` for all.
+    public var lockedKeys: [String: Set<String>] = [:]
+    /// What the layering has to say: values of the user's not taken because an
+    /// administrator locked them, `locked=` where it is not read.
+    public var notices: [String] = []
 
-    /// An account set up, whether or not it can send.
-    public var hasAccount: Bool { account != nil }
+    /// An account set up in the files, whether or not it can send.
+    public var hasAccount: Bool { !accounts.isEmpty }
 
     /// A file as read: its path, then its text and permission bits, or why it could not
     /// be read.
     public typealias Text = (path: String, contents: Result<(text: String, mode: UInt32), ConfigurationError>)
 
-    /// Reads the config file and, unless it has an `[account]` group, msmtp's file; each
-    /// file is opened once.
+    /// Reads the system's config files, the user's and msmtp's; each file is opened once.
     public static func load(_ paths: Paths) -> Configuration {
-        Configuration(config: read(paths.configFile)) {
+        Configuration(system: paths.systemConfigFiles.reversed().compactMap(read), config: read(paths.configFile),
+                      defaultCAFile: paths.defaultCAFile) {
             paths.msmtprcFiles.lazy.compactMap(read).first
         }
     }
 
-    /// From texts: `config` is the config file, `msmtprc` gives msmtp's file, and is
-    /// asked only when the config file sets up no account.
-    public init(config: Text?, msmtprc: () -> Text? = { nil }) {
-        var groupAccount = false
-        if let config {
-            switch config.contents {
-            case .success((let text, let mode)):
-                configFile = File(path: config.path, mode: mode)
+    /// From texts: `system` are the system's config files, the least important first;
+    /// `config` is the user's; `msmtprc` gives msmtp's file. `defaultCAFile`: the trust
+    /// anchors of an account that names none (`SSL_CERT_FILE`).
+    public init(system: [Text] = [], config: Text?, defaultCAFile: String? = nil, msmtprc: () -> Text? = { nil }) {
+        var layers: [ConfigLayers.Layer] = []
+        var unreadable: [(path: String, mistake: ConfigurationError)] = []
+        for (index, text) in (system + (config.map { [$0] } ?? [])).enumerated() {
+            let isSystem = index < system.count
+            switch text.contents {
+            case .success((let contents, let mode)):
+                let file = File(path: text.path, mode: mode)
+                if isSystem { systemFiles.append(file) } else { configFile = file }
                 do {
-                    let file = try KeyFile.parse(text, path: config.path)
-                    route = RouteSettings(file, path: config.path)
-                    if file.groups.contains("account") {
-                        groupAccount = true
-                        accountFile = configFile
-                        account = Result { () throws(ConfigurationError) in try Account(file, path: config.path, mode: mode) }
-                    }
+                    layers.append(.init(path: text.path, mode: mode, file: try KeyFile.parse(contents, path: text.path),
+                                        isSystem: isSystem))
                 } catch {
-                    // A file that does not parse holds no account anyone can trust.
-                    let mistake = ConfigurationError(error.message)
-                    route = RouteSettings(unreadable: mistake, path: config.path)
-                    groupAccount = true
-                    accountFile = configFile
-                    account = .failure(mistake)
+                    unreadable.append((text.path, ConfigurationError(error.message)))
                 }
             case .failure(let mistake):
-                route = RouteSettings(unreadable: mistake, path: config.path)
-                groupAccount = true
-                account = .failure(mistake)
+                unreadable.append((text.path, mistake))
             }
         }
-        // Without an [account] group, msmtp's default account sends, whatever [route] says.
-        guard !groupAccount, let msmtprc = msmtprc() else { return }
+        let merged = ConfigLayers(layers: layers)
+        let modes = Dictionary(layers.map { ($0.path, $0.mode) }, uniquingKeysWith: { $1 })
+        let route = merged.group("route")
+        self.route = RouteSettings(route.group)
+        notices += route.notices
+        settings += route.group.settings
+        lockedKeys["route"] = merged.lockedKeys(in: "route")
+        for groupName in merged.groupNames {
+            guard let name = Self.accountName(ofGroup: groupName) else { continue }
+            let (group, groupNotices) = merged.group(groupName)
+            notices += groupNotices
+            settings += group.settings
+            lockedKeys[groupName] = merged.lockedKeys(in: groupName)
+            let origin = AccountSetup.Origin.config(path: group.file)
+            guard Self.isValidName(name) else {
+                accounts.append(AccountSetup(name: name, origin: origin, account: .failure(ConfigurationError(
+                    "\(group.file): [\(groupName)]: an account's name is letters, digits, '.', '-', '_' and '@', without ':'"))))
+                continue
+            }
+            if accounts.contains(where: { $0.name == name }) {
+                accounts.append(AccountSetup(name: name, origin: origin, account: .failure(ConfigurationError(
+                    "\(group.file): [\(groupName)] is the account '\(name)' a second time ([account] is named 'default')"))))
+                continue
+            }
+            accounts.append(AccountSetup(name: name, origin: origin, account: Result { () throws(ConfigurationError) in
+                try Account(group, name: name, modes: modes, defaultCAFile: defaultCAFile)
+            }))
+        }
+        // A file that does not read holds nothing anyone can trust: links are handed off
+        // until it is fixed, and it is an account with its mistake, so that a script that
+        // asked to send learns why nothing was sent.
+        for (path, mistake) in unreadable {
+            self.route = RouteSettings(unreadable: mistake, path: path)
+            accounts.insert(AccountSetup(name: "default", origin: .config(path: path), account: .failure(mistake)), at: 0)
+        }
+        guard let msmtprc = msmtprc() else { return }
         switch msmtprc.contents {
         case .success((let text, let mode)):
-            accountFile = File(path: msmtprc.path, mode: mode)
+            msmtprcFile = File(path: msmtprc.path, mode: mode)
             do {
-                account = try Msmtprc.parse(text, path: msmtprc.path, mode: mode).map { .success($0) }
+                accounts += try Msmtprc.parse(text, path: msmtprc.path, mode: mode, caFile: defaultCAFile).map {
+                    AccountSetup(name: $0.name, origin: .msmtprc(path: msmtprc.path), account: $0.account)
+                }
             } catch {
-                account = .failure(error)
+                accounts.append(AccountSetup(name: "msmtp", origin: .msmtprc(path: msmtprc.path), account: .failure(error)))
             }
         case .failure(let mistake):
-            account = .failure(mistake)
+            accounts.append(AccountSetup(name: "msmtp", origin: .msmtprc(path: msmtprc.path), account: .failure(mistake)))
+        }
+    }
+
+    /// `default` for `[account]`, `NAME` for `[account NAME]`; `nil` for any other group.
+    static func accountName(ofGroup group: String) -> String? {
+        if group == "account" { return "default" }
+        guard group.hasPrefix("account ") else { return nil }
+        return String(group.dropFirst("account ".count)).trimmingSpaces()
+    }
+
+    /// Names that never collide with msmtp's (`msmtp:`) and GNOME Online Accounts' (`goa:`),
+    /// and read the same on a command line.
+    static func isValidName(_ name: String) -> Bool {
+        !name.isEmpty && name.utf8.allSatisfy { byte in
+            (byte >= 0x30 && byte <= 0x39) || (byte | 0x20 >= 0x61 && byte | 0x20 <= 0x7A)
+                || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "@")
         }
     }
 
@@ -85,6 +143,47 @@ public struct Configuration: Sendable {
             return (path, .success((String(decoding: bytes, as: UTF8.self), UInt32(mode))))
         } catch {
             return (path, .failure(ConfigurationError(Failure(error, otherwise: .configuration).message)))
+        }
+    }
+}
+
+/// One account as it is set up, usable or not: its name, where it comes from, and the
+/// account or its mistake.
+public struct AccountSetup: Sendable {
+    /// Where an account comes from.
+    public enum Origin: Sendable, Equatable {
+        /// An account group of the config files; `path` is the file to mend it in.
+        case config(path: String)
+        /// msmtp's file.
+        case msmtprc(path: String)
+        /// GNOME Online Accounts.
+        case onlineAccounts(OnlineMailAccount)
+    }
+
+    public var name: String
+    public var origin: Origin
+    public var account: Result<Account, ConfigurationError>
+
+    public init(name: String, origin: Origin, account: Result<Account, ConfigurationError>) {
+        self.name = name
+        self.origin = origin
+        self.account = account
+    }
+
+    /// Where it comes from, as a person reads it: a file, or `GNOME Online Accounts (Google)`.
+    public var originText: String {
+        switch origin {
+        case .config(let path), .msmtprc(let path): path
+        case .onlineAccounts(let online): "GNOME Online Accounts (\(online.providerName.isEmpty ? online.providerType : online.providerName))"
+        }
+    }
+
+    /// `config`, `msmtprc` or `goa`, as `check --json` says it.
+    public var originKind: String {
+        switch origin {
+        case .config: "config"
+        case .msmtprc: "msmtprc"
+        case .onlineAccounts: "goa"
         }
     }
 }

@@ -4,12 +4,20 @@ import Glibc
 import MIMEMessage
 import SMTPTransport
 
-/// The default account of msmtp's configuration, the de-facto SMTP setup on Linux: read
-/// when mailto-route has no config file of its own. Only the settings that matter for
-/// submission are taken; `tls_certcheck off` is refused (mailto-route always verifies).
+/// The accounts of msmtp's configuration, the de-facto SMTP setup on Linux. Only the
+/// settings that matter for submission are taken; `tls_certcheck off` is refused
+/// (mailto-route always verifies).
 enum Msmtprc {
-    /// The account msmtp would use of `text`, read from `path` with permission bits `mode`.
-    static func parse(_ text: String, path: String, mode: UInt32) throws(ConfigurationError) -> Account? {
+    /// The prefix of the names of msmtp's accounts (`msmtp:NAME`).
+    static let prefix = "msmtp:"
+
+    /// Every account of `text`, read from `path` with permission bits `mode`: the one msmtp
+    /// uses by default first (`account default : NAME`, else the account named `default`,
+    /// else the first), then the others in the file's order; each usable or with its own
+    /// mistake. Throws a mistake of the whole file (a password others can read). `caFile`:
+    /// the trust anchors of an account that names none (`SSL_CERT_FILE`).
+    static func parse(_ text: String, path: String, mode: UInt32, caFile: String? = nil)
+        throws(ConfigurationError) -> [(name: String, account: Result<Account, ConfigurationError>)] {
         var defaults: [String: String] = [:]
         var accounts: [String: [String: String]] = [:]
         var order: [String] = []
@@ -49,23 +57,22 @@ enum Msmtprc {
                 if let current { accounts[current]?[key] = value } else { defaults[key] = value }
             }
         }
-        // As msmtp: the `default` account, or the only one; with several and none the
-        // default, msmtp refuses to guess, and so does mailto-route.
-        guard let name = defaultAlias ?? (accounts["default"] != nil ? "default" : order.count == 1 ? order.first : nil) else {
-            if order.isEmpty { return nil }
-            throw ConfigurationError(
-                "\(path): \(order.count) accounts (\(order.joined(separator: ", "))) and none is the default: add 'account default : NAME', as msmtp needs too")
-        }
-        guard let settings = accounts[name] else {
-            throw ConfigurationError("\(path): the default account '\(name)' is not defined")
+        // As msmtp: the `default` account (or the one it names), else the first.
+        let first = defaultAlias.flatMap { accounts[$0] != nil ? $0 : nil } ?? (accounts["default"] != nil ? "default" : order.first)
+        if let alias = defaultAlias, accounts[alias] == nil {
+            throw ConfigurationError("\(path): the default account '\(alias)' is not defined")
         }
         // As msmtp: a password anywhere in the file, in whichever account and whatever
         // else that account sets (passwordeval), is one others must not read.
         if holdsPassword { try Account.checkPrivate(path, mode: mode, why: "it holds a password") }
-        return try account(settings, name: name, path: path)
+        let names = (first.map { [$0] } ?? []) + order.filter { $0 != first }
+        return names.compactMap { name in
+            guard let settings = accounts[name] else { return nil }
+            return (prefix + name, Result { () throws(ConfigurationError) in try account(settings, name: name, path: path, caFile: caFile) })
+        }
     }
 
-    private static func account(_ settings: [String: String], name: String, path: String) throws(ConfigurationError) -> Account {
+    private static func account(_ settings: [String: String], name: String, path: String, caFile: String?) throws(ConfigurationError) -> Account {
         let place = "\(path) (account \(name))"
         guard let host = settings["host"] else { throw ConfigurationError("\(place): no host") }
         guard let fromText = settings["from"] else { throw ConfigurationError("\(place): no from") }
@@ -86,12 +93,12 @@ enum Msmtprc {
         } else if let inline = settings["password"] {
             password = .inline(inline)
         }
-        let server = SMTPServer(host: host, port: port, security: security, caFile: settings["tls_trust_file"],
+        let server = SMTPServer(host: host, port: port, security: security, caFile: settings["tls_trust_file"] ?? caFile,
                                 user: auth ? settings["user"] : nil)
         // msmtprc has no allow-plaintext: plain text goes to loopback only.
         if server.plainTextRefusal != nil {
             throw ConfigurationError("\(place): tls off would send the password and message in plain text to \(host); set tls on")
         }
-        return Account(from: from, server: server, password: auth ? password : .none, source: place)
+        return Account(name: prefix + name, from: from, server: server, password: auth ? password : .none, source: place)
     }
 }

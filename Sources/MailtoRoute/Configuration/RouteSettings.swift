@@ -19,6 +19,9 @@ public struct RouteSettings: Equatable, Sendable {
     /// Where to hand off (`handler=`: a desktop id or `webmail:SERVICE`); `nil`: the
     /// desktop's default.
     public var handler: String?
+    /// The account that sends when none is chosen (`default=`: an account's name, or its
+    /// address); `nil`: the only account, else the first (`Session.defaultAccount`).
+    public var defaultAccount: String?
     /// The first thing in the file that does not read; with it, `policy` is `.handoff`
     /// (unknown words never send a link).
     public var error: ConfigurationError?
@@ -28,35 +31,40 @@ public struct RouteSettings: Equatable, Sendable {
     public init() {}
 
     /// The keys of `[route]`.
-    public static let keys: Set<String> = ["policy", "consent-timeout", "handler"]
+    public static let keys: Set<String> = ["policy", "consent-timeout", "handler", "default"]
 
-    /// Reads `policy=`, `consent-timeout=` and `handler=` of `file` (`path` names it). A
-    /// value that is not one of the allowed is a configuration error, and links are handed
-    /// off until it is fixed: guessing could send what the user meant to be asked about.
-    /// What does read is kept, so that a click and the check hand off to the same `handler=`.
-    init(_ file: KeyFile, path: String) {
+    /// Reads `policy=`, `consent-timeout=`, `handler=` and `default=` of the `[route]` group
+    /// as the config files make it (each key's file names it in a mistake). A value that is
+    /// not one of the allowed is a configuration error, and links are handed off until it is
+    /// fixed: guessing could send what the user meant to be asked about. What does read is
+    /// kept, so that a click and the check hand off to the same `handler=`.
+    init(_ group: SettingsGroup) {
         // A misspelt key would leave its setting at the default without a word (policy=
         // mistyped leaves links asked about): named, as [account]'s are.
-        for key in file.keys(in: "route") where !Self.keys.contains(key) {
+        for key in group.keys where !Self.keys.contains(key) {
+            let path = group.file(of: key)
             refuse("\(path): unknown key '\(key)' in [route]" + (closest(to: key, among: Self.keys).map { "; did you mean '\($0)'?" } ?? ""),
                    fix: "remove or correct '\(key)' in [route] of \(path) (its keys: \(Self.keys.sorted().joined(separator: ", ")))")
         }
         // A desktop id or webmail:SERVICE has no spaces, so a stray one around it is no error.
-        handler = file.string("route", "handler")?.split(whereSeparator: { $0 == " " || $0 == "\t" }).first.map(String.init)
-        if let text = file.string("route", "policy") {
+        handler = group.rawValue("handler")?.split(whereSeparator: { $0 == " " || $0 == "\t" }).first.map(String.init)
+        defaultAccount = group.value("default")
+        if let text = group.rawValue("policy") {
             let value = text.trimmingSpaces()
             if let policy = LinkPolicy(rawValue: value) {
                 self.policy = policy
             } else {
+                let path = group.file(of: "policy")
                 refuse("\(path): policy=\(value.visible) in [route] is not ask, direct or handoff",
                        fix: "set policy= to ask, direct or handoff in [route] of \(path)")
             }
         }
-        if let text = file.string("route", "consent-timeout") {
+        if let text = group.rawValue("consent-timeout") {
             let value = text.trimmingSpaces()
             if let seconds = Int(value), seconds > 0, seconds <= 3600 {
                 consentTimeout = Double(seconds)
             } else {
+                let path = group.file(of: "consent-timeout")
                 refuse("\(path): consent-timeout=\(value.visible) in [route] is not a number of seconds from 1 to 3600",
                        fix: "set consent-timeout= to a number of seconds from 1 to 3600 in [route] of \(path)")
             }

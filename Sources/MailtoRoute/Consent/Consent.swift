@@ -26,19 +26,17 @@ public enum ConsentChannel: Equatable, Sendable {
     case notification
 }
 
-/// Asks whether `email` may be sent as `from` through `server` (`host:port`), showing
-/// From, To, Cc, Bcc, Subject and the first lines of the body, with invisible and
-/// bidirectional-control characters escaped. The choices are send, hand off to
-/// `handlerName` (or save as a draft when it is `nil`: no mail program), and cancel.
+/// Asks whether a message may be sent, showing `question` (From, To, Cc, Bcc, Subject and
+/// the first lines of the body, with invisible and bidirectional-control characters
+/// escaped). The choices are send, hand off to the mail program (or save as a draft when
+/// there is none), and cancel.
 ///
 /// Never waits longer than `timeout` seconds for the user, nor `callTimeout` seconds for
 /// one D-Bus call; whatever keeps the question from being asked or answered is
 /// `.notConsented`, never `.send`.
 public func askConsent(
-    for email: EmailData, sendingAs from: String, via server: String, handlerName: String?,
-    channel: ConsentChannel = .automatic, timeout: Double = 120, callTimeout: Double = 2
+    _ question: ConsentQuestion, channel: ConsentChannel = .automatic, timeout: Double = 120, callTimeout: Double = 2
 ) -> ConsentDecision {
-    let question = ConsentQuestion(email: email, from: from, server: server, handlerName: handlerName)
     switch channel {
     case .terminal:
         guard let terminal = Terminal.open() else { return .notConsented("no terminal to ask on") }
@@ -94,7 +92,7 @@ public func showReportNotification(
     summary: String, details: [String] = [], urgent: Bool = false, callTimeout: Double = 2
 ) throws(DesktopError) {
     let notification = DesktopNotification(
-        summary: "mailto-route: " + summary.visible,
+        summary: summary.visible,
         body: details.map(\.visible).joined(separator: "\n"),
         urgency: urgent ? .critical : .normal
     )

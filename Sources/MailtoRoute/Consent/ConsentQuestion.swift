@@ -2,7 +2,7 @@
 /// Every value from the message is escaped with `String.visible`: a link cannot hide a
 /// recipient or reorder a subject with invisible or bidirectional-control characters, nor
 /// reach the terminal with an escape sequence.
-struct ConsentQuestion {
+public struct ConsentQuestion {
     /// One choice: its letter on the terminal, its key as a notification action.
     struct Choice {
         var letter: Character
@@ -15,13 +15,13 @@ struct ConsentQuestion {
     }
 
     /// Label and escaped value, in the order shown.
-    let fields: [(label: String, value: String)]
+    public let fields: [(label: String, value: String)]
     /// The first lines of the body, escaped and cut to `maximumLineLength`.
     let bodyLines: [String]
     /// How many more lines the body has.
     let moreBodyLines: Int
-    let sendingAs: String
-    let server: String
+    public let sendingAs: String
+    public let server: String
     let choices: [Choice]
     /// Said when the link asked for attachments: how the user can still send a file.
     let attachmentNote: String?
@@ -29,7 +29,9 @@ struct ConsentQuestion {
     static let maximumBodyLines = 6
     static let maximumLineLength = 200
 
-    init(email: EmailData, from: String, server: String, handlerName: String?) {
+    /// The question for sending `email` as `from` through `server` (`host:port`); the
+    /// alternative offered is handing off to `handlerName`, or saving a draft when `nil`.
+    public init(email: EmailData, from: String, server: String, handlerName: String?) {
         var fields: [(String, String)] = [("From", Self.shown(from))]
         // With more than one recipient the label says how many: a list cut short for room
         // cannot hide that there are more.

@@ -14,21 +14,26 @@ struct Submission {
     var recipients: [String]
     var messageId: String?
     var subject: String?
+    /// The account it goes through; a queued copy is retried through it.
+    var account: Account
 
-    init(_ message: OutgoingMessage, subject: String?) {
+    init(_ message: OutgoingMessage, subject: String?, account: Account) {
         content = .built(message)
         envelopeFrom = message.from.asciiAddress
         recipients = message.recipients.map(\.asciiAddress)
         messageId = message.messageID
         self.subject = subject
+        self.account = account
     }
 
-    init(stored: RawMessage.Content, envelopeFrom: String, recipients: [String], messageId: String?, subject: String?) {
+    init(stored: RawMessage.Content, envelopeFrom: String, recipients: [String], messageId: String?, subject: String?,
+         account: Account) {
         content = .stored(stored)
         self.envelopeFrom = envelopeFrom
         self.recipients = recipients
         self.messageId = messageId
         self.subject = subject
+        self.account = account
     }
 
     /// The whole message, for the outbox.
@@ -52,7 +57,7 @@ struct Submission {
     /// This message for `recipients` only, as the outbox keeps it.
     func queued(for recipients: [String], server: String?) throws -> OutboxMessage {
         OutboxMessage(bytes: try bytes(), envelopeFrom: envelopeFrom, recipients: recipients, messageId: messageId,
-                      server: server, subject: subject)
+                      server: server, subject: subject, account: account.name)
     }
 }
 
@@ -73,12 +78,18 @@ extension Session {
     /// says where, or why the outbox could not take it. Throws the server's refusal, or why
     /// no connection can be made.
     func transmit(_ submission: Submission, progress: (@Sendable (Int, Int) -> Void)? = nil) throws -> Transmitted {
-        let smtp = try smtp()
-        let receipt = switch submission.content {
-        case .built(let message): try smtp.send(message, progress: progress)
-        case .stored(let content):
-            try smtp.send(RawMessage(content, envelopeFrom: submission.envelopeFrom, recipients: submission.recipients))
+        let smtp = try smtp(for: submission.account)
+        let receipt: SMTPReceipt
+        do {
+            receipt = switch submission.content {
+            case .built(let message): try smtp.send(message, progress: progress)
+            case .stored(let content):
+                try smtp.send(RawMessage(content, envelopeFrom: submission.envelopeFrom, recipients: submission.recipients))
+            }
+        } catch {
+            throw failure(error, through: submission.account)
         }
+        sent(through: submission.account)
         // Refused for good while the others got it: a draft addressed to them keeps their
         // copy, for the user to correct the address and send again (rule 3).
         let refused = receipt.refused.filter { $0.reply.hasPrefix("5") }.map(\.address)
@@ -125,6 +136,9 @@ extension Session {
             sent = try transmit(submission, progress: progress)
         } catch {
             report.error = Failure(error, otherwise: .permanent)
+            // An account of GNOME Online Accounts that must be signed in again, or whose
+            // credentials cannot be had now: the message waits in the outbox (rule 3).
+            if error is AccountHeld { return queue(submission, into: &report) }
             guard let error = error as? SMTPError else { return .keep }
             report.reply = error.reply
             return error.kind == .transient ? queue(submission, into: &report) : .keep
@@ -180,7 +194,7 @@ extension Outcome {
     /// The log's line for `report`: never a body, a subject or a password.
     init(_ report: RouteReport, source: RouteRequest.Source) {
         self.init(source: source.rawValue, path: report.path.rawValue, result: report.result.rawValue,
-                  handler: report.handler?.id, server: report.server, errorKind: report.error?.kind,
+                  handler: report.handler?.id, server: report.server, account: report.account, errorKind: report.error?.kind,
                   warnings: report.warnings)
     }
 }

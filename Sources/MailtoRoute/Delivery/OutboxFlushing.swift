@@ -1,19 +1,25 @@
 import DesktopIntegration
 import SMTPTransport
 
-/// What one flush of the outbox came to: per message, and the server it went to.
+/// What one flush of the outbox came to: per message, the account and server it went to.
 public struct OutboxFlushResult: Sendable {
-    /// `host:port`.
+    /// `host:port` of the first account it went through (the only one, usually).
     public var server: String
     public var reports: [FlushReport]
     /// The server's last reply to each message tried, by entry id.
     public var replies: [String: String]
+    /// The account (its name) and `host:port` each message went through, by entry id.
+    public var accounts: [String: (name: String, server: String)] = [:]
+
+    /// The server message `id` went to.
+    public func server(of id: String) -> String { accounts[id]?.server ?? server }
 
     /// Each message's report, on the `outbox` path (docs/design.md, Data model).
     public var routeReports: [RouteReport] {
         reports.map { flushed in
             var report = RouteReport(path: .outbox, result: flushed.outcome.result)
-            report.server = server
+            report.server = server(of: flushed.id)
+            report.account = accounts[flushed.id]?.name ?? flushed.entry.account
             report.reply = replies[flushed.id]
             report.messageId = flushed.entry.messageId
             report.outboxId = flushed.id
@@ -38,28 +44,43 @@ extension FlushReport.Outcome {
 extension Session {
     /// `outbox flush`, `outbox retry`, `outbox watch` and the quick flush: sends the queued
     /// entries `selecting` picks (by default those due now; with `allQueued`, every one:
-    /// `Outbox.selection`), at most `limit`, over this run's one connection, and logs each
-    /// outcome. Throws a configuration error, with every message still queued, when there
-    /// is no account or it cannot be used now; once sending has begun, every problem is in
-    /// the result. `nil`: nothing was selected, so no account was needed.
+    /// `Outbox.selection`), at most `limit`, each through the account it was queued for
+    /// (the default one for an entry that names none), one connection per account for the
+    /// run, and logs each outcome. Entries whose account cannot be used now (it is gone, or
+    /// its password cannot be had) stay queued as they are, logged with the reason; when
+    /// that is every one, it throws the configuration error. Once sending has begun, every
+    /// problem is in the result. `nil`: nothing was selected, so no account was needed.
     ///
     /// `exiting`: the process ends after this flush (the command line), so the deletion
     /// of the sent messages' files is not waited for (`Outbox.flush`'s `trashInBackground`).
     public func flushOutbox(
-        now: Timestamp = .now(), limit: Int = .max, allQueued: Bool = false, selecting: ((OutboxEntry) -> Bool)? = nil,
+        now: Timestamp? = nil, limit: Int = .max, allQueued: Bool = false, selecting: ((OutboxEntry) -> Bool)? = nil,
         exiting: Bool = false
     ) throws -> OutboxFlushResult? {
-        var server: String?
+        let now = now ?? services.clock.now()
+        // Each account the selected entries go through, ready (its password had): found
+        // from the flush's own listing (one read of the outbox, not two), before anything
+        // is claimed.
+        var ready: [String: Account] = [:]
+        var first: Account?
         var replies: [String: String] = [:]
+        var through: [String: (name: String, server: String)] = [:]
         let reports = try storage.outbox.flush(
             now: now, limit: limit, allQueued: allQueued, selecting: selecting, trashInBackground: exiting,
-            prepare: { selected in server = try self.flushServer(for: selected) }
+            prepare: { selected in
+                (ready, first) = try self.flushAccounts(for: selected)
+                return { ready[$0.account ?? ""] != nil }
+            }
         ) { claim in
             let entry = claim.entry
+            guard let account = ready[entry.account ?? ""] else {
+                throw OutboxError(.configuration, "its account is not set up now")
+            }
+            through[entry.id] = (account.name, account.server.address)
             do {
                 let sent = try transmit(Submission(
                     stored: .file(claim.messagePath), envelopeFrom: entry.envelopeFrom, recipients: entry.recipients,
-                    messageId: entry.messageId, subject: entry.subject))
+                    messageId: entry.messageId, subject: entry.subject, account: account))
                 replies[entry.id] = sent.receipt.reply
                 // Queued again for those put off before this entry goes as sent; if that
                 // failed, the entry stays (the others may get it twice: a duplicate, never a loss).
@@ -69,32 +90,61 @@ extension Session {
                 throw error
             }
         }
-        // No server: nothing was selected.
-        guard let server else { return nil }
-        let result = OutboxFlushResult(server: server, reports: reports, replies: replies)
+        // No account was looked for: nothing was selected.
+        guard let first else { return nil }
+        var result = OutboxFlushResult(server: first.server.address, reports: reports, replies: replies)
+        result.accounts = through
         log(result.routeReports, source: .outbox)
         return result
     }
 
-    /// The server a flush of `selected` goes to, its account and password ready; else the
-    /// configuration error, every message staying queued, and logged as such.
-    private func flushServer(for selected: [OutboxEntry]) throws -> String {
-        do {
-            guard configuration.hasAccount else {
-                throw OutboxError(.configuration, "outbox flush needs a configured account ([account] in \(paths.configFile))")
+    /// The accounts a flush of `selected` goes through, each ready (its password had), by
+    /// name (`""`: the default), and the first selected entry's. Those that cannot be used
+    /// now are logged, their messages staying queued; when none can, the configuration error.
+    private func flushAccounts(for selected: [OutboxEntry]) throws -> (ready: [String: Account], first: Account) {
+        var ready: [String: Account] = [:]
+        var unusable: [String: String] = [:]
+        for name in Set(selected.map { $0.account ?? "" }) {
+            do {
+                let account = name.isEmpty ? try defaultAccount() : try accountForQueued(name)
+                // A password obtained now, before anything is claimed: a password command
+                // that fails leaves every message as it was. GNOME Online Accounts'
+                // credentials are the attempt's own (a message that cannot have them waits).
+                if account.onlineAccount == nil { _ = try server(for: account) }
+                ready[name] = account
+            } catch {
+                unusable[name] = Failure(error, otherwise: .configuration).message
             }
-            return try smtp().server.address
-        } catch {
-            var unsent = RouteReport(path: .outbox, result: .queued)
-            unsent.error = Failure(kind: .configuration, message: Failure(error, otherwise: .configuration).message)
-            log(selected.map { entry in
-                var report = unsent
+        }
+        if !unusable.isEmpty {
+            log(selected.compactMap { entry in
+                guard let problem = unusable[entry.account ?? ""] else { return nil }
+                var report = RouteReport(path: .outbox, result: .queued)
                 report.server = entry.server
+                report.account = entry.account
+                report.error = Failure(kind: .configuration, message: problem)
                 return report
             }, source: .outbox)
-            let stay = selected.count == 1 ? "1 message stays" : "\(selected.count) messages stay"
-            throw OutboxError(.configuration, "\(Failure(error, otherwise: .configuration).message); \(stay) queued")
         }
+        guard let first = selected.lazy.compactMap({ ready[$0.account ?? ""] }).first else {
+            let problems = Set(unusable.values).sorted().joined(separator: "; ")
+            throw OutboxError(.configuration, (hasAnyAccount ? problems
+                : "outbox flush needs a configured account ([account] in \(paths.configFile), ~/.msmtprc or Settings, Online Accounts)")
+                + "; \(selected.count == 1 ? "1 message stays" : "\(selected.count) messages stay") queued")
+        }
+        return (ready, first)
+    }
+
+    /// Whether any account is set up at all (the files' or GNOME Online Accounts').
+    var hasAnyAccount: Bool { configuration.hasAccount || !accounts.isEmpty }
+
+    /// The account a queued message names, usable: it may have gone since it was queued
+    /// (an account of GNOME Online Accounts removed); the message then waits for it.
+    private func accountForQueued(_ name: String) throws(ConfigurationError) -> Account {
+        guard let setup = configuration.accounts.first(where: { $0.name == name }) ?? accounts.first(where: { $0.name == name }) else {
+            throw ConfigurationError("the account '\(name)' it was queued for is not set up now")
+        }
+        return try setup.account.get()
     }
 
     /// Tells the user, as a desktop notification, about each message a flush gave up on
@@ -110,7 +160,7 @@ extension Session {
                 + (report.error?.message ?? entry.lastError?.message ?? "not sent")
         } + ["The messages are kept: mailto-route outbox list"]
         // No notification server: the outcome log and `outbox list` still say it.
-        try? showReportNotification(
+        try? services.notifier.show(
             summary: "\(failed.count) message\(failed.count == 1 ? "" : "s") could not be sent and moved to the outbox's failed/",
             details: details, urgent: true)
     }

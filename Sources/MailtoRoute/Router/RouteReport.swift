@@ -23,6 +23,8 @@ public struct RouteReport: Sendable, Equatable {
     public var handler: Handler?
     /// `host:port`.
     public var server: String?
+    /// The account it went (or would go) through: its name (`Session.accounts`).
+    public var account: String?
     /// The server's last reply line.
     public var reply: String?
     public var messageId: String?
@@ -34,6 +36,9 @@ public struct RouteReport: Sendable, Equatable {
     public var refused: [Refusal] = []
     public var warnings: [String] = []
     public var error: Failure?
+    /// Whom the message is to, as a person reads each (the name given with the address,
+    /// else the address): said in a notification's first line.
+    public var to: [String] = []
 
     /// docs/design.md's exit status for this report (the command line's and the desktop
     /// program's alike): 0 sent or handed off, 2 sent but refused for good for some
@@ -41,11 +46,11 @@ public struct RouteReport: Sendable, Equatable {
     /// its kind: 65 input, 78 configuration, else 1.
     public var exitStatus: Int32 {
         switch result {
-        case .sent: refusedForGood.isEmpty ? 0 : 2
-        case .handedOff: 0
-        case .saved: 3
-        case .cancelled: 4
-        case .queued: 75
+        case .sent: refusedForGood.isEmpty ? ExitStatus.success.rawValue : ExitStatus.partlyRefused.rawValue
+        case .handedOff: ExitStatus.success.rawValue
+        case .saved: ExitStatus.saved.rawValue
+        case .cancelled: ExitStatus.cancelled.rawValue
+        case .queued: ExitStatus.queued.rawValue
         case .failed: Self.exitStatus(for: error?.kind ?? .permanent)
         }
     }
@@ -53,9 +58,9 @@ public struct RouteReport: Sendable, Equatable {
     /// The status of a failure of `kind` that did not end in the outbox.
     public static func exitStatus(for kind: ErrorKind) -> Int32 {
         switch kind {
-        case .input: 65
-        case .configuration: 78
-        case .permanent, .transient: 1
+        case .input: ExitStatus.dataError.rawValue
+        case .configuration: ExitStatus.configuration.rawValue
+        case .permanent, .transient: ExitStatus.failure.rawValue
         }
     }
 
@@ -72,6 +77,7 @@ public struct RouteReport: Sendable, Equatable {
     public var json: JSON {
         var members: [(String, JSON)] = [("path", .string(path.rawValue)), ("result", .string(result.rawValue))]
         if let handler { members.append(("handler", .object([("id", .string(handler.id)), ("name", .string(handler.name))]))) }
+        if let account { members.append(("account", .string(account))) }
         if let server { members.append(("server", .string(server))) }
         if let reply { members.append(("reply", .string(reply))) }
         if let messageId { members.append(("messageId", .string(messageId))) }
@@ -85,6 +91,7 @@ public struct RouteReport: Sendable, Equatable {
         }
         members.append(("warnings", .strings(warnings)))
         if let error { members.append(("error", error.json)) }
+        if !to.isEmpty { members.append(("to", .strings(to))) }
         return .object(members)
     }
 
@@ -98,6 +105,26 @@ public struct RouteReport: Sendable, Equatable {
         if let draft, result != .saved { lines.append("saved as a draft: \(draft)") }
         for warning in warnings { lines.append("warning: \(warning)") }
         return lines.map(\.visible)
+    }
+
+    /// A notification's first line, in a person's words: what came of it, for whom
+    /// (`summary` is the command line's line, with the server and its reply).
+    public var headline: String {
+        let whom = to.first.map { to.count > 1 ? "\($0) and \(to.count - 1) more" : $0 }
+        switch result {
+        case .sent: return whom.map { "Sent to \($0)" } ?? "Sent"
+        case .queued: return "Queued: " + (error.map { Self.firstClause($0.message) } ?? "the server cannot take it now")
+        case .handedOff: return "Opened in " + (handler?.name ?? "your mail program")
+        case .saved: return "Saved as a draft"
+        case .cancelled: return "Not sent"
+        case .failed: return "Not sent" + (whom.map { " to \($0)" } ?? "") + (error.map { ": \(Self.firstClause($0.message))" } ?? "")
+        }
+    }
+
+    /// The first part of an error's text, for a headline (the whole is in the details).
+    private static func firstClause(_ message: String) -> String {
+        let cut = message.split(separator: ";", maxSplits: 1).first.map(String.init) ?? message
+        return cut.count > 80 ? String(cut.prefix(79)) + "…" : cut
     }
 
     /// The one line that says which path was taken and what came of it.
@@ -132,6 +159,7 @@ extension RouteReport {
             handler = Handler(id: id, name: name)
         }
         server = object["server"]?.stringValue
+        account = object["account"]?.stringValue
         reply = object["reply"]?.stringValue
         messageId = object["messageId"]?.stringValue
         outboxId = object["outboxId"]?.stringValue
@@ -144,6 +172,7 @@ extension RouteReport {
             }
         }
         warnings = object["warnings"]?.stringsValue ?? []
+        to = object["to"]?.stringsValue ?? []
         if let kind = object["error"]?["kind"]?.stringValue.flatMap(ErrorKind.init),
            let message = object["error"]?["message"]?.stringValue {
             error = Failure(kind: kind, message: message)

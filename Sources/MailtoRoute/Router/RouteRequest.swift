@@ -55,6 +55,9 @@ public struct RouteRequest: Sendable {
     /// What the caller has to say of this request, first among the report's warnings
     /// (the desktop service: why no sheet was shown).
     public var warnings: [String] = []
+    /// The account to send from: its name (`Session.accounts`) or its address (`send
+    /// --account`, `--from`, the sheet's From); `nil`: the default account.
+    public var account: String?
 
     public init(
         email: EmailData, source: Source, forcedPath: ForcedPath? = nil,

@@ -10,8 +10,20 @@ extension Session {
         var routing = Routing(session: self, request: request)
         var report = routing.run()
         report.warnings = routing.warnings + report.warnings
+        report.to = request.email.to.map { request.email.names[$0] ?? $0 }
         log(report, source: request.source)
+        rememberRecipients(of: request.email, report)
         return report
+    }
+
+    /// Whom a message went to, or will go to from the outbox (every sending path: the sheet,
+    /// `send`, a link, a draft), for the sheet's completion; those the server refused are
+    /// not kept. The history is a convenience: failing to write it changes nothing sent.
+    private func rememberRecipients(of email: EmailData, _ report: RouteReport) {
+        guard report.result == .sent || report.result == .queued else { return }
+        let refused = Set(report.refused.map { $0.address.lowercased() })
+        let recipients = (email.to + email.cc + email.bcc).filter { !refused.contains($0.lowercased()) }
+        try? storage.recipients.record(recipients, names: email.names, now: services.clock.now())
     }
 
     /// The whole run for one message: route it, let `present` say what came of it, then
@@ -31,9 +43,9 @@ extension Session {
         // is queued (where a session bus and the service are there; check says who retries).
         if report.result == .queued { SheetService.ownOutbox() }
         let sendsNothing = source == .link && routeSettings.policy == .handoff
-        if report.result != .queued, !sendsNothing, account != nil,
-           let due = try? storage.outbox.due(now: .now()), !due.isEmpty,
-           let flushed = try? flushOutbox(limit: flushLimit) {
+        if report.result != .queued, !sendsNothing, hasAnyAccount,
+           let due = try? storage.outbox.due(now: services.clock.now()), !due.isEmpty,
+           let flushed = try? flushOutbox(now: services.clock.now(), limit: flushLimit) {
             notifyGivenUp(flushed.reports)
         }
         return report
@@ -44,30 +56,48 @@ extension Session {
     /// `request.sheet` set, and shows it when the plan says `.sheet`; `route` carries out
     /// every other plan. The password is obtained here only when the plan sends.
     public func plan(_ request: RouteRequest) -> Plan {
-        Plan.make(source: request.source, forcedPath: request.forcedPath, policy: routeSettings.policy, account: accountState,
-                  sheet: request.sheet, passwordProblem: { passwordProblem }, handlerProblem: {
+        Plan.make(source: request.source, forcedPath: request.forcedPath, policy: routeSettings.policy,
+                  account: accountState(for: request), sheet: request.sheet,
+                  passwordProblem: { passwordProblem(for: request) }, handlerProblem: {
                       if case .failure(let failure) = destination() { return failure.message }
                       return nil
                   })
     }
 
-    /// Why the account's password cannot be had now (obtaining it the first time);
+    /// Why the default account's password cannot be had now (obtaining it the first time);
     /// `nil` when it can.
-    var passwordProblem: String? {
+    var passwordProblem: String? { passwordProblem(for: nil) }
+
+    /// Why the password of the account `request` sends from cannot be had now; `nil` when
+    /// it can, and for an account of GNOME Online Accounts, whose credentials are asked for
+    /// at the attempt itself (a message that cannot have them waits in the outbox).
+    func passwordProblem(for request: RouteRequest?) -> String? {
+        guard let account = request.map(account(for:)) ?? account, account.onlineAccount == nil else { return nil }
         do {
-            _ = try server()
+            _ = try server(for: account)
             return nil
         } catch {
-            return error.message
+            return Failure(error, otherwise: .configuration).message
         }
     }
 
-    /// The account as the plan sees it, before its password is asked for.
-    var accountState: Plan.AccountState {
-        switch configuration.account {
+    /// The default account as the plan sees it, before its password is asked for.
+    var accountState: Plan.AccountState { state(of: defaultAccountSetup) }
+
+    /// The account `request` sends from, as the plan sees it.
+    func accountState(for request: RouteRequest) -> Plan.AccountState {
+        state(of: accountSetup(request.account))
+    }
+
+    private func state(of setup: Result<AccountSetup, ConfigurationError>?) -> Plan.AccountState {
+        switch setup {
         case nil: .none
         case .failure(let mistake)?: .unusable(mistake.message)
-        case .success?: .usable
+        case .success(let setup)?:
+            switch setup.account {
+            case .failure(let mistake): .unusable(mistake.message)
+            case .success: .usable
+            }
         }
     }
 }
@@ -97,7 +127,7 @@ private struct Routing {
         if let error = session.routeSettings.error {
             warnings.append("\(error.message); links are handed off until it is fixed")
         }
-        let state = session.accountState
+        let state = session.accountState(for: request)
         if case .unusable(let problem) = state, saysAccountProblems { warnings.append("account not usable: \(problem)") }
         // The sheet is shown by its caller (`Session.plan` with `request.sheet`), which then
         // routes what the user did there; here it is the plan without one.
@@ -105,7 +135,7 @@ private struct Routing {
         sheetless.sheet = false
         let plan = session.plan(sheetless)
         // A usable account is one whose password can be had now, without a terminal.
-        if state == .usable, saysAccountProblems, session.triedPassword, let problem = session.passwordProblem {
+        if state == .usable, saysAccountProblems, session.triedPassword, let problem = session.passwordProblem(for: request) {
             warnings.append("account not usable: \(problem)")
         }
         switch plan {
@@ -122,11 +152,14 @@ private struct Routing {
     // MARK: Consent
 
     mutating func askThenSend(otherwise: Plan.Fallback) -> RouteReport {
-        guard let account = session.account, let server = try? session.server() else { return handOff() }
+        guard let account = session.account(for: request) else { return handOff() }
+        // The server as the account has it: a password is obtained only for an account
+        // whose plan asked (GNOME Online Accounts' credentials wait for the attempt).
+        let server = account.onlineAccount == nil ? ((try? session.server(for: account)) ?? account.server) : account.server
         let handlerName = try? session.destination().get().name
-        let decision = askConsent(
-            for: email, sendingAs: account.from.readable, via: server.address, handlerName: handlerName,
-            channel: request.consentChannel, timeout: request.consentTimeout ?? session.routeSettings.consentTimeout)
+        let question = ConsentQuestion(email: email, from: account.from.readable, server: server.address, handlerName: handlerName)
+        let decision = session.services.consent.ask(
+            question, channel: request.consentChannel, timeout: request.consentTimeout ?? session.routeSettings.consentTimeout)
         switch decision {
         case .send:
             return sendDirect()
@@ -137,6 +170,7 @@ private struct Routing {
         case .cancel:
             var report = RouteReport(path: .direct, result: .cancelled)
             report.server = server.address
+            report.account = account.name
             return report
         case .notConsented(let reason):
             // Rule 1: where consent cannot be asked, the message is never sent.
@@ -151,11 +185,12 @@ private struct Routing {
     // MARK: Paths
 
     mutating func sendDirect() -> RouteReport {
-        guard let account = session.account else {
+        guard let account = session.account(for: request) else {
             return failed(path: .direct, Failure(kind: .configuration, message: "no account is configured"))
         }
         var report = RouteReport(path: .direct, result: .failed)
         report.server = account.server.address
+        report.account = account.name
         let message: OutgoingMessage
         do throws(MIMEError) {
             message = try OutgoingMessage(from: account.from, email: email)
@@ -174,20 +209,21 @@ private struct Routing {
         }
         report.messageId = message.messageID
         request.messageSize?(message.size)
-        if session.submit(Submission(message, subject: email.subject), into: &report, progress: request.progress) == .keep {
+        if session.submit(Submission(message, subject: email.subject, account: account), into: &report,
+                          progress: request.progress) == .keep {
             return keepAsDraft(report)
         }
         return report
     }
 
     mutating func handOff() -> RouteReport {
-        let destination: Handoff.Destination
+        let destination: any MailProgram
         switch session.destination() {
         case .success(let found): destination = found
         case .failure(let failure): return notHandedOff(failure)
         }
         do {
-            let result = try Handoff.handOff(email, to: destination, loopGuard: session.environment.handoffGuard)
+            let result = try destination.take(email, loopGuard: session.environment.handoffGuard)
             var report = RouteReport(path: .handoff, result: .handedOff)
             report.handler = RouteReport.Handler(id: result.handlerID, name: result.handlerName)
             report.warnings = result.warnings
@@ -253,7 +289,7 @@ private struct Routing {
     /// Writes the message as a draft `.eml` and puts its path (and what the draft had to
     /// leave out) in `report`; returns why it could not be written.
     func attachDraft(to report: inout RouteReport) -> Failure? {
-        let (message, warnings) = OutgoingMessage.draft(of: email, from: session.account?.from)
+        let (message, warnings) = OutgoingMessage.draft(of: email, from: session.account(for: request)?.from)
         report.warnings += warnings
         do {
             let bytes = try message.makeStream().readAll()
@@ -269,7 +305,7 @@ private struct Routing {
 
 extension Mailbox {
     /// `Name <address>`, or the address alone, as a person reads it.
-    var readable: String {
+    public var readable: String {
         displayName.map { "\($0) <\(address)>" } ?? address
     }
 }
@@ -283,7 +319,7 @@ extension Session {
                               errorKind: error.kind)
         try? storage.outcomeLog.append(outcome)
         if !hasTerminal() {
-            try? showReportNotification(summary: "cannot open this link", details: [error.description], urgent: true)
+            try? services.notifier.show(summary: "cannot open this link", details: [error.description], urgent: true)
         }
     }
 }

@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import DesktopIntegration
 
 /// Where mailto-route reads and keeps everything (docs/design.md, Files), by one rule: GLib's
@@ -10,12 +13,22 @@ public struct Paths: Sendable, Equatable {
     public var configHome: String
     public var dataHome: String
     public var stateHome: String
+    /// `$XDG_CONFIG_DIRS` (default `/etc/xdg`), the most important first: where an
+    /// administrator's configuration is (`systemConfigFiles`).
+    public var configDirs: [String]
+    /// `SSL_CERT_FILE`: trust anchors added to the system's for every account that names
+    /// none of its own (`ca-file=`), as OpenSSL's programs read the variable; the way to
+    /// trust a private CA for accounts that have no file of their own (GNOME Online Accounts').
+    public var defaultCAFile: String?
 
-    public init(home: String, configHome: String, dataHome: String, stateHome: String) {
+    public init(home: String, configHome: String, dataHome: String, stateHome: String, configDirs: [String] = [],
+                defaultCAFile: String? = nil) {
         self.home = home
         self.configHome = configHome
         self.dataHome = dataHome
         self.stateHome = stateHome
+        self.configDirs = configDirs
+        self.defaultCAFile = defaultCAFile
     }
 
     /// This process's, as GLib read them once from its environment.
@@ -26,13 +39,20 @@ public struct Paths: Sendable, Equatable {
         func base(_ value: String, _ relative: String) -> String {
             value.hasPrefix("/") ? value : (home.hasSuffix("/") ? home : home + "/") + relative
         }
+        let caFile = getenv("SSL_CERT_FILE").map { String(cString: $0) }.flatMap { $0.hasPrefix("/") ? $0 : nil }
         return Paths(home: home, configHome: base(XDGDirectories.configHome, ".config"),
                      dataHome: base(XDGDirectories.dataHome, ".local/share"),
-                     stateHome: base(XDGDirectories.stateHome, ".local/state"))
+                     stateHome: base(XDGDirectories.stateHome, ".local/state"),
+                     // The spec ignores relative entries here too.
+                     configDirs: XDGDirectories.configDirs.filter { $0.hasPrefix("/") }, defaultCAFile: caFile)
     }
 
     /// `$XDG_CONFIG_HOME/mailto-route/config` (it may not exist).
     public var configFile: String { configHome + "/mailto-route/config" }
+
+    /// `mailto-route/config` below each of `configDirs` (`/etc/xdg/mailto-route/config`), the
+    /// most important first: the system's configuration, read below the user's.
+    public var systemConfigFiles: [String] { configDirs.map { $0 + "/mailto-route/config" } }
 
     /// msmtp's own files, in the order msmtp reads them.
     public var msmtprcFiles: [String] { [home + "/.msmtprc", configHome + "/msmtp/config"] }

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import MailtoCore
 
 /// The one owner of an open file descriptor: closed by `close()` (which reports the error,
 /// for files whose contents must be durable) or, failing that, when released.
@@ -28,19 +29,10 @@ package final class FileDescriptor {
         }
     }
 
-    /// Wraps `write(2)`, looping until every byte is written.
+    /// Wraps `write(2)`, looping until every byte is written (`MailtoCore.writeAll`).
     package func writeAll(_ bytes: [UInt8]) throws {
-        try bytes.withUnsafeBytes { buffer in
-            guard let base = buffer.baseAddress else { return }
-            var offset = 0
-            while offset < buffer.count {
-                let written = Glibc.write(raw, base + offset, buffer.count - offset)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    throw OutboxError.system("cannot write", path: path, errno: errno)
-                }
-                offset += written
-            }
+        if let failure = bytes.withUnsafeBytes({ MailtoCore.writeAll(raw, $0) }) {
+            throw OutboxError.system("cannot write", path: path, errno: failure)
         }
     }
 

@@ -2,45 +2,45 @@ internal import CCurl
 #if canImport(Glibc)
 import Glibc
 #endif
+import MailtoCore
 
 /// One libcurl easy handle and everything that must live as long as it: the one Swift
-/// owner of the `CURL *` (`curl_easy_cleanup` in `deinit`), of the recipient
-/// `curl_slist` (`curl_slist_free_all`), and of the error buffer libcurl writes into.
-/// A handle kept for many transfers keeps its connection (`SMTPSession`).
+/// owner of the `CURL *` (`curl_easy_cleanup` in `deinit`), of the multi handle that drives
+/// its transfers and holds its connection between them (`curl_multi_cleanup`), of the
+/// recipient `curl_slist` (`curl_slist_free_all`), and of the error buffer libcurl writes
+/// into. A handle kept for many transfers keeps its connection (`SMTPSession`).
 final class CurlEasy {
     private let curl: CurlLibrary
     private let handle: UnsafeMutableRawPointer
+    private let multi: UnsafeMutableRawPointer
     /// The list each slist option points at now, by option.
     private var lists: [UInt32: UnsafeMutablePointer<curl_slist>] = [:]
     /// CURLOPT_ERRORBUFFER: CURL_ERROR_SIZE bytes that libcurl fills on failure.
     private let errorBuffer: UnsafeMutablePointer<CChar>
 
-    /// Wraps `curl_easy_init` (the handle is ours until `deinit`).
+    /// Wraps `curl_easy_init` and `curl_multi_init` (both ours until `deinit`).
     init(_ curl: CurlLibrary) throws(SMTPError) {
         guard let easyInit = curl.api.easy_init, let handle = easyInit() else {
             throw SMTPError(.transient, "curl_easy_init failed (out of memory?)")
         }
+        guard let multiInit = curl.api.multi_init, let multi = multiInit() else {
+            curl.api.easy_cleanup?(handle)
+            throw SMTPError(.transient, "curl_multi_init failed (out of memory?)")
+        }
         self.curl = curl
         self.handle = handle
+        self.multi = multi
         errorBuffer = .allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
         errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
         try set(CURLOPT_ERRORBUFFER, pointer: UnsafeMutableRawPointer(errorBuffer))
     }
 
-    /// The server stopped answering: its connection is not closed politely (no QUIT).
-    var abandonConnection = false
-
     deinit {
-        // Cleaning up sends QUIT on a connection still open and waits for its answer, up to
-        // the response timeout: after a server that went silent, a second `timeout=` of
-        // waiting. Such a connection is shut down first, so QUIT fails at once.
-        if abandonConnection {
-            var socket: curl_socket_t = -1
-            if mr_curl_getinfo_socket(curl.apiPointer, handle, &socket) == CURLE_OK, socket >= 0 {
-                shutdown(socket, Int32(SHUT_RDWR))
-            }
-        }
-        // The handle first: it may still point at the lists and the buffer.
+        // The multi handle first: it closes the connection it keeps (a QUIT, answered at
+        // once by a server that is still talking; one that went silent had its connection
+        // shut down when its transfer ended, see `perform`). Then the easy handle: it may
+        // still point at the lists and the buffer.
+        _ = curl.api.multi_cleanup?(multi)
         curl.api.easy_cleanup?(handle)
         for list in lists.values { curl.api.slist_free_all?(list) }
         errorBuffer.deallocate()
@@ -50,6 +50,11 @@ final class CurlEasy {
 
     func set(_ option: CURLoption, _ value: Int) throws(SMTPError) {
         try check(mr_curl_setopt_long(apiPointer, handle, option, value), option)
+    }
+
+    /// A `curl_off_t` option (`CURLOPT_INFILESIZE_LARGE`).
+    func set(_ option: CURLoption, size: Int) throws(SMTPError) {
+        try check(mr_curl_setopt_off_t(apiPointer, handle, option, curl_off_t(size)), option)
     }
 
     /// libcurl copies string options (since 7.17), so `value` need not outlive the call.
@@ -127,9 +132,48 @@ final class CurlEasy {
 
     // MARK: - Transfer
 
-    /// Wraps `curl_easy_perform`: the whole SMTP session, blocking.
-    func perform() -> CURLcode {
-        curl.api.easy_perform?(handle) ?? CURLE_FAILED_INIT
+    /// One transfer, the whole SMTP session, blocking: `curl_multi_perform` whenever the
+    /// socket is ready or libcurl has a timer due, and at the latest at `wakeAt()` (a
+    /// monotonic time in milliseconds, asked again each round), so that the progress
+    /// callback, which ends a transfer that waited too long, runs when that time comes
+    /// (`curl_easy_perform` would run it up to a second late). Returns the transfer's result.
+    ///
+    /// A transfer cut short (timed out, or aborted by a callback) leaves its connection in
+    /// a state nobody knows: it is shut down before the handle leaves the multi handle, so
+    /// that it is never used again and its QUIT, when libcurl closes it, fails at once
+    /// rather than wait for a server that stopped answering.
+    func perform(wakeAt: () -> Int) -> CURLcode {
+        guard let add = curl.api.multi_add_handle, let remove = curl.api.multi_remove_handle,
+              let step = curl.api.multi_perform, let poll = curl.api.multi_poll, let next = curl.api.multi_info_read,
+              add(multi, handle) == CURLM_OK
+        else { return CURLE_FAILED_INIT }
+        defer { _ = remove(multi, handle) }
+        var running: Int32 = 1
+        while running > 0 {
+            guard step(multi, &running) == CURLM_OK else { return CURLE_FAILED_INIT }
+            guard running > 0 else { break }
+            // At most a second: libcurl's own timers (connect, a blocked upload) cut the
+            // wait shorter by themselves.
+            let wait = min(1000, max(0, wakeAt() - MonotonicClock.milliseconds))
+            guard poll(multi, nil, 0, Int32(wait), nil) == CURLM_OK else { return CURLE_FAILED_INIT }
+        }
+        var result = CURLE_FAILED_INIT
+        var queued: Int32 = 0
+        while let message = next(multi, &queued) {
+            if message.pointee.msg == CURLMSG_DONE { result = mr_curl_msg_result(message) }
+        }
+        if result == CURLE_OPERATION_TIMEDOUT || result == CURLE_ABORTED_BY_CALLBACK { shutDownConnection() }
+        return result
+    }
+
+    /// Wraps `curl_easy_getinfo(CURLINFO_ACTIVESOCKET)` (found only while the handle is in
+    /// its multi handle) and `shutdown(2)`: the connection kept from the last transfer is
+    /// finished, without a word to the server.
+    private func shutDownConnection() {
+        var socket: curl_socket_t = -1
+        if mr_curl_getinfo_socket(apiPointer, handle, &socket) == CURLE_OK, socket >= 0 {
+            shutdown(socket, Int32(SHUT_RDWR))
+        }
     }
 
     /// Wraps `curl_easy_getinfo(CURLINFO_RESPONSE_CODE)`: the last SMTP reply code, 0 if none.

@@ -1,7 +1,8 @@
 internal import CCurl
 
 /// libcurl, opened with `dlopen` on first use (see `CCurl/shim.h` for why), and
-/// initialised once with `curl_global_init`.
+/// initialised once with `curl_global_init`. 7.66 or later: transfers are driven with
+/// `curl_multi_poll` (`CurlEasy.perform`); without it libcurl is not loaded at all.
 struct CurlLibrary: @unchecked Sendable {
     /// The entry points; immutable after loading, so sharing across threads is safe.
     let api: mr_curl_api
@@ -31,6 +32,12 @@ struct CurlLibrary: @unchecked Sendable {
 
     static func load() throws(SMTPError) -> CurlLibrary {
         try shared.get()
+    }
+
+    /// Wraps `curl_version_info(CURLVERSION_NOW)`: `version_num` (0xXXYYZZ) and its text.
+    var version: (number: Int, text: String) {
+        guard let info = api.version_info?(mr_curl_version_now()) else { return (0, "unknown") }
+        return (Int(info.pointee.version_num), info.pointee.version.map { String(cString: $0) } ?? "unknown")
     }
 }
 

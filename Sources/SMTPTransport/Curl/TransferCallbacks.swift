@@ -1,23 +1,77 @@
 internal import CCurl
+import MailtoCore
 import MIMEMessage
 
-/// What the debug callback of one SMTP session works on: the dialogue, as far as a report
-/// needs it. Owned by the caller of `curl_easy_perform` for its length, passed to libcurl
-/// unretained.
+/// What the callbacks of one SMTP session work on: the dialogue, as far as a report needs
+/// it, and the watch on it: a session where nothing moves either way for `patience` is
+/// ended by the progress callback. Owned by the caller of `CurlEasy.perform` for its
+/// length, passed to libcurl unretained.
 class DialogueState {
     var replies = ReplyLog()
+    /// Milliseconds.
+    let patience: Int
+    /// When a byte last went to or came from the server (`MonotonicClock` milliseconds).
+    private(set) var lastMoved = MonotonicClock.milliseconds
+    /// The progress callback ended the session: nothing moved for `patience`.
+    private(set) var stalled = false
+
+    init(patience seconds: Int) {
+        patience = seconds * 1000
+    }
+
+    /// When the session is ended if nothing moves before.
+    var deadline: Int { lastMoved + patience }
+
+    func moved() {
+        lastMoved = MonotonicClock.milliseconds
+    }
+
+    /// The progress callback's answer: `false` ends the session.
+    func goesOn(uploaded count: Int) -> Bool {
+        uploaded(count)
+        guard MonotonicClock.milliseconds >= deadline else { return true }
+        stalled = true
+        return false
+    }
+
+    /// Bytes of the message sent so far; a transfer tells its caller.
+    func uploaded(_ count: Int) {}
+
+    /// The cause of a session that ended with `code`, and libcurl's words for it (or these
+    /// callbacks' own): a session the progress callback ended is one that timed out.
+    func failure(_ code: CURLcode, of easy: CurlEasy) -> (code: CURLcode, detail: String) {
+        stalled ? (CURLE_OPERATION_TIMEDOUT, stallDescription) : (code, easy.errorText(code))
+    }
+
+    /// What the server left waiting, for the error of a session that stalled.
+    var stallDescription: String {
+        let seconds = patience / 1000
+        if let command = replies.unanswered { return "no answer to \(command) within \(seconds) s" }
+        return "nothing moved for \(seconds) s"
+    }
 }
 
 /// What the C callbacks of one transfer work on; owned by `SMTPSession.transfer` for the
-/// length of `curl_easy_perform`, passed to libcurl unretained.
+/// length of `CurlEasy.perform`, passed to libcurl unretained.
 final class TransferState: DialogueState {
     let stream: MessageStream
     var streamError: MIMEError?
     let progress: (@Sendable (_ sent: Int, _ total: Int) -> Void)?
 
-    init(stream: MessageStream, progress: (@Sendable (Int, Int) -> Void)?) {
+    init(stream: MessageStream, patience: Int, progress: (@Sendable (Int, Int) -> Void)?) {
         self.stream = stream
         self.progress = progress
+        super.init(patience: patience)
+    }
+
+    override func uploaded(_ count: Int) {
+        progress?(count, stream.size)
+    }
+
+    /// Once libcurl has the whole message, what is left to hear is the answer to its end.
+    override var stallDescription: String {
+        let readToEnd = stream.produced == stream.size
+        return readToEnd && replies.unanswered == nil ? "no answer to the end of the message within \(patience / 1000) s" : super.stallDescription
     }
 }
 
@@ -35,28 +89,38 @@ func curlReadCallback(_ buffer: UnsafeMutablePointer<CChar>?, _ size: Int, _ cou
 }
 
 /// CURLOPT_DEBUGFUNCTION: the SMTP dialogue, for the server's replies (CURLINFO_HEADER_IN)
-/// and which command each answers (CURLINFO_HEADER_OUT). Message data and TLS records are
-/// ignored; nothing is printed.
+/// and which command each answers (CURLINFO_HEADER_OUT); message data and TLS records only
+/// say that something moved. Nothing is printed.
 func curlDebugCallback(_ handle: UnsafeMutableRawPointer?, _ type: curl_infotype, _ data: UnsafeMutablePointer<CChar>?,
                        _ size: Int, _ userdata: UnsafeMutableRawPointer?) -> Int32 {
     guard let data, let userdata else { return 0 }
     let state = Unmanaged<DialogueState>.fromOpaque(userdata).takeUnretainedValue()
     let bytes = UnsafeBufferPointer(start: UnsafeRawPointer(data).assumingMemoryBound(to: UInt8.self), count: size)
     switch type {
-    case CURLINFO_HEADER_IN: state.replies.serverData(bytes)
-    case CURLINFO_HEADER_OUT: state.replies.clientLine(bytes)
-    default: break
+    case CURLINFO_HEADER_IN:
+        state.moved()
+        state.replies.serverData(bytes)
+    case CURLINFO_HEADER_OUT:
+        state.moved()
+        state.replies.clientLine(bytes)
+    case CURLINFO_DATA_IN, CURLINFO_DATA_OUT, CURLINFO_SSL_DATA_IN, CURLINFO_SSL_DATA_OUT:
+        state.moved()
+    default:
+        break
     }
     return 0
 }
 
-/// CURLOPT_XFERINFOFUNCTION: bytes of the message sent so far; never cancels.
+/// CURLOPT_XFERINFOFUNCTION, set for every session: bytes of the message sent so far, and
+/// the watch on the session. libcurl calls it each time it runs the session (`CurlEasy.perform`
+/// makes sure that is at the deadline too); returning non-zero ends the session with
+/// CURLE_ABORTED_BY_CALLBACK, which libcurl takes as a connection to drop at once, without
+/// the QUIT it would otherwise send and wait for.
 func curlProgressCallback(_ userdata: UnsafeMutableRawPointer?, _ downloadTotal: curl_off_t, _ downloaded: curl_off_t,
                           _ uploadTotal: curl_off_t, _ uploaded: curl_off_t) -> Int32 {
     guard let userdata else { return 0 }
-    let state = Unmanaged<TransferState>.fromOpaque(userdata).takeUnretainedValue()
-    state.progress?(Int(uploaded), state.stream.size)
-    return 0
+    let state = Unmanaged<DialogueState>.fromOpaque(userdata).takeUnretainedValue()
+    return state.goesOn(uploaded: Int(uploaded)) ? 0 : 1
 }
 
 /// CURLOPT_WRITEFUNCTION of a probe: the answer to its NOOP is not wanted (libcurl would

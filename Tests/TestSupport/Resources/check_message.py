@@ -2,7 +2,13 @@
 """Reads one received message with Python's own parser (email, policy=default) and prints
 what the tests check, as JSON: decoded headers, the display name and address of each
 mailbox in From, To and Cc, every part's type, file name, text or SHA-256, and the
-longest line."""
+longest line.
+
+  check_message.py FILE [--utf8-headers]
+
+--utf8-headers: the header fields are UTF-8 (RFC 6532, a message sent with SMTPUTF8), read
+as text: Python's parser of bytes takes every non-ASCII octet of a header for an
+undecodable one."""
 import email
 import hashlib
 import json
@@ -10,7 +16,10 @@ import sys
 from email import policy
 
 raw = open(sys.argv[1], "rb").read()
-message = email.message_from_bytes(raw, policy=policy.default)
+if "--utf8-headers" in sys.argv[2:]:
+    message = email.message_from_string(raw.decode("utf-8"), policy=policy.default)
+else:
+    message = email.message_from_bytes(raw, policy=policy.default)
 headers = {}
 for name in ["From", "To", "Cc", "Bcc", "Subject", "Date", "Message-ID", "MIME-Version", "In-Reply-To", "References", "Keywords"]:
     value = message.get(name)

@@ -21,9 +21,14 @@ and N.json (envelope) in --outdir.
   --defer ADDR                answer RCPT TO:<ADDR> with 450, try again later (repeatable)
   --data-delay SECONDS        wait before answering the end of DATA (slow server)
   --data-reply REPLY          answer the end of DATA with REPLY (and keep nothing)
+  --silent-after EHLO|MAIL|RCPT|DATA
+                              never answer that command (the first RCPT, or DATA itself
+                              rather than the message after it), nor anything after it on
+                              that connection: a server that stops talking mid-session
   --port PORT                 listen on PORT instead of a free one (a server brought back up)
 
-Each connection accepted appends one line to connections.log in --outdir.
+Each connection accepted appends one line to connections.log in --outdir, and the time it
+was accepted (UNIX seconds) to accepted.log; a silent server writes only accepted.log.
 
 Each AUTH command appends one JSON line to auth.log in --outdir, the exchange as it went:
   {"connection": N (the Nth TCP connection; connections.log has two lines for one that
@@ -65,13 +70,15 @@ import binascii
 import json
 import os
 import re
-import signal
 import socket
 import ssl
 import sys
 import time
 
 from aiosmtpd.smtp import MISSING, SMTP, AuthResult, LoginPassword
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from detach import detach  # noqa: E402
 
 
 class Handler:
@@ -118,6 +125,12 @@ class Authenticator:
     def __call__(self, server, session, envelope, mechanism, auth_data):
         ok = isinstance(auth_data, LoginPassword) and auth_data.login == self.user and auth_data.password == self.password
         return AuthResult(success=ok, handled=False)
+
+
+def note_accepted(outdir):
+    """When a connection was accepted: the moment a test's wait on this server starts."""
+    with open(os.path.join(outdir, "accepted.log"), "a") as log:
+        log.write("%.6f\n" % time.time())
 
 
 # MARK: - OAuth 2.0 SASL mechanisms
@@ -205,8 +218,10 @@ class TestSMTP(SMTP):
 
     connections = 0
 
-    def __init__(self, *args, outdir, oauth_tokens=(), mechanisms=None, **kwargs):
+    def __init__(self, *args, outdir, oauth_tokens=(), mechanisms=None, silent_after=None, lifetime=600, **kwargs):
         self.outdir = outdir
+        self.silent_after = silent_after
+        self.lifetime = lifetime
         self.oauth_tokens = list(oauth_tokens)
         self.mechanism_order = mechanisms
         self.sasl = None
@@ -220,6 +235,7 @@ class TestSMTP(SMTP):
         if self._original_transport is None:
             TestSMTP.connections += 1
             self.connection = TestSMTP.connections
+            note_accepted(self.outdir)
         with open(os.path.join(self.outdir, "connections.log"), "a") as log:
             log.write("connection\n")
         super().connection_made(transport)
@@ -246,6 +262,30 @@ class TestSMTP(SMTP):
         if self.sasl is not None:
             self.sasl["exchange"].append({"client": None if response is MISSING else text(response)})
         return response
+
+    async def silent(self, command):
+        """Whether this command is the one never answered: if so, wait out the server's
+        lifetime, holding the connection (aiosmtpd reads no further command meanwhile)."""
+        if self.silent_after != command:
+            return False
+        await asyncio.sleep(self.lifetime)
+        return True
+
+    async def smtp_EHLO(self, arg):
+        if not await self.silent("EHLO"):
+            await super().smtp_EHLO(arg)
+
+    async def smtp_MAIL(self, arg):
+        if not await self.silent("MAIL"):
+            await super().smtp_MAIL(arg)
+
+    async def smtp_RCPT(self, arg):
+        if not await self.silent("RCPT"):
+            await super().smtp_RCPT(arg)
+
+    async def smtp_DATA(self, arg):
+        if not await self.silent("DATA"):
+            await super().smtp_DATA(arg)
 
     async def smtp_AUTH(self, arg):
         words = arg.split() if arg else []
@@ -339,6 +379,7 @@ def main():
     parser.add_argument("--defer", action="append", default=[])
     parser.add_argument("--data-delay", type=float, default=0)
     parser.add_argument("--data-reply")
+    parser.add_argument("--silent-after", choices=["EHLO", "MAIL", "RCPT", "DATA"])
     parser.add_argument("--outdir", required=True)
     parser.add_argument("--lifetime", type=float, default=600)
     parser.add_argument("--port", type=int, default=0)
@@ -362,18 +403,7 @@ def main():
     listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     listener.bind(("127.0.0.1", args.port))
     listener.listen(64)
-    pid = os.fork()
-    if pid:
-        print(listener.getsockname()[1], pid, flush=True)
-        os._exit(0)
-    os.setsid()
-    # The test process's threads block or ignore signals, and both are inherited across
-    # exec: make SIGTERM end this server again.
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)
-    signal.pthread_sigmask(signal.SIG_UNBLOCK, [signal.SIGTERM])
-    null = os.open(os.devnull, os.O_RDWR)
-    for descriptor in (0, 1, 2):
-        os.dup2(null, descriptor)
+    detach(listener.getsockname()[1])
 
     context = None
     if args.mode in ("starttls", "tls"):
@@ -391,6 +421,8 @@ def main():
             outdir=args.outdir,
             oauth_tokens=oauth_tokens,
             mechanisms=mechanisms,
+            silent_after=args.silent_after,
+            lifetime=args.lifetime,
             hostname="mx.test",
             data_size_limit=None,
             tls_context=context if args.mode == "starttls" else None,
@@ -404,6 +436,7 @@ def main():
     loop = asyncio.new_event_loop()
     if args.mode == "silent":
         async def mute(reader, writer):
+            note_accepted(args.outdir)
             await asyncio.sleep(args.lifetime)
         loop.run_until_complete(asyncio.start_server(mute, sock=listener))
         loop.call_later(args.lifetime, loop.stop)

@@ -51,15 +51,16 @@ certificate's names do not match the host it asked for)
 import argparse
 import http.server
 import ipaddress
-import json
 import os
-import signal
 import socket
 import ssl
 import subprocess
 import sys
 import threading
 import time
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Resources"))
+from detach import detach, json_log  # noqa: E402
 import urllib.parse
 from xml.sax.saxutils import escape
 
@@ -172,23 +173,8 @@ def main():
     listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     listener.bind((args.address, args.port))
     listener.listen(64)
-    pid = os.fork()
-    if pid:
-        print(listener.getsockname()[1], pid, flush=True)
-        os._exit(0)
-    os.setsid()
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)
-    signal.pthread_sigmask(signal.SIG_UNBLOCK, [signal.SIGTERM])
-    null = os.open(os.devnull, os.O_RDWR)
-    for descriptor in (0, 1, 2):
-        os.dup2(null, descriptor)
-
-    log_path = os.path.join(args.outdir, "requests.log")
-    log_lock = threading.Lock()
-
-    def log(entry):
-        with log_lock, open(log_path, "a") as f:
-            f.write(json.dumps(entry) + "\n")
+    detach(listener.getsockname()[1])
+    log = json_log(os.path.join(args.outdir, "requests.log"))
 
     # The name the client asked for in its TLS handshake: each connection is served, from
     # its handshake on, by a thread of its own.

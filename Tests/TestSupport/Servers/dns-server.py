@@ -32,13 +32,14 @@ Prints the port and the pid of the server, which runs detached until SIGTERM or
 """
 import argparse
 import ipaddress
-import json
 import os
-import signal
 import socket
 import struct
 import sys
 import threading
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Resources"))
+from detach import detach, json_log  # noqa: E402
 
 TYPES = {"A": 1, "TXT": 16, "AAAA": 28, "SRV": 33}
 NAMES = {number: name for name, number in TYPES.items()}
@@ -133,23 +134,8 @@ def main():
     if args.resolv_conf:
         with open(args.resolv_conf, "w") as f:
             f.write("nameserver %s\n" % args.address)
-    pid = os.fork()
-    if pid:
-        print(port, pid, flush=True)
-        os._exit(0)
-    os.setsid()
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)
-    signal.pthread_sigmask(signal.SIG_UNBLOCK, [signal.SIGTERM])
-    null = os.open(os.devnull, os.O_RDWR)
-    for descriptor in (0, 1, 2):
-        os.dup2(null, descriptor)
-
-    log_path = os.path.join(args.outdir, "queries.log")
-    log_lock = threading.Lock()
-
-    def log(entry):
-        with log_lock, open(log_path, "a") as f:
-            f.write(json.dumps(entry) + "\n")
+    detach(port)
+    log = json_log(os.path.join(args.outdir, "queries.log"))
 
     def serve_tcp():
         while True:

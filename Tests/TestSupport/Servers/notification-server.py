@@ -74,7 +74,7 @@ class Server(dbus.service.Object):
         self.next_id += 1
         notification = self.next_id
         self.record({
-            "method": "Notify", "id": notification, "app_name": str(app_name), "summary": str(summary),
+            "method": "Notify", "id": notification, "app_name": str(app_name), "app_icon": str(app_icon), "summary": str(summary),
             "body": str(body), "actions": plain(actions), "hints": plain(hints),
             "expire_timeout": int(expire_timeout),
         })

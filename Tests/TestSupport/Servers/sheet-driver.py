@@ -5,11 +5,16 @@ and types (XTest key events through the AT-SPI registry), ticks a box, presses a
 the steps given on the command line in order and prints one JSON line per observation.
 
 Steps:
-  wait-sheet                  wait until a window titled "New Message…" shows
+  wait-sheet                  wait until a sheet shows (a window titled "New Message" or
+                              "Message to …")
   type:NAME:TEXT              click into the field NAME, select all, type TEXT (replaces it)
   append:NAME:TEXT            click into the field NAME, go to its end, type TEXT
   tick:NAME                   toggle the check box NAME (an attachment's path or name)
   press:NAME                  press the push button NAME
+  menu:ITEM                   open the sheet's main menu and choose ITEM
+  right-click:NAME:TEXT       right-click the first TEXT in the field NAME (its context menu)
+  choose:ITEM                 choose the menu item ITEM of a menu that is open
+  underlined:NAME             prints the words of the field NAME underlined as misspelt
   drop:NAME:PATH              drag the file PATH from a window of another program onto the
                               middle of the control NAME and drop it (Servers/drag-file.py);
                               prints the action the sheet chose
@@ -19,8 +24,10 @@ Steps:
   wait-window:TITLE           wait for a window titled TITLE
   wait-sheets:N               wait until N sheets are open
   wait-gone                   wait until no sheet is left
-  state:NAME                  prints whether NAME is showing, enabled, checked, focused
+  state:NAME                  prints whether NAME is showing, enabled, checked, focused,
+                              where it is in its window, and a field's text
   focused                     prints the name of the focused control
+  wait-no:NAME                wait until no control of the sheet is named NAME
   names                       prints every named control of the sheet (role: name)
   shot:PATH                   a screenshot of the screen (ImageMagick import)
   sleep:SECONDS
@@ -42,7 +49,7 @@ if args and args[0] == "--timeout":
     args = args[2:]
 
 # Xvfb's default keymap (evdev keycodes).
-KEYCODES = {"Control": 37, "Shift": 50, "Return": 36, "Escape": 9, "Tab": 23, "a": 38, "End": 115,
+KEYCODES = {"Control": 37, "Shift": 50, "Return": 36, "Escape": 9, "Tab": 23, "a": 38, "s": 39, "slash": 61, "End": 115, "Down": 116, "Up": 111,
             "Home": 110, "BackSpace": 22}
 
 
@@ -70,7 +77,7 @@ def sheets():
                 continue
             for j in range(app.childCount):
                 window = app[j]
-                if window is not None and window.name.startswith("New Message"):
+                if window is not None and (window.name == "New Message" or window.name.startswith("Message to ")):
                     found.append(window)
         except Exception:
             continue
@@ -105,6 +112,19 @@ def walk(node):
             continue
         if child is not None:
             yield from walk(child)
+
+
+def named_controls():
+    """Every named control of the open sheets, as "role: name" (labels left out)."""
+    named = []
+    for root in sheets():
+        for node in walk(root):
+            try:
+                if node is not root and node.name and node.getRoleName() != "label":
+                    named.append("%s: %s" % (node.getRoleName(), node.name))
+            except Exception:
+                continue
+    return named
 
 
 def roots():
@@ -173,11 +193,23 @@ def wait_focused(node):
 
 def state_of(node):
     states = node.getState()
-    return {"name": node.name, "role": node.getRoleName(),
-            "showing": states.contains(pyatspi.STATE_SHOWING),
-            "enabled": states.contains(pyatspi.STATE_SENSITIVE),
-            "checked": states.contains(pyatspi.STATE_CHECKED),
-            "focused": states.contains(pyatspi.STATE_FOCUSED)}
+    found = {"name": node.name, "role": node.getRoleName(),
+             "showing": states.contains(pyatspi.STATE_SHOWING),
+             "enabled": states.contains(pyatspi.STATE_SENSITIVE),
+             "checked": states.contains(pyatspi.STATE_CHECKED),
+             "focused": states.contains(pyatspi.STATE_FOCUSED)}
+    # Where it is in its window (the header bar is at the top), and a field's text.
+    try:
+        extents = node.queryComponent().getExtents(pyatspi.WINDOW_COORDS)
+        found["x"], found["y"] = extents.x, extents.y
+    except Exception:
+        pass
+    try:
+        text = node.queryText()
+        found["text"] = text.getText(0, text.characterCount)
+    except Exception:
+        pass
+    return found
 
 
 def focused():
@@ -229,6 +261,52 @@ for step in args:
         button.queryAction().doAction(0)
         time.sleep(0.1)
         say(step=kind, button=rest)
+    elif kind == "menu":
+        # GtkMenuButton is named twice in the tree (itself and its inner toggle): the one
+        # that can be pressed opens the menu.
+        deadline = time.time() + TIMEOUT
+        while True:
+            openers = [node for root in sheets() for node in walk(root) if node.name == "Main Menu"]
+            actionable = [node for node in openers if node.queryAction().nActions > 0]
+            if actionable:
+                break
+            if time.time() > deadline:
+                fail("no Main Menu button to press")
+            time.sleep(0.05)
+        actionable[0].queryAction().doAction(0)
+        item = find(rest, ["menu item", "push button", "check menu item"])
+        if not item.getState().contains(pyatspi.STATE_SENSITIVE):
+            fail("%r is not enabled" % rest)
+        item.queryAction().doAction(0)
+        time.sleep(0.1)
+        say(step=kind, item=rest)
+    elif kind == "right-click":
+        name, _, text = rest.partition(":")
+        field = find(name, ["text"])
+        content = field.queryText()
+        whole = content.getText(0, content.characterCount)
+        offset = whole.find(text)
+        if offset < 0:
+            fail("no %r in %r" % (text, name))
+        # Window coordinates are the screen's here, as in click().
+        x, y, width, height = content.getCharacterExtents(offset + 1, pyatspi.WINDOW_COORDS)
+        pyatspi.Registry.generateMouseEvent(x + width // 2, y + height // 2, "b3c")
+        time.sleep(0.3)
+        say(step=kind, field=name, text=text)
+    elif kind == "choose":
+        item = find(rest, ["menu item", "push button", "check menu item", "radio menu item"])
+        item.queryAction().doAction(0)
+        time.sleep(0.2)
+        say(step=kind, item=rest)
+    elif kind == "underlined":
+        content = find(rest, ["text"]).queryText()
+        words, offset = [], 0
+        while offset < content.characterCount:
+            attributes, start, end = content.getAttributeRun(offset, False)
+            if "underline:error" in attributes:
+                words.append(content.getText(start, end))
+            offset = max(end, offset + 1)
+        say(step=kind, field=rest, words=words)
     elif kind == "drop":
         name, _, path = rest.partition(":")
         extents = find(name).queryComponent().getExtents(pyatspi.WINDOW_COORDS)
@@ -271,20 +349,22 @@ for step in args:
             time.sleep(0.05)
         say(step=kind)
     elif kind == "state":
-        say(step=kind, **state_of(find(rest)))
+        # A field's name is also the label beside it: the control itself is wanted.
+        say(step=kind, **state_of(find(rest, ["text", "push button", "toggle button", "check box", "list", "list item", "menu item"])))
     elif kind == "focused":
         node = focused()
         say(step=kind, name=node.name if node else None, role=node.getRoleName() if node else None)
+    elif kind == "wait-no":
+        # GTK tells the accessibility tree of a change after it is made: a control just
+        # removed may still be listed for a moment.
+        deadline = time.time() + TIMEOUT
+        while any(entry.endswith(": " + rest) for entry in named_controls()):
+            if time.time() > deadline:
+                fail("a control named %r is still there" % rest)
+            time.sleep(0.05)
+        say(step=kind, name=rest)
     elif kind == "names":
-        named = []
-        for root in sheets():
-            for node in walk(root):
-                try:
-                    if node is not root and node.name and node.getRoleName() != "label":
-                        named.append("%s: %s" % (node.getRoleName(), node.name))
-                except Exception:
-                    continue
-        say(step=kind, names=named)
+        say(step=kind, names=named_controls())
     elif kind == "shot":
         time.sleep(0.3)
         subprocess.run(["import", "-window", "root", rest], check=True)

@@ -1,0 +1,69 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import DesktopIntegration
+import MailtoRoute
+
+extension CheckReport {
+    /// The desktop service that holds the sheets (mailto-route-desktop
+    /// `--gapplication-service`): whether its program is beside this one, where the
+    /// session bus finds its service files, and whether it runs now.
+    public struct DesktopService: Sendable {
+        /// mailto-route-desktop beside this binary; `nil`: not installed (no sheet).
+        public var sheetProgram: String?
+        /// The service files of its name found in the bus's service directories
+        /// (`$XDG_DATA_HOME` and `$XDG_DATA_DIRS`, `dbus-1/services`), in that order.
+        public var serviceFiles: [String] = []
+        /// Whether `register`'s autostart entry starts it at login.
+        public var startsAtLogin = false
+        /// Whether it has its name on the session bus now; `nil` when not asked (--offline)
+        /// or the bus did not answer (`problem`).
+        public var running: Bool?
+        public var problem: String?
+    }
+}
+
+extension Check {
+    /// Where the service's files are, and, unless `offline`, whether it runs.
+    static func desktopServiceFacts(askingTheBus: Bool) -> CheckReport.DesktopService {
+        var facts = CheckReport.DesktopService()
+        facts.sheetProgram = SheetService.sheetProgram
+        let name = "dbus-1/services/\(ServiceProtocol.busName).service"
+        facts.serviceFiles = ([XDGDirectories.dataHome] + XDGDirectories.dataDirs)
+            .map { "\($0)/\(name)" }
+            .filter { access($0, R_OK) == 0 }
+        facts.startsAtLogin = access(Registration.autostartPath, R_OK) == 0
+        if askingTheBus {
+            do {
+                facts.running = try SheetService.isRunning(callTimeout: busSeconds)
+            } catch {
+                facts.problem = error.message
+            }
+        }
+        return facts
+    }
+}
+
+extension CheckReport.DesktopService: CheckSection {
+    public var title: String { "Desktop service" }
+
+    public var rows: [(label: String, value: String)] {
+        var rows = [("sheet program", sheetProgram ?? "not installed beside mailto-route: no compose sheet")]
+        if serviceFiles.isEmpty {
+            rows.append(("service files", sheetProgram == nil ? "none"
+                         : "none: run mailto-route register (or make install) for the service to start on demand"))
+        } else {
+            rows += serviceFiles.map { ("service file", $0) }
+        }
+        let answer = running.map { $0 ? "yes, on the session bus" : "no (started by the first sheet)" }
+        rows.append(("running", answer ?? problem.map { "unknown (\($0))" } ?? "not asked (--offline)"))
+        return rows
+    }
+
+    public var jsonMembers: [(String, JSON)] {
+        [("desktopService", .object([
+            ("sheetProgram", .string(sheetProgram)), ("serviceFiles", .strings(serviceFiles)),
+            ("running", nullable(running, JSON.bool)),
+        ]))]
+    }
+}

@@ -1,0 +1,189 @@
+public import DesktopIntegration
+import MIMEMessage
+public import SMTPTransport
+
+/// What a run reaches outside this process through: the SMTP server, the mail program, the
+/// person asked for consent, the desktop's notifications, the time, GNOME Online Accounts.
+/// Each is a protocol with
+/// the real thing as the default (`Services.system`), so that the Router, the submit step
+/// and the plan run in-process with fakes in the tests (docs/style.md 13), while the
+/// end-to-end tests keep one run per path with the real ones.
+public struct Services {
+    public var transport: any Transport
+    public var mailPrograms: any MailProgramFinder
+    public var consent: any ConsentAsker
+    public var notifier: any Notifier
+    public var clock: any WallClock
+    /// The accounts and credentials of GNOME Online Accounts.
+    public var onlineAccounts: any OnlineAccountsSource
+
+    public init(transport: any Transport, mailPrograms: any MailProgramFinder, consent: any ConsentAsker,
+                notifier: any Notifier, clock: any WallClock, onlineAccounts: any OnlineAccountsSource = GnomeOnlineAccounts()) {
+        self.transport = transport
+        self.mailPrograms = mailPrograms
+        self.consent = consent
+        self.notifier = notifier
+        self.clock = clock
+        self.onlineAccounts = onlineAccounts
+    }
+
+    /// libcurl, GIO's mail programs and webmail, the terminal or a notification, the
+    /// notification server, the system clock, goa-daemon on the session bus.
+    public static var system: Services {
+        Services(transport: CurlTransport(), mailPrograms: DesktopMailPrograms(), consent: PersonAtTheDesktop(),
+                 notifier: DesktopNotifier(), clock: SystemClock(), onlineAccounts: GnomeOnlineAccounts())
+    }
+}
+
+// MARK: - SMTP
+
+/// Opens connections to a submission server.
+public protocol Transport {
+    /// A connection to `server` (it may connect only with its first message).
+    func connect(_ server: SMTPServer) throws(SMTPError) -> any MailConnection
+}
+
+/// One connection to a submission server, kept for the messages of a run.
+public protocol MailConnection: AnyObject {
+    /// The server, as connected to.
+    var server: SMTPServer { get }
+    /// Sends a message built now, streamed as it goes; `progress` hears the bytes sent of
+    /// the total. Returns when at least one recipient was accepted.
+    func send(_ message: OutgoingMessage, progress: (@Sendable (Int, Int) -> Void)?) throws(SMTPError) -> SMTPReceipt
+    /// Sends stored bytes (a draft, an outbox entry) as they are.
+    func send(_ message: RawMessage) throws(SMTPError) -> SMTPReceipt
+}
+
+/// libcurl (`SMTPSession`).
+struct CurlTransport: Transport {
+    func connect(_ server: SMTPServer) throws(SMTPError) -> any MailConnection {
+        try SMTPSession(server)
+    }
+}
+
+extension SMTPSession: MailConnection {}
+
+// MARK: - The mail program
+
+/// The mail program (or webmail service) a handoff goes to.
+public protocol MailProgram {
+    /// A desktop id (`thunderbird.desktop`) or `webmail:SERVICE`.
+    var id: String { get }
+    var name: String { get }
+    /// Gives it `email`. `loopGuard` is this run's `MAILTO_ROUTE_HANDOFF` (rule 5).
+    func take(_ email: EmailData, loopGuard: String?) throws -> HandoffResult
+}
+
+/// Finds where a handoff goes.
+public protocol MailProgramFinder {
+    /// `handler` when given (the `[route]` group's `handler=`), else the desktop's choice;
+    /// never mailto-route itself. Throws why there is nowhere to go.
+    func find(configured handler: String?) throws -> any MailProgram
+}
+
+/// GIO's `mailto:` handlers and the webmail services (`Handoff`).
+struct DesktopMailPrograms: MailProgramFinder {
+    func find(configured handler: String?) throws -> any MailProgram {
+        try Handoff.destination(configured: handler)
+    }
+}
+
+extension Handoff.Destination: MailProgram {
+    public func take(_ email: EmailData, loopGuard: String?) throws -> HandoffResult {
+        try Handoff.handOff(email, to: self, loopGuard: loopGuard)
+    }
+}
+
+// MARK: - Consent, notifications, time
+
+/// Asks a person whether a link's message may be sent (rule 1).
+public protocol ConsentAsker {
+    /// The answer; anything that keeps the question from being asked or answered within
+    /// `timeout` seconds is `.notConsented`, never `.send`.
+    func ask(_ question: ConsentQuestion, channel: ConsentChannel, timeout: Double) -> ConsentDecision
+}
+
+/// The terminal when there is one, else a notification with buttons (`askConsent`).
+struct PersonAtTheDesktop: ConsentAsker {
+    func ask(_ question: ConsentQuestion, channel: ConsentChannel, timeout: Double) -> ConsentDecision {
+        askConsent(question, channel: channel, timeout: timeout)
+    }
+}
+
+/// Tells the person what came of a run they cannot otherwise see (a clicked link).
+public protocol Notifier {
+    /// Throws when it could not be shown (no notification server).
+    func show(summary: String, details: [String], urgent: Bool) throws
+    /// Tells the person that `request.account` must be signed in again, with a way to do
+    /// it (GNOME Settings' Online Accounts). Called once per refusal (`AccountMemory`).
+    func askToSignIn(_ request: SignInRequest) throws
+}
+
+extension Notifier {
+    /// A notification that says what to do, for a notifier with no button to offer.
+    public func askToSignIn(_ request: SignInRequest) throws {
+        try show(summary: request.summary, details: request.details, urgent: true)
+    }
+}
+
+extension Notifier {
+    /// What came of a route, for someone who could not see it happen (a clicked link):
+    /// the headline ("Sent to Ann Berg"), then each line of the report. Not shown: nobody
+    /// to tell (the outcome log still says it).
+    public func tell(_ report: RouteReport) {
+        try? show(summary: report.headline, details: report.readableLines, urgent: report.result == .failed)
+    }
+}
+
+/// The desktop's notification server (`showReportNotification`).
+struct DesktopNotifier: Notifier {
+    func show(summary: String, details: [String], urgent: Bool) throws {
+        try showReportNotification(summary: summary, details: details, urgent: urgent)
+    }
+
+    /// The desktop service shows it, with **Sign in again** (its button must reach a
+    /// program that is still running when it is pressed); where there is no service, a
+    /// notification that says what to do.
+    func askToSignIn(_ request: SignInRequest) throws {
+        if SheetService.askToSignIn(account: request.account) { return }
+        try show(summary: request.summary, details: request.details, urgent: true)
+    }
+}
+
+// MARK: - GNOME Online Accounts
+
+/// GNOME Online Accounts: its mail accounts, and their credentials at each attempt.
+public protocol OnlineAccountsSource {
+    /// The accounts that send mail now; empty when there is no GNOME Online Accounts.
+    func mailAccounts() throws -> [OnlineMailAccount]
+    /// `EnsureCredentials`, then `GetAccessToken`.
+    func accessToken(for account: OnlineMailAccount) throws(OnlineAccountsError) -> String
+    /// `GetPassword("smtp-password")`.
+    func smtpPassword(for account: OnlineMailAccount) throws(OnlineAccountsError) -> String
+}
+
+/// goa-daemon on the session bus (`OnlineAccounts`).
+public struct GnomeOnlineAccounts: OnlineAccountsSource {
+    public init() {}
+
+    public func mailAccounts() throws -> [OnlineMailAccount] {
+        try OnlineAccounts.mailAccounts()
+    }
+
+    public func accessToken(for account: OnlineMailAccount) throws(OnlineAccountsError) -> String {
+        try OnlineAccounts.accessToken(account)
+    }
+
+    public func smtpPassword(for account: OnlineMailAccount) throws(OnlineAccountsError) -> String {
+        try OnlineAccounts.smtpPassword(account)
+    }
+}
+
+/// The time, for what is due in the outbox.
+public protocol WallClock {
+    func now() -> Timestamp
+}
+
+struct SystemClock: WallClock {
+    func now() -> Timestamp { .now() }
+}

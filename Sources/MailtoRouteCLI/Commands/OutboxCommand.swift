@@ -1,0 +1,246 @@
+import MailtoRoute
+
+/// `mailto-route outbox list | show ID | flush | watch | retry ID | drop ID [--json]`: what
+/// is waiting to be sent, sending it, and the user's say over it.
+enum OutboxCommand: Command {
+    static let name = "outbox"
+    static let summary = "List, send, retry or drop messages waiting to be retried."
+    static let usage = "outbox list | show ID | flush | watch | retry ID | drop ID [--json]"
+    static let options: [OptionSpec] = [.flag("--json", "print the result as JSON")]
+    static let arguments: [(name: String, help: String)] = [
+        ("list", "the queued messages, then the failed ones (the default)"),
+        ("show ID", "one message: attempts, last error, next attempt, recipients, file"),
+        ("flush", "send the queued messages now, over one connection"),
+        ("watch", "stay running and send when due and when the network is back"),
+        ("retry ID", "make a message due now (a failed one queued again), then send it"),
+        ("drop ID", "delete a message without sending it"),
+    ]
+    static let maxPositionals = 2
+
+    static func run(_ arguments: Arguments, context: Context) throws -> ExitStatus {
+        let output = context.output
+        let json = arguments.has("--json")
+        let session = context.session()
+        let outbox = session.storage.outbox
+        let action = arguments.positionals.first ?? "list"
+        // The person asks for these by hand: an account whose sign-in was refused is tried
+        // again with what GNOME Online Accounts has now (`AccountMemory`).
+        session.personAsked = action == "retry" || action == "flush"
+        let id = arguments.positionals.dropFirst().first
+        let needsID = ["show", "retry", "drop"].contains(action)
+        if needsID, id == nil {
+            throw UsageError("outbox \(action) needs an entry ID (see 'mailto-route outbox list')", usage: fullUsage)
+        }
+        if !needsID, id != nil {
+            throw UsageError("unexpected argument '\(id ?? "")'", usage: fullUsage)
+        }
+        switch (action, id) {
+        case ("list", _): return try list(outbox, json: json, output: output)
+        case ("show", let id?): return try show(outbox, id, json: json, output: output)
+        case ("retry", let id?):
+            return try retry(id, session: session, json: json, output: output)
+        case ("drop", let id?):
+            let (entry, _) = try outbox.entry(id)
+            try outbox.drop(id)
+            if json {
+                output.print(JSON.object([("dropped", .string(id))]).serialized)
+            } else {
+                output.print("\(id): dropped, not sent (\(describe(entry).visible)).")
+            }
+            return .success
+        case ("flush", _): return try flush(session, json: json, output: output, allQueued: true)
+        case ("watch", _): return try OutboxWatchCommand.run(json: json, context: context)
+        default:
+            throw UsageError("unknown outbox action '\(action)'", usage: fullUsage)
+        }
+    }
+
+    // MARK: - retry
+
+    /// Makes the entry due now, then sends it at once: the user asked for it. Without an
+    /// account that can send, it stays due and the account's mistake is the error (78).
+    private static func retry(_ id: String, session: Session, json: Bool, output: Output) throws -> ExitStatus {
+        let outbox = session.storage.outbox
+        let wasFailed = try outbox.entry(id).state == .failed
+        let entry = try outbox.retry(id)
+        do {
+            return try flush(session, json: json, output: output, selecting: { $0.id == id })
+        } catch {
+            // The flush throws before sending when no account can send (its mistake is
+            // the error); what `retry` did holds all the same.
+            guard json else {
+                output.print("\(id): \(wasFailed ? "back in the queue, " : "")due now; it is sent at the next flush once the account works.")
+                throw error
+            }
+            // One document, as a script reads it: the entry as it now is, with the error.
+            let (errorJSON, status) = jsonError(error)
+            var document = entry.json(state: "queued")
+            if case .object(let members) = document { document = .object(members + [("error", errorJSON)]) }
+            output.print(document.serialized)
+            return status
+        }
+    }
+
+    // MARK: - list, show
+
+    private static func list(_ outbox: Outbox, json: Bool, output: Output) throws -> ExitStatus {
+        let queued = try outbox.list()
+        let failed = try outbox.failed()
+        let damaged = try outbox.damaged()
+        if json {
+            var members: [(String, JSON)] = [
+                ("queued", .array(queued.map { $0.json(state: "queued") })),
+                ("failed", .array(failed.map { $0.json(state: "failed") })),
+            ]
+            if !damaged.isEmpty {
+                members.append(("damaged", .array(damaged.map { .object([("id", .string($0.id)), ("error", .string($0.error.description))]) })))
+            }
+            output.print(JSON.object(members).serialized)
+            return .success
+        }
+        for (id, error) in damaged {
+            output.error("mailto-route: outbox entry \(id) is damaged and is not sent: \(error.description)")
+        }
+        if queued.isEmpty && failed.isEmpty {
+            output.print("The outbox is empty.")
+            return .success
+        }
+        if !queued.isEmpty {
+            output.print("Queued (\(queued.count)):")
+            output.print(table(queued, timeColumn: "NEXT ATTEMPT", time: \.nextAttempt))
+        }
+        if !failed.isEmpty {
+            if !queued.isEmpty { output.print("") }
+            output.print("Failed, not retried any more (\(failed.count)); 'outbox retry ID' queues one again:")
+            output.print(table(failed, timeColumn: "QUEUED", time: \.created))
+        }
+        return .success
+    }
+
+    private static func table(_ entries: [OutboxEntry], timeColumn: String, time: KeyPath<OutboxEntry, Timestamp>) -> String {
+        var table = Table(header: ["ID", "ATTEMPTS", timeColumn, "TO", "SUBJECT", "LAST ERROR"])
+        for entry in entries {
+            table.add([
+                entry.id, String(entry.attempts), entry[keyPath: time].localShortText,
+                entry.recipients.joined(separator: ", ").cut(to: 30), (entry.subject ?? "").cut(to: 30),
+                entry.lastError.map { "\($0.kind.rawValue): \($0.message)" }?.cut(to: 40) ?? "",
+            ])
+        }
+        return table.lines.joined(separator: "\n")
+    }
+
+    private static func show(_ outbox: Outbox, _ id: String, json: Bool, output: Output) throws -> ExitStatus {
+        let (entry, state) = try outbox.entry(id)
+        if json {
+            output.print(entry.json(state: state.rawValue).serialized)
+            return .success
+        }
+        var table = Table(header: ["ID:", entry.id])
+        table.add(["State:", state == .queued ? "queued" : "failed (not retried any more)"])
+        table.add(["Queued:", entry.created.localText])
+        table.add(["Attempts:", String(entry.attempts)])
+        if let last = entry.lastAttempt { table.add(["Last attempt:", last.localText]) }
+        if state == .queued {
+            table.add(["Next attempt:", entry.nextAttempt.localText])
+            table.add(["Gives up:", entry.expires.localText])
+        }
+        if let error = entry.lastError { table.add(["Last error:", "\(error.kind.rawValue): \(error.message)"]) }
+        table.add(["From:", entry.envelopeFrom])
+        table.add(["To:", entry.recipients.joined(separator: ", ")])
+        if let subject = entry.subject { table.add(["Subject:", subject]) }
+        if let messageId = entry.messageId { table.add(["Message-ID:", messageId]) }
+        if let server = entry.server { table.add(["Server:", server]) }
+        table.add(["Size:", "\(entry.size) bytes"])
+        table.add(["Message:", outbox.messagePath(id, state: state)])
+        output.print(table.lines.joined(separator: "\n"))
+        return .success
+    }
+
+    // MARK: - flush
+
+    /// Sends what `selecting` picks (by default what is due; every queued message with
+    /// `allQueued`) and reports per message. Exit 0 when everything tried was sent, 1 when
+    /// something moved to failed/, 75 when something is still queued, 78 (thrown) when no
+    /// account can send; the outbox error's status when the outbox could not record an
+    /// attempt (the flush stopped there).
+    static func flush(
+        _ session: Session, json: Bool, output: Output, allQueued: Bool = false,
+        selecting: ((OutboxEntry) -> Bool)? = nil
+    ) throws -> ExitStatus {
+        // The command ends after the flush: the sent messages' files are deleted in the
+        // background, not waited for.
+        guard let result = try session.flushOutbox(allQueued: allQueued, selecting: selecting, exiting: true) else {
+            // `server` all the same, from the account as written (no password is asked for).
+            let server = session.account?.server.address
+            output.print(json ? JSON.object([("server", .string(server)), ("flushed", .array([]))]).serialized
+                              : allQueued ? "The outbox is empty: nothing to send." : "Nothing in the outbox is due.")
+            return .success
+        }
+        print(result, json: json, output: output)
+        if let error = reportStop(of: result, output: output) { return ExitStatus(for: error.kind) }
+        return status(of: result.reports)
+    }
+
+    /// Says why a flush stopped before it was through (docs/design.md rule 9) and returns the
+    /// outbox's error; `nil` when it did not stop.
+    static func reportStop(of result: OutboxFlushResult, output: Output) -> OutboxError? {
+        guard let error = FlushReport.stoppingError(in: result.reports) else { return nil }
+        output.error("mailto-route: the flush stopped: nothing is sent while the outbox cannot record what it sends: \(error.description)")
+        return error
+    }
+
+    static func status(of reports: [FlushReport]) -> ExitStatus {
+        if reports.contains(where: { $0.outcome == .failed }) { return .failure }
+        if reports.contains(where: { $0.outcome == .rescheduled || $0.outcome == .skipped }) { return .queued }
+        return .success
+    }
+
+    static func print(_ result: OutboxFlushResult, json: Bool, output: Output) {
+        if json {
+            output.print(JSON.object([
+                ("server", .string(result.server)),
+                ("flushed", .array(result.reports.map { report in
+                    .object([
+                        ("id", .string(report.id)),
+                        ("recipients", .strings(report.entry.recipients)),
+                        ("messageId", .string(report.entry.messageId)),
+                        ("result", .string(report.outcome.result.rawValue)),
+                        ("account", .string(result.accounts[report.id]?.name ?? report.entry.account)),
+                        ("reply", .string(result.replies[report.id])),
+                        ("nextAttempt", report.outcome == .rescheduled ? .string(report.entry.nextAttempt.iso8601) : .null),
+                        ("error", report.error?.json ?? .null),
+                        ("storeError", .string(report.storeError?.description)),
+                    ])
+                })),
+            ]).serialized)
+            return
+        }
+        var lines: [String] = []
+        for report in result.reports {
+            var line = "\(report.id): "
+            switch report.outcome {
+            case .sent: line += "sent to \(report.entry.recipients.joined(separator: ", ")) via \(result.server(of: report.id))"
+            case .rescheduled: line += "still queued, next attempt \(report.entry.nextAttempt.localText)"
+            case .failed: line += "failed, moved to failed/ ('outbox retry ID' queues it again)"
+            case .skipped: line += "still queued (could not be claimed)"
+            }
+            if let error = report.error {
+                line += ": \(error.kind.rawValue): \(error.message)"
+            } else if let reply = result.replies[report.id], !reply.isEmpty {
+                line += ": \(reply)"
+            }
+            if let problem = report.storeError { line += "; outbox: \(problem.description)" }
+            lines.append(line.visible)
+        }
+        guard !lines.isEmpty else {
+            output.print("Nothing was sent: what is due is being sent by another mailto-route right now.")
+            return
+        }
+        // One write for the whole report, however many messages.
+        output.print(lines.joined(separator: "\n"))
+    }
+
+    private static func describe(_ entry: OutboxEntry) -> String {
+        "to \(entry.recipients.joined(separator: ", "))" + (entry.subject.map { ", \"\($0)\"" } ?? "")
+    }
+}

@@ -1,0 +1,279 @@
+import Foundation
+import MailtoRoute
+import MIMEMessage
+import Outbox
+import SMTPTransport
+
+// Fakes for what a Session reaches outside the process (`Services`), for in-process tests of
+// the Router and the command line: each records what it was asked and answers as told.
+
+/// A Session on a temporary directory, with fakes for everything outside the process.
+/// A Session's world on a temporary directory (the outbox and drafts on disk), with fakes
+/// for everything outside the process.
+public final class FakeWorld: @unchecked Sendable {
+    public enum AccountSetup { case none, usable }
+
+    public let root: URL
+    public let paths: Paths
+    public let transport = FakeTransport()
+    public let mailPrograms = FakeMailPrograms()
+    public let consent = FakeConsent()
+    public let notifier = FakeNotifier()
+    public let clock = FakeClock()
+    public let onlineAccounts = FakeOnlineAccounts()
+    public private(set) var session: Session
+
+    public init() throws {
+        root = FileManager.default.temporaryDirectory.appendingPathComponent("routing-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        paths = Paths(home: root.path, configHome: root.path + "/config", dataHome: root.path + "/data", stateHome: root.path + "/state")
+        session = Session(paths: paths, configuration: Self.configuration(paths, .usable, policy: "ask"),
+                          services: Services(transport: transport, mailPrograms: mailPrograms, consent: consent, notifier: notifier,
+                                             clock: clock, onlineAccounts: onlineAccounts))
+    }
+
+    deinit {
+        try? FileManager.default.removeItem(at: root)
+    }
+
+    public var services: Services { session.services }
+
+    /// The config file's text: a `[route]` group, and an account on 127.0.0.1:2525 unless `.none`.
+    public static func configText(_ account: AccountSetup, policy: String) -> String {
+        var text = "[route]\npolicy=\(policy)\n"
+        if account == .usable {
+            text += "[account]\nfrom=Jane Doe <jane@example.org>\nhost=127.0.0.1\nport=2525\nsecurity=none\n"
+        }
+        return text
+    }
+
+    private static func configuration(_ paths: Paths, _ account: AccountSetup, policy: String) -> Configuration {
+        configuration(configText(account, policy: policy))
+    }
+
+    private static func configuration(_ text: String?) -> Configuration {
+        Configuration(config: text.map { (FakeWorld.configPath, .success(($0, 0o600))) })
+    }
+
+    static let configPath = "/fake/config"
+
+    /// A new session over the same world (its outbox, drafts and state on disk, its fakes),
+    /// with `config` as the config file's text (`nil`: none): a later run.
+    @discardableResult
+    public func newSession(config: String?) -> Session {
+        session = Session(paths: paths, configuration: Self.configuration(config), services: services)
+        return session
+    }
+
+    /// Writes the config file at `paths.configFile`, for what reads it from disk (the
+    /// command line's context).
+    public func writeConfig(_ account: AccountSetup, policy: String = "ask") throws {
+        let url = URL(fileURLWithPath: paths.configFile)
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Self.configText(account, policy: policy).write(to: url, atomically: false, encoding: .utf8)
+        chmod(url.path, 0o600)
+    }
+
+    /// A clicked link (`open`), with the account as given.
+    public func route(link url: String, account: AccountSetup) -> RouteReport {
+        session = Session(paths: paths, configuration: Self.configuration(paths, account, policy: "ask"), services: services)
+        guard let email = try? MailtoURL.parse(url) else { preconditionFailure("a test URL that does not parse: \(url)") }
+        return session.route(RouteRequest(email: email, source: .link, consentChannel: .notification))
+    }
+
+    private func sendRequest(_ recipients: [String]) -> RouteRequest {
+        RouteRequest(email: EmailData(to: recipients, subject: "Figures", body: "See attached"), source: .send)
+    }
+
+    /// `send` from a script: trusted, no question.
+    public func route(send recipients: [String]) -> RouteReport {
+        session.route(sendRequest(recipients))
+    }
+
+    /// The whole run of `send`: the route, then the quick flush.
+    public func run(send recipients: [String]) -> RouteReport {
+        session.run(sendRequest(recipients)) { _ in }
+    }
+
+    public func drafts() throws -> [Draft] {
+        try session.storage.drafts.list()
+    }
+
+    public func file(_ name: String, _ contents: String) throws -> String {
+        let url = root.appendingPathComponent(name)
+        try contents.write(to: url, atomically: false, encoding: .utf8)
+        return url.path
+    }
+
+    /// Puts a file where the directory `path` would be made.
+    public func block(_ path: String) throws {
+        let url = URL(fileURLWithPath: path)
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try "".write(to: url, atomically: false, encoding: .utf8)
+    }
+}
+
+public final class FakeTransport: Transport, @unchecked Sendable {
+    public struct Sent: Sendable {
+        public var envelopeFrom: String
+        public var recipients: [String]
+        public var messageId: String?
+        /// The server it went to, as connected to: with its credentials.
+        public var server: SMTPServer? = nil
+    }
+
+    /// One answer per message, in order; when they run out, every recipient is accepted.
+    public var answers: [Result<SMTPReceipt, SMTPError>] = []
+    public private(set) var sent: [Sent] = []
+    public private(set) var connections = 0
+    /// Each server connected to, with its credentials, in order.
+    public private(set) var servers: [SMTPServer] = []
+
+    public init() {}
+
+    public func connect(_ server: SMTPServer) throws(SMTPError) -> any MailConnection {
+        connections += 1
+        servers.append(server)
+        return Connection(server: server, transport: self)
+    }
+
+    fileprivate func answer(_ sent: Sent) throws(SMTPError) -> SMTPReceipt {
+        self.sent.append(sent)
+        guard !answers.isEmpty else {
+            return SMTPReceipt(server: "127.0.0.1:2525", reply: "250 2.0.0 Ok: queued", accepted: sent.recipients)
+        }
+        return try answers.removeFirst().get()
+    }
+
+    public final class Connection: MailConnection {
+        public let server: SMTPServer
+        let transport: FakeTransport
+
+        init(server: SMTPServer, transport: FakeTransport) {
+            self.server = server
+            self.transport = transport
+        }
+
+        public func send(_ message: OutgoingMessage, progress: (@Sendable (Int, Int) -> Void)?) throws(SMTPError) -> SMTPReceipt {
+            try transport.answer(Sent(envelopeFrom: message.from.asciiAddress, recipients: message.recipients.map(\.asciiAddress),
+                                      messageId: message.messageID, server: server))
+        }
+
+        public func send(_ message: RawMessage) throws(SMTPError) -> SMTPReceipt {
+            try transport.answer(Sent(envelopeFrom: message.envelopeFrom, recipients: message.recipients, messageId: nil, server: server))
+        }
+    }
+}
+
+public struct FakeMailProgram: MailProgram {
+    final class Taken: @unchecked Sendable {
+        var emails: [EmailData] = []
+    }
+
+    public var id = "fake.desktop"
+    public var name = "Fake Mail"
+    public var failure: DesktopError?
+    public var notCarried: [String] = []
+    let record = Taken()
+    public var taken: [EmailData] { record.emails }
+
+    public init() {}
+
+    public func take(_ email: EmailData, loopGuard: String?) throws -> HandoffResult {
+        if let failure { throw failure }
+        record.emails.append(email)
+        return HandoffResult(handlerID: id, handlerName: name, warnings: notCarried.map { "not carried: \($0)" },
+                             notCarried: notCarried)
+    }
+}
+
+public final class FakeMailPrograms: MailProgramFinder, @unchecked Sendable {
+    public var program: FakeMailProgram?
+    public var problem = "no mail program in this test"
+
+    public init() {}
+
+    public func find(configured handler: String?) throws -> any MailProgram {
+        guard let program else { throw DesktopError(.permanent, problem) }
+        return program
+    }
+}
+
+public final class FakeConsent: ConsentAsker, @unchecked Sendable {
+    public var answer = ConsentDecision.notConsented("nobody to ask in this test")
+    public private(set) var asked: [ConsentQuestion] = []
+
+    public init() {}
+
+    public func ask(_ question: ConsentQuestion, channel: ConsentChannel, timeout: Double) -> ConsentDecision {
+        asked.append(question)
+        return answer
+    }
+}
+
+public final class FakeNotifier: Notifier, @unchecked Sendable {
+    public init() {}
+
+    public private(set) var shown: [(summary: String, details: [String], urgent: Bool)] = []
+    /// Each "Sign in again" asked for, in order.
+    public private(set) var signIns: [SignInRequest] = []
+
+    public func show(summary: String, details: [String], urgent: Bool) throws {
+        shown.append((summary, details, urgent))
+    }
+
+    public func askToSignIn(_ request: SignInRequest) throws {
+        signIns.append(request)
+    }
+}
+
+/// GNOME Online Accounts as a test sets it up: its mail accounts, and for each the token
+/// or password it hands out now, or the error it answers; every credentials call recorded.
+public final class FakeOnlineAccounts: OnlineAccountsSource, @unchecked Sendable {
+    public var accounts: [OnlineMailAccount] = []
+    /// The access token (OAuth2) or SMTP password each account's credentials call gives, by id.
+    public var credentials: [String: String] = [:]
+    /// What the credentials call of an account answers instead, by id.
+    public var failures: [String: OnlineAccountsError] = [:]
+    /// `token ID` or `password ID`, one per call.
+    public private(set) var calls: [String] = []
+
+    public init() {}
+
+    public func mailAccounts() throws -> [OnlineMailAccount] { accounts }
+
+    public func accessToken(for account: OnlineMailAccount) throws(OnlineAccountsError) -> String {
+        calls.append("token \(account.id)")
+        return try answer(account)
+    }
+
+    public func smtpPassword(for account: OnlineMailAccount) throws(OnlineAccountsError) -> String {
+        calls.append("password \(account.id)")
+        return try answer(account)
+    }
+
+    private func answer(_ account: OnlineMailAccount) throws(OnlineAccountsError) -> String {
+        if let failure = failures[account.id] { throw failure }
+        return credentials[account.id] ?? ""
+    }
+
+    /// A Google-like account: OAuth2, implicit TLS and STARTTLS both set, no port.
+    public static func google(_ id: String, address: String) -> OnlineMailAccount {
+        OnlineMailAccount(id: id, providerType: "google", providerName: "Google", presentationIdentity: address,
+                          emailAddress: address, smtpHost: "smtp.gmail.com", smtpUseSsl: true, smtpUseTls: true,
+                          smtpUserName: address, auth: .oauth2)
+    }
+
+    /// An IMAP and SMTP account with a password, whose login is not its address.
+    public static func imapSMTP(_ id: String, address: String, login: String, host: String) -> OnlineMailAccount {
+        OnlineMailAccount(id: id, providerType: "imap_smtp", providerName: "IMAP and SMTP", presentationIdentity: address,
+                          emailAddress: address, name: "Jane Doe", smtpHost: host, smtpUseSsl: false, smtpUseTls: true,
+                          smtpUserName: login, auth: .password)
+    }
+}
+
+public final class FakeClock: WallClock, @unchecked Sendable {
+    public var time = Timestamp(secondsSinceEpoch: 1_800_000_000)
+    public init() {}
+    public func now() -> Timestamp { time }
+}

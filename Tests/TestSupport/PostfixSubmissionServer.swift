@@ -1,0 +1,113 @@
+import Foundation
+
+/// A real Postfix submission server on 127.0.0.1 (Resources/postfix_submission.py): STARTTLS
+/// required (`smtpd_tls_security_level = encrypt`), AUTH through a throwaway Dovecot auth
+/// socket, delivery into a Maildir, recipients answered 450 or 550 as asked. Its own
+/// configuration, queue and data live in `directory`, never the machine's. Started on a free
+/// port for one test; released, it is stopped and waited for (not one of its processes is
+/// left) and its directory removed. Needs root and Debian's postfix and dovecot-core.
+public final class PostfixSubmissionServer: @unchecked Sendable {
+    public let port: Int
+    public let directory: URL
+    /// The detached supervisor (not our child: the launcher has exited).
+    private let pid: pid_t
+
+    /// `user`: the one login AUTH accepts, `nil` for a server that offers no AUTH.
+    /// `sizeLimit`: `message_size_limit`, announced as SIZE (Postfix's default when `nil`,
+    /// 8,000,000 here). `refuse`: answered 550; `deferred`: answered 450.
+    public init(
+        certificate: TestCertificates.Pair, user: (name: String, password: String)? = ("jane", "s3cret-pw"),
+        sizeLimit: Int? = nil, refuse: [String] = [], deferred: [String] = []
+    ) throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("postfix-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        var arguments = [resourcePath("postfix_submission.py"), "--dir", directory.path,
+                         "--cert", certificate.cert, "--key", certificate.key]
+        if let user { arguments += ["--user", "\(user.name):\(user.password)"] } else { arguments.append("--no-auth") }
+        if let sizeLimit { arguments += ["--size-limit", String(sizeLimit)] }
+        for address in refuse { arguments += ["--refuse", address] }
+        for address in deferred { arguments += ["--defer", address] }
+        let words = try launchDetached(arguments)
+        guard words.count == 2, let port = Int(words[0]), let pid = pid_t(words[1]) else {
+            let log = (try? String(contentsOf: directory.appendingPathComponent("supervisor.log"), encoding: .utf8)) ?? ""
+            try? FileManager.default.removeItem(at: directory)
+            throw TestServerError(message: "postfix_submission.py did not start (root, postfix and dovecot-core needed): \(log)")
+        }
+        self.port = port
+        self.pid = pid
+    }
+
+    deinit {
+        // The supervisor kills Postfix and Dovecot and exits once none of their processes
+        // is left: only then is the directory theirs no more.
+        kill(pid, SIGTERM)
+        for _ in 0..<1000 where processIsAlive(pid) { usleep(10_000) }
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    /// The messages delivered so far into the Maildir, one file per recipient, in the order
+    /// of their names.
+    public var delivered: [URL] {
+        let new = directory.appendingPathComponent("Maildir/new")
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: new.path)) ?? []
+        return names.sorted().map { new.appendingPathComponent($0) }
+    }
+
+    /// The delivered messages once there are `count` (Postfix delivers a tenth of a second or
+    /// so after the end of DATA), or as many as there are after `seconds`.
+    public func delivered(count: Int, within seconds: Double = 10) -> [URL] {
+        let deadline = Date().addingTimeInterval(seconds)
+        while delivered.count < count, Date() < deadline { usleep(20_000) }
+        return delivered
+    }
+
+    /// The mail log (SCRATCH/postfix.log): what smtpd and the queue did.
+    public var log: String {
+        (try? String(contentsOf: directory.appendingPathComponent("postfix.log"), encoding: .utf8)) ?? ""
+    }
+
+    /// Whether the mail log says `text` within `seconds`: Postfix's daemons log through
+    /// postlogd, which writes a moment after the client has had its answer.
+    public func logs(_ text: String, within seconds: Double = 5) -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while !log.contains(text) {
+            guard Date() < deadline else { return false }
+            usleep(20_000)
+        }
+        return true
+    }
+
+    /// A delivered message as it was submitted: without the lines Postfix puts on top
+    /// (Return-Path, X-Original-To, Delivered-To, Received and its continuation lines), its
+    /// line ends CRLF again (a Maildir file has LF).
+    public static func submitted(_ message: URL) throws -> [UInt8] {
+        let bytes = [UInt8](try Data(contentsOf: message))
+        let trace = ["return-path:", "x-original-to:", "delivered-to:", "received:"]
+        var start = 0
+        var inTrace = false
+        while start < bytes.count {
+            let end = bytes[start...].firstIndex(of: 0x0A) ?? bytes.count
+            let line = String(decoding: bytes[start..<end], as: UTF8.self).lowercased()
+            let continues = inTrace && (line.hasPrefix(" ") || line.hasPrefix("\t"))
+            guard continues || trace.contains(where: { line.hasPrefix($0) }) else { break }
+            inTrace = true
+            start = end + 1
+        }
+        var out: [UInt8] = []
+        out.reserveCapacity((bytes.count - start) * 102 / 100)
+        for byte in bytes[start...] {
+            if byte == 0x0A { out.append(0x0D) }
+            out.append(byte)
+        }
+        return out
+    }
+}
+
+/// Whether `pid` is a process that has not exited (a zombie has: its sockets are closed).
+func processIsAlive(_ pid: pid_t) -> Bool {
+    guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+          let close = stat.lastIndex(of: ")")
+    else { return false }
+    let state = stat[stat.index(after: close)...].dropFirst().first
+    return state != "Z" && state != "X"
+}
