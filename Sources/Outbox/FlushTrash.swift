@@ -32,8 +32,8 @@ import Glibc
 ///
 /// The one owner of its threads (`pthread_t`s) and of the list and its lock.
 final class FlushTrash: @unchecked Sendable {
-    // @unchecked Sendable: `pending`, `finishing` and `running` are read and written with
-    // `mutex` held only; the other stored properties are set before any thread starts, or
+    // @unchecked Sendable: `pending` and `finishing` are read and written with `mutex`
+    // held only; the other stored properties are set before any thread starts, or
     // used by the flushing thread only.
     private let outbox: Outbox
     /// Everything is left to a background `rm` at `finish`.
@@ -43,7 +43,6 @@ final class FlushTrash: @unchecked Sendable {
     /// Guarded by `mutex`.
     private var pending: [TakenOut] = []
     private var finishing = false
-    private var running = 0
     private var threads: [pthread_t] = []
     private var list: FileDescriptor?
 
@@ -73,11 +72,7 @@ final class FlushTrash: @unchecked Sendable {
     func start() throws {
         guard list == nil else { return }
         try makeDirectories(outbox.trashDirectory)
-        let path = outbox.trashDirectory + "/" + Self.prefix + "\(processID)-" + EntryID.randomSuffix()
-        let made = try openFile(path, O_WRONLY | O_CREAT | O_EXCL | O_APPEND, operation: "cannot create")
-        // Nobody else can hold it yet: the name is new, and its lock is only ever tried.
-        _ = try made.tryLockExclusive()
-        list = made
+        list = try Self.makeLockedList(in: outbox.trashDirectory)
         for _ in 0..<(inBackground ? 0 : Self.threadCount) {
             var thread = pthread_t()
             let context = Unmanaged.passRetained(self).toOpaque()
@@ -145,16 +140,31 @@ final class FlushTrash: @unchecked Sendable {
         self.list = nil
     }
 
+    /// A new list in `directory`, locked, and still there. Between its creation and its
+    /// lock another process may take the lock (`anyAlive` tries it) or, taking it, delete
+    /// the list as a dead flush's (`Outbox.removeDeadTrash`): then another name is tried.
+    private static func makeLockedList(in directory: String) throws -> FileDescriptor {
+        for _ in 0..<8 {
+            let path = directory + "/" + prefix + "\(processID)-" + EntryID.randomSuffix()
+            let made = try openFile(path, O_WRONLY | O_CREAT | O_EXCL | O_APPEND, operation: "cannot create")
+            if try made.tryLockExclusive(), let named = try fileStatus(path), let held = try? made.status(),
+               named.st_ino == held.st_ino, named.st_dev == held.st_dev {
+                return made
+            }
+            unlink(path)
+            try? made.close()
+        }
+        throw OutboxError(.transient, "cannot lock a list of sent messages in", path: directory)
+    }
+
     fileprivate func run() {
         pthread_mutex_lock(mutex)
         while true {
             while pending.isEmpty, !finishing { pthread_cond_wait(condition, mutex) }
             guard let item = pending.popLast() else { break }
-            running += 1
             pthread_mutex_unlock(mutex)
             item.delete()
             pthread_mutex_lock(mutex)
-            running -= 1
         }
         pthread_mutex_unlock(mutex)
     }
