@@ -176,10 +176,11 @@ extension Outbox {
     }
 
     /// The most attempts recorded, and removals made durable, with one sync. A sync costs
-    /// milliseconds, about as much as sending twenty small messages on loopback: 256 make
-    /// it a few per cent of a flush's time. What a kill leaves is no worse for it (only the
-    /// message in flight may be sent twice; the rest of the batch waits its back-off); a
-    /// power cut may bring back up to this many sent messages, as duplicates.
+    /// milliseconds, about as much as sending twenty small messages on loopback: 1,024 make
+    /// it about one per cent of a flush's time. A kill still repeats only the message in
+    /// flight; the rest of its batch, recorded and not tried, waits one back-off (`outbox
+    /// flush` sends it at once); a power cut may bring back up to this many sent messages,
+    /// as duplicates.
     static let batchSize = 1024
 
     /// The most bytes of messages in one batch: a flush of large messages syncs more often,
