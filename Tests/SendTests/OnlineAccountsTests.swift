@@ -100,9 +100,9 @@ import TestSupport
     @Test func eachOnlineAccountSendsThroughItsOwnServerWithGOAsCredentials() throws {
         let token = "ya29.\(UUID().uuidString)"
         let password = "pw-\(UUID().uuidString)"
-        let google = try SASLTestServer(certificate: certificates.server, oauthTokens: [("jane@gmail.com", token)],
+        let google = try SMTPTestServer(.starttls, certificate: certificates.server, oauthTokens: [("jane@gmail.com", token)],
                                         mechanisms: "XOAUTH2 OAUTHBEARER PLAIN LOGIN")
-        let imap = try SASLTestServer(certificate: certificates.server, auth: ("jdoe-login", password))
+        let imap = try SMTPTestServer(.starttls, certificate: certificates.server, auth: ("jdoe-login", password))
         let standIn = try GOAStandIn(on: bus, accounts: Self.accounts(googlePort: google.port, token: token,
                                                                        passwordPort: imap.port, password: password))
         // Debian's libgoa reads the stand-in as it reads goa-daemon: the same accounts,
@@ -174,7 +174,7 @@ import TestSupport
     /// CURLOPT_LOGIN_OPTIONS pins away).
     @Test func aTokenIsNeverSentWithAnotherMechanism() throws {
         let token = "ya29.\(UUID().uuidString)"
-        let server = try SASLTestServer(certificate: certificates.server, auth: ("jane@gmail.com", "unused"),
+        let server = try SMTPTestServer(.starttls, certificate: certificates.server, auth: ("jane@gmail.com", "unused"),
                                         mechanisms: "PLAIN LOGIN")
         let standIn = try GOAStandIn(on: bus, accounts: Self.accounts(googlePort: server.port, token: token))
         let sent = try mailtoRoute(["send", "--to", "joe@example.com", "--body", "x", "--json"], in: sandbox,
@@ -194,7 +194,7 @@ import TestSupport
         let refused = "ya29.refused-\(UUID().uuidString)"
         let renewed = "ya29.renewed-\(UUID().uuidString)"
         // XOAUTH2 alone: Gmail's error challenge, which libcurl answers by hanging up.
-        let server = try SASLTestServer(certificate: certificates.server, oauthTokens: [("jane@gmail.com", renewed)],
+        let server = try SMTPTestServer(.starttls, certificate: certificates.server, oauthTokens: [("jane@gmail.com", renewed)],
                                         mechanisms: "XOAUTH2")
         let standIn = try GOAStandIn(on: bus, accounts: Self.accounts(googlePort: server.port, token: refused))
         let notifications = try ScriptedNotificationServer(on: bus)

@@ -20,7 +20,7 @@ import TestSupport
                                         environment: environment, unset: ["DISPLAY", "WAYLAND_DISPLAY"])
         environment["DBUS_SESSION_BUS_ADDRESS"] = bus.address
         let refused = "ya29.refused-\(UUID().uuidString)"
-        let server = try SASLTestServer(certificate: certificates.server, oauthTokens: [("jane@gmail.com", "ya29.other")])
+        let server = try SMTPTestServer(.starttls, certificate: certificates.server, oauthTokens: [("jane@gmail.com", "ya29.other")])
         let standIn = try GOAStandIn(on: bus, accounts: """
             {"account_1700000000_0": {"ProviderType": "google", "Identity": "jane@gmail.com",
               "Mail": {"SmtpHost": "127.0.0.1:\(server.port)", "SmtpUseSsl": false, "SmtpUseTls": true},

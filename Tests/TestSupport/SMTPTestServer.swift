@@ -16,13 +16,17 @@ public final class SMTPTestServer: @unchecked Sendable {
     public init(
         _ mode: Mode = .plain, certificate: TestCertificates.Pair? = nil, auth: (user: String, password: String)? = nil,
         refuse: [String] = [], deferred: [String] = [], dataDelay: Double = 0, dataReply: String? = nil,
-        silentAfter: Stage? = nil, port: Int? = nil
+        silentAfter: Stage? = nil, port: Int? = nil, oauthTokens: [(user: String, token: String)] = [],
+        mechanisms: String? = nil
     ) throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("smtp-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         var arguments = [resourcePath("smtp_server.py"), "--mode", mode.rawValue, "--outdir", directory.path]
         if let certificate { arguments += ["--cert", certificate.cert, "--key", certificate.key] }
         if let auth { arguments += ["--auth", "\(auth.user):\(auth.password)"] }
+        // OAuth 2.0 bearer tokens it takes, and the SASL mechanisms it offers, in order.
+        for pair in oauthTokens { arguments += ["--oauth-token", "\(pair.user):\(pair.token)"] }
+        if let mechanisms { arguments += ["--mechanisms", mechanisms] }
         for address in refuse { arguments += ["--refuse", address] }
         for address in deferred { arguments += ["--defer", address] }
         if dataDelay > 0 { arguments += ["--data-delay", String(dataDelay)] }
@@ -75,7 +79,13 @@ public final class SMTPTestServer: @unchecked Sendable {
             .map { directory.appendingPathComponent($0) }
     }
 
-    /// `mail_from`, `rcpt_tos`, `auth`, `tls` of message `message` (an `.eml` URL).
+    /// Each AUTH exchange, in order (see smtp_server.py).
+    public var authLog: [[String: Any]] {
+        let text = (try? String(contentsOf: directory.appendingPathComponent("auth.log"), encoding: .utf8)) ?? ""
+        return text.split(separator: "\n").compactMap { try? jsonObject(String($0)) }
+    }
+
+    /// `mail_from`, `rcpt_tos`, `auth`, `mechanism`, `tls` of message `message` (an `.eml` URL).
     public func envelope(of message: URL) throws -> [String: Any] {
         let url = message.deletingPathExtension().appendingPathExtension("json")
         return try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [String: Any] ?? [:]
