@@ -40,7 +40,7 @@ DOCDIR := $(DATADIR)/doc/mailto-route
 # What `make` built and `make install` installs (a test installs a debug build).
 BUILT ?= .build/release/mailto-route
 
-.PHONY: all deps build run test fuzz bench install uninstall clean update-po
+.PHONY: all deps build run test fuzz bench install uninstall deb check-deb clean update-po
 
 all: build
 
@@ -50,6 +50,7 @@ deps:
 build: deps
 	swift build $(RELEASE_FLAGS) $(SWIFT_BUILD_FLAGS) --product mailto-route
 	swift build $(RELEASE_FLAGS) $(SWIFT_BUILD_FLAGS) --product mailto-route-desktop
+	swift build $(RELEASE_FLAGS) $(SWIFT_BUILD_FLAGS) --product mailto-route-books
 	scripts/compile-po
 
 # The messages of every string a person reads, into po/mailto-route.pot and each po/LANG.po.
@@ -76,9 +77,11 @@ bench:
 
 # Installs what `make` built, as a Debian package's rules do (`make && make install
 # DESTDIR=debian/tmp PREFIX=/usr`): it builds nothing and installs no packages. The binary
-# and mailto-route-desktop (the compose sheet, which mailto-route finds beside it), the
-# hook xdg-email runs (so that a file `xdg-email --attach` gives is attached), its man
-# page, the bash and zsh completions, the system desktop file (so that the desktops'
+# and mailto-route-desktop (the compose sheet, which mailto-route finds beside it), and
+# mailto-route-books (the address books for the sheet's completion, found beside that), the
+# hook xdg-email runs (so that a file `xdg-email --attach` gives is attached), the man
+# pages (the hook's is the binary's, where FILES tells of it), the bash and zsh
+# completions, the system desktop file (so that the desktops'
 # settings list mailto-route as a mail program), the AppStream metainfo and the outbox's
 # systemd user unit, each pointing at the installed binary; the Email portal's backend
 # description (mailtoroute.portal) and, as an example for each user to opt in with on
@@ -90,9 +93,13 @@ install:
 	@test -x $(BUILT) || { echo "make install: $(BUILT) is not built; run 'make' first (install builds nothing)" >&2; exit 1; }
 	install -D -m 755 $(BUILT) $(DESTDIR)$(BINDIR)/mailto-route
 	install -D -m 755 $(dir $(BUILT))mailto-route-desktop $(DESTDIR)$(BINDIR)/mailto-route-desktop
+	install -D -m 755 $(dir $(BUILT))mailto-route-books $(DESTDIR)$(BINDIR)/mailto-route-books
 	sed 's|@EXEC@|$(BINDIR)/mailto-route|' data/xdg-email-hook.sh > $(DESTDIR)$(BINDIR)/xdg-email-hook.sh
 	chmod 755 $(DESTDIR)$(BINDIR)/xdg-email-hook.sh
 	install -D -m 644 data/mailto-route.1 $(DESTDIR)$(MANDIR)/mailto-route.1
+	install -D -m 644 data/mailto-route-desktop.1 $(DESTDIR)$(MANDIR)/mailto-route-desktop.1
+	install -D -m 644 data/xdg-email-hook.sh.1 $(DESTDIR)$(MANDIR)/xdg-email-hook.sh.1
+	install -D -m 644 data/mailto-route-books.1 $(DESTDIR)$(MANDIR)/mailto-route-books.1
 	install -D -m 644 data/mailto-route.bash $(DESTDIR)$(BASHCOMPDIR)/mailto-route
 	install -D -m 644 data/_mailto-route $(DESTDIR)$(ZSHCOMPDIR)/_mailto-route
 	install -D -m 644 data/$(METAINFO) $(DESTDIR)$(METAINFODIR)/$(METAINFO)
@@ -112,8 +119,10 @@ install:
 	chmod 644 $(DESTDIR)$(APPDIR)/$(SERVICE_DESKTOP) $(addprefix $(DESTDIR)$(DBUSDIR)/,$(SERVICE_FILES))
 
 uninstall:
-	rm -f $(DESTDIR)$(BINDIR)/mailto-route $(DESTDIR)$(BINDIR)/mailto-route-desktop $(DESTDIR)$(BINDIR)/xdg-email-hook.sh \
-		$(DESTDIR)$(MANDIR)/mailto-route.1 \
+	rm -f $(DESTDIR)$(BINDIR)/mailto-route $(DESTDIR)$(BINDIR)/mailto-route-desktop $(DESTDIR)$(BINDIR)/mailto-route-books \
+		$(DESTDIR)$(BINDIR)/xdg-email-hook.sh \
+		$(DESTDIR)$(MANDIR)/mailto-route.1 $(DESTDIR)$(MANDIR)/mailto-route-desktop.1 $(DESTDIR)$(MANDIR)/xdg-email-hook.sh.1 \
+		$(DESTDIR)$(MANDIR)/mailto-route-books.1 \
 		$(DESTDIR)$(BASHCOMPDIR)/mailto-route $(DESTDIR)$(ZSHCOMPDIR)/_mailto-route \
 		$(DESTDIR)$(METAINFODIR)/$(METAINFO) $(DESTDIR)$(APPDIR)/mailto-route.desktop \
 		$(DESTDIR)$(UNITDIR)/mailto-route-outbox.service $(DESTDIR)$(APPDIR)/$(SERVICE_DESKTOP) \
@@ -121,6 +130,32 @@ uninstall:
 		$(DESTDIR)$(PORTALDIR)/mailtoroute.portal $(DESTDIR)$(DOCDIR)/mailtoroute-portals.conf \
 		$(addprefix $(DESTDIR)$(ICONDIR)/,$(ICONS)) \
 		$(foreach language,$(LANGUAGES),$(DESTDIR)$(LOCALEDIR)/$(language)/LC_MESSAGES/mailto-route.mo)
+
+# The Debian package, .build/deb/mailto-route_VERSION_ARCH.deb, from this tree: debian/rules
+# runs `make` (the release build; one already made is reused) and `make install
+# DESTDIR=debian/mailto-route PREFIX=/usr`. The Swift toolchain is no Debian package, so
+# Build-Depends cannot name it: it must be at /opt/swift. The version is the program's
+# own (`mailto-route --version`, Sources/MailtoRoute/Versions.swift), which debian/changelog
+# must name. docs/installing.md has the rest.
+DEB_DIR := .build/deb
+SOURCE_VERSION = $(shell sed -n 's/.*let mailtoRoute = "\(.*\)"/\1/p' Sources/MailtoRoute/Versions.swift)
+deb:
+	@test -x /opt/swift/usr/bin/swift || { echo "make deb: the Swift toolchain is not at /opt/swift: unpack swift.org's release for Debian 12 there (it is not a Debian package, so Build-Depends cannot name it)" >&2; exit 1; }
+	@test "$$(dpkg-parsechangelog -SVersion 2>/dev/null)" = "$(SOURCE_VERSION)" || { echo "make deb: debian/changelog's version is not $(SOURCE_VERSION), mailto-route's own (Sources/MailtoRoute/Versions.swift): add an entry (dch -v $(SOURCE_VERSION))" >&2; exit 1; }
+	scripts/install-deps deb
+	mkdir -p $(DEB_DIR)
+	DEB_OUTPUT_DIR=$(CURDIR)/$(DEB_DIR) nice dpkg-buildpackage --build=binary --no-sign \
+		--buildinfo-option=-u$(DEB_DIR) --changes-option=-u$(DEB_DIR) \
+		--buildinfo-file=$(DEB_DIR)/mailto-route_$(SOURCE_VERSION)_$$(dpkg-architecture -qDEB_HOST_ARCH).buildinfo \
+		--changes-file=$(DEB_DIR)/mailto-route_$(SOURCE_VERSION)_$$(dpkg-architecture -qDEB_HOST_ARCH).changes
+	@echo "make deb: $(DEB_DIR)/mailto-route_$(SOURCE_VERSION)_$$(dpkg-architecture -qDEB_HOST_ARCH).deb"
+
+# The package judged as a person installing it meets it (scripts/check-deb): lintian, then
+# apt-get install, the files in place, then remove --purge leaves none; all of it in a
+# private mount namespace whose /usr, /etc and /var are throwaway overlays, so the machine
+# is left as it was. Not part of `make test`: it needs the release build (minutes).
+check-deb: deb
+	scripts/check-deb $(DEB_DIR)/mailto-route_$(SOURCE_VERSION)_$$(dpkg-architecture -qDEB_HOST_ARCH).deb
 
 clean:
 	rm -rf .build

@@ -8,6 +8,7 @@ let package = Package(
     products: [
         .executable(name: "mailto-route", targets: ["mailto-route"]),
         .executable(name: "mailto-route-desktop", targets: ["mailto-route-desktop"]),
+        .executable(name: "mailto-route-books", targets: ["mailto-route-books"]),
         .library(name: "MailtoRoute", targets: ["MailtoRoute"]),
     ],
     targets: [
@@ -56,11 +57,23 @@ let package = Package(
         // Its windows are GtkBuilder .ui files under UI/, embedded at build time (embedded.txt).
         // enchant-2, the spell checker, for the sheet's message only.
         .systemLibrary(name: "CEnchant", pkgConfig: "enchant-2", providers: [.apt(["libenchant-2-dev"])]),
+        // libebook, Evolution Data Server's client library: the user's address books, for the
+        // sheet's address completion only (linked into mailto-route-desktop, never the CLI).
+        .systemLibrary(name: "CEBook", pkgConfig: "libebook-1.2", providers: [.apt(["libebook1.2-dev"])]),
+        // The address books (EDS) the sheet's To, Cc and Bcc completion reads; GTK-free, so that
+        // its tests and their probe run without a display.
+        .target(name: "AddressLookup", dependencies: ["CEBook", "MailtoCore"]),
+        // The sheet's side of the address books: the protocol to mailto-route-books and its
+        // client, which starts it when someone first types (pure Swift and POSIX: no libebook).
+        .target(name: "AddressBookHelper", dependencies: ["MailtoCore", "Outbox"]),
+        // The address books for the sheet, in a process of its own: libebook is never
+        // loaded into mailto-route-desktop (AddressBookHelper says why).
+        .executableTarget(name: "mailto-route-books", dependencies: ["AddressLookup", "AddressBookHelper"]),
         .target(name: "ComposeSheet", dependencies: ["CGTK", "CEnchant", "MailtoCore", "MIMEMessage", "DesktopIntegration"],
                 exclude: ["UI", "embedded.txt"], plugins: ["EmbedText"]),
         // The desktop side: shows the sheet for `open` and `compose` (the CLI starts it
         // when there is a display), and performs what the user chose through MailtoRoute.
-        .executableTarget(name: "mailto-route-desktop", dependencies: ["ComposeSheet", "MailtoRoute"]),
+        .executableTarget(name: "mailto-route-desktop", dependencies: ["ComposeSheet", "MailtoRoute", "AddressBookHelper"]),
         // The command line as a library: every subcommand, the argument parser, the output;
         // tested in-process (CLITests) as well as by running the binary.
         .target(name: "MailtoRouteCLI", dependencies: ["MailtoRoute", "Check"]),
@@ -130,6 +143,13 @@ let package = Package(
         // The sheet's logic in-process (addresses, files, recovery), then the real window,
         // driven through AT-SPI under Xvfb (Servers/sheet-driver.py).
         .testTarget(name: "ComposeSheetTests", dependencies: ["ComposeSheet"]),
-        .testTarget(name: "SheetTests", dependencies: ["TestSupport", "mailto-route", "mailto-route-desktop"]),
+        // Looks up the address books in a subprocess, for AddressLookupTests (a private bus with
+        // Debian's real evolution-data-server); never installed.
+        .executableTarget(name: "address-book-probe", dependencies: ["AddressLookup"], path: "Tests/AddressBookProbe"),
+        // The queries in-process; the books end to end, through address-book-probe.
+        .testTarget(name: "AddressLookupTests", dependencies: [
+            "AddressLookup", "AddressBookHelper", "CEBook", "TestSupport", "address-book-probe", "mailto-route-books",
+        ]),
+        .testTarget(name: "SheetTests", dependencies: ["TestSupport", "mailto-route", "mailto-route-desktop", "mailto-route-books"]),
     ]
 )

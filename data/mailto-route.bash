@@ -7,7 +7,7 @@
 # compares them). IDs come from `mailto-route outbox list --json` and
 # `mailto-route drafts list --json`, asked of the mailto-route being completed.
 
-_mailto_route_commands="open send compose check parse register unregister outbox drafts log help"
+_mailto_route_commands="open send compose check parse register unregister outbox drafts log account route help"
 
 # The options of command $1, one string.
 _mailto_route_options() {
@@ -19,8 +19,9 @@ _mailto_route_options() {
         check) echo "--json --offline --help" ;;
         register) echo "--force --help" ;;
         unregister) echo "--help" ;;
-        outbox | drafts) echo "--json --help" ;;
+        outbox | drafts | route) echo "--json --help" ;;
         log) echo "--stats --count --json --help" ;;
+        account) echo "--account --host --port --security --user --password-stdin --json --help" ;;
     esac
 }
 
@@ -77,7 +78,10 @@ _mailto_route() {
             mapfile -t COMPREPLY < <(compgen -f -- "$current")
             compopt -o filenames 2>/dev/null
             return ;;
-        --to | --cc | --bcc | --subject | --body | --count | --from | --account) return ;;
+        --to | --cc | --bcc | --subject | --body | --count | --from | --account | --host | --port | --user) return ;;
+        --security)
+            mapfile -t COMPREPLY < <(compgen -W "tls starttls" -- "$current")
+            return ;;
     esac
 
     if [[ $current == -* ]]; then
@@ -95,6 +99,8 @@ _mailto_route() {
             ((${#words[@]} == 0)) && mapfile -t COMPREPLY < <(compgen -W "${_mailto_route_commands% help}" -- "$current") ;;
         outbox) _mailto_route_action "$program" outbox "list show flush watch retry drop" "show retry drop" "${words[@]}" ;;
         drafts) _mailto_route_action "$program" drafts "list send drop" "send drop" "${words[@]}" ;;
+        account) ((${#words[@]} == 0)) && mapfile -t COMPREPLY < <(compgen -W "add" -- "$current") ;;
+        route) ((${#words[@]} == 0)) && mapfile -t COMPREPLY < <(compgen -W "show reset" -- "$current") ;;
     esac
 }
 

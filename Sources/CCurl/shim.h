@@ -78,6 +78,7 @@ static inline long mr_curl_global_default(void) { return CURL_GLOBAL_DEFAULT; }
 static inline size_t mr_curl_readfunc_abort(void) { return CURL_READFUNC_ABORT; }
 static inline long mr_curl_use_ssl_all(void) { return CURLUSESSL_ALL; }
 static inline long mr_curl_proto_smtp_smtps(void) { return CURLPROTO_SMTP | CURLPROTO_SMTPS; }
+static inline long mr_curl_proto_https(void) { return CURLPROTO_HTTPS; }
 /* Spelled CURLOPT_MAIL_RCPT_ALLLOWFAILS in the 7.88 headers, CURLOPT_MAIL_RCPT_ALLOWFAILS
  * from 8.2: the number (7.69+) is what the library reads. */
 static inline CURLoption mr_curlopt_mail_rcpt_allowfails(void) { return (CURLoption)(CURLOPTTYPE_LONG + 290); }

@@ -5,7 +5,7 @@
 
 /* libsecret, the library made for the freedesktop Secret Service, opened with dlopen the
  * first time a password is looked up in the keyring (a send whose account has a user and
- * no other password source), never at start-up: it pulls in libgcrypt and GIO, which a
+ * no other password source) or stored there (`account add`, the sheet's setup), never at start-up: it pulls in libgcrypt and GIO, which a
  * handoff, a send with a password-command and every other path never need.
  *
  * Its headers live in <includedir>/libsecret-1, which only libsecret-1.pc names; a
@@ -42,6 +42,9 @@ typedef struct mr_secret_api {
     MR_SECRET_ENTRY(secret_item_get_secret);
     MR_SECRET_ENTRY(secret_value_get);
     MR_SECRET_ENTRY(secret_value_unref);
+    MR_SECRET_ENTRY(secret_value_new);
+    MR_SECRET_ENTRY(secret_service_store);
+    MR_SECRET_ENTRY(secret_service_store_finish);
 } mr_secret_api;
 #undef MR_SECRET_ENTRY
 #pragma clang diagnostic pop
@@ -66,6 +69,9 @@ static inline const char *mr_secret_load(mr_secret_api *api) {
     MR_SYM(secret_item_get_secret);
     MR_SYM(secret_value_get);
     MR_SYM(secret_value_unref);
+    MR_SYM(secret_value_new);
+    MR_SYM(secret_service_store);
+    MR_SYM(secret_service_store_finish);
     *api = loaded;
     return NULL;
 }

@@ -101,6 +101,18 @@ typedef struct mr_gio_api {
     /* GNetworkMonitor */
     GNetworkMonitor *(* _Nonnull g_network_monitor_get_default)(void);
     gboolean (* _Nonnull g_network_monitor_get_network_available)(GNetworkMonitor *monitor);
+    /* GResolver: RFC 6186 SRV records, for mail server discovery */
+    GResolver *(* _Nonnull g_resolver_get_default)(void);
+    void (* _Nonnull g_resolver_lookup_service_async)(GResolver *resolver, const gchar *service,
+                                                      const gchar *protocol, const gchar *domain,
+                                                      GCancellable *cancellable, GAsyncReadyCallback callback,
+                                                      gpointer user_data);
+    GList *(* _Nonnull g_resolver_lookup_service_finish)(GResolver *resolver, GAsyncResult *result, GError **error);
+    const gchar *(* _Nonnull g_srv_target_get_hostname)(GSrvTarget *target);
+    guint16 (* _Nonnull g_srv_target_get_port)(GSrvTarget *target);
+    guint16 (* _Nonnull g_srv_target_get_priority)(GSrvTarget *target);
+    guint16 (* _Nonnull g_srv_target_get_weight)(GSrvTarget *target);
+    void (* _Nonnull g_srv_target_free)(GSrvTarget *target);
 } mr_gio_api;
 #pragma clang diagnostic pop
 
@@ -161,6 +173,14 @@ static inline const char *mr_gio_load(mr_gio_api *api) {
     MR_SYM(g_unix_fd_list_append);
     MR_SYM(g_network_monitor_get_default);
     MR_SYM(g_network_monitor_get_network_available);
+    MR_SYM(g_resolver_get_default);
+    MR_SYM(g_resolver_lookup_service_async);
+    MR_SYM(g_resolver_lookup_service_finish);
+    MR_SYM(g_srv_target_get_hostname);
+    MR_SYM(g_srv_target_get_port);
+    MR_SYM(g_srv_target_get_priority);
+    MR_SYM(g_srv_target_get_weight);
+    MR_SYM(g_srv_target_free);
     *api = loaded;
     return NULL;
 }

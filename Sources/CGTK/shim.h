@@ -35,6 +35,7 @@ static inline GtkNativeDialog *mr_native_dialog(GtkFileChooserNative *chooser) {
 static inline GtkFileChooser *mr_file_chooser(GtkFileChooserNative *chooser) { return GTK_FILE_CHOOSER(chooser); }
 static inline GApplication *mr_application(GtkApplication *application) { return G_APPLICATION(application); }
 static inline GtkEventController *mr_event_controller(gpointer controller) { return GTK_EVENT_CONTROLLER(controller); }
+static inline GtkMenuButton *mr_menu_button(GtkWidget *widget) { return GTK_MENU_BUTTON(widget); }
 
 /* gtk_accessible_update_property and _relation are variadic. The name a screen reader
  * speaks, and the tests find the control by. */

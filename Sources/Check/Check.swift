@@ -53,6 +53,11 @@ public enum Check {
         report.consent = consentReach(callTimeout: busSeconds, includingTerminal: false)
         // The click's own input to its plan, on this run's facts.
         report.sheetCanShow = session.canShowSheet
+        // The chooser's facts: the ways a click could go, and the one remembered.
+        report.ways = session.ways()
+        report.always = session.rememberedWay
+        report.alwaysSetting = settings.always
+        report.portalWays = session.configuration.portalWays.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
         do {
             report.sandbox.portalVersion = try EmailPortal.version(callTimeout: busSeconds)
         } catch {

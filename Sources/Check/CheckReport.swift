@@ -46,6 +46,14 @@ public struct CheckReport: Sendable {
     /// Whether a compose sheet can be shown for a click here: a display and the sheet
     /// program beside mailto-route (an input of the plan, as for the click itself).
     public var sheetCanShow = false
+    /// Every way a clicked link can go now, as the chooser would offer them (`Session.ways`).
+    public var ways: [Way] = []
+    /// The way the chooser's Always remembered (`always=`), when it can be taken now.
+    public var always: Way?
+    /// `always=` as written, also when it names what is gone.
+    public var alwaysSetting: String?
+    /// What Always kept for each application of the Email portal (`[portal APPID]`), by app id.
+    public var portalWays: [(String, String)] = []
     public var outbox: OutboxFacts
     /// The Email portal's backend, by the installed xdg-desktop-portal's rule.
     public var emailBackend = EmailBackend()

@@ -13,8 +13,10 @@ enum Verdict {
         let state: Plan.AccountState = !account.configured ? .none
             : account.error.map { .unusable($0) } ?? .usable
         // The same function and the same inputs as a click (Session.plan).
+        let always = report.always?.kept
         let decision = Plan.make(source: .link, forcedPath: nil, policy: report.policy.value, account: state,
-                                 sheet: report.sheetCanShow, passwordProblem: { account.passwordError }) {
+                                 sheet: report.sheetCanShow, always: always, ways: { Way.count(report.ways) },
+                                 passwordProblem: { account.passwordError }) {
             report.handoff == nil ? report.handoffProblem ?? "no mail program" : nil
         }
         report.decision = decision
@@ -33,6 +35,9 @@ enum Verdict {
             report.works = false
         }
         report.problems = problems(report)
+        if let setting = report.alwaysSetting, report.always == nil {
+            report.warnings.append("always=\(setting) in [route] names a way that cannot be taken now; a click asks again (mailto-route route reset forgets it)")
+        }
         if report.policy.value == .direct, account.usable {
             report.warnings.append(
                 "policy=direct lets any clicked link send mail without asking; set policy=ask in [route] of \(report.configFile) to be asked")
@@ -47,6 +52,16 @@ enum Verdict {
         let liveWorks = report.live?.succeeded ?? true
         let untested = report.live?.error.map { "; but the live test failed: \($0.message)" } ?? ""
         switch decision {
+        case .choose:
+            // The chooser: each way that can start, once or for good.
+            let ways = report.ways.map { way in
+                switch way.kind {
+                case .account: "send from \(way.name)"
+                case .program, .webmail: "open in \(way.name)"
+                case .setUp: "set up sending"
+                }
+            }
+            return ("would ask how to send it, just this once or always: " + ways.joined(separator: "; "), true)
         case .sheet:
             // The sheet is the question: nothing leaves before its Send (rule 1).
             guard account.usable else {
@@ -75,7 +90,9 @@ enum Verdict {
         case .handOff:
             let handoff = report.handoff
             let policy = report.policy.error == nil ? "policy=handoff" : "until the mistake in [route] is fixed"
-            let why = account.usable && report.policy.value == .handoff ? " (\(policy))" : ""
+            let why = report.policy.value == .ask && report.always != nil
+                ? " (always, as chosen in the chooser; mailto-route route reset asks again)"
+                : account.usable && report.policy.value == .handoff ? " (\(policy))" : ""
             // Context.handOff: a program that cannot be started leaves the message a draft.
             if let problem = handoff?.problem { return ("would save a draft: \(problem)", false) }
             return ("would open \(handoff?.name ?? "the mail program")" + why, handoff?.executableExists ?? false)
@@ -128,7 +145,8 @@ enum Verdict {
             add("no mail program to hand off to" + (report.account.configured ? "" : ", and no account: a click can only save a draft"),
                 fix: "install a mail program (such as Thunderbird or Evolution), or set handler= in [route] of \(config) "
                     + "(a desktop id, \(Webmail.Known.choices))"
-                    + (report.account.configured ? "" : "; or set up [account] in \(config)"))
+                    + (report.account.configured ? "" : "; or set up an account: mailto-route account add ADDRESS "
+                        + "(or the sheet's Set Up Sending…)"))
         }
         if report.handler.disagree, let xdg = report.handler.xdgMime {
             let gio = report.handler.gioDefault?.id ?? "none"

@@ -4,10 +4,22 @@ public import MailtoCore
 /// the desktop service) builds it from a link, the command line or the Email portal.
 public struct SheetContent: Sendable {
     /// The account the message goes out from, as a person reads it (`Jane Doe <jane@…>`);
-    /// shown, never editable.
+    /// shown, never editable. With more than one of `accounts`, the From chooser shows them
+    /// instead.
     public var from: String?
+    /// Every account that can send, for the From chooser (a drop-down when there is more
+    /// than one), and the one it shows first (the one last used, else the default).
+    public var accounts: [FromAccount] = []
+    public var fromIndex = 0
+    /// A way is remembered for clicked links (the chooser's Always): the menu offers to ask
+    /// again (`SheetHost.forgetWay`).
+    public var remembersWay = false
     /// Why Send cannot work now (no account, a broken one); `nil`: it can.
     public var sendUnavailable: String?
+    /// No account is set up: the sheet offers "Set up sending" (`SheetHost.setUpSending`).
+    public var offersSetup = false
+    /// GNOME Online Accounts is on the bus: the setup offers it too.
+    public var onlineAccountsAvailable = false
     /// To, Cc, Bcc, Subject, body and the other header fields. `attachments` are trusted
     /// (a local program or the user handed them over) and shown ticked;
     /// `requestedAttachments` are what a link asked for, shown apart and unticked
@@ -39,6 +51,22 @@ public struct SheetContent: Sendable {
         self.mailProgramName = mailProgramName
         self.requestingApplication = requestingApplication
         self.notices = notices
+    }
+}
+
+/// One account the From chooser offers.
+public struct FromAccount: Sendable, Equatable {
+    /// What `SheetHost.perform` gets back: the account's name.
+    public var name: String
+    /// `Jane Doe <jane@example.org>`.
+    public var readable: String
+    /// Where it comes from (`GNOME Online Accounts (Google)`, a file), its description.
+    public var origin: String
+
+    public init(name: String, readable: String, origin: String) {
+        self.name = name
+        self.readable = readable
+        self.origin = origin
     }
 }
 
@@ -86,13 +114,21 @@ public enum SheetActionResult: Sendable, Equatable {
 /// The program that shows a sheet and does what its user chooses. The sheet calls it once
 /// per user action; it never decides a route itself.
 public protocol SheetHost: AnyObject, Sendable {
-    /// Does `action` with `email`. Called on a worker thread, never the GTK main thread (an
-    /// SMTP send blocks); its result is brought back to the main loop.
-    func perform(_ action: SheetAction, with email: EmailData) -> SheetActionResult
+    /// Does `action` with `email`, sent from the account `account` names (the From chooser's;
+    /// `nil`: the default). Called on a worker thread, never the GTK main thread (an SMTP send
+    /// blocks); its result is brought back to the main loop.
+    func perform(_ action: SheetAction, with email: EmailData, from account: String?) -> SheetActionResult
     /// The user cancelled: nothing was edited, or the edits were discarded. Main thread.
     func cancelled()
     /// The sheet is gone (after `finished` or `cancelled`). Main thread.
     func sheetClosed()
     /// The user forgot `address` in the completion's list: it is not offered again. Main thread.
     func forgetRecipient(_ address: String)
+    /// Sets up a sending account from the "Set up sending" window: finds the server, tests
+    /// it, keeps it; from then on Send goes through it. Worker thread, as `perform`.
+    func setUpSending(_ form: SendingSetupForm) -> SendingSetupAnswer
+
+    /// "Ask How to Send Each Time": the way the chooser's Always kept is forgotten. Main
+    /// thread; `nil` when it was, else why not.
+    func forgetWay() -> String?
 }

@@ -1,4 +1,8 @@
 internal import CGIO
+#if canImport(Glibc)
+import Glibc
+#endif
+import MailtoCore
 
 /// A file in GLib key-file syntax (the config file, the state file, `mimeapps.list`),
 /// read and written by GLib itself. The only Swift owner of a `GKeyFile *`
@@ -82,6 +86,43 @@ public final class KeyFile: @unchecked Sendable {
     /// Wraps `g_key_file_remove_group`; a group that is not there is no error.
     public func removeGroup(_ group: String) {
         _ = g_key_file_remove_group(pointer, group, nil)
+    }
+
+    /// Wraps `g_key_file_set_comment` for a group: the comment lines (without their `#`)
+    /// written above it.
+    public func setComment(_ comment: String, group: String) {
+        _ = g_key_file_set_comment(pointer, group, nil, comment, nil)
+    }
+
+    /// Wraps `g_key_file_to_data` (transfer full) and `g_file_set_contents_full`: writes
+    /// atomically and durably, with `mode` (GLib's own save gives a rewritten file 0666 less
+    /// the umask, which would let others read a file that holds a password), and makes the
+    /// missing directories above it (`g_mkdir_with_parents`, 0700).
+    public func save(to path: String, mode: Int32) throws(DesktopError) {
+        let directory = String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)])
+        if !directory.isEmpty, g_mkdir_with_parents(directory, 0o700) != 0 {
+            throw DesktopError(.configuration, "cannot create \(directory): \(systemErrorText(errno))")
+        }
+        var length: gsize = 0
+        guard let data = g_key_file_to_data(pointer, &length, nil) else {
+            throw DesktopError(.configuration, "cannot write \(path): GLib made no text of it")
+        }
+        defer { g_free(data) }
+        let bytes = data.withMemoryRebound(to: UInt8.self, capacity: Int(length)) {
+            Array(UnsafeBufferPointer(start: $0, count: Int(length)))
+        }
+        try Files.write(bytes, to: path, mode: mode)
+    }
+
+    /// Wraps `g_key_file_remove_key`; a key that is not there is no error.
+    public func removeKey(_ group: String, _ key: String) {
+        _ = g_key_file_remove_key(pointer, group, key, nil)
+    }
+
+    /// Wraps `g_key_file_to_data` (transfer full): the file as it would be written, its
+    /// comments kept.
+    public var text: String {
+        takeString(g_key_file_to_data(pointer, nil, nil)) ?? ""
     }
 
     /// Wraps `g_key_file_save_to_file`, which writes atomically (`g_file_set_contents`).

@@ -45,6 +45,30 @@ public enum SecretService {
     }
 }
 
+extension SecretService {
+    /// Stores `secret` under `attributes` (msmtp's: `host`, `service=smtp`, `user`, so that
+    /// msmtp, `secret-tool` and `lookup` find it) in the default collection (the login
+    /// keyring), replacing an item with the same attributes; `label` is what the keyring's
+    /// own window shows. A locked collection is unlocked through the keyring's prompt when
+    /// `mayPrompt`. Throws (kind `configuration`, with libsecret's own text) when there is
+    /// no Secret Service or it refused; the secret never appears in an error.
+    ///
+    /// Wraps `secret_service_open`, `secret_value_new` and `secret_service_store`.
+    public static func store(
+        _ secret: String, attributes: [String: String], label: String, mayPrompt: Bool,
+        timeout: Double = lookupTimeout, promptTimeout: Double = promptTimeout
+    ) throws(DesktopError) {
+        let keyring = try KeyringLookup()
+        try keyring.context.run { () throws(DesktopError) in
+            let service = try keyring.open(seconds: timeout)
+            // Storing into a locked collection makes libsecret ask the service to unlock
+            // it, which shows the keyring's prompt: only worth waiting for with a display.
+            try keyring.store(secret, attributes: attributes, label: label, in: service,
+                              seconds: mayPrompt ? promptTimeout : timeout)
+        }
+    }
+}
+
 // MARK: - One lookup
 
 /// libsecret's `SecretService` GObject, named apart from the enum above.
@@ -106,6 +130,36 @@ private final class KeyringLookup {
             }
             guard let first = items?.pointee.data else { return .success(nil) }
             return .success(ObjectReference(retaining: first.assumingMemoryBound(to: SecretItem.self), gio: gio))
+        }
+    }
+
+    /// Stores `secret` with `secret_service_store` (no schema: the attributes alone, as
+    /// `secret-tool store` without one; NULL collection: the default one).
+    func store(
+        _ value: String, attributes: [String: String], label: String, in service: ObjectReference<ServiceObject>,
+        seconds: Double
+    ) throws(DesktopError) {
+        let secret = secret
+        let table = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free)
+        defer { g_hash_table_unref(table) }
+        for (key, value) in attributes {
+            g_hash_table_insert(table, g_strdup(key), g_strdup(value))
+        }
+        let bytes = Array(value.utf8)
+        // transfer full: the value copies the bytes; unref'd once the call has it.
+        let secretValue = bytes.withUnsafeBufferPointer { buffer in
+            buffer.withMemoryRebound(to: gchar.self) { secret.pointee.secret_value_new($0.baseAddress, gssize(buffer.count), "text/plain") }
+        }
+        defer { secret.pointee.secret_value_unref(UnsafeMutableRawPointer(secretValue)) }
+        try perform("storing the password", seconds: seconds) { cancellable, userData in
+            secret.pointee.secret_service_store(service.pointer, nil, table, nil, label, secretValue, cancellable,
+                                                AsyncCall.ready, userData)
+        } finish: { result -> Result<Void, DesktopError> in
+            var error: UnsafeMutablePointer<GError>?
+            if secret.pointee.secret_service_store_finish(service.pointer, result, &error) == 0 {
+                return .failure(takeError(error, .configuration, "the Secret Service did not store the password"))
+            }
+            return .success(())
         }
     }
 

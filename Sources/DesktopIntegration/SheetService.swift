@@ -15,7 +15,13 @@ public enum SheetService {
     /// mailto-route-desktop, the program of the sheets and the service, beside the running
     /// binary (links resolved), or `nil` when it is not there or cannot be run.
     public static var sheetProgram: String? {
-        let path = Files.directory(of: AppInfo.resolved("/proc/self/exe")) + "/mailto-route-desktop"
+        programBeside("mailto-route-desktop")
+    }
+
+    /// The program `name` of this project (mailto-route-desktop, mailto-route-books) beside
+    /// the running binary (links resolved), or `nil` when it is not there or cannot be run.
+    public static func programBeside(_ name: String) -> String? {
+        let path = Files.directory(of: AppInfo.resolved("/proc/self/exe")) + "/" + name
         return access(path, X_OK) == 0 ? path : nil
     }
 

@@ -40,3 +40,36 @@ enum HandlerChoice {
             """)
     }
 }
+
+extension Handoff {
+    /// Every mail program and webmail service a handoff can start now, as the chooser offers
+    /// them: GIO's `mailto:` programs, the default first, each whose program is installed (a
+    /// `Terminal=true` one only with a terminal emulator to run it in, found as its launch
+    /// finds it: `Launcher.plan`), never mailto-route itself (rule 5); then, with a web
+    /// browser (`x-scheme-handler/https`), the webmail template `handler` names and the
+    /// known services.
+    static func ways(configured handler: String?) -> [Way] {
+        guard (try? Handlers.checkGIO()) != nil else { return [] }
+        var ways: [Way] = []
+        let (variable, emulator) = TerminalEmulator.fromEnvironment()
+        let defaultID = Handlers.defaultForScheme("mailto")?.id
+        let apps = Handlers.candidates(forType: Handlers.mailtoType)
+        for app in apps.filter({ $0.id == defaultID }) + apps.filter({ $0.id != defaultID }) where !app.isMailtoRoute {
+            guard DesktopEntries.findProgram(app.executable) != nil else { continue }
+            if app.needsTerminal, (try? Launcher.plan(app, command: nil, uris: ["mailto:"], onThisTerminal: false,
+                                                        emulator: emulator, terminalVariable: variable)) == nil {
+                continue
+            }
+            let id = app.id ?? app.executable
+            ways.append(Way(kind: .program(id), name: app.name, origin: id))
+        }
+        guard let browser = Handlers.defaultForScheme("https") else { return ways }
+        var services = Webmail.Known.allCases.map { Webmail.Service.known($0) }
+        if let handler, handler.hasPrefix(Way.webmailPrefix),
+           let named = try? Webmail.Service(handler: String(handler.dropFirst(Way.webmailPrefix.count))), !services.contains(named) {
+            services.insert(named, at: 0)
+        }
+        ways += services.map { Way(kind: .webmail($0.rawValue), name: $0.name, origin: browser.name) }
+        return ways
+    }
+}

@@ -16,6 +16,8 @@ public enum CommandLineTool {
         OutboxCommand.self,
         DraftsCommand.self,
         LogCommand.self,
+        AccountCommand.self,
+        RouteCommand.self,
     ]
 
     /// Runs the command `words` name (the words after `mailto-route`) and returns its exit

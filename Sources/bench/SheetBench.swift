@@ -49,10 +49,12 @@ func benchSheet() {
     var environment = sandbox.environment
     environment["DISPLAY"] = String(lines[0])
     environment["DBUS_SESSION_BUS_ADDRESS"] = String(lines[1])
-    // An account that can send, policy=ask: a click opens the sheet (nothing is sent).
+    // An account that can send, policy=ask, and the account kept with the chooser's Always
+    // (the sandbox's recording mail program is a second way): a click opens the sheet
+    // (nothing is sent).
     try? fm.createDirectory(atPath: "\(sandbox.root)/home/.config/mailto-route", withIntermediateDirectories: true)
     _ = fm.createFile(atPath: "\(sandbox.root)/home/.config/mailto-route/config", contents: Data(
-        "[account]\nfrom=Jane Doe <jane@example.org>\nhost=127.0.0.1\nport=9\nsecurity=none\n".utf8))
+        "[route]\nalways=account:default\n[account]\nfrom=Jane Doe <jane@example.org>\nhost=127.0.0.1\nport=9\nsecurity=none\n".utf8))
 
     let binary = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
         .deletingLastPathComponent().appendingPathComponent("mailto-route").path

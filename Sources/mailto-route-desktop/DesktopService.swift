@@ -59,10 +59,40 @@ final class DesktopService: ServiceDelegate, @unchecked Sendable {
         case .success(let opening): start = opening
         case .failure(let refusal): return answer(refusal.answer)
         }
-        openSheet(start.email, source: start.source, session: session, token: request.activationToken,
-                  attachmentsRequestedBy: request.requestedBy) { [self] host, warnings in
-            conclude(host, warnings: warnings, notify: request.notify) { report in
-                answer(SheetDelivery.outcome(report))
+        let showSheet = { [self] () -> Void in
+            openSheet(start.email, source: start.source, session: session, token: request.activationToken,
+                      attachmentsRequestedBy: request.requestedBy) { [self] host, warnings in
+                conclude(host, warnings: warnings, notify: request.notify) { report in
+                    answer(SheetDelivery.outcome(report))
+                }
+            }
+        }
+        // A link that can go several ways asks once first (the plan's .choose).
+        if let email = start.email, ChooserDelivery.wantsChooser(email, source: start.source, session: session) {
+            choose(email, session: session, token: request.activationToken, notify: request.notify,
+                   requestedBy: request.requestedBy, sheet: { showSheet() }, done: { answer(SheetDelivery.outcome($0)) })
+            return
+        }
+        showSheet()
+    }
+
+    /// The chooser for a link's `email` (or, with `source` `.portal`, for the application
+    /// `application`'s); what the person chose is carried out: `sheet` for an account (or
+    /// setting one up), else routed as a run does, `done` hearing the report.
+    @discardableResult
+    private func choose(
+        _ email: EmailData, session: Session, token: String?, notify: Bool, requestedBy: String? = nil,
+        source: SheetSource = .link, application app: String? = nil,
+        sheet: @escaping () -> Void, done: @escaping @Sendable (RouteReport) -> Void
+    ) -> SheetHandle {
+        let ways = session.ways()
+        let content = ChooserDelivery.content(for: email, ways: ways, session: session, source: source, application: app)
+        return application.openChooser(content, activationToken: token) { [self] answer in
+            switch ChooserDelivery.outcome(of: answer, ways: ways, email: email, session: session, requestedBy: requestedBy,
+                                           source: source, application: app) {
+            case .sheet: sheet()
+            case .route(let request): route(request, session: session, notify: notify, then: done)
+            case .cancelled(let report): done(report)
             }
         }
     }
@@ -75,11 +105,17 @@ final class DesktopService: ServiceDelegate, @unchecked Sendable {
             guard case .success(let email) = SheetDelivery.parse(url, session: session) else { continue }
             var request = RouteRequest(email: email, source: .link)
             request.sheet = true
-            let wantsSheet = session.plan(request) == .sheet
-            if wantsSheet, application.showsSheets {
+            let plan = session.plan(request)
+            let wantsSheet = plan == .sheet || plan == .choose
+            let showSheet = { [self] () -> Void in
                 openSheet(email, source: .link, session: session, token: nil) { [self] host, warnings in
                     conclude(host, warnings: warnings, notify: true) { _ in }
                 }
+            }
+            if plan == .choose, application.showsSheets {
+                choose(email, session: session, token: nil, notify: true, sheet: { showSheet() }, done: { _ in })
+            } else if wantsSheet, application.showsSheets {
+                showSheet()
             } else {
                 // The path the command line takes for a link.
                 request.sheet = false
@@ -115,7 +151,24 @@ final class DesktopService: ServiceDelegate, @unchecked Sendable {
         email.attachments = request.attachments.map { Attachment.file($0) }
         var routed = RouteRequest(email: email, source: .portal)
         routed.sheet = true
-        let wantsSheet = session.plan(routed) == .sheet
+        let app = request.appID.isEmpty ? nil : request.appID
+        routed.requestingApplication = app
+        let plan = session.plan(routed)
+        let wantsSheet = plan == .sheet || plan == .choose
+        if plan == .choose, application.showsSheets {
+            // The application's first request asks once; Always is kept for its app id. The
+            // handle withdraws the chooser, then the sheet it opened.
+            var handle: SheetHandle?
+            handle = choose(email, session: session, token: request.activationToken, notify: true, source: .portal, application: app,
+                            sheet: { [self] in
+                                let opened = openSheet(email, source: .portal, session: session, token: request.activationToken,
+                                                       requestedBy: app) { [self] host, warnings in
+                                    conclude(host, warnings: warnings, notify: true) { report in respond(report.map(Self.portalResponse) ?? 2) }
+                                }
+                                handle?.follow(opened)
+                            }, done: { respond(Self.portalResponse($0)) })
+            return handle
+        }
         guard wantsSheet, application.showsSheets else {
             routed.sheet = false
             route(routed, session: session, noSheet: wantsSheet) { report in
@@ -147,7 +200,8 @@ final class DesktopService: ServiceDelegate, @unchecked Sendable {
     /// `noSheet`: the plan would have shown the sheet, had there been a display; the
     /// report says so.
     private func route(
-        _ request: RouteRequest, session: Session, noSheet: Bool = false, then: @escaping @Sendable (RouteReport) -> Void
+        _ request: RouteRequest, session: Session, noSheet: Bool = false, notify: Bool = true,
+        then: @escaping @Sendable (RouteReport) -> Void
     ) {
         var noted = request
         if noSheet { noted.warnings.append("no compose sheet: the desktop service has no display to show one on") }
@@ -155,7 +209,7 @@ final class DesktopService: ServiceDelegate, @unchecked Sendable {
         application.inBackground({ [noted] () -> RouteReport in
             box.session.run(noted) { _ in }
         }, then: { [self] report in
-            tell(report)
+            if notify { tell(report) }
             then(report)
         })
     }

@@ -1,8 +1,11 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import AddressBookHelper
 import ComposeSheet
 import MailtoRoute
+import MIMEMessage
+import SMTPTransport
 import Synchronization
 
 // Every call from the desktop program into MailtoRoute is in this file: what a sheet opens
@@ -61,14 +64,20 @@ enum SheetDelivery {
                       attachmentsRequestedBy: String? = nil) -> SheetStart {
         var from: String?
         var sendUnavailable: String?
-        // The default account (the sheet's From chooser: `session.accountChoices`).
-        switch session.defaultAccountSetup.map({ $0.flatMap(\.account) }) {
-        case .success(let account)?:
-            from = account.from.readable
-        case .failure(let mistake)?:
+        var noAccount = false
+        // The From chooser: every account that reads, the one last used first (else the
+        // default); with none, the default account's mistake says why Send cannot work.
+        let accounts = session.accountChoices(checkingCredentials: false).filter { $0.problem == nil }
+        let preferred = session.preferredAccountName
+        let fromIndex = accounts.firstIndex { $0.name == preferred } ?? 0
+        if accounts.indices.contains(fromIndex) {
+            from = accounts[fromIndex].from
+        } else if case .failure(let mistake)? = session.defaultAccountSetup.map({ $0.flatMap(\.account) }) {
             sendUnavailable = mistake.message
-        case nil:
-            sendUnavailable = "no account is set up (run mailto-route check to see how)"
+        } else {
+            // The sheet offers "Set up sending" instead (SheetDeliveryHost.setUpSending).
+            sendUnavailable = "no account is set up"
+            noAccount = true
         }
         let mailProgram = try? session.destination().get()
 
@@ -93,12 +102,29 @@ enum SheetDelivery {
             from: from, sendUnavailable: sendUnavailable, email: shown, mailProgramName: mailProgram?.name,
             notices: notices)
         content.attachmentsRequestedBy = attachmentsRequestedBy
+        if noAccount {
+            content.offersSetup = true
+            content.onlineAccountsAvailable = OnlineAccounts.isOnBus()
+        }
+        content.accounts = accounts.map { FromAccount(name: $0.name, readable: $0.from ?? $0.name, origin: $0.origin) }
+        content.fromIndex = fromIndex
+        content.remembersWay = session.routeSettings.always != nil && session.wayFromSystemFile == nil
         // Completion: the addresses sent to before, most used first (read once, here).
         content.recentRecipients = ((try? session.storage.recipients.entries()) ?? []).map {
             AddressSuggestion(name: $0.name, address: $0.address, fromHistory: true)
         }
+        // And the desktop's address books, asked through mailto-route-books as one types.
+        content.lookUpContacts = { prefix in
+            SheetDelivery.addressBooks.contacts(matching: prefix).map {
+                AddressSuggestion(name: $0.name.isEmpty ? nil : $0.name, address: $0.address, fromHistory: false)
+            }
+        }
         return SheetStart(content: content, recovery: recovery, warnings: warnings)
     }
+
+    /// The address books' helper, one for the process (the service's sheets share it):
+    /// started when someone first types in an address field, never before.
+    static let addressBooks = AddressBookHelper(program: SheetService.programBeside(AddressBookHelper.programName))
 }
 
 /// Does what the user chose in a sheet, through the Router, and keeps the report of the
@@ -107,8 +133,9 @@ enum SheetDelivery {
 final class SheetDeliveryHost: SheetHost {
     let source: SheetSource
     /// The run's session, used under `sessionLock` only, by one thread at a time (the
-    /// worker's action, or the main thread's cancel and finish): hence `unsafe`.
-    nonisolated(unsafe) private let session: Session
+    /// worker's action, or the main thread's cancel and finish): hence `unsafe`. Made
+    /// anew once sending is set up in the sheet, so that Send finds the new account.
+    nonisolated(unsafe) private var session: Session
     private let sessionLock = Mutex(())
     private let state = Mutex<RouteReport?>(nil)
     /// What the service does once the sheet is gone (answers its caller); main thread.
@@ -124,7 +151,7 @@ final class SheetDeliveryHost: SheetHost {
         state.withLock { $0 }
     }
 
-    func perform(_ action: SheetAction, with email: EmailData) -> SheetActionResult {
+    func perform(_ action: SheetAction, with email: EmailData, from account: String?) -> SheetActionResult {
         // The sheet is the user's own writing and its button their consent (rule 1): it
         // is routed on the path the button names, with no second question. A failure is
         // kept on screen, not as a draft: the user mends it and sends again, or saves it.
@@ -135,18 +162,58 @@ final class SheetDeliveryHost: SheetHost {
         }
         var request = RouteRequest(email: email, source: .sheet, forcedPath: path)
         request.keepsFailedMessage = false
+        request.account = account
         let report = sessionLock.withLock { _ in session.route(request) }
         guard report.result == .failed else {
+            // The From chooser offers it first next time.
+            if action == .send, let account, report.result == .sent || report.result == .queued {
+                sessionLock.withLock { _ in session.rememberLastUsed(account) }
+            }
             state.withLock { $0 = report }
             return .finished
         }
         return .failed(report.error?.message ?? report.summary)
     }
 
+    /// "Set up sending": the account found, tested and kept (`SendingSetup`), then the
+    /// session read again, so that the sheet's Send goes through it.
+    func setUpSending(_ form: SendingSetupForm) -> SendingSetupAnswer {
+        let from: Mailbox
+        do {
+            from = try Mailbox(parsing: form.address)
+        } catch {
+            return .failed(error.message)
+        }
+        var request = SendingSetup.Request(from: from, password: form.password)
+        if let manual = form.server {
+            request.manual = SendingSetup.ManualServer(host: manual.host, port: manual.port,
+                                                       security: SMTPServer.Security(rawValue: manual.security), user: manual.user)
+        }
+        return sessionLock.withLock { _ in
+            let context = SendingSetup.Context(paths: session.paths, network: session.services.mailServers,
+                                               mayPrompt: session.environment.hasDisplay)
+            do throws(SendingSetupError) {
+                let outcome = try SendingSetup.run(request, context: context)
+                session = Session(paths: session.paths, configuration: .load(session.paths), environment: session.environment,
+                                  services: session.services)
+                return .ready(from: from.readable, summary: outcome.server.address)
+            } catch {
+                let text = ([error.description] + error.steps).joined(separator: "\n")
+                return error.reason == .notFound ? .notFound(text) : .failed(text)
+            }
+        }
+    }
+
     func cancelled() {
         let report = RouteReport(path: .compose, result: .cancelled)
         sessionLock.withLock { _ in session.log(report, source: source.routeSource) }
         state.withLock { $0 = report }
+    }
+
+    func forgetWay() -> String? {
+        let forgotten = sessionLock.withLock { _ in Result { () throws(ConfigurationError) in _ = try session.forgetWay() } }
+        if case .failure(let error) = forgotten { return error.message }
+        return nil
     }
 
     func forgetRecipient(_ address: String) {

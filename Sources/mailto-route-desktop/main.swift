@@ -112,18 +112,47 @@ guard SheetApplication.canStart() else {
     fail("cannot start GTK: no display it can open", status: DesktopExit.noDisplay)
 }
 
-let start = SheetDelivery.start(opening.email, source: opening.source, session: session,
-                                attachmentsRequestedBy: arguments.request.requestedBy)
 let host = SheetDeliveryHost(source: opening.source, session: session)
 let application = SheetApplication()
-application.open(start.content, host: host, recovery: start.recovery, activationToken: activationToken)
+/// The sheet's start, read when it opens (after the chooser, whose account is its From).
+nonisolated(unsafe) var start: SheetStart?
+let openSheet = {
+    let opened = SheetDelivery.start(opening.email, source: opening.source, session: session,
+                                     attachmentsRequestedBy: arguments.request.requestedBy)
+    start = opened
+    application.open(opened.content, host: host, recovery: opened.recovery, activationToken: activationToken)
+}
+/// What the chooser's answer came to, when it was not the sheet.
+nonisolated(unsafe) var chosen: RouteReport?
+if let email = opening.email, ChooserDelivery.wantsChooser(email, source: opening.source, session: session) {
+    // A link that can go several ways asks once first (the plan's .choose).
+    let ways = session.ways()
+    application.openChooser(ChooserDelivery.content(for: email, ways: ways, session: session), activationToken: activationToken) {
+        answer in
+        switch ChooserDelivery.outcome(of: answer, ways: ways, email: email, session: session,
+                                       requestedBy: arguments.request.requestedBy) {
+        case .sheet: openSheet()
+        // The handoff watches its program for a moment, the chooser still on screen.
+        case .route(let request): chosen = session.run(request) { _ in }
+        case .cancelled(let report): chosen = report
+        }
+    }
+} else {
+    openSheet()
+}
 _ = application.run()
 
-guard var report = host.report else {
-    fail("the sheet ended without a result", status: 1)
+var report: RouteReport
+if let chosen {
+    report = chosen
+} else {
+    guard let ended = host.report else {
+        fail("the sheet ended without a result", status: 1)
+    }
+    report = ended
+    report.warnings = (start?.warnings ?? []) + report.warnings
+    host.finish(report)
 }
-report.warnings = start.warnings + report.warnings
-host.finish(report)
 // Nobody at a terminal: the user learns in a notification whether it was sent or queued
 // (the sheet has closed).
 if !hasTerminal(), report.result != .cancelled {

@@ -7,7 +7,11 @@ import TestSupport
 @Suite struct ManPageTests {
     let page = packageRoot.appendingPathComponent("data/mailto-route.1").path
 
-    @Test func groffFindsNothingToWarnAbout() throws {
+    /// The pages `make install` installs: the binary's, the desktop service's and the address books helper's.
+    static let pages = ["data/mailto-route.1", "data/mailto-route-desktop.1", "data/mailto-route-books.1"]
+
+    @Test(arguments: pages) func groffFindsNothingToWarnAbout(_ page: String) throws {
+        let page = packageRoot.appendingPathComponent(page).path
         let result = try run("/usr/bin/groff", ["-ww", "-man", "-Tutf8", "-z", page],
                              environment: ["LC_ALL": "C.UTF-8", "PATH": "/usr/bin:/bin"])
         #expect(result.status == 0, "\(result)")
@@ -37,7 +41,8 @@ import TestSupport
 
     /// mandoc's lint finds no warning either (its style notes, such as long source lines,
     /// are not warnings).
-    @Test func mandocFindsNothingToWarnAbout() throws {
+    @Test(arguments: pages) func mandocFindsNothingToWarnAbout(_ page: String) throws {
+        let page = packageRoot.appendingPathComponent(page).path
         let result = try run("/usr/bin/mandoc", ["-T", "lint", "-W", "warning", page],
                              environment: ["LC_ALL": "C.UTF-8", "PATH": "/usr/bin:/bin"])
         #expect(result.status == 0 && result.stdout.isEmpty && result.stderr.isEmpty, "\(result)")

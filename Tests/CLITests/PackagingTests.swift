@@ -17,6 +17,7 @@ import TestSupport
     }
     static let expectedFiles = [
         "usr/bin/mailto-route",
+        "usr/bin/mailto-route-books",
         "usr/bin/mailto-route-desktop",
         "usr/bin/xdg-email-hook.sh",
         "usr/lib/systemd/user/mailto-route-outbox.service",
@@ -29,7 +30,10 @@ import TestSupport
         "usr/share/icons/hicolor/scalable/apps/io.github.mailto_route.MailtoRoute.svg",
         "usr/share/icons/hicolor/symbolic/apps/io.github.mailto_route.MailtoRoute-symbolic.svg",
         "usr/share/locale/de/LC_MESSAGES/mailto-route.mo",
+        "usr/share/man/man1/mailto-route-books.1",
+        "usr/share/man/man1/mailto-route-desktop.1",
         "usr/share/man/man1/mailto-route.1",
+        "usr/share/man/man1/xdg-email-hook.sh.1",
         "usr/share/metainfo/io.github.mailto_route.MailtoRoute.metainfo.xml",
         "usr/share/xdg-desktop-portal/portals/mailtoroute.portal",
         "usr/share/zsh/vendor-completions/_mailto-route",

@@ -377,17 +377,22 @@ private func emailPortal(on bus: PrivateSessionBus, version: Int) throws -> Serv
     }
 }
 
-/// Check's sentence for a desktop click, by the click's own plan (`Plan.make`, `.sheet`):
-/// with a display, an account and policy=ask, the sheet; otherwise what it always said.
+/// Check's sentence for a desktop click, by the click's own plan (`Plan.make`, `.sheet`,
+/// `.choose`): with a display, an account and policy=ask, the sheet, or the chooser first
+/// when there is another way (the mail program) and none kept; otherwise what it always said.
 /// `DISPLAY` only has to be set: check opens no window (the click itself, on a real
 /// display, is SheetTests.checkAndAClickAgreeOnTheSheet).
 @Suite struct CheckSheetVerdictTests {
     @Test(arguments: [
         // display, account ("usable", "no password", nil), policy, expected decision, sentence start
-        (true, "usable", "ask", "sheetThenDirect", "would open the compose sheet, and send through 127.0.0.1"),
-        (true, "no password", "ask", nil, "would open the compose sheet, but Send cannot work there"),
+        // An account and a mail program: two ways, and the first click asks once.
+        (true, "usable", "ask", "choose", "would ask how to send it, just this once or always: send from Jane <jane@example.org>; open in Thunderbird"),
+        (true, "no password", "ask", "choose", "would ask how to send it, just this once or always: send from Jane"),
+        // The account kept with Always: the sheet, without the chooser.
+        (true, "usable, always", "ask", "sheetThenDirect", "would open the compose sheet, and send through 127.0.0.1"),
+        (true, "no password, always", "ask", nil, "would open the compose sheet, but Send cannot work there"),
         (true, "usable", "handoff", "handoff", "would open Thunderbird"),
-        (true, nil, "ask", "handoff", "would open Thunderbird"),
+        (true, nil, "ask", "choose", "would ask how to send it, just this once or always: open in Thunderbird; set up sending"),
         (false, "usable", "ask", "askThenDirect", "would open Thunderbird: consent to send cannot be asked"),
     ] as [(Bool, String?, String, String?, String)])
     func verdictForAClickOnADesktop(display: Bool, account: String?, policy: String, decision: String?, sentence: String) throws {
@@ -396,7 +401,8 @@ private func emailPortal(on bus: PrivateSessionBus, version: Int) throws -> Serv
         try sandbox.setDefaultMailHandler("thunderbird.desktop")
         #expect(try route(["register"], in: sandbox).status == 0)
         var lines = ["[route]", "policy=\(policy)"]
-        switch account {
+        if account?.hasSuffix(", always") == true { lines.append("always=account:default") }
+        switch account?.replacingOccurrences(of: ", always", with: "") {
         case "usable"?: lines += ["[account]", "from=Jane <jane@example.org>", "host=127.0.0.1", "port=2525", "security=none"]
         case "no password"?:
             lines += ["[account]", "from=Jane <jane@example.org>", "host=127.0.0.1", "port=2525", "security=none", "user=jane",

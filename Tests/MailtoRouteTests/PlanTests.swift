@@ -62,7 +62,8 @@ import Testing
         // Not where the user wants the mail program, has no account, or insists on a path.
         #expect(Self.plan(policy: .handoff, sheet: true) == .handOff)
         #expect(Self.plan(.portal, policy: .handoff, sheet: true) == .handOff)
-        #expect(Self.plan(account: .none, sheet: true) == .handOff)
+        #expect(Self.plan(account: .none, sheet: true) == .choose, "no account: the chooser asks once")
+        #expect(Self.plan(.portal, account: .none, sheet: true) == .choose, "an application's first request asks once too")
         #expect(Self.plan(account: .unusable("bad file"), sheet: true) == .handOff)
         #expect(Self.plan(forced: .handoff, sheet: true) == .handOff)
         #expect(Self.plan(policy: .direct, sheet: true) == .send, "policy=direct is standing consent: no sheet")
@@ -91,5 +92,34 @@ import Testing
         #expect(asked == 2)
         #expect(Self.plan(forced: .direct, password: "keyring locked")
             == .fail(.direct, Failure(kind: .configuration, message: "cannot send directly: keyring locked")))
+    }
+
+    /// The first click asks once: the chooser for a link under policy=ask with a sheet, when
+    /// there is no account or more than one way; a way kept with Always is taken instead.
+    @Test func theChooserAsksOnceAndAlwaysIsTakenWithoutIt() {
+        func plan(account: Plan.AccountState = .usable, policy: LinkPolicy = .ask, sheet: Bool = true, always: Plan.Always? = nil,
+                  ways: Int, source: RouteRequest.Source = .link, handler: String? = nil) -> Plan {
+            Plan.make(source: source, forcedPath: nil, policy: policy, account: account, sheet: sheet, always: always,
+                      ways: { ways }) { handler }
+        }
+        #expect(plan(account: .none, ways: 1) == .choose)
+        #expect(plan(ways: 2) == .choose)
+        #expect(plan(ways: 1) == .sheet, "one way, the account's: the sheet at once")
+        #expect(plan(sheet: false, ways: 2) == .ask(otherwise: .handOff), "no display: no chooser")
+        #expect(plan(policy: .handoff, ways: 3) == .handOff, "policy=handoff is the person's own choice")
+        #expect(plan(policy: .direct, ways: 3) == .send)
+        #expect(plan(account: .unusable("bad"), ways: 3) == .handOff, "a broken account is mended, not chosen around")
+        #expect(plan(ways: 3, source: .send) == .send, "a script is never asked")
+        // Always: straight there.
+        #expect(plan(always: .handOff, ways: 3) == .handOff)
+        #expect(plan(account: .none, always: .handOff, ways: 2) == .handOff)
+        #expect(plan(always: .handOff, ways: 3, handler: "gone") == .saveDraft(reason: "gone"))
+        #expect(plan(always: .sheet, ways: 3) == .sheet)
+        #expect(!Plan.choose.sends)
+        // The ways are counted only where the chooser may be shown.
+        var counted = 0
+        _ = Plan.make(source: .link, forcedPath: nil, policy: .handoff, account: .usable, sheet: true,
+                      ways: { counted += 1; return 2 }) { nil }
+        #expect(counted == 0)
     }
 }

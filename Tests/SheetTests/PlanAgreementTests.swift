@@ -29,9 +29,14 @@ struct ClickFacts: Sendable, CustomTestStringConvertible {
             + "notifications=\(notifications) service=\(service)"
     }
 
-    /// Where the plan opens the sheet: a display, policy=ask and an account set up. These
-    /// rows need the screen, one at a time (SheetTests); the rest run side by side.
-    var opensSheet: Bool { display && policy == "ask" && account != .none }
+    /// Where the plan opens the chooser first: a display, policy=ask, and no account or an
+    /// account and a mail program (two ways to go).
+    var opensChooser: Bool { display && policy == "ask" && (account == .none || mailProgram) }
+
+    /// Where the plan opens the sheet: a display, policy=ask and an account set up, and no
+    /// other way. These rows and the chooser's need the screen, one at a time (SheetTests);
+    /// the rest run side by side.
+    var opensSheet: Bool { display && policy == "ask" && account != .none && !opensChooser }
 
     static let all: [ClickFacts] = {
         var rows: [ClickFacts] = []
@@ -41,7 +46,7 @@ struct ClickFacts: Sendable, CustomTestStringConvertible {
                     for mailProgram in [false, true] {
                         // A notification server matters where consent is asked (no sheet),
                         // the service where a sheet opens.
-                        let sheet = display && policy == "ask" && account != .none
+                        let sheet = display && policy == "ask"
                         for notifications in sheet || policy != "ask" ? [false] : [false, true] {
                             for service in sheet ? [true, false] : [true] {
                                 rows.append(ClickFacts(display: display, account: account, policy: policy,
@@ -55,8 +60,9 @@ struct ClickFacts: Sendable, CustomTestStringConvertible {
         return rows
     }()
 
-    static var withoutSheet: [ClickFacts] { all.filter { !$0.opensSheet } }
+    static var withoutSheet: [ClickFacts] { all.filter { !$0.opensSheet && !$0.opensChooser } }
     static var withSheet: [ClickFacts] { all.filter(\.opensSheet) }
+    static var withChooser: [ClickFacts] { all.filter(\.opensChooser) }
 }
 
 /// What a row's check said and its click did.
@@ -69,6 +75,7 @@ struct Agreement {
     /// The path check's sentence names, in the click's terms.
     static func path(of sentence: String) -> String {
         if sentence.hasPrefix("would open the compose sheet") { return "sheet" }
+        if sentence.hasPrefix("would ask how to send it") { return "chooser" }
         if sentence.hasPrefix("would send through") || sentence.hasPrefix("would ask, then send") { return "sent" }
         if sentence.hasPrefix("would open Thunderbird") { return "handoff" }
         if sentence.hasPrefix("would save a draft") { return "draft" }
@@ -127,9 +134,15 @@ struct Agreement {
         if expected == "sheet", let desktop {
             _ = try desktop.drive(["wait-sheet", "press:Cancel", "wait-gone"], timeout: 30)
         }
+        // The driver finds the chooser window, or the row fails here.
+        if expected == "chooser", let desktop {
+            _ = try desktop.drive(["wait-chooser", "press:Cancel", "wait-chooser-gone"], timeout: 30)
+        }
         // A click the plan did not send to a sheet ends by itself.
         let result = click.finish(timeout: 30)
-        let took = (try? jsonObject(result.stdout)).map { path(of: $0) } ?? "no report: \(result)"
+        var took = (try? jsonObject(result.stdout)).map { path(of: $0) } ?? "no report: \(result)"
+        // Cancelled in the chooser the driver found: the chooser's own report.
+        if expected == "chooser", took == "sheet" { took = "chooser" }
         withExtendedLifetime((server, bus, notifications)) {}
         return Agreement(sentence: sentence, expected: expected, took: took, click: result)
     }
@@ -155,5 +168,16 @@ extension SheetTests {
         let agreement = try Agreement.compare(facts, desktop: desktop)
         #expect(agreement.expected == "sheet", "check: \(agreement.sentence)")
         #expect(agreement.took == "sheet", "check: \(agreement.sentence)\nclick: \(agreement.click)")
+    }
+}
+
+extension SheetTests {
+    /// The rows where the plan opens the chooser (no account, or an account and a mail
+    /// program): check names it, and the click shows it.
+    @Test(arguments: ClickFacts.withChooser)
+    func checkAndAClickAgreeWhereTheChooserOpens(_ facts: ClickFacts) throws {
+        let agreement = try Agreement.compare(facts, desktop: desktop)
+        #expect(agreement.expected == "chooser", "check: \(agreement.sentence)")
+        #expect(agreement.took == "chooser", "check: \(agreement.sentence)\nclick: \(agreement.click)")
     }
 }

@@ -158,6 +158,43 @@ extension ServiceTests {
             #expect(try ThunderbirdCompose(reading: argv.last ?? "").attachments == [first, second], "\(argv)")
         }
 
+        /// No account: an application's first request through the Email portal asks once;
+        /// "Always" on Thunderbird is kept for that application (`[portal APPID]`), so its
+        /// next request goes straight there with its file; another application is asked.
+        @Test func portalChooserAlwaysIsKeptPerApplication() throws {
+            try sandbox.installHandler("thunderbird.desktop", name: "Thunderbird", program: "thunderbird")
+            let report = try file("report.txt", "figures\n")
+            let first = try compose(["--handle", "/org/freedesktop/portal/desktop/request/1_42/c1", "--app-id", "org.example.Editor",
+                                     "--to", "joe@example.com", "--subject", "Figures", "--attach", report])
+            let steps = try desktop.drive([
+                "wait-chooser", screenshot("portal-chooser"), "pick:Open in Thunderbird", "press:Always", "wait-chooser-gone",
+            ], timeout: 30)
+            let offered = try #require(steps.first { $0["step"] as? String == "wait-chooser" }?["ways"] as? [String])
+            #expect(offered == ["Open in Thunderbird", "Set up sending…"], "\(offered)")
+            let result = first.finish(timeout: 30)
+            #expect(try jsonObject(result.stdout)["response"] as? Int == 0, "\(result)")
+            let argv = try #require(sandbox.recordedArgv("thunderbird", timeout: 10))
+            #expect(try ThunderbirdCompose(reading: argv.last ?? "").attachments == [report], "\(argv)")
+            let config = (try? String(contentsOf: sandbox.configHome.appendingPathComponent("mailto-route/config"), encoding: .utf8)) ?? ""
+            #expect(config.contains("[portal org.example.Editor]\nalways=thunderbird.desktop"), "\(config)")
+            #expect(!config.contains("[route]"), "links are not what was chosen for: \(config)")
+
+            // The same application again: straight to Thunderbird, no window.
+            try FileManager.default.removeItem(at: sandbox.recordsDirectory.appendingPathComponent("thunderbird.argv"))
+            let second = try compose(["--handle", "/org/freedesktop/portal/desktop/request/1_42/c2", "--app-id", "org.example.Editor",
+                                      "--to", "ann@example.com", "--subject", "Again", "--attach", report])
+            let secondResult = second.finish(timeout: 30)
+            #expect(try jsonObject(secondResult.stdout)["response"] as? Int == 0, "\(secondResult)")
+            #expect(sandbox.recordedArgv("thunderbird", timeout: 10) != nil)
+
+            // Another application is asked; Cancel is the portal's response 1.
+            let other = try compose(["--handle", "/org/freedesktop/portal/desktop/request/1_42/c3", "--app-id", "org.example.Other",
+                                     "--to", "joe@example.com", "--subject", "Other"])
+            _ = try desktop.drive(["wait-chooser", "press:Cancel", "wait-chooser-gone"], timeout: 30)
+            let otherResult = other.finish(timeout: 30)
+            #expect(try jsonObject(otherResult.stdout)["response"] as? Int == 1, "\(otherResult)")
+        }
+
         /// `Request.Close` from the frontend (the application withdrew its request) closes
         /// the untouched sheet: response 1, nothing sent, nothing saved.
         @Test func requestCloseClosesItsSheet() throws {
@@ -175,6 +212,22 @@ extension ServiceTests {
             #expect(try jsonObject(result.stdout)["response"] as? Int == 1)
             #expect(server.messages.isEmpty)
             #expect(sandbox.drafts.isEmpty)
+        }
+
+        /// `Request.Close` while the chooser asks (no account): it goes as Cancel, the
+        /// portal's response 1, nothing kept.
+        @Test func requestCloseClosesItsChooser() throws {
+            try sandbox.installHandler("thunderbird.desktop", name: "Thunderbird", program: "thunderbird")
+            let handle = "/org/freedesktop/portal/desktop/request/1_42/t9"
+            let call = try compose(["--handle", handle, "--app-id", "org.example.Editor", "--to", "joe@example.com"])
+            _ = try desktop.drive(["wait-chooser"], timeout: 30)
+            let close = try gdbus(["--dest", "org.freedesktop.impl.portal.desktop.mailtoroute", "--object-path", handle,
+                                   "--method", "org.freedesktop.impl.portal.Request.Close"])
+            #expect(close.status == 0, "\(close)")
+            _ = try desktop.drive(["wait-chooser-gone"], timeout: 20)
+            let result = call.finish(timeout: 20)
+            #expect(try jsonObject(result.stdout)["response"] as? Int == 1, "\(result)")
+            #expect(sandbox.neverLaunched("thunderbird"))
         }
 
         // MARK: - Clicks
@@ -263,6 +316,24 @@ extension ServiceTests {
             #expect(reply.status == 0, "\(reply)")
             let argv = sandbox.recordedArgv("recorder", timeout: 15)
             #expect(argv == ["mailto:joe@example.com?subject=Hi"], "\(String(describing: argv))")
+        }
+
+        /// GLib's launch of the D-Bus activatable entry with no account: the service asks
+        /// once (the same plan as the command line's click), and the program chosen "Just
+        /// this once" gets the link; nothing is written to the config file.
+        @Test func openOverTheBusWithNoAccountAsksOnceInTheService() throws {
+            try sandbox.installHandler("recorder.desktop", name: "Recorder", program: "recorder")
+            let reply = try gdbus(["--dest", "io.github.mailto_route.MailtoRoute", "--object-path",
+                                   "/io/github/mailto_route/MailtoRoute", "--method", "org.freedesktop.Application.Open",
+                                   "['mailto:joe@example.com?subject=Bus']", "{}"])
+            #expect(reply.status == 0, "\(reply)")
+            _ = try desktop.drive([
+                "wait-chooser", screenshot("open-chooser"), "pick:Open in Recorder", "press:Just this once", "wait-chooser-gone",
+            ], timeout: 30)
+            let argv = sandbox.recordedArgv("recorder", timeout: 15)
+            #expect(argv == ["mailto:joe@example.com?subject=Bus"], "\(String(describing: argv))")
+            let config = sandbox.configHome.appendingPathComponent("mailto-route/config").path
+            #expect(!((try? String(contentsOfFile: config, encoding: .utf8)) ?? "").contains("always="))
         }
 
         /// Rule 8 through the service: GLib's Open of a link with attach= lists the file

@@ -241,7 +241,9 @@ import TestSupport
         try sandbox.setDefaultMailHandler("recorder.desktop")
         try writeAccount(sandbox, port: 9, security: "none")
         let program = try start(["open", "mailto:joe@example.com", "--json"])
+        // An account and a mail program: the first click asks once; the account, this once.
         _ = try desktop.drive([
+            "wait-chooser", "pick:Send from Jane Doe <jane@example.org>", "press:Just this once",
             "wait-sheet", "type:Subject:Over to you", screenshot("open-in-mail-program"), "menu:Open in Recorder", "wait-gone",
         ])
         let result = program.finish()
@@ -405,6 +407,71 @@ import TestSupport
         #expect(program.finish().status == 4)
     }
 
+    /// Issue 21 item 4: the address books Evolution Data Server marks for autocompletion
+    /// (Debian's real evolution-data-server on a bus of its own, seeded through libebook)
+    /// complete To as one types, with the contact's name. The GTK process itself never loads
+    /// libebook, also once the books have answered: mailto-route-books does, started at the
+    /// first keystroke (the loader's log, LD_DEBUG=files, names each library loaded).
+    @Test func aContactFromTheDesktopsAddressBooksIsOfferedAsOneTypes() throws {
+        let eds = try EvolutionDataServer()
+        try eds.seed([.init("Personal", contacts: [.init("Asa Berg", ["asa@example.org"])])])
+        try writeAccount(sandbox, port: 9, security: "none")
+        var environment = self.environment
+        environment["DBUS_SESSION_BUS_ADDRESS"] = eds.bus.address
+        environment["AT_SPI_BUS_ADDRESS"] = try desktop.accessibilityBusAddress()
+        environment["LD_DEBUG"] = "files"
+        let program = try DesktopProgram([mailtoRouteBinary, "open", "mailto:?subject=Books", "--json"],
+                                         environment: environment, directory: sandbox.root)
+        let steps = try desktop.drive([
+            "wait-sheet", "type:To:As", "state:Asa Berg <asa@example.org>", screenshot("completion-address-book"),
+            "key:Down", "key:Return", "state:To", "press:Cancel",
+            "wait-window:Save this message as a draft?", "press:Discard", "wait-gone",
+        ])
+        let states = steps.filter { $0["step"] as? String == "state" }
+        #expect(states.first?["role"] as? String == "list item", "\(states)")
+        #expect(states.last?["text"] as? String == "Asa Berg <asa@example.org>, ")
+        let finished = program.finish()
+        #expect(finished.status == 4, "\(finished.stdout)")
+        // "  1234:\tfile=libgtk-4.so.1 [0];  needed by ...": the processes that loaded each.
+        func loaders(_ library: String) -> Set<Substring> {
+            Set(finished.stderr.split(separator: "\n").filter { $0.contains("file=\(library)") }.compactMap {
+                $0.split(separator: ":").first?.trimmingCharacters(in: .whitespaces)[...]
+            })
+        }
+        // The helper's own standard error goes to /dev/null: libebook in this log is the
+        // sheet's process (or the command line's) loading it.
+        #expect(!loaders("libgtk-4").isEmpty, "the loader's log is missing: \(finished.stderr.suffix(2000))")
+        #expect(loaders("libebook-1.2").isEmpty)
+    }
+
+    /// Without Evolution Data Server (a session bus that can start nothing) the completion
+    /// offers the history alone, and says nothing about the books: no row, no notice, no
+    /// warning in the report.
+    @Test func withoutEvolutionDataServerTheHistoryAloneIsOffered() throws {
+        let server = try SMTPTestServer(.plain)
+        try writeAccount(sandbox, port: server.port, security: "none")
+        let sent = try run(mailtoRouteBinary, ["send", "--to", "Asa Berg <asa@example.org>", "--subject", "Hi", "--body", "x"],
+                           environment: sandbox.environment)
+        #expect(sent.status == 0, "\(sent)")
+        let bus = try PrivateSessionBus()
+        var environment = self.environment
+        environment["DBUS_SESSION_BUS_ADDRESS"] = bus.address
+        environment["AT_SPI_BUS_ADDRESS"] = try desktop.accessibilityBusAddress()
+        let program = try DesktopProgram([mailtoRouteBinary, "open", "mailto:?subject=No%20books", "--json"],
+                                         environment: environment, directory: sandbox.root)
+        let steps = try desktop.drive([
+            "wait-sheet", "type:To:As", "state:Asa Berg <asa@example.org>", "sleep:1", "names",
+            screenshot("completion-history-only"), "key:Escape", "press:Cancel",
+            "wait-window:Save this message as a draft?", "press:Discard", "wait-gone",
+        ])
+        let names = try #require(steps.first { $0["step"] as? String == "names" }?["names"] as? [String])
+        #expect(names.filter { $0.hasPrefix("list item: ") } == ["list item: Asa Berg <asa@example.org>"], "\(names)")
+        let finished = program.finish()
+        #expect(finished.status == 4, "\(finished)")
+        let report = try jsonObject(finished.stdout)
+        #expect((report["warnings"] as? [String] ?? []).isEmpty, "\(report)")
+    }
+
     /// A link's Cc and Bcc are shown, filled; the window says whom the message is to.
     @Test func aLinksCcAndBccAreShownFilled() throws {
         try writeAccount(sandbox, port: 9, security: "none")
@@ -519,6 +586,8 @@ import TestSupport
         let server = try SMTPTestServer(.plain)
         var environment = desktop.environment(sandbox.environment)
         environment["LD_DEBUG"] = "files"
+        // policy=handoff: no chooser (its window is the desktop program's, which loads GTK).
+        try sandbox.write("[route]\npolicy=handoff\n", to: "home/.config/mailto-route/config")
         let handoff = try run(mailtoRouteBinary, ["open", "mailto:joe@example.com"], environment: environment)
         #expect(handoff.stderr.contains("file=libglib-2.0.so.0"), "the loader's log is missing: \(handoff)")
         #expect(!handoff.stderr.contains("libgtk-4"))
@@ -527,5 +596,7 @@ import TestSupport
         #expect(send.status == 0, "\(send)")
         #expect(send.stderr.contains("file=libcurl.so.4"), "the loader's log is missing")
         #expect(!send.stderr.contains("libgtk-4"))
+        // Nor the address books' library, which only mailto-route-books loads.
+        #expect(!handoff.stderr.contains("libebook") && !send.stderr.contains("libebook"))
     }
 }

@@ -56,7 +56,8 @@ extension SheetTests {
         }
 
         /// (a) No account, mailto-route registered over a recording Thunderbird: the click
-        /// is handed off, and Thunderbird's command line names no file; the log says what
+        /// asks once, Thunderbird is chosen, the message is handed off, and Thunderbird's
+        /// command line names no file; the log says what
         /// was not attached and that Chromium asked.
         @Test func chromiumLinkIsHandedOffWithoutTheFile() throws {
             try sandbox.installHandler("thunderbird.desktop", name: "Thunderbird", program: "thunderbird")
@@ -65,6 +66,8 @@ extension SheetTests {
             #expect(register.status == 0, "\(register)")
             let page = try openPage()
             try page.click(x: 400, y: 300)
+            // No account: the first click asks once; Thunderbird, this once.
+            _ = try desktop.drive(["wait-chooser", "pick:Open in Thunderbird", "press:Just this once", "wait-chooser-gone"], timeout: 30)
             let argv = try #require(sandbox.recordedArgv("thunderbird", timeout: 30))
             #expect(argv == ["mailto:support@evil.example?subject=Support"], "\(argv)")
             #expect(!argv.joined().contains("id_rsa"))

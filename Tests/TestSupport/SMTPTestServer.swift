@@ -17,7 +17,7 @@ public final class SMTPTestServer: @unchecked Sendable {
         _ mode: Mode = .plain, certificate: TestCertificates.Pair? = nil, auth: (user: String, password: String)? = nil,
         refuse: [String] = [], deferred: [String] = [], dataDelay: Double = 0, dataReply: String? = nil,
         silentAfter: Stage? = nil, port: Int? = nil, oauthTokens: [(user: String, token: String)] = [],
-        mechanisms: String? = nil
+        mechanisms: String? = nil, address: String? = nil
     ) throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("smtp-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -33,6 +33,7 @@ public final class SMTPTestServer: @unchecked Sendable {
         if let dataReply { arguments += ["--data-reply", dataReply] }
         if let silentAfter { arguments += ["--silent-after", silentAfter.rawValue] }
         if let port { arguments += ["--port", String(port)] }
+        if let address { arguments += ["--address", address] }
         let words = try launchDetached(arguments)
         guard words.count == 2, let port = Int(words[0]), let pid = pid_t(words[1]) else {
             throw TestServerError(message: "smtp_server.py did not start (is python3-aiosmtpd installed?)")
@@ -124,6 +125,11 @@ public final class TestCertificates: Sendable {
     public struct Pair: Sendable {
         public var cert: String
         public var key: String
+
+        public init(cert: String, key: String) {
+            self.cert = cert
+            self.key = key
+        }
     }
 
     public let caFile: String

@@ -8,12 +8,19 @@ struct VerdictSection: CheckSection {
     let decision: Plan
     let works: Bool
     let exitStatus: Int32
+    /// The ways the chooser would offer, and the one Always remembered.
+    let ways: [Way]
+    let always: String?
+    /// What Always kept for each application of the Email portal, by app id.
+    let applications: [(String, String)]
 
     var title: String { "Verdict" }
 
     var rows: [(label: String, value: String)] {
         var rows = [("a click", verdict)]
         if let throughMailtoRoute { rows.append(("mailto-route open", throughMailtoRoute)) }
+        if let always { rows.append(("always", "\(always) (mailto-route route reset asks again)")) }
+        for (application, way) in applications { rows.append(("always for", "\(application) (Email portal): \(way)")) }
         return rows
     }
 
@@ -21,12 +28,16 @@ struct VerdictSection: CheckSection {
         [("verdict", .object([
             ("sentence", .string(verdict)), ("throughMailtoRoute", .string(throughMailtoRoute)),
             ("decision", .string(decisionName)), ("works", .bool(works)), ("exitStatus", .int(Int(exitStatus))),
+            ("ways", .array(ways.map { .object([("id", .string($0.id ?? "setup")), ("name", .string($0.name))]) })),
+            ("always", .string(always)),
+            ("applications", .object(applications.map { ($0.0, .string($0.1)) })),
         ]))]
     }
 
     /// The plan's name in the JSON report (kept as `check --json` has always named it).
     private var decisionName: String {
         switch decision {
+        case .choose: "choose"
         case .sheet: "sheetThenDirect"
         case .send: "direct"
         case .ask: "askThenDirect"
@@ -40,6 +51,6 @@ struct VerdictSection: CheckSection {
 extension CheckReport {
     var verdictSection: VerdictSection {
         VerdictSection(verdict: verdict, throughMailtoRoute: throughMailtoRoute, decision: decision, works: works,
-                       exitStatus: exitStatus)
+                       exitStatus: exitStatus, ways: ways, always: alwaysSetting, applications: portalWays)
     }
 }

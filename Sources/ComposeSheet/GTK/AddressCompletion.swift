@@ -108,6 +108,13 @@ final class AddressCompletion {
         gtk_popover_popdown(mr_popover(popover.pointer))
     }
 
+    /// The person closed the list (or took a row): the address books' answer to what they
+    /// typed, still on its way, must not open it again.
+    private func dismiss() {
+        asked = ""
+        hide()
+    }
+
     /// Down, Up, Return, Tab and Escape while the list is shown; `true`: the key was taken.
     func key(_ keyval: guint) -> Bool {
         guard isShown, !rows.isEmpty else { return false }
@@ -121,12 +128,12 @@ final class AddressCompletion {
         case GDK_KEY_Return, GDK_KEY_KP_Enter, GDK_KEY_Tab:
             guard let index else {
                 // Nothing chosen: the list goes, the key does what it does.
-                hide()
+                dismiss()
                 return false
             }
             take(rows[index].suggestion)
         case GDK_KEY_Escape:
-            hide()
+            dismiss()
         default:
             return false
         }
@@ -153,7 +160,7 @@ final class AddressCompletion {
         gtk_editable_set_text(mr_editable(entry.widget), parts.filter { !$0.isEmpty }.joined(separator: ", ") + ", ")
         gtk_editable_set_position(mr_editable(entry.widget), -1)
         taking = false
-        hide()
+        dismiss()
     }
 
     func forget(_ button: UnsafeMutableRawPointer?) {

@@ -14,7 +14,8 @@ import MailtoCore
 /// the sheet again with `Unmanaged`; the application keeps the sheet alive from `present()`
 /// until `end()`.
 final class ComposeSheet {
-    let content: SheetContent
+    /// Changes once, when sending is set up in the sheet (`sendingSetUp`).
+    var content: SheetContent
     let host: any SheetHost
     let recovery: RecoveryFile?
     private let ended: (ComposeSheet) -> Void
@@ -56,6 +57,9 @@ final class ComposeSheet {
     var hasEnded = false
     var question: SaveQuestion?
     var chooser: FileChooser?
+    /// "Set up sending" (ComposeSheet+Setup.swift): the offer in the sheet, its window when open.
+    var setupOffer: SetupOffer?
+    var setupDialog: SetupDialog?
     private var recoveryTimer: guint = 0
     private var recoveryDue = false
     private var hiddenCheckTimer: guint = 0
@@ -66,6 +70,8 @@ final class ComposeSheet {
     /// The completion of To, Cc and Bcc.
     private var completions: [AddressCompletion] = []
     private var fillSource: guint = 0
+    /// The From chooser, when there is more than one account (ComposeSheet+From.swift).
+    var fromChooser: FromChooser?
 
     // Declared last, and so released last (Swift releases stored properties in order): a
     // widget inside the window, or a window transient for it, released after the window
@@ -120,7 +126,9 @@ final class ComposeSheet {
 
         // Not selectable: a selectable label takes the focus, and Tab goes from To on.
         gtk_label_set_text(mr_label(ui.object("from").widget), content.from?.visible ?? tr("no account"))
-        if let reason = content.sendUnavailable {
+        if content.accounts.count > 1 { fromChooser = makeFromChooser(in: ui.object("fields"), replacing: ui.object("from")) }
+        // No account at all: the sheet offers to set one up (below) rather than naming a command.
+        if !content.offersSetup, let reason = content.sendUnavailable {
             let unavailable = ui.object("send-unavailable")
             gtk_label_set_text(mr_label(unavailable.widget), tr("Cannot send from here: %@", reason.visible))
             setVisible(unavailable.widget, true)
@@ -151,6 +159,7 @@ final class ComposeSheet {
         updateTitle()
         completions = [to, cc, bcc].map { AddressCompletion(sheet: self, entry: $0) }
         connectSignals()
+        if content.offersSetup { setupOffer = SetupOffer(in: self, notices: notices, from: ui.object("from")) }
         checkAddresses()
         checkSubject()
     }
@@ -195,10 +204,11 @@ final class ComposeSheet {
         let handlers: [(String, ActionHandler)] = [
             ("send", onSendAction), ("save-draft", onSaveDraftAction), ("attach", onAttachAction),
             ("cancel", onCancelAction), ("show-cc", onShowCcAction), ("show-bcc", onShowBccAction),
-            ("hand-off", onHandOffAction),
+            ("hand-off", onHandOffAction), ("forget-way", onForgetWayAction),
         ]
         for (name, handler) in handlers {
             guard name != "hand-off" || content.mailProgramName != nil else { continue }
+            guard name != "forget-way" || content.remembersWay else { continue }
             // Transfer full, adopted; the window's action map takes a reference of its own.
             guard let made = g_simple_action_new(name, nil) else { preconditionFailure("g_simple_action_new returned NULL") }
             let action = GObjectRef(adopting: UnsafeMutableRawPointer(made))
@@ -208,6 +218,9 @@ final class ComposeSheet {
         }
         if let name = content.mailProgramName {
             g_menu_append(mr_menu(handOffSection.pointer), tr("Open in %@", name.visible), "win.hand-off")
+        }
+        if content.remembersWay {
+            g_menu_append(mr_menu(handOffSection.pointer), tr("Ask How to Send Each Time"), "win.forget-way")
         }
         let keys: [(String, [String])] = [
             ("win.send", ["<Control>Return", "<Control>KP_Enter"]), ("win.save-draft", ["<Control>s"]),
@@ -228,7 +241,7 @@ final class ComposeSheet {
         controllers.append(controller)
     }
 
-    private func setEnabled(_ name: String, _ enabled: Bool) {
+    func setEnabled(_ name: String, _ enabled: Bool) {
         guard let action = actions[name] else { return }
         g_simple_action_set_enabled(mr_simple_action(action.pointer), enabled ? 1 : 0)
     }
@@ -486,6 +499,7 @@ final class ComposeSheet {
             setSensitive(widget.widget, !isBusy)
         }
         for name in ["save-draft", "attach", "cancel", "hand-off", "show-cc", "show-bcc"] { setEnabled(name, !isBusy) }
+        if let fromChooser { setSensitive(fromChooser.button.widget, !isBusy) }
         gtk_text_view_set_editable(mr_text_view(textView.widget), isBusy ? 0 : 1)
         if isBusy { setEnabled("send", false) } else { checkAddresses() }
     }
@@ -542,6 +556,10 @@ final class ComposeSheet {
         hasEnded = true
         question?.close()
         question = nil
+        setupDialog?.close()
+        setupDialog = nil
+        setupOffer?.remove()
+        setupOffer = nil
         chooser?.close()
         chooser = nil
         for timer in [recoveryTimer, hiddenCheckTimer, fillSource] where timer != 0 { g_source_remove(timer) }

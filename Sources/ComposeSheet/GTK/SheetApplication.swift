@@ -18,7 +18,10 @@ public final class SheetApplication {
     private var connections = SignalConnections()
     private var waiting: [(SheetContent, any SheetHost, RecoveryStore?, String?, SheetHandle)] = []
     private var sheets: [ComposeSheet] = []
-    private var started = false
+    /// The choosers on screen (SheetApplication+Chooser.swift), and those waiting for the start.
+    var choosers: [ChooserWindow] = []
+    var waitingChoosers: [() -> Void] = []
+    private(set) var started = false
     /// The service's D-Bus side, while it serves.
     var service: ServiceBus?
     weak var delegate: (any ServiceDelegate)?
@@ -98,6 +101,9 @@ public final class SheetApplication {
         for (content, host, recovery, token, handle) in opening {
             show(content, host: host, recovery: recovery, activationToken: token, handle: handle)
         }
+        let choosing = waitingChoosers
+        waitingChoosers = []
+        for show in choosing { show() }
     }
 
     /// `activate` (a plain start of the program, or `Activate` on the bus): nothing to
@@ -127,11 +133,19 @@ public final class SheetApplication {
 /// was withdrawn (nothing edited: cancelled; edits: saved as a draft). Main thread only.
 public final class SheetHandle {
     weak var sheet: ComposeSheet?
+    /// The chooser the request opened first, while it is on screen.
+    weak var chooser: ChooserWindow?
 
     init() {}
 
     public func withdraw() {
         sheet?.withdraw()
+        chooser?.finish(.cancelled)
+    }
+
+    /// The sheet `other` holds is this request's now (the chooser's answer opened it).
+    public func follow(_ other: SheetHandle) {
+        sheet = other.sheet
     }
 }
 

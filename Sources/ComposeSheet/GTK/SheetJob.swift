@@ -7,6 +7,8 @@ import MailtoCore
 final class SheetJob: @unchecked Sendable {
     let action: SheetAction
     let email: EmailData
+    /// The From chooser's account, read on the main thread when the job starts.
+    let account: String?
     let host: any SheetHost
     /// Touched on the main thread only (here and in `onJobDone`); kept alive by the job
     /// until the result is in.
@@ -17,6 +19,7 @@ final class SheetJob: @unchecked Sendable {
     private init(action: SheetAction, email: EmailData, host: any SheetHost, sheet: ComposeSheet) {
         self.action = action
         self.email = email
+        account = sheet.chosenAccount
         self.host = host
         self.sheet = sheet
     }
@@ -32,7 +35,7 @@ final class SheetJob: @unchecked Sendable {
 private func onJobThread(_ data: UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer? {
     guard let data else { return nil }
     let job = Unmanaged<SheetJob>.fromOpaque(data).takeUnretainedValue()
-    job.result = job.host.perform(job.action, with: job.email)
+    job.result = job.host.perform(job.action, with: job.email, from: job.account)
     mr_idle_add_soon(onJobDone, data)
     return nil
 }

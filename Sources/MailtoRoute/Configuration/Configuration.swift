@@ -31,6 +31,9 @@ public struct Configuration: Sendable {
     /// What the layering has to say: values of the user's not taken because an
     /// administrator locked them, `locked=` where it is not read.
     public var notices: [String] = []
+    /// The way the chooser's Always kept for each application that asked through the Email
+    /// portal (`always=` in `[portal APPID]`), by its app id.
+    public var portalWays: [String: String] = [:]
 
     /// An account set up in the files, whether or not it can send.
     public var hasAccount: Bool { !accounts.isEmpty }
@@ -76,6 +79,10 @@ public struct Configuration: Sendable {
         notices += route.notices
         settings += route.group.settings
         lockedKeys["route"] = merged.lockedKeys(in: "route")
+        for groupName in merged.groupNames where groupName.hasPrefix(Self.portalGroupPrefix) {
+            let app = String(groupName.dropFirst(Self.portalGroupPrefix.count)).trimmingSpaces()
+            if let way = merged.group(groupName).group.value("always"), !app.isEmpty { portalWays[app] = way }
+        }
         for groupName in merged.groupNames {
             guard let name = Self.accountName(ofGroup: groupName) else { continue }
             let (group, groupNotices) = merged.group(groupName)
@@ -119,6 +126,9 @@ public struct Configuration: Sendable {
             accounts.append(AccountSetup(name: "msmtp", origin: .msmtprc(path: msmtprc.path), account: .failure(mistake)))
         }
     }
+
+    /// `[portal APPID]`: what the chooser kept for an application of the Email portal.
+    public static let portalGroupPrefix = "portal "
 
     /// `default` for `[account]`, `NAME` for `[account NAME]`; `nil` for any other group.
     static func accountName(ofGroup group: String) -> String? {

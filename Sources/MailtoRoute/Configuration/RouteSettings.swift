@@ -22,6 +22,10 @@ public struct RouteSettings: Equatable, Sendable {
     /// The account that sends when none is chosen (`default=`: an account's name, or its
     /// address); `nil`: the only account, else the first (`Session.defaultAccount`).
     public var defaultAccount: String?
+    /// The way the chooser's **Always** remembered for clicked links (`always=`: `account:NAME`,
+    /// a desktop id, `webmail:SERVICE`; `Way.id`); `nil`: a click asks (`Plan.choose`).
+    /// `mailto-route route reset` forgets it.
+    public var always: String?
     /// The first thing in the file that does not read; with it, `policy` is `.handoff`
     /// (unknown words never send a link).
     public var error: ConfigurationError?
@@ -31,7 +35,7 @@ public struct RouteSettings: Equatable, Sendable {
     public init() {}
 
     /// The keys of `[route]`.
-    public static let keys: Set<String> = ["policy", "consent-timeout", "handler", "default"]
+    public static let keys: Set<String> = ["policy", "consent-timeout", "handler", "default", "always"]
 
     /// Reads `policy=`, `consent-timeout=`, `handler=` and `default=` of the `[route]` group
     /// as the config files make it (each key's file names it in a mistake). A value that is
@@ -49,6 +53,7 @@ public struct RouteSettings: Equatable, Sendable {
         // A desktop id or webmail:SERVICE has no spaces, so a stray one around it is no error.
         handler = group.rawValue("handler")?.split(whereSeparator: { $0 == " " || $0 == "\t" }).first.map(String.init)
         defaultAccount = group.value("default")
+        always = group.value("always")
         if let text = group.rawValue("policy") {
             let value = text.trimmingSpaces()
             if let policy = LinkPolicy(rawValue: value) {

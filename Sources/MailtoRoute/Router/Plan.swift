@@ -8,6 +8,11 @@ public enum Plan: Equatable, Sendable {
     /// for an application through the Email portal its composer. What the user does
     /// there is the route.
     case sheet
+    /// A link under `policy=ask` with no account, or with several ways to go, and no way
+    /// remembered: the chooser asks the person which way (`Session.ways`), once ("Just this
+    /// once") or for good ("Always", written as `always=` in `[route]`). What they choose
+    /// is the route: the sheet for an account, a handoff to the program or service.
+    case choose
     /// Send over the account now.
     case send
     /// A link under `policy=ask`: ask the user, then send, hand off, save or cancel; when
@@ -37,11 +42,19 @@ public enum Plan: Equatable, Sendable {
         case usable
     }
 
+    /// The way the chooser's **Always** remembered for links, as far as the plan needs to know.
+    public enum Always: Equatable, Sendable {
+        /// Send from an account: the sheet, as `policy=ask` has it, without the chooser.
+        case sheet
+        /// A mail program or webmail service: a handoff, as `policy=handoff` has it.
+        case handOff
+    }
+
     /// Whether this plan sends, and so needs the account's password first.
     public var sends: Bool {
         switch self {
         case .send, .ask: true
-        case .sheet, .handOff, .saveDraft, .fail: false
+        case .sheet, .choose, .handOff, .saveDraft, .fail: false
         }
     }
 
@@ -51,11 +64,31 @@ public enum Plan: Equatable, Sendable {
     /// why not. `sheet`: a compose sheet can be shown for this request here (a display and
     /// the sheet program, or the service's window). `handlerProblem` is asked only when a
     /// path needs the mail program: `nil` for "there is one", else why there is none.
+    /// `always`: the way the chooser remembered for links; `ways`: how many ways a link
+    /// can go now (`Session.ways`), counted only when the chooser may be shown.
     public static func make(
         source: RouteRequest.Source, forcedPath: RouteRequest.ForcedPath?, policy: LinkPolicy,
-        account: AccountState, sheet: Bool = false, passwordProblem: () -> String? = { nil },
-        handlerProblem: () -> String?
+        account: AccountState, sheet: Bool = false, always: Always? = nil, ways: () -> Int = { 1 },
+        passwordProblem: () -> String? = { nil }, handlerProblem: () -> String?
     ) -> Plan {
+        // A link under policy=ask, and an application through the Email portal unless the
+        // person wants every message in the mail program.
+        let asks = source == .link && policy == .ask || source == .portal && policy != .handoff
+        if asks, forcedPath == nil {
+            switch always {
+            case .handOff?:
+                // The program the person chose for good, as policy=handoff would: a link
+                // never sends, and where the program cannot start, a draft.
+                return decide(source: source, forcedPath: nil, policy: .handoff, account: account, handlerProblem)
+            case .sheet?:
+                break
+            case nil:
+                // The first click asks once: with no account (the ways there are, and
+                // setting one up), or several ways; an account with a mistake is the
+                // person's to mend, and its link goes on as before.
+                if sheet, account == .none || account == .usable && ways() > 1 { return .choose }
+            }
+        }
         if sheet, forcedPath == nil, account == .usable {
             // The sheet is a link's question under policy=ask, and a portal request's
             // composer unless the user wants every message in the mail program.

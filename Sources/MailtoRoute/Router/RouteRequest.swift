@@ -58,6 +58,12 @@ public struct RouteRequest: Sendable {
     /// The account to send from: its name (`Session.accounts`) or its address (`send
     /// --account`, `--from`, the sheet's From); `nil`: the default account.
     public var account: String?
+    /// Where a handoff goes, as the person chose it in the chooser for this message (a
+    /// desktop id or `webmail:SERVICE`, `Way.handler`); `nil`: `Session.destination()`.
+    public var handler: String?
+    /// The application that asked through the Email portal (its app id), whose way the
+    /// chooser's Always may have kept (`[portal APPID]`); `nil`: none, or not known.
+    public var requestingApplication: String?
 
     public init(
         email: EmailData, source: Source, forcedPath: ForcedPath? = nil,

@@ -57,9 +57,9 @@ extension Session {
     /// every other plan. The password is obtained here only when the plan sends.
     public func plan(_ request: RouteRequest) -> Plan {
         Plan.make(source: request.source, forcedPath: request.forcedPath, policy: routeSettings.policy,
-                  account: accountState(for: request), sheet: request.sheet,
+                  account: accountState(for: request), sheet: request.sheet, always: always(for: request), ways: { Way.count(ways()) },
                   passwordProblem: { passwordProblem(for: request) }, handlerProblem: {
-                      if case .failure(let failure) = destination() { return failure.message }
+                      if case .failure(let failure) = destination(for: request) { return failure.message }
                       return nil
                   })
     }
@@ -139,8 +139,8 @@ private struct Routing {
             warnings.append("account not usable: \(problem)")
         }
         switch plan {
-        case .sheet:
-            preconditionFailure("a plan made without a sheet is never .sheet")
+        case .sheet, .choose:
+            preconditionFailure("a plan made without a sheet is never .sheet or .choose")
         case .send: return sendDirect()
         case .ask(let otherwise): return askThenSend(otherwise: otherwise)
         case .handOff: return handOff()
@@ -218,7 +218,7 @@ private struct Routing {
 
     mutating func handOff() -> RouteReport {
         let destination: any MailProgram
-        switch session.destination() {
+        switch session.destination(for: request) {
         case .success(let found): destination = found
         case .failure(let failure): return notHandedOff(failure)
         }

@@ -16,19 +16,24 @@ public struct Services {
     public var clock: any WallClock
     /// The accounts and credentials of GNOME Online Accounts.
     public var onlineAccounts: any OnlineAccountsSource
+    /// DNS, HTTPS, the probe and the keyring, for setting up an account (`SendingSetup`).
+    public var mailServers: any MailServerNetwork
 
     public init(transport: any Transport, mailPrograms: any MailProgramFinder, consent: any ConsentAsker,
-                notifier: any Notifier, clock: any WallClock, onlineAccounts: any OnlineAccountsSource = GnomeOnlineAccounts()) {
+                notifier: any Notifier, clock: any WallClock, onlineAccounts: any OnlineAccountsSource = GnomeOnlineAccounts(),
+                mailServers: any MailServerNetwork = LiveMailServerNetwork()) {
         self.transport = transport
         self.mailPrograms = mailPrograms
         self.consent = consent
         self.notifier = notifier
         self.clock = clock
         self.onlineAccounts = onlineAccounts
+        self.mailServers = mailServers
     }
 
     /// libcurl, GIO's mail programs and webmail, the terminal or a notification, the
-    /// notification server, the system clock, goa-daemon on the session bus.
+    /// notification server, the system clock, goa-daemon on the session bus, and for a
+    /// setup GIO's resolver, libcurl and libsecret.
     public static var system: Services {
         Services(transport: CurlTransport(), mailPrograms: DesktopMailPrograms(), consent: PersonAtTheDesktop(),
                  notifier: DesktopNotifier(), clock: SystemClock(), onlineAccounts: GnomeOnlineAccounts())
@@ -79,12 +84,29 @@ public protocol MailProgramFinder {
     /// `handler` when given (the `[route]` group's `handler=`), else the desktop's choice;
     /// never mailto-route itself. Throws why there is nowhere to go.
     func find(configured handler: String?) throws -> any MailProgram
+    /// Every mail program and webmail service a link can be handed to now, for the chooser
+    /// (`Session.ways`): each that can start, the default first; `handler` is `handler=`
+    /// (a webmail template it names is a way too).
+    func ways(configured handler: String?) -> [Way]
+}
+
+extension MailProgramFinder {
+    /// The one program `find` finds, for a finder that knows no other.
+    public func ways(configured handler: String?) -> [Way] {
+        guard let program = try? find(configured: handler) else { return [] }
+        let kind = Way.kind(ofID: program.id)
+        return [Way(kind: kind, name: program.name, origin: program.id)]
+    }
 }
 
 /// GIO's `mailto:` handlers and the webmail services (`Handoff`).
 struct DesktopMailPrograms: MailProgramFinder {
     func find(configured handler: String?) throws -> any MailProgram {
         try Handoff.destination(configured: handler)
+    }
+
+    func ways(configured handler: String?) -> [Way] {
+        Handoff.ways(configured: handler)
     }
 }
 

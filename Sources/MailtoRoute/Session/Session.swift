@@ -45,6 +45,8 @@ public final class Session {
     private var connections: [String: Result<any MailConnection, any Error>] = [:]
     private var handoffDestination: Result<any MailProgram, Failure>?
     private var listedAccounts: [AccountSetup]?
+    /// `rememberedWay`, once looked up.
+    var rememberedWayMemo: WayMemo?
     /// Why GNOME Online Accounts could not be asked for its accounts, if it could not.
     public private(set) var onlineAccountsProblem: String?
 
@@ -306,14 +308,23 @@ public final class Session {
         return try made.get()
     }
 
-    /// Where a handoff goes, chosen the first time a path asks; the failure says why
-    /// there is nowhere to go.
+    /// Where a handoff goes, chosen the first time a path asks: the mail program or webmail
+    /// service the chooser's Always named (`rememberedWay`), else `handler=`, else the
+    /// desktop's; the failure says why there is nowhere to go.
     public func destination() -> Result<any MailProgram, Failure> {
         if let handoffDestination { return handoffDestination }
-        let found = Result { try services.mailPrograms.find(configured: routeSettings.handler) }
+        let found = Result { try services.mailPrograms.find(configured: rememberedWay?.handler ?? routeSettings.handler) }
             .mapError { Failure($0, otherwise: .permanent) }
         handoffDestination = found
         return found
+    }
+
+    /// Where `request` is handed off: the way the person chose for it in the chooser
+    /// (`RouteRequest.handler`), else `destination()`.
+    public func destination(for request: RouteRequest) -> Result<any MailProgram, Failure> {
+        let kept = request.source == .portal ? rememberedWay(for: request)?.handler : nil
+        guard let handler = request.handler ?? kept else { return destination() }
+        return Result { try services.mailPrograms.find(configured: handler) }.mapError { Failure($0, otherwise: .permanent) }
     }
 }
 

@@ -49,11 +49,13 @@ enum OpenCommand: Command {
         request.attachmentsRequestedBy = trust.requester
         if handsOn { request.forcedPath = .handoff }
         // The plan may open the compose sheet (a display, an account, policy=ask), which is
-        // then the link's consent (docs/design.md rule 1); it prints the report itself. The
+        // then the link's consent (docs/design.md rule 1), or the chooser first (no account,
+        // or several ways, and none remembered); the desktop program prints the report. The
         // trusted files are ticked there, the others listed unticked with who asked. A sheet
         // that cannot start leaves the plan without one.
         request.sheet = session.canShowSheet
-        if session.plan(request) == .sheet,
+        let plan = session.plan(request)
+        if plan == .sheet || plan == .choose,
            let status = DesktopSheet.run(ServiceProtocol.Request(url: url, source: .link, trust: trust),
                                          session: session, json: arguments.has("--json"), output: output) {
             return status

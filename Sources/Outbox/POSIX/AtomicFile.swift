@@ -7,7 +7,7 @@ import Glibc
 /// directory is synced (docs/design.md, "Nothing lost"). A failure removes the temporary file,
 /// so a full disk or a read-only directory never leaves half a file under any name a
 /// reader looks at.
-func writeFileAtomically(_ bytes: [UInt8], to path: String, mode: mode_t = 0o600) throws {
+package func writeFileAtomically(_ bytes: [UInt8], to path: String, mode: mode_t = 0o600) throws {
     let directory = parentDirectory(of: path)
     let temporary = directory + "/.tmp-\(processID)-" + EntryID.randomSuffix()
     do {

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""A real SMTP server for mailto-route's tests, on 127.0.0.1 only (Debian's aiosmtpd).
+"""A real SMTP server for mailto-route's tests, on a loopback address only (Debian's aiosmtpd).
 
 Prints the port it listens on (bound to port 0, so the kernel picks a free one) and the
 pid of the server, which runs detached (so that it holds none of the test process's
@@ -25,7 +25,11 @@ and N.json (envelope) in --outdir.
                               never answer that command (the first RCPT, or DATA itself
                               rather than the message after it), nor anything after it on
                               that connection: a server that stops talking mid-session
-  --port PORT                 listen on PORT instead of a free one (a server brought back up)
+  --port PORT                 listen on PORT instead of a free one (a server brought back up,
+                              or a well-known port such as 465 for mail server discovery)
+  --address ADDRESS           the loopback address to listen on (default 127.0.0.1; discovery
+                              tests give each server an address of its own in 127.0.0.0/8,
+                              its name mapped there with nss_wrapper)
 
 Each connection accepted appends one line to connections.log in --outdir, and the time it
 was accepted (UNIX seconds) to accepted.log; a silent server writes only accepted.log.
@@ -67,6 +71,7 @@ import argparse
 import asyncio
 import base64
 import binascii
+import ipaddress
 import json
 import os
 import re
@@ -383,7 +388,10 @@ def main():
     parser.add_argument("--outdir", required=True)
     parser.add_argument("--lifetime", type=float, default=600)
     parser.add_argument("--port", type=int, default=0)
+    parser.add_argument("--address", default="127.0.0.1")
     args = parser.parse_args()
+    if not ipaddress.ip_address(args.address).is_loopback:
+        parser.error("--address must be a loopback address")
     oauth_tokens = [tuple(pair.split(":", 1)) for pair in args.oauth_token]
     if any(len(pair) != 2 for pair in oauth_tokens):
         parser.error("--oauth-token takes USER:TOKEN")
@@ -401,7 +409,7 @@ def main():
     os.closerange(3, os.sysconf("SC_OPEN_MAX"))
     listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    listener.bind(("127.0.0.1", args.port))
+    listener.bind((args.address, args.port))
     listener.listen(64)
     detach(listener.getsockname()[1])
 

@@ -24,11 +24,18 @@ Steps:
   wait-window:TITLE           wait for a window titled TITLE
   wait-sheets:N               wait until N sheets are open
   wait-gone                   wait until no sheet is left
+  wait-chooser                wait until the chooser shows (a window titled "Choose How to
+                              Send"); prints the ways it offers (its radio buttons), in order
+  pick:NAME                   choose the way NAME in the chooser (click its radio button)
+  wait-chooser-gone           wait until no chooser is left
+  click:NAME                  click the control NAME
+  open:NAME                   press the menu button NAME (the sheet's From), opening its menu
   state:NAME                  prints whether NAME is showing, enabled, checked, focused,
                               where it is in its window, and a field's text
   focused                     prints the name of the focused control
   wait-no:NAME                wait until no control of the sheet is named NAME
   names                       prints every named control of the sheet (role: name)
+  windows                     prints every window on the accessibility bus (program: title)
   shot:PATH                   a screenshot of the screen (ImageMagick import)
   sleep:SECONDS
 A step that cannot be done (a control not found within --timeout seconds) ends the driver
@@ -50,7 +57,7 @@ if args and args[0] == "--timeout":
 
 # Xvfb's default keymap (evdev keycodes).
 KEYCODES = {"Control": 37, "Shift": 50, "Return": 36, "Escape": 9, "Tab": 23, "a": 38, "s": 39, "slash": 61, "End": 115, "Down": 116, "Up": 111,
-            "Home": 110, "BackSpace": 22}
+            "Home": 110, "BackSpace": 22, "space": 65}
 
 
 STARTED = time.time()
@@ -127,8 +134,18 @@ def named_controls():
     return named
 
 
+CHOOSER = "Choose How to Send"
+# A GtkCheckButton in a group: a radio button, which GTK 4.8 still calls a check box.
+CHOICE_ROLES = ["radio button", "check box"]
+
+
 def roots():
-    return sheets() + windows_named("Save this message as a draft?") + windows_named("Attach Files")
+    return sheets() + windows_named("Save this message as a draft?") + windows_named("Attach Files") + windows_named("Set Up Sending") + windows_named(CHOOSER)
+
+
+def chooser_ways():
+    return [node.name for root in windows_named(CHOOSER) for node in walk(root)
+            if node is not None and node.getRoleName() in CHOICE_ROLES]
 
 
 def find(name, roles=None, prefix=False):
@@ -341,6 +358,59 @@ for step in args:
                 fail("%d sheets are open, not %s" % (len(sheets()), rest))
             time.sleep(0.05)
         say(step=kind, count=len(sheets()))
+    elif kind == "wait-chooser":
+        deadline = time.time() + TIMEOUT
+        while not windows_named(CHOOSER) or not chooser_ways():
+            if time.time() > deadline:
+                fail("no chooser appeared")
+            time.sleep(0.05)
+        find("Always", ["push button"])
+        say(step=kind, ways=chooser_ways())
+    elif kind == "pick":
+        choice = find(rest, CHOICE_ROLES)
+        click(choice, left=True)
+        deadline = time.time() + TIMEOUT
+        while not choice.getState().contains(pyatspi.STATE_CHECKED):
+            if time.time() > deadline:
+                fail("%r was not chosen when clicked" % rest)
+            time.sleep(0.03)
+        say(step=kind, way=rest)
+    elif kind == "wait-chooser-gone":
+        deadline = time.time() + TIMEOUT
+        while windows_named(CHOOSER):
+            if time.time() > deadline:
+                fail("the chooser is still open")
+            time.sleep(0.05)
+        say(step=kind)
+    elif kind == "open":
+        # A GtkMenuButton with a label of its own: the button named NAME holds the button
+        # that opens its menu (named by its label; GTK 4.8 calls it a push button).
+        deadline = time.time() + TIMEOUT
+        while True:
+            openers = [node for root in roots() for node in walk(root)
+                       if node.name == rest and node.getRoleName() == "push button"]
+            toggles = [child for node in openers for child in walk(node) if child is not node
+                       and child.getRoleName() in ("toggle button", "push button") and child.queryAction().nActions > 0]
+            if toggles:
+                break
+            if time.time() > deadline:
+                described = []
+                for node in openers:
+                    for child in walk(node):
+                        try:
+                            action = child.queryAction()
+                            names = [action.getName(i) for i in range(action.nActions)]
+                        except Exception:
+                            names = None
+                        described.append("%s %r %s" % (child.getRoleName(), child.name, names))
+                fail("no menu button %r to press: %s" % (rest, "; ".join(described)))
+            time.sleep(0.05)
+        toggles[0].queryAction().doAction(0)
+        time.sleep(0.2)
+        say(step=kind, button=rest)
+    elif kind == "click":
+        click(find(rest))
+        say(step=kind, control=rest)
     elif kind == "wait-gone":
         deadline = time.time() + TIMEOUT
         while sheets():
@@ -350,7 +420,8 @@ for step in args:
         say(step=kind)
     elif kind == "state":
         # A field's name is also the label beside it: the control itself is wanted.
-        say(step=kind, **state_of(find(rest, ["text", "push button", "toggle button", "check box", "list", "list item", "menu item"])))
+        say(step=kind, **state_of(find(rest, ["text", "push button", "toggle button", "check box", "list", "list item", "menu item",
+                                              "radio button", "combo box"])))
     elif kind == "focused":
         node = focused()
         say(step=kind, name=node.name if node else None, role=node.getRoleName() if node else None)
@@ -363,6 +434,16 @@ for step in args:
                 fail("a control named %r is still there" % rest)
             time.sleep(0.05)
         say(step=kind, name=rest)
+    elif kind == "windows":
+        desktop = pyatspi.Registry.getDesktop(0)
+        found = []
+        for i in range(desktop.childCount):
+            try:
+                app = desktop[i]
+                found += ["%s: %s" % (app.name, app[j].name) for j in range(app.childCount)]
+            except Exception:
+                continue
+        say(step=kind, windows=found)
     elif kind == "names":
         say(step=kind, names=named_controls())
     elif kind == "shot":

@@ -1,0 +1,291 @@
+internal import CGTK
+import DesktopIntegration
+import MailtoCore
+
+// "Set up sending": when no account is set up, the sheet offers to set one up (UI/setup.ui)
+// instead of naming a command; its window takes an address and a password, the host finds
+// the server, tests it and keeps it (SheetHost.setUpSending, on a worker thread), and the
+// sheet then sends from it. With nothing found, the window shows the server's own form.
+
+extension ComposeSheet {
+    /// The offer's button: the window, once.
+    func openSetup() {
+        guard setupDialog == nil, !hasEnded else { return }
+        setupDialog = SetupDialog(over: self, onlineAccounts: content.onlineAccountsAvailable)
+    }
+
+    /// The account is kept: From names it, the offer goes, Send can work.
+    func sendingSetUp(from: String, summary: String) {
+        // The focus back to the message first, then the setup's window away: its entries
+        // must not hold the focus (nor be asked about by a screen reader) once destroyed.
+        gtk_window_present(mr_window(window.widget))
+        gtk_widget_grab_focus(textView.widget)
+        setupDialog?.close()
+        setupDialog = nil
+        content.from = from
+        content.sendUnavailable = nil
+        content.offersSetup = false
+        setupOffer?.done(from: from)
+        setupOffer = nil
+        checkAddresses()
+        toast(tr("Sending is set up: %@", summary))
+    }
+}
+
+/// The offer shown at the top of a sheet with no account: a line and "Set Up Sending…".
+final class SetupOffer {
+    private let box: GObjectRef
+    private let notices: GObjectRef
+    private let from: GObjectRef
+    private let button: GObjectRef
+    private var connections = SignalConnections()
+
+    init(in sheet: ComposeSheet, notices: GObjectRef, from: GObjectRef) {
+        let ui = UIBuilder(Embedded.setup)
+        box = ui.object("setup-offer")
+        button = ui.object("setup-offer-button")
+        self.notices = notices
+        self.from = from
+        gtk_box_append(mr_box(notices.widget), box.widget)
+        connections.connect(button, "clicked", callback(onSetupOffered), data: Unmanaged.passUnretained(sheet).toOpaque())
+    }
+
+    /// The account set up: From names it, and the offer is gone.
+    func done(from text: String) {
+        gtk_label_set_text(mr_label(from.widget), text.visible)
+        remove()
+    }
+
+    func remove() {
+        connections.disconnectAll()
+        if gtk_widget_get_parent(box.widget) != nil { gtk_box_remove(mr_box(notices.widget), box.widget) }
+    }
+}
+
+/// The "Set Up Sending" window, modal over the sheet (UI/setup.ui's `setup-window`). Its
+/// handlers are disconnected in `close`, before the window is destroyed.
+final class SetupDialog {
+    let window: GObjectRef
+    private unowned let sheet: ComposeSheet
+    private let address: GObjectRef
+    private let password: GObjectRef
+    private let manual: GObjectRef
+    private let server: GObjectRef
+    private let port: GObjectRef
+    private let tls: GObjectRef
+    private let user: GObjectRef
+    private let status: GObjectRef
+    /// What each place asked said, under `status`.
+    private let details: GObjectRef
+    private let start: GObjectRef
+    private let onlineAccounts: GObjectRef
+    private var connections = SignalConnections()
+    private var closed = false
+    private var destroyed = false
+    private(set) var busy = false
+
+    init(over sheet: ComposeSheet, onlineAccounts offered: Bool) {
+        self.sheet = sheet
+        let ui = UIBuilder(Embedded.setup)
+        window = ui.object("setup-window")
+        address = ui.object("setup-address")
+        password = ui.object("setup-password")
+        manual = ui.object("setup-manual")
+        server = ui.object("setup-server")
+        port = ui.object("setup-port")
+        tls = ui.object("setup-tls")
+        user = ui.object("setup-user")
+        status = ui.object("setup-status")
+        details = ui.object("setup-details")
+        start = ui.object("setup-start")
+        onlineAccounts = ui.object("setup-online-accounts")
+        setVisible(onlineAccounts.widget, offered)
+        gtk_window_set_transient_for(mr_window(window.widget), mr_window(sheet.window.widget))
+        let data = Unmanaged.passUnretained(self).toOpaque()
+        connections.connect(start, "clicked", callback(onSetupStart), data: data)
+        connections.connect(ui.object("setup-cancel"), "clicked", callback(onSetupCancel), data: data)
+        connections.connect(onlineAccounts, "clicked", callback(onSetupOnlineAccounts), data: data)
+        connections.connect(window, "close-request", callback(onSetupCloseRequest), data: data)
+        gtk_window_present(mr_window(window.widget))
+        gtk_widget_grab_focus(address.widget)
+    }
+
+    /// Set Up: the form to the host, on a worker thread; the window waits, insensitive.
+    func begin() {
+        guard !busy, !closed else { return }
+        let typedAddress = entryText(address.widget).trimmingSpaces()
+        guard !typedAddress.isEmpty else { return show(tr("Type your address first."), isError: true) }
+        var form = SendingSetupForm(address: typedAddress, password: entryText(password.widget))
+        if gtk_widget_get_visible(manual.widget) != 0 {
+            let host = entryText(server.widget).trimmingSpaces()
+            guard !host.isEmpty else { return show(tr("Type the server's name."), isError: true) }
+            let portText = entryText(port.widget).trimmingSpaces()
+            let portNumber = Int(portText)
+            guard portText.isEmpty || portNumber.map({ (1...65535).contains($0) }) == true else {
+                return show(tr("The port is a number from 1 to 65535."), isError: true)
+            }
+            let login = entryText(user.widget).trimmingSpaces()
+            form.server = SendingSetupForm.ManualServer(
+                host: host, port: portNumber, security: gtk_check_button_get_active(mr_check_button(tls.widget)) != 0 ? "tls" : "starttls",
+                user: login.isEmpty ? nil : login)
+        }
+        busy = true
+        setInputsSensitive(false)
+        show(form.server == nil ? tr("Finding your mail server and testing it…") : tr("Testing the server…"), isError: false)
+        SetupJob.run(form, host: sheet.host, for: self)
+    }
+
+    /// What came of it, on the main loop.
+    func finish(_ answer: SendingSetupAnswer) {
+        busy = false
+        guard !closed else { return }
+        setInputsSensitive(true)
+        switch answer {
+        case .ready(let from, let summary):
+            sheet.sendingSetUp(from: from, summary: summary)
+        case .notFound(let message):
+            setVisible(manual.widget, true)
+            let lines = message.split(separator: "\n").map(String.init)
+            show((lines.first ?? "") + ". " + tr("Type its settings below, then Set Up again."), isError: true,
+                 details: Array(lines.dropFirst()))
+            gtk_widget_grab_focus(server.widget)
+        case .failed(let message):
+            let lines = message.split(separator: "\n").map(String.init)
+            show(lines.first ?? "", isError: true, details: Array(lines.dropFirst()))
+        }
+    }
+
+    func cancel() {
+        guard !busy else { return }
+        sheet.setupDialog = nil
+        close()
+    }
+
+    func openOnlineAccounts() {
+        do {
+            try OnlineAccounts.openSettings(account: nil)
+        } catch {
+            show(error.message, isError: true)
+        }
+    }
+
+    /// `text` in the status line, and each line of `details` below it (each made visible
+    /// on its own: `visible` would show a line break as `\n`).
+    private func show(_ text: String, isError: Bool, details lines: [String] = []) {
+        gtk_label_set_text(mr_label(status.widget), text.visible)
+        if isError { gtk_widget_add_css_class(status.widget, "error") } else { gtk_widget_remove_css_class(status.widget, "error") }
+        setVisible(status.widget, true)
+        gtk_label_set_text(mr_label(details.widget), lines.map(\.visible).joined(separator: "\n"))
+        setVisible(details.widget, !lines.isEmpty)
+    }
+
+    private func setInputsSensitive(_ sensitive: Bool) {
+        for widget in [address, password, server, port, tls, user, start, onlineAccounts] { setSensitive(widget.widget, sensitive) }
+    }
+
+    /// Hides the window now and destroys it from the main loop's next idle moment, when
+    /// the events of its going (the focus leaving it, the accessibility tree asked about
+    /// it) have been handled: destroyed at once, GTK 4.8's AT-SPI bridge was seen to
+    /// crash on an object path of a widget already gone.
+    func close() {
+        guard !closed else { return }
+        closed = true
+        connections.disconnectAll()
+        gtk_window_set_transient_for(mr_window(window.widget), nil)
+        setVisible(window.widget, false)
+        mr_idle_add(onSetupDestroy, Unmanaged.passRetained(self).toOpaque())
+    }
+
+    /// The idle callback of `close`.
+    fileprivate func destroy() {
+        guard !destroyed else { return }
+        destroyed = true
+        gtk_window_destroy(mr_window(window.widget))
+    }
+
+    deinit {
+        connections.disconnectAll()
+        destroy()
+    }
+}
+
+/// One setup run off the main thread (it waits on DNS, HTTPS and a server), its answer
+/// brought back to the main loop with `g_idle_add`, as `SheetJob`'s.
+private final class SetupJob: @unchecked Sendable {
+    let form: SendingSetupForm
+    let host: any SheetHost
+    /// Main thread only; kept alive by the job until the answer is in.
+    let dialog: SetupDialog
+    var answer: SendingSetupAnswer = .failed("not run")
+
+    private init(form: SendingSetupForm, host: any SheetHost, dialog: SetupDialog) {
+        self.form = form
+        self.host = host
+        self.dialog = dialog
+    }
+
+    static func run(_ form: SendingSetupForm, host: any SheetHost, for dialog: SetupDialog) {
+        let job = SetupJob(form: form, host: host, dialog: dialog)
+        let thread = g_thread_new("mailto-route-setup", onSetupJobThread, Unmanaged.passRetained(job).toOpaque())
+        g_thread_unref(thread)
+    }
+
+    fileprivate static func work(_ data: UnsafeMutableRawPointer) {
+        let job = Unmanaged<SetupJob>.fromOpaque(data).takeUnretainedValue()
+        job.answer = job.host.setUpSending(job.form)
+    }
+
+    fileprivate static func done(_ data: UnsafeMutableRawPointer) {
+        let job = Unmanaged<SetupJob>.fromOpaque(data).takeRetainedValue()
+        job.dialog.finish(job.answer)
+    }
+}
+
+private func onSetupJobThread(_ data: UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer? {
+    guard let data else { return nil }
+    SetupJob.work(data)
+    mr_idle_add_soon(onSetupJobDone, data)
+    return nil
+}
+
+private func onSetupJobDone(_ data: UnsafeMutableRawPointer?) -> gboolean {
+    guard let data else { return 0 }
+    SetupJob.done(data)
+    return 0
+}
+
+// MARK: - Callbacks (top-level, capturing nothing: the owner from its user data)
+
+private func onSetupDestroy(_ data: UnsafeMutableRawPointer?) -> gboolean {
+    guard let data else { return 0 }
+    Unmanaged<SetupDialog>.fromOpaque(data).takeRetainedValue().destroy()
+    return 0
+}
+
+private func dialog(_ data: UnsafeMutableRawPointer?) -> SetupDialog? {
+    data.map { Unmanaged<SetupDialog>.fromOpaque($0).takeUnretainedValue() }
+}
+
+private func onSetupOffered(_ button: UnsafeMutableRawPointer?, _ data: UnsafeMutableRawPointer?) {
+    data.map { Unmanaged<ComposeSheet>.fromOpaque($0).takeUnretainedValue() }?.openSetup()
+}
+
+private func onSetupStart(_ button: UnsafeMutableRawPointer?, _ data: UnsafeMutableRawPointer?) {
+    dialog(data)?.begin()
+}
+
+private func onSetupCancel(_ button: UnsafeMutableRawPointer?, _ data: UnsafeMutableRawPointer?) {
+    dialog(data)?.cancel()
+}
+
+private func onSetupOnlineAccounts(_ button: UnsafeMutableRawPointer?, _ data: UnsafeMutableRawPointer?) {
+    dialog(data)?.openOnlineAccounts()
+}
+
+/// GtkWindow::close-request: closing the window is Cancel (not while a setup runs).
+private func onSetupCloseRequest(_ window: UnsafeMutableRawPointer?, _ data: UnsafeMutableRawPointer?) -> gboolean {
+    guard let dialog = dialog(data) else { return 0 }
+    if dialog.busy { return 1 }
+    dialog.cancel()
+    return 1
+}

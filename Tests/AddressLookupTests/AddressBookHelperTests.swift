@@ -1,0 +1,130 @@
+import Foundation
+import MailtoCore
+import Synchronization
+import Testing
+import TestSupport
+@testable import AddressBookHelper
+
+/// The sheet's side of the address books: the protocol in-process, and the client with the
+/// real mailto-route-books on Debian's real evolution-data-server (a private bus), with no
+/// EDS, and with a helper that never answers.
+@Suite struct AddressBookHelperTests {
+    @Test func anAnswerComesBackAsItWasWrittenWithoutControlCharacters() {
+        let entries = [
+            Contact(name: "Asa Berg", address: "asa@example.org"),
+            Contact(name: "", address: "anon@example.org"),
+            Contact(name: "Line\nBreak\u{1E}Record\u{1F}Unit", address: "lb@example.org"),
+            Contact(name: "Bad Address", address: "bad\n@example.org"),
+        ]
+        let line = HelperProtocol.answer(entries)
+        #expect(line.hasSuffix("\n"))
+        #expect(line.dropLast().allSatisfy { $0 != "\n" })
+        #expect(HelperProtocol.contacts(fromAnswer: String(line.dropLast())) == [
+            Contact(name: "Asa Berg", address: "asa@example.org"),
+            Contact(name: "", address: "anon@example.org"),
+            Contact(name: "Line Break Record Unit", address: "lb@example.org"),
+        ])
+        #expect(HelperProtocol.contacts(fromAnswer: "").isEmpty)
+        #expect(HelperProtocol.request("a\nb\u{0}c") == "a b c\n")
+        let many = (0..<20).map { Contact(name: "P\($0)", address: "p\($0)@example.org") }
+        #expect(HelperProtocol.contacts(fromAnswer: String(HelperProtocol.answer(many).dropLast())).count == HelperProtocol.limit)
+    }
+
+    @Test func theHelperFindsASeededContactByNameAndKeepsAnswering() throws {
+        let eds = try EvolutionDataServer()
+        try eds.seed([.init("Personal", contacts: [
+            .init("Asa Berg", ["asa@example.org"]), .init("Bo Lind", ["bo@example.org"]),
+        ])])
+        let helper = AddressBookHelper(program: builtExecutable(AddressBookHelper.programName), environment: eds.environment,
+                                       firstAnswerWithin: .seconds(30))
+        #expect(helper.contacts(matching: "As") == [Contact(name: "Asa Berg", address: "asa@example.org")])
+        // The same helper, the books open: a second answer, within the ordinary deadline.
+        let clock = ContinuousClock()
+        var second: [Contact] = []
+        let took = clock.measure { second = helper.contacts(matching: "lind") }
+        #expect(second == [Contact(name: "Bo Lind", address: "bo@example.org")])
+        #expect(took < .seconds(2), "\(took)")
+        #expect(helper.contacts(matching: "zz").isEmpty)
+        print("AddressBookHelper: a warm lookup took \(took)")
+    }
+
+    @Test func noEvolutionDataServerMeansNoContactsAtOnce() throws {
+        let sandbox = try Sandbox()
+        // A bus that can start nothing.
+        let bus = try PrivateSessionBus()
+        var environment = sandbox.environment.merging(EvolutionDataServer.schemaEnvironment) { $1 }
+        environment["DBUS_SESSION_BUS_ADDRESS"] = bus.address
+        let helper = AddressBookHelper(program: builtExecutable(AddressBookHelper.programName), environment: environment)
+        let clock = ContinuousClock()
+        var found: [Contact] = [.init(name: "", address: "not asked")]
+        let took = clock.measure { found = helper.contacts(matching: "As") }
+        #expect(found.isEmpty)
+        #expect(took < .seconds(2), "\(took)")
+    }
+
+    /// A helper that never answers (EDS stuck) costs one deadline, then nothing: it is
+    /// killed, and for `retryAfter` no other is started.
+    @Test func aHelperThatNeverAnswersIsGivenUpAtTheDeadline() throws {
+        let sandbox = try Sandbox()
+        let started = sandbox.root.appendingPathComponent("started")
+        let script = sandbox.root.appendingPathComponent("silent-helper")
+        try writeProgram("#!/bin/sh\necho started >> '\(started.path)'\nexec sleep 60\n", to: script)
+        let helper = AddressBookHelper(program: script.path, environment: sandbox.environment,
+                                       firstAnswerWithin: .milliseconds(500), answerWithin: .milliseconds(500))
+        let clock = ContinuousClock()
+        let first = clock.measure { #expect(helper.contacts(matching: "As").isEmpty) }
+        #expect(first >= .milliseconds(500) && first < .seconds(2), "\(first)")
+        let second = clock.measure { #expect(helper.contacts(matching: "Asa").isEmpty) }
+        #expect(second < .milliseconds(100), "\(second)")
+        let starts = try String(contentsOf: started, encoding: .utf8).split(separator: "\n").count
+        #expect(starts == 1)
+    }
+
+    /// Calls that pile up behind a slow one are answered with nothing at once but the newest:
+    /// typing "A", "As", "Asa" against a slow EDS waits for two answers, never three.
+    @Test func onlyTheNewestOfTheWaitingCallsIsAsked() throws {
+        let sandbox = try Sandbox()
+        let asked = sandbox.root.appendingPathComponent("asked")
+        let script = sandbox.root.appendingPathComponent("slow-helper")
+        // Answers every line after a second, with one contact named after the line.
+        try writeProgram("""
+            #!/usr/bin/python3
+            import sys, time
+            for line in sys.stdin:
+                with open("\(asked.path)", "a") as log: log.write(line)
+                time.sleep(1)
+                sys.stdout.write(line.strip() + "\\x1f" + "x@example.org\\n"); sys.stdout.flush()
+            """, to: script)
+        let helper = AddressBookHelper(program: script.path, environment: sandbox.environment, firstAnswerWithin: .seconds(10))
+        let results = Mutex<[String: [Contact]]>([:])
+        for prefix in ["A", "As", "Asa"] {
+            let thread = Thread {
+                let found = helper.contacts(matching: prefix)
+                results.withLock { $0[prefix] = found }
+            }
+            thread.start()
+            if prefix == "A" {
+                // "A" is with the helper before the others are typed.
+                let deadline = Date().addingTimeInterval(10)
+                while (try? String(contentsOf: asked, encoding: .utf8)) != "A\n", Date() < deadline { usleep(10_000) }
+            } else {
+                usleep(100_000)
+            }
+        }
+        let deadline = Date().addingTimeInterval(15)
+        while results.withLock({ $0.count }) < 3, Date() < deadline { usleep(10_000) }
+        let found = results.withLock { $0 }
+        #expect(found["A"] == [Contact(name: "A", address: "x@example.org")])
+        #expect(found["As"] == [])
+        #expect(found["Asa"] == [Contact(name: "Asa", address: "x@example.org")])
+        #expect(try String(contentsOf: asked, encoding: .utf8) == "A\nAsa\n")
+    }
+
+    /// Writes an executable script from another process: a file this test process holds open
+    /// for writing, inherited by a program another test forks meanwhile, cannot be run
+    /// (ETXTBSY) while that program lives.
+    private func writeProgram(_ text: String, to file: URL) throws {
+        let wrote = try run("/bin/sh", ["-c", "cat > \"$0\" && chmod 755 \"$0\"", file.path], stdin: Data(text.utf8))
+        try #require(wrote.status == 0, "\(wrote)")
+    }
+}
