@@ -182,12 +182,12 @@ extension Outbox {
             report.stoppedFlush = true
             return report
         }
-        let remover = TrashRemover()
-        defer { remover.finish() }
+        let trash = FlushTrash(outbox: self)
+        defer { trash.finish() }
         var reports = [FlushReport]()
-        let (report, taken) = attempt(claim, now: now, send: send)
+        let (report, taken) = attempt(claim, now: now, trash: trash, send: send)
         reports.append(report)
-        if let taken { _ = finishRemovals([(0, taken)], reports: &reports, remover: remover) }
+        if let taken { _ = finishRemovals([(0, taken)], reports: &reports, trash: trash) }
         return reports[0]
     }
 
