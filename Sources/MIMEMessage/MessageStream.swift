@@ -46,9 +46,9 @@ public final class MessageStream {
     /// The message in the regular file at `path`, as it is, read as the stream is read
     /// (a queued message with a 100 MB attachment is never held in memory).
     public init(messageFile path: String) throws(MIMEError) {
-        let size = try FileSource.size(of: path, what: tr("message"))
-        self.size = size
-        segments = [.file(try FileSource(path: path, size: size, what: tr("message")))]
+        let file = try FileSource(opening: path, what: tr("message"))
+        size = file.size
+        segments = [.file(file)]
     }
 
     /// Copies up to `buffer.count` next octets into `buffer`; returns how many, 0 at the end.
@@ -266,8 +266,36 @@ final class FileSource {
         }
         self.size = size
         remaining = size
-        // Read once from start to end: tell the kernel, so read-ahead is generous.
-        _ = posix_fadvise(descriptor, 0, 0, POSIX_FADV_SEQUENTIAL)
+        adviseSequential()
+    }
+
+    /// Opens the regular file at `path` and takes its size from the open file (`fstat`): one
+    /// lookup of the path, where `size(of:)` and `init(path:size:)` make two (a flush
+    /// opens each of its messages so).
+    init(opening path: String, what: String) throws(MIMEError) {
+        let opened = LocalPath.withCString(path) { open($0, O_RDONLY | O_CLOEXEC) }
+        guard opened >= 0 else {
+            throw .input(tr("cannot open %@ %@: %@", what, LocalPath.display(path), systemErrorText(errno)))
+        }
+        var info = stat()
+        guard fstat(opened, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
+            let problem = info.st_mode & S_IFMT == S_IFREG ? tr("cannot read %@ %@: %@", what, LocalPath.display(path), systemErrorText(errno))
+                : tr("%@ is not a regular file: %@", what, LocalPath.display(path))
+            close(opened)
+            throw .input(problem)
+        }
+        self.path = path
+        self.what = what
+        descriptor = opened
+        size = Int(info.st_size)
+        remaining = size
+        adviseSequential()
+    }
+
+    /// Read once from start to end: tells the kernel, so that read-ahead is generous, for
+    /// a file larger than one read (a small one is read at once anyway).
+    private func adviseSequential() {
+        if remaining > 65_536 { _ = posix_fadvise(descriptor, 0, 0, POSIX_FADV_SEQUENTIAL) }
     }
 
     deinit { close(descriptor) }

@@ -40,8 +40,13 @@ extension Outbox {
     /// Sends every entry due at `now` (or every queued one: `allQueued`), oldest first, each
     /// under its claim, and reports per message; at most `limit` messages (a quick flush
     /// before the user's own message). Entries another process has claimed are left to it.
-    /// Throws only when the outbox cannot be listed; once sending has begun, every problem
-    /// is in the reports.
+    /// Throws only when the outbox cannot be listed, or `prepare` throws; once sending has
+    /// begun, every problem is in the reports.
+    ///
+    /// `prepare` is called once with the entries selected, when there are any, before any
+    /// is claimed: a caller makes its connections ready there (an account, a password) and
+    /// returns which of them it can send now (the others stay as they are); what it throws
+    /// leaves every message untouched.
     ///
     /// `send` is called once per message, one at a time, so it may keep one server
     /// connection open across calls. It returns when a server accepted the message, and
@@ -53,34 +58,44 @@ extension Outbox {
     /// outcome, the flush stops there (that report has `stoppedFlush` and the outbox's
     /// error): nothing is sent again because a file could not be written.
     ///
-    /// A process killed at any moment leaves each message either sent and removed, or
-    /// still queued; only the one being sent may be sent again (its removal had not
-    /// happened yet), after its back-off or by a flush that takes every queued message.
-    /// The removals are synced with the next batch's attempt records (one sync of the
-    /// outbox's directory per batch of up to `removalsPerSync` messages) rather than once
-    /// per message (1,000 directory syncs cost more than the sending): a power cut during
-    /// a flush may bring back messages already sent, as duplicates, and never loses one.
+    /// Attempts are recorded a batch at a time, with one sync, and that sync also makes the
+    /// removals before it durable (`Outbox.batchSize`). A process killed at any moment leaves
+    /// each message either sent and removed, or still queued; only the one being sent may be
+    /// sent again (its removal had not happened yet), after its back-off or by a flush that
+    /// takes every queued message; the others of its batch whose attempts were recorded and
+    /// not made wait their back-off too, unsent. A power cut during a flush may bring back
+    /// messages already sent since the last sync, as duplicates, and never loses one.
+    ///
+    /// The files of sent messages are deleted on threads of their own meanwhile (`FlushTrash`);
+    /// with `trashInBackground` (a process about to exit) what is left of them at the end is
+    /// left to a background `rm` rather than waited for.
     ///
     /// `selecting`: which queued entries to send instead (one the user asked to retry).
     public func flush(
         now: Timestamp = .now(), limit: Int = .max, allQueued: Bool = false,
-        selecting: ((OutboxEntry) -> Bool)? = nil, send: (OutboxClaim) throws -> Void
+        selecting: ((OutboxEntry) -> Bool)? = nil, trashInBackground: Bool = false,
+        prepare: (([OutboxEntry]) throws -> (OutboxEntry) -> Bool)? = nil, send: (OutboxClaim) throws -> Void
     ) throws -> [FlushReport] {
-        let wanted = Outbox.selection(now: now, allQueued: allQueued, selecting: selecting)
+        let selected = Outbox.selection(now: now, allQueued: allQueued, selecting: selecting)
         removeDeadTrash()
-        let remover = TrashRemover()
-        defer { remover.finish() }
+        var candidates = try listed(.queued).filter { selected($0.entry) }
+        guard !candidates.isEmpty else { return [] }
+        let sendable = try prepare?(candidates.map(\.entry)) ?? { _ in true }
+        candidates = candidates.filter { sendable($0.entry) }
+        let wanted = { (entry: OutboxEntry) in selected(entry) && sendable(entry) }
+        let trash = FlushTrash(outbox: self, inBackground: trashInBackground)
+        defer { trash.finish() }
         var reports: [FlushReport] = []
         /// Sent and taken out, not yet synced: (report index, what to delete).
         var removed: [(Int, TakenOut)] = []
-        let candidates = try list().filter(wanted)
         var next = 0
-        // Attempts are recorded a batch at a time, with one sync: 1, 2, 4… up to 64, so
-        // that a quick flush of a few messages records no attempt it does not make.
+        // 1, 2, 4… messages per batch: a quick flush of a few records no attempt it does
+        // not make, and a long one few syncs.
         var batchSize = 1
         sending: while next < candidates.count, reports.count < limit {
-            let batch = claimBatch(of: min(batchSize, limit - reports.count), from: candidates, next: &next, wanted: wanted, reports: &reports)
-            batchSize = min(batchSize * 2, Outbox.removalsPerSync)
+            let batch = claimBatch(of: min(batchSize, limit - reports.count), from: candidates, next: &next,
+                                   wanted: wanted, reports: &reports)
+            batchSize = min(batchSize * 2, Outbox.batchSize)
             guard let first = batch.first else { continue }
             do {
                 try OutboxClaim.beginAttempts(batch, now: now)
@@ -93,14 +108,14 @@ extension Outbox {
                 break
             }
             // The sync that recorded these attempts made the removals before them durable.
-            remover.add(removed.map(\.1))
+            trash.add(removed.map(\.1))
             removed = []
             for (position, claim) in batch.enumerated() {
-                let (report, taken) = attempt(claim, now: now, send: send)
+                let (report, taken) = attempt(claim, now: now, trash: trash, send: send)
                 reports.append(report)
                 if let taken { removed.append((reports.count - 1, taken)) }
                 if report.storeError != nil {
-                    _ = finishRemovals(removed, reports: &reports, remover: remover)
+                    _ = finishRemovals(removed, reports: &reports, trash: trash)
                     removed = []
                     reports[reports.count - 1].stoppedFlush = true
                     for unsent in batch[(position + 1)...] { unsent.abandonAttempt() }
@@ -108,32 +123,35 @@ extension Outbox {
                 }
             }
         }
-        if !finishRemovals(removed, reports: &reports, remover: remover) {
+        if !finishRemovals(removed, reports: &reports, trash: trash) {
             reports[reports.count - 1].stoppedFlush = true
         }
         return reports
     }
 
-    /// Claims up to `count` of `candidates` from `next` on. Entries another process holds
-    /// are left to it; one that cannot be claimed is reported and does not stop the others.
+    /// Claims up to `count` of `candidates` from `next` on, and no more bytes than
+    /// `batchBytes` (one message at least). Entries another process holds are left to it;
+    /// one that cannot be claimed is reported and does not stop the others.
     private func claimBatch(
-        of count: Int, from candidates: [OutboxEntry], next: inout Int, wanted: (OutboxEntry) -> Bool,
+        of count: Int, from candidates: [ListedEntry], next: inout Int, wanted: (OutboxEntry) -> Bool,
         reports: inout [FlushReport]
     ) -> [OutboxClaim] {
         var batch: [OutboxClaim] = []
-        while batch.count < count, next < candidates.count {
+        var bytes = 0
+        while batch.count < count, next < candidates.count, batch.isEmpty || bytes + candidates[next].entry.size <= Outbox.batchBytes {
             let candidate = candidates[next]
             next += 1
             do {
-                guard let claim = try claim(candidate.id) else { continue }
+                guard let claim = try claim(candidate) else { continue }
                 // Another flusher may have tried it (and rescheduled it) since the listing.
                 guard wanted(claim.entry) else {
                     claim.release()
                     continue
                 }
                 batch.append(claim)
+                bytes += claim.entry.size
             } catch {
-                reports.append(FlushReport(id: candidate.id, outcome: .skipped, entry: candidate, storeError: OutboxError(error)))
+                reports.append(FlushReport(id: candidate.entry.id, outcome: .skipped, entry: candidate.entry, storeError: OutboxError(error)))
             }
         }
         return batch
@@ -164,12 +182,12 @@ extension Outbox {
             report.stoppedFlush = true
             return report
         }
-        let remover = TrashRemover()
-        defer { remover.finish() }
+        let trash = FlushTrash(outbox: self)
+        defer { trash.finish() }
         var reports = [FlushReport]()
-        let (report, taken) = attempt(claim, now: now, send: send)
+        let (report, taken) = attempt(claim, now: now, trash: trash, send: send)
         reports.append(report)
-        if let taken { _ = finishRemovals([(0, taken)], reports: &reports, remover: remover) }
+        if let taken { _ = finishRemovals([(0, taken)], reports: &reports, trash: trash) }
         return reports[0]
     }
 
@@ -180,13 +198,21 @@ extension Outbox {
         try list().filter(Outbox.selection(now: now, allQueued: allQueued, selecting: selecting))
     }
 
-    /// Removals synced together, and the most attempts recorded with one sync: few enough
-    /// that a flush of large messages does not hold their disk space long.
-    static let removalsPerSync = 64
+    /// The most attempts recorded, and removals made durable, with one sync. A sync costs
+    /// milliseconds, about as much as sending twenty small messages on loopback: 1,024 make
+    /// it about one per cent of a flush's time. A kill still repeats only the message in
+    /// flight; the rest of its batch, recorded and not tried, waits one back-off (`outbox
+    /// flush` sends it at once); a power cut may bring back up to this many sent messages,
+    /// as duplicates.
+    static let batchSize = 1024
+
+    /// The most bytes of messages in one batch: a flush of large messages syncs more often,
+    /// so that their removal, and the deletion of their files, is never long behind.
+    static let batchBytes = 16 << 20
 
     /// Makes removals durable with one sync, then has what they left deleted. `false`:
     /// the sync failed, and each of those reports says so.
-    private func finishRemovals(_ removed: [(Int, TakenOut)], reports: inout [FlushReport], remover: TrashRemover) -> Bool {
+    private func finishRemovals(_ removed: [(Int, TakenOut)], reports: inout [FlushReport], trash: FlushTrash) -> Bool {
         guard !removed.isEmpty else { return true }
         var synced = true
         do {
@@ -195,13 +221,15 @@ extension Outbox {
             for (index, _) in removed { reports[index].storeError = OutboxError(error) }
             synced = false
         }
-        remover.add(removed.map(\.1))
+        trash.add(removed.map(\.1))
         return synced
     }
 
     /// One message under its claim, its attempt recorded: send, then record what came of
     /// it. Returns what a sent message's entry was taken out to, to be synced and deleted.
-    func attempt(_ claim: OutboxClaim, now: Timestamp, send: (OutboxClaim) throws -> Void) -> (FlushReport, TakenOut?) {
+    func attempt(
+        _ claim: OutboxClaim, now: Timestamp, trash: FlushTrash, send: (OutboxClaim) throws -> Void
+    ) -> (FlushReport, TakenOut?) {
         let id = claim.entry.id
         do {
             try send(claim)
@@ -220,7 +248,7 @@ extension Outbox {
             }
         }
         do {
-            let taken = try claim.markSentUnsynced()
+            let taken = try claim.markSentUnsynced(into: trash)
             return (FlushReport(id: id, outcome: .sent, entry: claim.entry), taken)
         } catch {
             return (FlushReport(id: id, outcome: .sent, entry: claim.entry, storeError: OutboxError(error)), nil)

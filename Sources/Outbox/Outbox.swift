@@ -12,13 +12,18 @@ import MIMEMessage
 ///     <id>/message.eml    the message, never rewritten
 ///     <id>/meta.json      its metadata (`OutboxEntry`), replaced atomically
 ///     .attempt-<id>       an attempt at <id> began and its outcome is not recorded yet
-///                         (an empty file; its mtime says when): made before each send,
-///                         beside the entries, so that one sync of this directory
-///                         records a batch of them and the removals before them
+///                         (a hard link to <id>/message.eml; its change time says when):
+///                         made before each send, beside the entries, so that one sync
+///                         of this directory records a batch of them and the removals
+///                         before them
+///     .sent-<id>          <id> was sent by a flush (its attempt record, renamed): out of
+///                         the outbox, its directory to be deleted, then this record
 ///     failed/<id>/        messages given up on, kept for the user
 ///     .tmp-<id>/          an entry being queued (or left by a crash: never listed)
 ///     .trash/<id>-<rnd>/  an entry taken out, being deleted; locked by its remover, so
 ///                         that one whose remover died is deleted by the next writer
+///     .trash/flush-<pid>-<rnd>  the list of what a flush sent, locked while its entries
+///                         are being deleted (`FlushTrash`)
 ///
 /// An entry appears and disappears with one `rename(2)` of its directory, synced, so a
 /// reader sees a whole entry or none, whatever happens half-way. A process works on an
@@ -46,6 +51,7 @@ public struct Outbox: Sendable {
     static let messageName = "message.eml"
     static let metadataName = "meta.json"
     static let attemptPrefix = ".attempt-"
+    static let sentPrefix = ".sent-"
     static let trashName = ".trash"
 
     public init(directory: String, policy: RetryPolicy = .standard) {
@@ -60,6 +66,16 @@ public struct Outbox: Sendable {
 
     /// The record that an attempt at `id` began and its outcome is not recorded yet.
     func attemptMarker(_ id: String) -> String { directory + "/" + Outbox.attemptPrefix + id }
+
+    /// The record that the message of `id` was sent (its attempt's record, renamed): the
+    /// entry is out of the outbox, and left to be deleted (`FlushTrash`).
+    func sentRecord(_ id: String) -> String { directory + "/" + Outbox.sentPrefix + id }
+
+    /// When the attempt a record stands for began: the record's change time (a link sets
+    /// it; an empty file, as versions before made, was made then).
+    static func attemptTime(_ record: stat) -> Timestamp {
+        Timestamp(secondsSinceEpoch: Int64(record.st_ctim.tv_sec))
+    }
 
     func entryDirectory(_ id: String, _ state: State) -> String {
         (state == .queued ? directory : failedDirectory) + "/" + id
@@ -170,7 +186,7 @@ public struct Outbox: Sendable {
     public func damaged() throws -> [(id: String, error: OutboxError)] {
         var result: [(id: String, error: OutboxError)] = []
         for state in [State.queued, .failed] {
-            try scan(state) { id in
+            try scan(state) { id, _ in
                 do {
                     _ = try readEntry(id, state)
                 } catch let error as OutboxError where error.kind == .permanent {
@@ -182,11 +198,16 @@ public struct Outbox: Sendable {
     }
 
     func entries(_ state: State) throws -> [OutboxEntry] {
-        var result: [OutboxEntry] = []
-        try scan(state) { id in
+        try listed(state).map(\.entry)
+    }
+
+    /// The entries in `state`, oldest first, each with what its files were when read.
+    func listed(_ state: State) throws -> [ListedEntry] {
+        var result: [ListedEntry] = []
+        try scan(state) { id, hasRecord in
             do {
                 // An entry removed or moved by another process since the listing is skipped.
-                if let entry = try readEntry(id, state) { result.append(entry) }
+                if let entry = try readListedEntry(id, state, hasRecord: hasRecord) { result.append(entry) }
             } catch let error as OutboxError where error.kind == .permanent {
                 // Damaged: listed by `damaged()`, not allowed to block the others.
             }
@@ -194,12 +215,21 @@ public struct Outbox: Sendable {
         return result
     }
 
-    /// Calls `body` with each entry id in `state`, oldest first.
-    private func scan(_ state: State, _ body: (String) throws -> Void) throws {
+    /// Calls `body` with each entry id in `state`, oldest first, and whether the listing
+    /// saw an attempt record for it.
+    private func scan(_ state: State, _ body: (String, Bool) throws -> Void) throws {
         let base = state == .queued ? directory : failedDirectory
-        for name in try directoryNames(base).sorted() {
+        var records = Set<String>()
+        var sent = Set<String>()
+        var ids: [String] = []
+        for name in try directoryNames(base) {
+            if name.hasPrefix(Outbox.sentPrefix) {
+                sent.insert(String(name.dropFirst(Outbox.sentPrefix.count)))
+                continue
+            }
             if name.hasPrefix(Outbox.attemptPrefix) {
-                removeAttemptRecordIfOrphaned(String(name.dropFirst(Outbox.attemptPrefix.count)))
+                let id = String(name.dropFirst(Outbox.attemptPrefix.count))
+                if !removeAttemptRecordIfOrphaned(id) { records.insert(id) }
                 continue
             }
             if name.hasPrefix(".") {
@@ -207,21 +237,52 @@ public struct Outbox: Sendable {
                 continue
             }
             guard EntryID.isValid(name), name != "failed" else { continue }
-            try body(name)
+            ids.append(name)
+        }
+        if !sent.isEmpty { collectSent(sent) }
+        for id in ids.sorted() where !sent.contains(id) { try body(id, records.contains(id)) }
+    }
+
+    /// Deletes a few of the entries that were sent (`.sent-<id>`) when no flush is deleting
+    /// its own: those a flush left when it was killed, or whose deleting `rm` was. A few
+    /// per listing, each a few milliseconds: a listing stays quick, and they go soon.
+    private func collectSent(_ sent: Set<String>) {
+        guard !FlushTrash.anyAlive(in: self) else { return }
+        for id in sent.sorted().prefix(Outbox.sentCollectedPerListing) where EntryID.isValid(id) {
+            TakenOut(path: entryDirectory(id, .queued), sentRecord: sentRecord(id), lock: nil).delete()
         }
     }
 
+    static let sentCollectedPerListing = 64
+
     /// An entry as its files say, counting an attempt whose outcome was not recorded.
     func readEntry(_ id: String, _ state: State) throws -> OutboxEntry? {
+        try readListedEntry(id, state, hasRecord: nil)?.entry
+    }
+
+    /// `readEntry`, with what its files were. `hasRecord`: whether a directory listing
+    /// just saw its attempt record (`nil`: look). One seen later is found by the claim,
+    /// which looks again once it holds the lock.
+    func readListedEntry(_ id: String, _ state: State, hasRecord: Bool?) throws -> ListedEntry? {
+        // Sent (its directory not deleted yet): gone. A listing has left it out already.
+        if hasRecord == nil, state == .queued, try fileStatus(sentRecord(id)) != nil { return nil }
         let path = entryDirectory(id, state) + "/" + Outbox.metadataName
-        guard let bytes = try readFileIfExists(path) else { return nil }
+        guard let file = try openIfExists(path, O_RDONLY) else { return nil }
+        let status = try file.status()
+        // Replaced whole, never written in place, and small: one read of the size fstat
+        // says (a listing of a thousand entries read each through a 64 KiB buffer).
+        let size = Int(status.st_size)
+        let bytes = size > 0 && size <= 65_536 ? try file.read(count: size, at: 0) : try file.readAll(limit: 1 << 20)
+        try file.close()
         guard let json = JSONReader.parse(bytes), var entry = OutboxEntry(json: json) else {
             throw OutboxError(.permanent, tr("damaged outbox metadata in"), path: path)
         }
-        if let marker = try fileStatus(attemptMarker(id)) {
-            entry.countUnrecordedAttempt(at: Timestamp(secondsSinceEpoch: Int64(marker.st_mtim.tv_sec)), policy: policy)
+        var record: FileIdentity?
+        if hasRecord != false, let recordStatus = try fileStatus(attemptMarker(id)) {
+            record = FileIdentity(recordStatus)
+            entry.countUnrecordedAttempt(at: Outbox.attemptTime(recordStatus), policy: policy)
         }
-        return entry
+        return ListedEntry(entry: entry, metadata: FileIdentity(status), record: record)
     }
 
     /// Removes what a crashed enqueue left behind (and the `.trash-<id>` of versions before
@@ -234,30 +295,40 @@ public struct Outbox: Sendable {
         try? removeTree(path)
     }
 
-    /// Deletes what removers that died (a flush killed half-way) left in `.trash/`: a
-    /// directory there whose lock can be taken has no living remover. One `opendir` of a
-    /// directory that is nearly always empty, so every writer can afford it at its start.
+    /// Deletes what removers that died left in `.trash/`: a directory there whose lock can
+    /// be taken (an entry taken out alone) has no living remover, nor a flush's list
+    /// (`FlushTrash`). One `opendir` of a directory that is nearly always empty, so every
+    /// writer can afford it at its start.
     func removeDeadTrash() {
         for name in (try? directoryNames(trashDirectory)) ?? [] {
             let path = trashDirectory + "/" + name
-            guard let handle = try? openIfExists(path, O_RDONLY | O_DIRECTORY),
+            guard let handle = try? openIfExists(path, O_RDONLY),
                   (try? handle.tryLockExclusive()) == true
             else { continue }
+            // A dead flush's list: what it sent is found by its `.sent-` records
+            // (`collectSent`); the list goes.
+            if name.hasPrefix(FlushTrash.prefix) {
+                unlink(path)
+                continue
+            }
             try? removeTree(path)
         }
     }
 
     /// Deletes the attempt record of an entry that is gone (sent by a process killed
-    /// before it deleted the record). Looked at again here, not taken from a listing: a
-    /// directory read while others change it may show a new record and not its entry.
-    private func removeAttemptRecordIfOrphaned(_ id: String) {
+    /// before it deleted the record); whether it did. Looked at again here, not taken from
+    /// a listing: a directory read while others change it may show a new record and not
+    /// its entry.
+    private func removeAttemptRecordIfOrphaned(_ id: String) -> Bool {
         do {
             guard EntryID.isValid(id), try fileStatus(entryDirectory(id, .queued)) == nil,
                   try fileStatus(entryDirectory(id, .failed)) == nil
-            else { return }
+            else { return false }
             try removeFile(attemptMarker(id))
+            return true
         } catch {
             // Left for the next listing.
+            return false
         }
     }
 
@@ -294,6 +365,32 @@ public struct Outbox: Sendable {
               let entry = try readEntry(id, state)
         else { return nil }
         return OutboxClaim(outbox: self, entry: entry, state: state, lock: handle)
+    }
+
+    /// `claim` for an entry a listing just read (`listed`): when its metadata and attempt
+    /// record are as the listing found them, once the lock is held, the listing's entry is
+    /// the entry, and the files are not read again (a flush claims every message it sends).
+    /// `meta.json` is only ever replaced whole, and an entry is never moved without a new
+    /// one, so the same file at the entry's path means the same, unchanged, entry in the
+    /// directory that is locked.
+    func claim(_ listed: ListedEntry) throws -> OutboxClaim? {
+        let id = listed.entry.id
+        let path = entryDirectory(id, .queued)
+        guard let handle = try openIfExists(path, O_RDONLY | O_DIRECTORY) else { return nil }
+        guard try handle.tryLockExclusive() else { return nil }
+        // Sent by another flush since the listing.
+        guard try fileStatus(sentRecord(id)) == nil else { return nil }
+        let record = try fileStatus(attemptMarker(id)).map(FileIdentity.init)
+        if let metadata = try fileStatus(path + "/" + Outbox.metadataName), FileIdentity(metadata) == listed.metadata,
+           record == listed.record {
+            return OutboxClaim(outbox: self, entry: listed.entry, state: .queued, lock: handle)
+        }
+        // Changed since the listing: read again, as any claim does.
+        let held = try handle.status()
+        guard let current = try fileStatus(path), current.st_ino == held.st_ino, current.st_dev == held.st_dev,
+              let entry = try readEntry(id, .queued)
+        else { return nil }
+        return OutboxClaim(outbox: self, entry: entry, state: .queued, lock: handle)
     }
 
     /// Like `claim`, but an entry held elsewhere or unknown is an error the user reads.
@@ -335,6 +432,33 @@ public struct Outbox: Sendable {
     @discardableResult
     public func undo(_ id: String, now: Timestamp = .now()) throws -> [UInt8] {
         try claimOrThrow(id).undo(now: now)
+    }
+}
+
+/// An entry as a listing read it, with what its files were then, so that a claim that
+/// finds them unchanged can take the entry as read (`Outbox.claim(_:)`).
+struct ListedEntry {
+    var entry: OutboxEntry
+    var metadata: FileIdentity
+    /// Its attempt record, when it had one.
+    var record: FileIdentity?
+}
+
+/// Which file was read: the same file (device, inode, size, change time to the
+/// nanosecond) was not replaced, or linked again, since.
+struct FileIdentity: Equatable {
+    let device: UInt64
+    let inode: UInt64
+    let size: Int64
+    let changedSeconds: Int64
+    let changedNanoseconds: Int64
+
+    init(_ status: stat) {
+        device = UInt64(status.st_dev)
+        inode = UInt64(status.st_ino)
+        size = Int64(status.st_size)
+        changedSeconds = Int64(status.st_ctim.tv_sec)
+        changedNanoseconds = Int64(status.st_ctim.tv_nsec)
     }
 }
 

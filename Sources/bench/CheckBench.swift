@@ -48,7 +48,7 @@ func benchCheck() {
     }
     let checkMedian = median(checkTimes)
     let gioMedian = median(gioTimes)
-    print(String(format: "check: mailto-route check --offline %.1f ms (budget 100 ms%@); gio mime %.1f ms; ratio %.2f; exit %@",
-                 checkMedian, checkMedian < 100 ? ", met" : ", NOT MET", gioMedian, checkMedian / gioMedian,
-                 statuses.sorted().map(String.init).joined(separator: ",")))
+    print("check: mailto-route check --offline " + Target.atMost(100, " ms").judge(checkMedian, format: "%.1f")
+        + String(format: "; gio mime %.1f ms; ", gioMedian)
+        + untargeted(checkMedian / gioMedian, reference: "gio mime") + "; exit " + statuses.sorted().map(String.init).joined(separator: ","))
 }

@@ -1,12 +1,13 @@
 import Foundation
 import Outbox
 
-// `scripts/bench flush`: 1,000 queued messages flushed to postfix's smtp-sink
-// on loopback, against smtp-source sending 1,000 messages to the same sink and a loop of
-// msmtp runs, in one run.
+// `scripts/bench flush`: 10,000 queued messages flushed to postfix's smtp-sink on loopback,
+// against smtp-source sending as many to the same sink (enough that it takes about a
+// second: 1,000 took it 0.06-0.12 s, too short to time against a process start), and a
+// loop of msmtp runs, in one run.
 
 func benchFlush() {
-    let count = quick ? 100 : 1_000
+    let count = quick ? 100 : 10_000
     let msmtpRuns = quick ? 5 : 50
     let rounds = quick ? 1 : 3
     do {
@@ -18,26 +19,48 @@ func benchFlush() {
             + "Content-Type: text/plain; charset=utf-8\r\nContent-Transfer-Encoding: 7bit\r\n\r\nHello Joe,\r\nhow are you?\r\n"
         try text.write(toFile: message, atomically: true, encoding: .utf8)
 
+        // The messages are queued once, with the outbox's own enqueue (each synced, so
+        // sixteen at a time), into a template; each round's outbox is a copy of it whose
+        // files are hard links (`cp -al`): the flush reads, links and renames exactly what
+        // a freshly queued outbox holds, and a round is ready in seconds rather than the
+        // minutes of queueing 10,000 messages one sync after another.
+        let template = home.root.appendingPathComponent("outbox-template").path
+        let templateOutbox = Outbox(directory: template)
+        let failures = Failures()
+        DispatchQueue.concurrentPerform(iterations: 16) { worker in
+            for index in stride(from: worker, to: count, by: 16) {
+                let bytes = Array(text.replacingOccurrences(of: "<bench@example.org>", with: "<bench-\(index)@example.org>").utf8)
+                do {
+                    try templateOutbox.enqueue(OutboxMessage(bytes: bytes, envelopeFrom: "jane@example.org", recipients: ["joe@example.com"]))
+                } catch {
+                    failures.add("\(error)")
+                }
+            }
+        }
+        if let failure = failures.first { print("flush: cannot queue the messages: \(failure)"); return }
+
         // Rounds interleaved, median of each: a shared machine's disk and CPU drift hit
         // both programs alike.
         var oursTimes: [Double] = []
         var sourceTimes: [Double] = []
         for _ in 0..<rounds {
-            // 1. mailto-route outbox flush of 1,000 queued messages (queueing is not timed,
-            //    and its writes and syncs are over before the clock starts).
-            let outbox = Outbox(directory: home.outboxDirectory)
-            for index in 0..<count {
-                let bytes = Array(text.replacingOccurrences(of: "<bench@example.org>", with: "<bench-\(index)@example.org>").utf8)
-                try outbox.enqueue(OutboxMessage(bytes: bytes, envelopeFrom: "jane@example.org", recipients: ["joe@example.com"]))
-            }
+            // 1. mailto-route outbox flush of the queued messages (the copy and its syncs
+            //    are over before the clock starts).
+            guard measure(["/bin/rm", "-rf", home.outboxDirectory]).status == 0,
+                  measure(["/bin/mkdir", "-p", (home.outboxDirectory as NSString).deletingLastPathComponent]).status == 0,
+                  measure(["/bin/cp", "-al", template, home.outboxDirectory]).status == 0
+            else { print("flush: cannot copy the queued messages"); return }
             sync()
             let ours = measure([mailtoRouteRelease, "outbox", "flush"], environment: home.environment)
-            let left = try outbox.list().count
+            let left = try Outbox(directory: home.outboxDirectory).list().count
             guard ours.status == 0, left == 0 else {
                 print("flush: mailto-route outbox flush failed with status \(ours.status), \(left) left queued (see /tmp/bench-send-stderr.log)")
                 return
             }
             oursTimes.append(ours.seconds)
+            // The flush leaves deleting what it sent to `rm` in the background: waited for
+            // here, so that it shares the disk with neither the reference nor the next round.
+            waitUntilEmpty(home.outboxDirectory + "/.trash", seconds: 600)
 
             // 2. smtp-source: one session (-s 1) that keeps its connection (-d), as the
             //    flush does; the same message file (-F); no PIPELINING, like libcurl.
@@ -46,6 +69,7 @@ func benchFlush() {
             guard source.status == 0 else { print("flush: smtp-source failed with status \(source.status)"); return }
             sourceTimes.append(source.seconds)
         }
+        _ = measure(["/bin/rm", "-rf", template])
         let ours = median(oursTimes), source = median(sourceTimes)
 
         // 3. msmtp, one run per message, as a shell loop would.
@@ -61,11 +85,40 @@ func benchFlush() {
         let oursRate = Double(count) / ours
         let sourceRate = Double(count) / source
         let msmtpRate = Double(msmtpRuns) / msmtpSeconds
-        print(String(format: "flush: mailto-route %.0f msg/s; smtp-source %.0f msg/s (ratio %.2f, target >= 0.5); msmtp loop %.1f msg/s (ratio %.1f, target >= 20)",
-                     oursRate, sourceRate, oursRate / sourceRate, msmtpRate, oursRate / msmtpRate))
-        print(String(format: "flush: %d messages to smtp-sink on loopback, median of %d: mailto-route outbox flush %.2f s (one connection); smtp-source -s 1 -d -m %d %.2f s; msmtp %d runs %.2f s",
-                     count, rounds, ours, count, source, msmtpRuns, msmtpSeconds))
+        let perRound = zip(oursTimes, sourceTimes).map { String(format: "%.2f", $1 / $0) }.joined(separator: ", ")
+        print("flush: mailto-route outbox flush " + Target.atLeast(0.5, "×").judge(oursRate / sourceRate, reference: "smtp-source")
+            + "; " + Target.atLeast(20, "×").judge(oursRate / msmtpRate, format: "%.0f", reference: "a msmtp loop"))
+        print(String(format: "flush: %d messages to smtp-sink on loopback, median of %d rounds (each round's ratio: %@): "
+                     + "mailto-route outbox flush %.2f s, %.0f msg/s (one connection); smtp-source -s 1 -d -m %d %.2f s, %.0f msg/s; "
+                     + "msmtp %d runs %.2f s, %.1f msg/s",
+                     count, rounds, perRound, ours, oursRate, count, source, sourceRate, msmtpRuns, msmtpSeconds, msmtpRate))
     } catch {
         print("flush: cannot run: \(error)")
+    }
+}
+
+/// Waits until `directory` is empty or gone, at most `seconds`.
+private func waitUntilEmpty(_ directory: String, seconds: Double) {
+    let deadline = Date().addingTimeInterval(seconds)
+    while ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []).isEmpty == false, Date() < deadline {
+        usleep(100_000)
+    }
+}
+
+/// Errors from the queueing threads, kept under a lock.
+private final class Failures: @unchecked Sendable {
+    private let lock = NSLock()
+    private var all: [String] = []
+
+    func add(_ failure: String) {
+        lock.lock()
+        all.append(failure)
+        lock.unlock()
+    }
+
+    var first: String? {
+        lock.lock()
+        defer { lock.unlock() }
+        return all.first
     }
 }

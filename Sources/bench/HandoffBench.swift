@@ -59,14 +59,14 @@ func benchHandoff() {
     let xdgText = xdgTimes.isEmpty ? "failed" : String(format: "%.1f ms", median(xdgTimes))
     let spread = times.ratios.sorted()
     print(String(format: """
-        handoff, until the mail program has the link: mailto-route open %.1f ms; gio open %.1f ms; \
-        ratio %.2f (middle half of the rounds %.2f–%.2f); xdg-email %@
-        """, median(times.ours), median(times.reference), median(times.ratios),
+        handoff, until the mail program has the link: mailto-route open %.1f ms; gio open %.1f ms; %@ \
+        (middle half of the rounds %.2f–%.2f); xdg-email %@
+        """, median(times.ours), median(times.reference), untargeted(median(times.ratios), reference: "gio open"),
         spread[spread.count / 4], spread[spread.count * 3 / 4], xdgText))
     let returnRatios = zip(returned.ours, returned.reference).map { $0 / $1 }
     print(String(format: """
-        handoff, until the command has returned: mailto-route open %.1f ms; gio open %.1f ms; ratio %.2f
-        """, median(returned.ours), median(returned.reference), median(returnRatios)))
+        handoff, until the command has returned: mailto-route open %.1f ms; gio open %.1f ms; %@
+        """, median(returned.ours), median(returned.reference), untargeted(median(returnRatios), reference: "gio open")))
 }
 
 /// A HOME and XDG_* directories of the bench's own, with one recording mail program as

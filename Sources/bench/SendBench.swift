@@ -118,7 +118,8 @@ func benchSend() {
         let ours = median(times["mailto-route"] ?? []), curl = median(times["curl"] ?? []), msmtp = median(times["msmtp"] ?? [])
         print(String(format: "send: one message to smtp-sink on loopback, median of %d: mailto-route %.1f ms; curl -T %.1f ms; msmtp %.1f ms",
                      rounds - 3, ours * 1000, curl * 1000, msmtp * 1000))
-        print(String(format: "send: ratio vs curl: %.2f (target <= 1.0); ratio vs msmtp: %.2f (target <= 0.3)", ours / curl, ours / msmtp))
+        print("send: mailto-route send " + Target.atMost(1.0, "×").judge(ours / curl, reference: "curl -T")
+            + "; " + Target.atMost(0.3, "×").judge(ours / msmtp, reference: "msmtp") + " (times: lower is faster)")
     } catch {
         print("send: cannot run: \(error)")
     }
@@ -182,9 +183,10 @@ func benchMemory() {
         }
         let mb = { (kb: Int) in Double(kb) / 1024 }
         let size = (try? FileManager.default.attributesOfItem(atPath: eml)[.size] as? Int) ?? 0
-        print(String(format: "memory: 100 MB attachment (%.1f MB message): mailto-route peak RSS %.1f MB (target <= 40); curl -T %.1f MB; msmtp %.1f MB; arrived byte-identical: %@",
-                     Double(size) / 1e6, mb(ours.maxRSSKB), mb(results["curl"]?.maxRSSKB ?? 0), mb(results["msmtp"]?.maxRSSKB ?? 0),
-                     identical ? "yes" : "NO"))
+        print(String(format: "memory: 100 MB attachment (%.1f MB message): mailto-route peak RSS ", Double(size) / 1e6)
+            + Target.atMost(40, " MB").judge(mb(ours.maxRSSKB), format: "%.1f")
+            + String(format: "; curl -T %.1f MB; msmtp %.1f MB; arrived byte-identical: %@",
+                     mb(results["curl"]?.maxRSSKB ?? 0), mb(results["msmtp"]?.maxRSSKB ?? 0), identical ? "yes" : "NO"))
         print(String(format: "memory: time to smtp-sink: mailto-route %.2f s (RSS %.1f MB); curl -T %.2f s; msmtp %.2f s",
                      results["mailto-route"]?.seconds ?? 0, mb(results["mailto-route"]?.maxRSSKB ?? 0),
                      results["curl"]?.seconds ?? 0, results["msmtp"]?.seconds ?? 0))

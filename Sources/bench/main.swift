@@ -19,4 +19,9 @@ for name in wanted {
         exit(64)
     }
     section()
+    // Each section's figures are out as it finishes, also into a pipe or a file (`make
+    // bench | tee`, the bench's test), where stdio would keep them to the end: a run of
+    // several minutes shows where each target stands as it goes, and one cut short keeps
+    // what it measured. (`fflush(nil)`: every stream; Swift 6 does not let `stdout` be named.)
+    fflush(nil)
 }

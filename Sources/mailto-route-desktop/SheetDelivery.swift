@@ -204,14 +204,14 @@ final class SheetDeliveryHost: SheetHost {
             }
             return report
         }
+        // The From chooser offers it first next time (also when it is held: chosen all the same).
+        if action != .saveDraft, action != .handOff, let account, report.result == .sent || report.result == .queued {
+            sessionLock.withLock { _ in session.rememberLastUsed(account) }
+        }
         if report.hold == .undo, report.result == .queued {
             return .held(seconds: session.routeSettings.undoSeconds)
         }
         guard report.result == .failed else {
-            // The From chooser offers it first next time.
-            if action == .send, let account, report.result == .sent || report.result == .queued {
-                sessionLock.withLock { _ in session.rememberLastUsed(account) }
-            }
             state.withLock { $0 = report }
             return .finished
         }

@@ -128,25 +128,58 @@ private func outboxWithAnUnrecordedAttempt(_ sandbox: Sandbox) throws -> (Outbox
         // The next run that writes to the outbox (here: one that queues a message).
         #expect(try run(tortureBinary, ["fill", outbox.directory, "1"]).status == 0)
         #expect(names(in: trash).isEmpty)
+        // The next listing deletes what it sent (a few dozen at a time: here, all).
+        _ = try outbox.list()
         // Nothing else either, but the records of attempts the killed flush had begun.
         #expect(leftovers(in: outbox.directory).allSatisfy { $0 == ".trash" || $0.hasPrefix(".attempt-") }, "\(leftovers(in: outbox.directory))")
         // Nothing lost: what was not delivered is queued.
         #expect(queued.isSubset(of: Set(deliveries(log)).union(try outbox.list().map(\.id))))
     }
 
-    @Test func trashStillLockedByItsRemoverIsLeftAlone() throws {
+    /// A living flush's sent entries are its own to delete: a listing elsewhere leaves them;
+    /// once the flush is gone (here: it ended without deleting them, as if killed), the
+    /// next listing deletes them, the entry before its record.
+    @Test func sentEntriesOfALivingFlushAreLeftAlone() throws {
         let sandbox = try Sandbox()
         let outbox = sandboxOutbox(sandbox)
         let id = try outbox.enqueue(sampleMessage(0)).id
         let claim = try #require(try outbox.claim(id))
-        var taken: TakenOut? = try claim.markSentUnsynced()
-        let path = try #require(taken?.path)
-        try outbox.enqueue(sampleMessage(1))
-        #expect(FileManager.default.fileExists(atPath: path), "deleted under its remover")
-        try taken?.lock.close()
-        taken = nil
-        try outbox.enqueue(sampleMessage(2))
-        #expect(!FileManager.default.fileExists(atPath: path))
+        try OutboxClaim.beginAttempts([claim], now: .now())
+        let trash = FlushTrash(outbox: outbox)
+        let taken = try claim.markSentUnsynced(into: trash)
+        #expect(try outbox.list().isEmpty, "a sent entry is listed")
+        #expect(try outbox.claim(id) == nil, "a sent entry is claimed")
+        #expect(FileManager.default.fileExists(atPath: taken.path), "deleted under its flush")
+        trash.finish()
+        _ = try outbox.list()
+        #expect(!FileManager.default.fileExists(atPath: taken.path))
+        #expect(leftovers(in: outbox.directory).allSatisfy { $0 == ".trash" }, "\(leftovers(in: outbox.directory))")
+        #expect(names(in: outbox.directory + "/.trash").isEmpty)
+    }
+
+    /// A flush about to exit leaves deleting what it sent to `xargs rm` in the background,
+    /// which deletes all of it, its list last; nothing of it stays.
+    @Test func sentEntriesLeftToTheBackgroundAreDeletedThere() throws {
+        let sandbox = try Sandbox()
+        let outbox = sandboxOutbox(sandbox)
+        #expect(try run(tortureBinary, ["fill", outbox.directory, "20"]).status == 0)
+        let trash = FlushTrash(outbox: outbox, inBackground: true)
+        var taken: [TakenOut] = []
+        for entry in try outbox.list() {
+            let claim = try #require(try outbox.claim(entry.id))
+            try OutboxClaim.beginAttempts([claim], now: .now())
+            taken.append(try claim.markSentUnsynced(into: trash))
+        }
+        trash.add(taken)
+        trash.finish()
+        let deadline = Date().addingTimeInterval(20)
+        while !leftovers(in: outbox.directory).allSatisfy({ $0 == ".trash" }) || !names(in: outbox.directory + "/.trash").isEmpty,
+              Date() < deadline {
+            usleep(10_000)
+        }
+        #expect(leftovers(in: outbox.directory).allSatisfy { $0 == ".trash" }, "\(leftovers(in: outbox.directory))")
+        #expect(names(in: outbox.directory + "/.trash").isEmpty)
+        #expect(taken.allSatisfy { !FileManager.default.fileExists(atPath: $0.path) })
     }
 }
 

@@ -50,14 +50,47 @@ extension Session {
     /// its password cannot be had) stay queued as they are, logged with the reason; when
     /// that is every one, it throws the configuration error. Once sending has begun, every
     /// problem is in the result. `nil`: nothing was selected, so no account was needed.
+    ///
+    /// `exiting`: the process ends after this flush (the command line), so the deletion
+    /// of the sent messages' files is not waited for (`Outbox.flush`'s `trashInBackground`).
     public func flushOutbox(
-        now: Timestamp? = nil, limit: Int = .max, allQueued: Bool = false, selecting: ((OutboxEntry) -> Bool)? = nil
+        now: Timestamp? = nil, limit: Int = .max, allQueued: Bool = false, selecting: ((OutboxEntry) -> Bool)? = nil,
+        exiting: Bool = false
     ) throws -> OutboxFlushResult? {
         let now = now ?? services.clock.now()
-        let outbox = storage.outbox
-        let selected = try outbox.selected(now: now, allQueued: allQueued, selecting: selecting)
-        guard !selected.isEmpty else { return nil }
-        // Each account the selected entries go through, ready (its password had) or not.
+        // Each account the selected entries go through, ready (its password had): found
+        // from the flush's own listing (one read of the outbox, not two), before anything
+        // is claimed.
+        var ready: [String: Account] = [:]
+        var first: Account?
+        var replies: [String: String] = [:]
+        var through: [String: (name: String, server: String)] = [:]
+        let reports = try storage.outbox.flush(
+            now: now, limit: limit, allQueued: allQueued, selecting: selecting, trashInBackground: exiting,
+            prepare: { selected in
+                (ready, first) = try self.flushAccounts(for: selected)
+                return { ready[$0.account ?? ""] != nil }
+            }
+        ) { claim in
+            let entry = claim.entry
+            guard let account = ready[entry.account ?? ""] else {
+                throw OutboxError(.configuration, tr("its account is not set up now"))
+            }
+            through[entry.id] = (account.name, account.server.address)
+            try transmitQueued(claim, through: account, replies: &replies)
+        }
+        // No account was looked for: nothing was selected.
+        guard let first else { return nil }
+        var result = OutboxFlushResult(server: first.server.address, reports: reports, replies: replies)
+        result.accounts = through
+        log(result.routeReports, source: .outbox)
+        return result
+    }
+
+    /// The accounts a flush of `selected` goes through, each ready (its password had), by
+    /// name (`""`: the default), and the first selected entry's. Those that cannot be used
+    /// now are logged, their messages staying queued; when none can, the configuration error.
+    private func flushAccounts(for selected: [OutboxEntry]) throws -> (ready: [String: Account], first: Account) {
         var ready: [String: Account] = [:]
         var unusable: [String: String] = [:]
         for name in Set(selected.map { $0.account ?? "" }) {
@@ -88,22 +121,7 @@ extension Session {
                 : tr("outbox flush needs a configured account ([account] in %@, ~/.msmtprc or Settings, Online Accounts)", paths.configFile))
                 + "; " + trn("%@ message stays queued", "%@ messages stay queued", selected.count, selected.count))
         }
-        var replies: [String: String] = [:]
-        var through: [String: (name: String, server: String)] = [:]
-        let usable = { (entry: OutboxEntry) in ready[entry.account ?? ""] != nil }
-        let wanted = Outbox.selection(now: now, allQueued: allQueued, selecting: selecting)
-        let reports = try outbox.flush(now: now, limit: limit, allQueued: allQueued, selecting: { wanted($0) && usable($0) }) { claim in
-            let entry = claim.entry
-            guard let account = ready[entry.account ?? ""] else {
-                throw OutboxError(.configuration, tr("its account is not set up now"))
-            }
-            through[entry.id] = (account.name, account.server.address)
-            try transmitQueued(claim, through: account, replies: &replies)
-        }
-        var result = OutboxFlushResult(server: first.server.address, reports: reports, replies: replies)
-        result.accounts = through
-        log(result.routeReports, source: .outbox)
-        return result
+        return (ready, first)
     }
 
     /// Sends a claimed entry's message as it was queued (same bytes, Message-ID and

@@ -186,7 +186,9 @@ enum OutboxCommand: Command {
         _ session: Session, json: Bool, output: Output, allQueued: Bool = false,
         selecting: ((OutboxEntry) -> Bool)? = nil
     ) throws -> ExitStatus {
-        guard let result = try session.flushOutbox(allQueued: allQueued, selecting: selecting) else {
+        // The command ends after the flush: the sent messages' files are deleted in the
+        // background, not waited for.
+        guard let result = try session.flushOutbox(allQueued: allQueued, selecting: selecting, exiting: true) else {
             // `server` all the same, from the account as written (no password is asked for).
             let server = session.account?.server.address
             output.print(json ? JSON.object([("server", .string(server)), ("flushed", .array([]))]).serialized

@@ -122,6 +122,39 @@ package final class Subprocess {
     }
 }
 
+/// Starts `xargs -0 -a list rm -rf --` in a session of its own (no terminal's Ctrl-C or
+/// hang-up reaches it): it deletes the NUL-separated paths in `list`, in order, with its
+/// standard streams on /dev/null, `descriptor` as its descriptor 3 (and its `rm`s') and
+/// no other open, so that a lock held through that descriptor stays held until the last
+/// `rm` is done. Not waited for: for a process about to exit, whose children are then
+/// reaped by init.
+/// `false` when it could not be started.
+func removeInBackground(listedIn list: String, keeping descriptor: FileDescriptor) -> Bool {
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    for standard: Int32 in 0...2 {
+        posix_spawn_file_actions_addopen(&actions, standard, "/dev/null", standard == 0 ? O_RDONLY : O_WRONLY, 0)
+    }
+    // dup2 clears close-on-exec on the copy: xargs and its rm inherit it.
+    posix_spawn_file_actions_adddup2(&actions, descriptor.raw, 3)
+    // And nothing else: libcurl's socket to the server has no close-on-exec, and would stay
+    // open as long as the deleting goes on. (glibc's addclosefrom_np is not in Swift's
+    // Glibc; closing a descriptor that is not open, as the one that listed them, is no error.)
+    for name in (try? directoryNames("/proc/self/fd")) ?? [] {
+        if let open = Int32(name), open > 3 { posix_spawn_file_actions_addclose(&actions, open) }
+    }
+    var attributes = posix_spawnattr_t()
+    posix_spawnattr_init(&attributes)
+    defer { posix_spawnattr_destroy(&attributes) }
+    posix_spawnattr_setflags(&attributes, posixSpawnSetSID)
+    let argv = ["/usr/bin/xargs", "-0", "-r", "-a", list, "/bin/rm", "-rf", "--"]
+    let cArgv: [UnsafeMutablePointer<CChar>?] = argv.map { strdup($0) } + [nil]
+    defer { for arg in cArgv { free(arg) } }
+    var pid: pid_t = 0
+    return posix_spawn(&pid, argv[0], &actions, &attributes, cArgv, environ) == 0
+}
+
 /// Why a subprocess could not be started.
 package struct SubprocessError: Error {
     package var message: String

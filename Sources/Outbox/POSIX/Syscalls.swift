@@ -25,6 +25,15 @@ func openIfExists(_ path: String, _ flags: Int32) throws -> FileDescriptor? {
     }
 }
 
+/// Wraps `link(2)`: `path` becomes another name of the file at `target`; an existing
+/// `path` is an error (`EEXIST`).
+func makeLink(to target: String, at path: String, operation: String = tr("cannot create")) throws {
+    while link(target, path) != 0 {
+        if errno == EINTR { continue }
+        throw OutboxError.system(operation, path: path, errno: errno)
+    }
+}
+
 /// Wraps `mkdir(2)`; an existing directory is not an error.
 func makeDirectory(_ path: String, mode: mode_t = 0o700) throws -> Bool {
     if mkdir(path, mode) == 0 { return true }
