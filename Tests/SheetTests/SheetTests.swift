@@ -196,8 +196,8 @@ import TestSupport
         let dropped = try file("dropped.txt", "not me\n")
         let program = try start(["open", "mailto:joe@example.com?subject=Files", "--json"])
         _ = try desktop.drive([
-            "wait-sheet", "press:Add Attachments", "wait-window:Attach Files", "text:\(kept)", "key:Return",
-            "state:kept.txt", "press:Add Attachments", "wait-window:Attach Files", "text:\(dropped)", "key:Return",
+            "wait-sheet", "press:Add Attachments", "wait-window:Attach Files", "location:\(kept)",
+            "state:kept.txt", "press:Add Attachments", "wait-window:Attach Files", "location:\(dropped)",
             "state:dropped.txt", screenshot("attachments-added"), "press:Remove dropped.txt", "press:Send", "wait-gone",
         ])
         let result = program.finish()

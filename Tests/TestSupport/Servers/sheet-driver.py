@@ -26,6 +26,8 @@ Steps:
                               prints the action the sheet chose
   key:KEYS                    press KEYS (ctrl+Return, Escape, Tab...) where the focus is
   text:TEXT                   type TEXT where the focus is
+  location:PATH               in GTK's file chooser: open its location field ("/"), type
+                              PATH, and press Return once the field holds it
   wait-label:PREFIX           wait for a label starting with PREFIX; prints its text
   wait-window:TITLE           wait for a window titled TITLE (its controls are found from then on)
   wait-sheets:N               wait until N sheets are open
@@ -364,6 +366,30 @@ for step in args:
     elif kind == "text":
         type_text(rest)
         say(step=kind)
+    elif kind == "location":
+        # GTK's file chooser: a "/" opens its location field (or goes into it, when the
+        # chooser remembered it open); the path is typed once that field has the focus, and
+        # Return pressed once the field holds all of it (typed at once, a busy chooser loses
+        # the first keys while it makes the field).
+        press_keys("slash")
+        deadline = time.time() + TIMEOUT
+        while True:
+            node = next((found for root in windows_named("Attach Files") for found in walk(root)
+                         if found is not root and found.getRoleName() in FIELDS
+                         and found.getState().contains(pyatspi.STATE_FOCUSED)), None)
+            if node is not None:
+                break
+            if time.time() > deadline:
+                fail("the file chooser's location field did not take the focus")
+            time.sleep(0.05)
+        press_keys("ctrl+a")
+        type_text(rest)
+        while state_of(node).get("text") != rest:
+            if time.time() > deadline:
+                fail("the location field holds %r, not %r" % (state_of(node).get("text"), rest))
+            time.sleep(0.05)
+        press_keys("Return")
+        say(step=kind, path=rest)
     elif kind == "wait-label":
         label = find(rest, ["label"], prefix=True)
         say(step=kind, text=label.name)
