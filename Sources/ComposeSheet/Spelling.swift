@@ -51,14 +51,30 @@ final class SpellChecker {
         return word.withCString { enchant_dict_check(dictionary, $0, -1) } == 0
     }
 
-    /// What to put instead of `word`, best first: wraps `enchant_dict_suggest` (the list
-    /// freed with `enchant_dict_free_string_list`).
+    /// What to put instead of `word`, best first, at most `limit`.
+    ///
+    /// A word with a capital first letter and small ones after it is most often a common
+    /// word at the start of a sentence: hunspell, asked about "Teh", first offers what keeps
+    /// the capital where it is ("Te", "Th", "Eh", ...) and "The" only 13th, while for "teh"
+    /// "the" comes first. So such a word is asked about in small letters too, and those
+    /// suggestions, given their capital back, come first; the word's own follow.
     func suggestions(for word: String, limit: Int = 6) -> [String] {
+        var found: [String] = []
+        if let first = word.unicodeScalars.first, first.properties.isUppercase,
+           word.unicodeScalars.dropFirst().allSatisfy({ !$0.properties.isUppercase }) {
+            found = rawSuggestions(for: word.lowercased()).map { $0.prefix(1).uppercased() + $0.dropFirst() }
+        }
+        for suggestion in rawSuggestions(for: word) where !found.contains(suggestion) { found.append(suggestion) }
+        return Array(found.filter { $0 != word }.prefix(limit))
+    }
+
+    /// Wraps `enchant_dict_suggest` (the list freed with `enchant_dict_free_string_list`).
+    private func rawSuggestions(for word: String) -> [String] {
         guard let dictionary else { return [] }
         var count = 0
         guard let list = word.withCString({ enchant_dict_suggest(dictionary, $0, -1, &count) }) else { return [] }
         defer { enchant_dict_free_string_list(dictionary, list) }
-        return (0..<min(count, limit)).compactMap { list[$0].map { String(cString: $0) } }
+        return (0..<count).compactMap { list[$0].map { String(cString: $0) } }
     }
 
     /// Every language enchant has a dictionary for: wraps `enchant_broker_list_dicts`.

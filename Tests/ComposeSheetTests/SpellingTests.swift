@@ -18,7 +18,12 @@ import Testing
         #expect(checker.language == "en_US")
         #expect(checker.isCorrect("quick") && checker.isCorrect("isn't"))
         #expect(!checker.isCorrect("Teh") && !checker.isCorrect("jumsp"))
-        #expect(checker.suggestions(for: "Teh").contains("The"))
+        #expect(checker.suggestions(for: "teh").first == "the")
+        // A capital at the start of a sentence: the common word first, its capital kept.
+        #expect(checker.suggestions(for: "Teh").first == "The")
+        #expect(checker.suggestions(for: "Teh").count <= 6)
+        // A name keeps its own suggestions beside those of the small-letter word.
+        #expect(checker.suggestions(for: "Londn").contains("London"))
         #expect(checker.languages().contains("de_DE"))
     }
 

@@ -178,8 +178,23 @@ def find(name, roles=None, prefix=False):
                 except Exception:
                     continue
         if time.time() > deadline:
-            fail("no control named %r%s" % (name, "" if roles is None else " (%s)" % ", ".join(roles)))
+            fail("no control named %r%s; the labels shown: %s"
+                 % (name, "" if roles is None else " (%s)" % ", ".join(roles), json.dumps(shown_labels())))
         time.sleep(0.05)
+
+
+def shown_labels():
+    """The text of every label of the sheets and dialogs, for a step that failed to say what
+    the person would have read instead."""
+    labels = []
+    for root in roots():
+        for node in walk(root):
+            try:
+                if node is not root and node.getRoleName() == "label" and node.name:
+                    labels.append(node.name)
+            except Exception:
+                continue
+    return labels
 
 
 def press_keys(keys):
