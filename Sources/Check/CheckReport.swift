@@ -75,7 +75,7 @@ public struct CheckReport: Sendable {
     /// 0 when a click reaches a working path, 78 when the configuration has a mistake,
     /// 1 otherwise (only a draft, or a live test that failed).
     public var exitStatus: Int32 {
-        if problems.contains(where: \.isConfiguration) { return 78 }
-        return works ? 0 : 1
+        if problems.contains(where: \.isConfiguration) { return ExitStatus.configuration.rawValue }
+        return (works ? ExitStatus.success : .failure).rawValue
     }
 }

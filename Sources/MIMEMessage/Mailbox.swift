@@ -31,6 +31,17 @@ public struct Mailbox: Equatable, Hashable, Sendable {
         try self.init(address.trimmingSpaces(), displayName: name.isEmpty ? nil : name)
     }
 
+    /// `Name <address>`, or the address alone, as a person reads it.
+    public var readable: String {
+        Self.readable(address, name: displayName)
+    }
+
+    /// The same for an address and a name kept apart (the recipient history, a link's names),
+    /// so that every `Name <address>` a person reads is written in one place.
+    public static func readable(_ address: String, name: String?) -> String {
+        name.map { "\($0) <\(address)>" } ?? address
+    }
+
     /// The address as it goes on the wire: the domain as an A-label, so that only a
     /// non-ASCII local part needs SMTPUTF8.
     public var asciiAddress: String {

@@ -2,7 +2,7 @@ public import MailtoCore
 
 /// What one message came to in a flush.
 public struct FlushReport: Sendable {
-    public enum Outcome: String, Sendable {
+    public enum Ending: String, Sendable {
         /// The sender returned: a server accepted it; it left the outbox.
         case sent
         /// The sender failed; it stays queued until `entry.nextAttempt`.
@@ -14,7 +14,7 @@ public struct FlushReport: Sendable {
     }
 
     public var id: String
-    public var outcome: Outcome
+    public var outcome: Ending
     /// The entry after the attempt.
     public var entry: OutboxEntry
     /// Why the sender failed.

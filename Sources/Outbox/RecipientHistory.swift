@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import MailtoCore
+import MIMEMessage
 
 /// The addresses the user sent to, with the name given with each, how often and when last:
 /// what the sheet offers as one types in To, Cc and Bcc, most used first. Kept in
@@ -17,7 +18,7 @@ public struct RecipientHistory: Sendable {
 
         /// `Name <address>`, or the address, as the sheet shows it and puts it in a field.
         public var readable: String {
-            name.map { "\($0) <\(address)>" } ?? address
+            Mailbox.readable(address, name: name)
         }
     }
 

@@ -1,5 +1,6 @@
 import ComposeSheet
 import MailtoCore
+import MIMEMessage
 import MailtoRoute
 
 // The chooser's side in the desktop program (the first click asks once): whether a link
@@ -9,7 +10,7 @@ import MailtoRoute
 
 enum ChooserDelivery {
     /// What the person's answer comes to.
-    enum Outcome {
+    enum Next {
         /// Open the compose sheet (an account was chosen: it is the From shown first; or
         /// "Set up sending…", whose page is the sheet's own with no account).
         case sheet
@@ -51,7 +52,7 @@ enum ChooserDelivery {
                                    canRemember: false)
             }
         }
-        let recipients = email.to.map { address in email.names[address].map { "\($0) <\(address)>" } ?? address }
+        let recipients = email.to.map { Mailbox.readable($0, name: email.names[$0]) }
         var content = ChooserContent(ways: shown, recipients: recipients.joined(separator: ", "), subject: email.subject,
                                      canRemember: session.canRememberWay && (source != .portal || application != nil))
         content.requestingApplication = source == .portal ? application ?? "An application" : nil
@@ -65,7 +66,7 @@ enum ChooserDelivery {
     /// asked for the files the link lists (rule 8: named in the report of what is not carried).
     /// For the Email portal (`source`), Always is kept for `application`, the caller's app id.
     static func outcome(of answer: ChooserAnswer, ways: [Way], email: EmailData, session: Session,
-                        requestedBy: String? = nil, source: SheetSource = .link, application: String? = nil) -> Outcome {
+                        requestedBy: String? = nil, source: SheetSource = .link, application: String? = nil) -> Next {
         guard case .way(let index, let always) = answer, ways.indices.contains(index) else {
             let report = RouteReport(path: .compose, result: .cancelled)
             session.log(report, source: source.routeSource)
@@ -101,7 +102,7 @@ enum ChooserDelivery {
 /// The setup page is the compose sheet's own when there is no account (the "Set up
 /// sending" work): the sheet opens, and its page takes it from there.
 enum SetUpSending {
-    static func outcome(for email: EmailData, session: Session) -> ChooserDelivery.Outcome {
+    static func outcome(for email: EmailData, session: Session) -> ChooserDelivery.Next {
         .sheet
     }
 }

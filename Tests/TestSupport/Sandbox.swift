@@ -31,11 +31,20 @@ public final class Sandbox: @unchecked Sendable {
     public var environment: [String: String] { isolatedEnvironment(root: root) }
 
     /// Writes `contents` at `path` below the sandbox root, creating directories.
+    ///
+    /// The file is open with `O_CLOEXEC` while it is written: the tests run side by side in
+    /// one process, and a program another test starts meanwhile would otherwise inherit the
+    /// descriptor open for writing and keep it for its whole life, so that running this
+    /// file (a recording mail program) failed with ETXTBSY, "Text file busy".
     @discardableResult
     public func write(_ contents: String, to path: String, mode: Int16? = nil) throws -> URL {
         let url = root.appendingPathComponent(path)
         try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try contents.write(to: url, atomically: false, encoding: .utf8)
+        let descriptor = open(url.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { throw TestSupportError("cannot write \(url.path): errno \(errno)") }
+        let file = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
+        try file.write(contentsOf: Data(contents.utf8))
+        try file.close()
         if let mode { chmod(url.path, mode_t(mode)) }
         return url
     }

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import MailtoCore
 
 /// The terminal a person answers on: `/dev/tty` (the controlling terminal, also when
 /// standard input and output are redirected), or else standard input when it is a
@@ -40,17 +41,10 @@ final class Terminal {
         isatty(descriptor) == 1 && tcgetpgrp(descriptor) == getpgrp()
     }
 
-    /// Writes all of `text` (`write(2)`, retried on `EINTR` and short writes).
+    /// Writes all of `text` (`writeAll`: retried on `EINTR` and short writes); a terminal
+    /// that went away is left to the read that follows to notice.
     func write(_ text: String) {
-        var bytes = Array(text.utf8)[...]
-        while !bytes.isEmpty {
-            let written = bytes.withUnsafeBytes { Glibc.write(output, $0.baseAddress, $0.count) }
-            if written < 0 {
-                if errno == EINTR { continue }
-                return
-            }
-            bytes = bytes.dropFirst(written)
-        }
+        _ = Array(text.utf8).withUnsafeBytes { writeAll(output, $0) }
     }
 
     /// Drops what was typed before the question was shown (`tcflush(TCIFLUSH)`): a stray

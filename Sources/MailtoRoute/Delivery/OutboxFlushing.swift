@@ -30,7 +30,7 @@ public struct OutboxFlushResult: Sendable {
     }
 }
 
-extension FlushReport.Outcome {
+extension FlushReport.Ending {
     /// The result as docs/design.md and the outcome log name it.
     public var result: RouteReport.Result {
         switch self {

@@ -308,13 +308,6 @@ private struct Routing {
     }
 }
 
-extension Mailbox {
-    /// `Name <address>`, or the address alone, as a person reads it.
-    public var readable: String {
-        displayName.map { "\($0) <\(address)>" } ?? address
-    }
-}
-
 extension Session {
     /// For a link that could not be read, or a file it was to attach that cannot be
     /// (`open --local`; exit 65): the outcome log gets a line (path `none`, nothing was

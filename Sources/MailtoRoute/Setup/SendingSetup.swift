@@ -46,7 +46,7 @@ public enum SendingSetup {
     }
 
     /// What was kept.
-    public struct Outcome: Sendable {
+    public struct KeptAccount: Sendable {
         public var accountName: String
         /// The server and login, without the password.
         public var server: SMTPServer
@@ -78,7 +78,7 @@ public enum SendingSetup {
     /// Finds, tests and keeps the account; throws `SendingSetupError` with nothing kept
     /// (except when the keyring took the password and the config file then could not be
     /// written: the error says so).
-    public static func run(_ request: Request, context: Context) throws(SendingSetupError) -> Outcome {
+    public static func run(_ request: Request, context: Context) throws(SendingSetupError) -> KeptAccount {
         let address = request.from.address
         guard !request.password.isEmpty else { throw SendingSetupError(.input, .input, tr("the password is empty")) }
         let name = request.accountName ?? accountName(for: address)
@@ -143,7 +143,7 @@ public enum SendingSetup {
     /// The password to the keyring, then the account to the config file.
     private static func keep(
         _ candidate: ServerCandidate, name: String, request: Request, steps: [String], context: Context
-    ) throws(SendingSetupError) -> Outcome {
+    ) throws(SendingSetupError) -> KeptAccount {
         let server = candidate.server
         let user = server.user ?? request.from.address
         // msmtp's attributes: what `Account.serverWithPassword` looks up for an account with
@@ -163,7 +163,7 @@ public enum SendingSetup {
             throw SendingSetupError(.configuration, .notSaved,
                                     tr("the password is in the keyring, but %@ could not be written: %@", path, error.message), steps: steps)
         }
-        return Outcome(accountName: name, server: server, source: candidate.source, origin: candidate.origin,
+        return KeptAccount(accountName: name, server: server, source: candidate.source, origin: candidate.origin,
                        configFile: path, steps: steps)
     }
 }

@@ -55,7 +55,7 @@ enum AccountCommand: Command {
         }
         let request = SendingSetup.Request(from: from, password: password, accountName: arguments.value("--account"),
                                            manual: manual)
-        let outcome: SendingSetup.Outcome
+        let outcome: SendingSetup.KeptAccount
         do {
             outcome = try SendingSetup.run(request, context: setup)
         } catch {
