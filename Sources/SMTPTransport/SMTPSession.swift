@@ -103,6 +103,7 @@ public final class SMTPSession {
         do { declaredSize = try stream.dotStuffedSize() } catch { throw SMTPError(.input, error.message) }
         try easy.set(CURLOPT_INFILESIZE_LARGE, size: declaredSize)
         let state = TransferState(stream: stream, patience: server.stallTimeout, progress: progress)
+        state.needsLogin = server.user != nil || server.bearerToken != nil
         // `state` outlives the transfer: perform() returns before this function does, and
         // the handle's pointers to it are cleared below, before anything else can run.
         let opaque = Unmanaged.passUnretained(state).toOpaque()
@@ -115,6 +116,12 @@ public final class SMTPSession {
 
         let code = withExtendedLifetime(state) { easy.perform(wakeAt: { state.deadline }) }
         if state.replies.heardEHLO { capabilities = state.replies.capabilities }
+        if state.offeredNoLogin {
+            // Every later message would meet the same server: it fails at once.
+            let error = SMTPError(.configuration, tr("%@ offers no login (AUTH), but the account has one: not sent without it (the server may take mail only from its own network, or the port may be the wrong one)", server.address))
+            unreachable = error
+            throw error
+        }
         guard code == CURLE_OK else {
             if let streamError = state.streamError { throw SMTPError(.input, streamError.message) }
             throw failure(code, of: state, messageSize: stream.size)

@@ -190,4 +190,22 @@ import TestSupport
         #expect(!result.stdout.contains("wrong-pw-123") && !result.stderr.contains("wrong-pw-123"))
         #expect(server.delivered(count: 1, within: 1).isEmpty)
     }
+
+    /// And one that offers no AUTH at all (its submission service open to its own network):
+    /// libcurl would send without logging in; the account has a login, so nothing is sent,
+    /// and the message is kept.
+    @Test func aPostfixThatOffersNoLoginGetsNothingFromAnAccountWithOne() throws {
+        let sandbox = try Sandbox()
+        let server = try PostfixSubmissionServer(certificate: certificates.server, user: nil)
+        try account(sandbox, server)
+        let result = try mailtoRoute(["send", "--to", "joe@example.com", "--subject", "Kept", "--body", "x", "--json"], in: sandbox)
+        #expect(result.status == 78, "\(result)")
+        let report = try jsonObject(result.stdout)
+        let error = try #require(report["error"] as? [String: String])
+        #expect(error["kind"] == "configuration")
+        #expect(error["message"]?.contains("offers no login (AUTH)") == true, "\(error)")
+        #expect(server.delivered(count: 1, within: 2).isEmpty)
+        let draft = try #require(report["draft"] as? String, "\(report)")
+        #expect(try String(contentsOfFile: draft, encoding: .utf8).contains("Subject: Kept"))
+    }
 }
