@@ -102,8 +102,8 @@ public final class SMTPSession {
         let declaredSize: Int
         do { declaredSize = try stream.dotStuffedSize() } catch { throw SMTPError(.input, error.message) }
         try easy.set(CURLOPT_INFILESIZE_LARGE, size: declaredSize)
-        let state = TransferState(stream: stream, patience: server.stallTimeout, progress: progress)
-        state.needsLogin = server.user != nil || server.bearerToken != nil
+        let state = TransferState(stream: stream, patience: server.stallTimeout,
+                                  needsLogin: server.user != nil || server.bearerToken != nil, progress: progress)
         // `state` outlives the transfer: perform() returns before this function does, and
         // the handle's pointers to it are cleared below, before anything else can run.
         let opaque = Unmanaged.passUnretained(state).toOpaque()

@@ -58,28 +58,29 @@ final class TransferState: DialogueState {
     var streamError: MIMEError?
     let progress: (@Sendable (_ sent: Int, _ total: Int) -> Void)?
     /// The account has a login (a user, or a bearer token): the message goes only over a
-    /// session that offered AUTH (see `offersNoLogin`).
-    var needsLogin = false
-    /// Set when the transfer was stopped before the message because the server offered no
-    /// AUTH to a login.
+    /// session that logged in (see `sendsWithoutLogin`).
+    let needsLogin: Bool
+    /// Set when the transfer was stopped before the message because the session made no
+    /// login.
     var offeredNoLogin = false
 
-    init(stream: MessageStream, patience: Int, progress: (@Sendable (Int, Int) -> Void)?) {
+    init(stream: MessageStream, patience: Int, needsLogin: Bool, progress: (@Sendable (Int, Int) -> Void)?) {
         self.stream = stream
+        self.needsLogin = needsLogin
         self.progress = progress
         super.init(patience: patience)
     }
 
     /// libcurl logs in only where the server's EHLO offers AUTH, and otherwise sends the
     /// message without a word (7.88): a login the account has but the session never used
-    /// would go unnoticed, as msmtp's `auth on` does not let it. Asked when libcurl first
-    /// wants the message's bytes, after DATA's 354 and before any of them: the transfer is
-    /// aborted there and the server, which never sees the end of the data, delivers nothing.
-    /// Only an EHLO heard in this transfer says it: a reused connection was judged by the
-    /// transfer that opened it.
-    var offersNoLogin: Bool {
-        needsLogin && stream.produced == 0 && replies.heardEHLO
-            && !replies.capabilities.contains { $0.uppercased().hasPrefix("AUTH") }
+    /// would go unnoticed, as msmtp's `auth on` does not let it. The fact is the probe's:
+    /// no AUTH exchange was heard (`replies.authCode`). Asked when libcurl first wants the
+    /// message's bytes, after DATA's 354 and before any of them: the transfer is aborted
+    /// there and the server, which never sees the end of the data, delivers nothing. Only
+    /// a session opened in this transfer (its EHLO heard) says it: a reused connection was
+    /// judged by the transfer that opened it.
+    var sendsWithoutLogin: Bool {
+        needsLogin && stream.produced == 0 && replies.heardEHLO && replies.authCode == nil
     }
 
     override func uploaded(_ count: Int) {
@@ -98,7 +99,7 @@ final class TransferState: DialogueState {
 func curlReadCallback(_ buffer: UnsafeMutablePointer<CChar>?, _ size: Int, _ count: Int, _ userdata: UnsafeMutableRawPointer?) -> Int {
     guard let buffer, let userdata else { return mr_curl_readfunc_abort() }
     let state = Unmanaged<TransferState>.fromOpaque(userdata).takeUnretainedValue()
-    if state.offersNoLogin {
+    if state.sendsWithoutLogin {
         state.offeredNoLogin = true
         return mr_curl_readfunc_abort()
     }
