@@ -70,6 +70,19 @@ def new_book(registry, name, autocomplete):
     return wait_for_source(registry, source.get_uid())
 
 
+def connect(source, timeout=20):
+    """The address-book factory learns of a new source from its own registry, a signal
+    later than ours: until then it answers "No such source for UID". Ask again."""
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            return EBook.BookClient.connect_sync(source, NO_WAIT, None)
+        except GLib.Error as error:
+            if "No such source" not in error.message or time.monotonic() > deadline:
+                raise
+            time.sleep(0.05)
+
+
 def main():
     with open(sys.argv[1], encoding="utf-8") as file:
         books = json.load(file)
@@ -80,7 +93,7 @@ def main():
             source = registry.ref_source("system-address-book")
         else:
             source = new_book(registry, book["name"], book.get("autocomplete", True))
-        client = EBook.BookClient.connect_sync(source, NO_WAIT, None)
+        client = connect(source)
         contacts = [make_contact(spec) for spec in book.get("contacts", [])]
         uids = []
         if contacts:
