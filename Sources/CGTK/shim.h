@@ -86,7 +86,6 @@ static inline GActionMap *mr_action_map_of(gpointer object) { return G_ACTION_MA
 static inline AdwWindowTitle *mr_window_title(gpointer object) { return ADW_WINDOW_TITLE(object); }
 static inline AdwToastOverlay *mr_toast_overlay(gpointer object) { return ADW_TOAST_OVERLAY(object); }
 static inline AdwMessageDialog *mr_message_dialog(gpointer object) { return ADW_MESSAGE_DIALOG(object); }
-static inline GtkApplicationWindow *mr_application_window(gpointer object) { return GTK_APPLICATION_WINDOW(object); }
 static inline GtkShortcutsWindow *mr_shortcuts_window(gpointer object) { return GTK_SHORTCUTS_WINDOW(object); }
 static inline GMenu *mr_menu(gpointer object) { return G_MENU(object); }
 static inline GMenuModel *mr_menu_model(gpointer object) { return G_MENU_MODEL(object); }

@@ -41,7 +41,7 @@ extension SheetTests {
             "type:Address:Jane Doe <jane@\(name)>", "type:Password:\(password)", screenshot("setup-form"),
             "press:Set Up", "wait-label:Sending is set up", "state:Send", screenshot("setup-done"),
             "type:Message:Sent from a sheet that set itself up.", "press:Send", "wait-gone",
-        ], timeout: 30)
+        ], timeout: 30, watching: program)
         let states = steps.filter { $0["step"] as? String == "state" }
         #expect(states.first?["enabled"] as? Bool == false, "\(states)")
         #expect(states.last?["enabled"] as? Bool == true, "\(states)")
@@ -72,7 +72,7 @@ extension SheetTests {
             "wait-label:Could not find your mail server", screenshot("setup-not-found"),
             "type:Server:relay.\(name)", "type:Port:4650", "type:User Name:jane", screenshot("setup-manual"),
             "press:Set Up", "wait-label:Sending is set up", "press:Send", "wait-gone",
-        ], timeout: 40)
+        ], timeout: 40, watching: program)
         let notFound = try #require(steps.first { $0["step"] as? String == "wait-label" })
         #expect((notFound["text"] as? String)?.contains("Could not find your mail server for \(name)") == true, "\(notFound)")
         let result = program.finish()

@@ -358,6 +358,30 @@ import TestSupport
         #expect(program.finish().status == 4)
     }
 
+    /// What a screen reader may ask while windows come and go: the sheet's application's
+    /// window at an index past the last (GetChildAtIndex). GTK 4.8 answers with its last
+    /// toplevel window, and when that was one made but never shown (the setup's, made with
+    /// its offer; the shortcuts') the sheet crashed, the message in it. Asked with the offer
+    /// shown, the shortcuts shown and closed, the setup's window open and closed: the sheet
+    /// is still there each time, and its Cancel ends it.
+    @Test func aScreenReaderAskingPastTheLastWindowNeverCrashesTheSheet() throws {
+        let program = try start(["compose", "mailto:joe@example.org?subject=Still%20here"])
+        let probe = "past-the-end:mailto-route-desktop"
+        let steps = try desktop.drive([
+            "wait-sheet", "wait-label:No mail account is set up", probe,
+            "key:ctrl+shift+slash", "wait-window:Keyboard Shortcuts", probe, "key:Escape", probe,
+            "press:Set Up Sending…", "wait-window:Set Up Sending", probe, "press-in:Set Up Sending:Cancel", probe,
+            "wait-sheet", "press:Cancel", "wait-gone",
+        ], watching: program)
+        let probes = steps.filter { $0["step"] as? String == "past-the-end" }
+        #expect(probes.count == 5, "\(steps)")
+        for answer in probes {
+            #expect((answer["windows"] as? Int ?? 0) >= 1, "\(answer)")
+        }
+        let result = program.finish()
+        #expect(result.status == 4, "cancelled, not crashed: \(result)")
+    }
+
     /// Under `de_DE.UTF-8` the sheet is German, as GNOME's German team writes it: the window
     /// is "Neue Nachricht", the header bar's buttons are "Senden" and "Abbrechen", the fields
     /// "An" and "Betreff"; Abbrechen after an edit asks "Diese Nachricht als Entwurf

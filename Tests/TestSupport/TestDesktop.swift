@@ -78,14 +78,26 @@ public final class TestDesktop: Sendable {
     }
 
     /// Runs Servers/sheet-driver.py with `steps` on this desktop: the JSON line each step
-    /// printed, or the driver's failure as the error.
-    public func drive(_ steps: [String], timeout: Double = 15) throws -> [[String: Any]] {
+    /// printed, or the driver's failure as the error. With `MAILTO_ROUTE_TEST_TRACE` set in
+    /// the tests' environment, those lines go to standard error too (each with its time
+    /// since the driver started: where a slow test spends it).
+    /// With `program` (the one that shows the window), a failure also says how that program
+    /// fared: still running, or how it ended and what it printed.
+    public func drive(_ steps: [String], timeout: Double = 15, watching program: DesktopProgram? = nil) throws -> [[String: Any]] {
         let result = try run(
             "/usr/bin/python3",
             [packageRoot.appendingPathComponent("Tests/TestSupport/Servers/sheet-driver.py").path,
              "--timeout", String(timeout)] + steps,
             environment: environment(ProcessInfo.processInfo.environment), timeout: timeout * Double(max(steps.count, 1)) + 10)
-        guard result.status == 0 else { throw TestSupportError("sheet-driver.py: \(result)") }
+        if ProcessInfo.processInfo.environment["MAILTO_ROUTE_TEST_TRACE"] != nil { FileHandle.standardError.write(Data(result.stdout.utf8)) }
+        guard result.status == 0 else {
+            let fared = program.map { program in
+                let (status, stdout, stderr) = program.finish(timeout: 1)
+                return "\n--- the program: " + (status.map { "exit \($0)" } ?? "still running (stopped now)")
+                    + "\n--- its stdout\n\(stdout)--- its stderr\n\(stderr)"
+            }
+            throw TestSupportError("sheet-driver.py: \(result)" + (fared ?? ""))
+        }
         return result.stdout.split(separator: "\n").compactMap {
             try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
         }

@@ -108,6 +108,10 @@ func onShowBccAction(_ action: OpaquePointer?, _ parameter: OpaquePointer?, _ da
     sheet(data)?.showBccField()
 }
 
+func onShowShortcutsAction(_ action: OpaquePointer?, _ parameter: OpaquePointer?, _ data: UnsafeMutableRawPointer?) {
+    sheet(data)?.showShortcuts()
+}
+
 func onAttachAction(_ action: OpaquePointer?, _ parameter: OpaquePointer?, _ data: UnsafeMutableRawPointer?) {
     guard let sheet = sheet(data), sheet.chooser == nil, !sheet.busy else { return }
     sheet.chooser = FileChooser(over: sheet)

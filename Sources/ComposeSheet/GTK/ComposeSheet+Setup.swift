@@ -41,7 +41,8 @@ final class SetupOffer {
     private var connections = SignalConnections()
 
     init(in sheet: ComposeSheet, notices: GObjectRef, from: GObjectRef) {
-        let ui = UIBuilder(Embedded.setup)
+        // The offer alone: not the setup's window, until someone asks for it.
+        let ui = UIBuilder(Embedded.setup, only: ["setup-offer"])
         box = ui.object("setup-offer")
         button = ui.object("setup-offer-button")
         self.notices = notices
@@ -86,7 +87,7 @@ final class SetupDialog {
 
     init(over sheet: ComposeSheet, onlineAccounts offered: Bool) {
         self.sheet = sheet
-        let ui = UIBuilder(Embedded.setup)
+        let ui = UIBuilder(Embedded.setup, only: ["setup-window"])
         window = ui.object("setup-window")
         address = ui.object("setup-address")
         password = ui.object("setup-password")

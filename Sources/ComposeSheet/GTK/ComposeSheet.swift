@@ -81,8 +81,10 @@ final class ComposeSheet {
     // Declared last, and so released last (Swift releases stored properties in order): a
     // widget inside the window, or a window transient for it, released after the window
     // is finalized would disconnect its handlers from freed memory.
-    /// The shortcuts window (Ctrl+?), transient for the sheet's window.
-    private let shortcuts: GObjectRef
+    /// The shortcuts window (Ctrl+?), transient for the sheet's window: made when first
+    /// asked for and destroyed when closed (`UIBuilder(_:only:)` says why no window waits
+    /// unshown).
+    private var shortcuts: GObjectRef?
     let window: GObjectRef
 
     init(
@@ -98,7 +100,6 @@ final class ComposeSheet {
         window = ui.object("window")
         gtk_window_set_application(mr_window(window.widget), application)
         title = ui.object("title")
-        shortcuts = UIBuilder(Embedded.shortcuts).object("help_overlay")
         toasts = ui.object("toasts")
         to = ui.object("to")
         cc = ui.object("cc")
@@ -159,7 +160,6 @@ final class ComposeSheet {
 
         addActions(application, handOffSection: ui.object("hand-off-section"))
         Self.nameSendLaterArrow(sendButton.widget)
-        gtk_application_window_set_help_overlay(mr_application_window(window.pointer), OpaquePointer(shortcuts.pointer))
         // Cc and Bcc are folded behind their buttons beside To unless the message has them.
         if !content.email.cc.isEmpty { unfold(ccRow, button: showCc, focus: false) }
         if !content.email.bcc.isEmpty { unfold(bccRow, button: showBcc, focus: false) }
@@ -213,7 +213,7 @@ final class ComposeSheet {
             ("send", onSendAction), ("save-draft", onSaveDraftAction), ("attach", onAttachAction),
             ("cancel", onCancelAction), ("show-cc", onShowCcAction), ("show-bcc", onShowBccAction),
             ("hand-off", onHandOffAction), ("forget-way", onForgetWayAction),
-            ("send-at", onSendAtAction), ("undo-send", onUndoSendAction),
+            ("send-at", onSendAtAction), ("undo-send", onUndoSendAction), ("show-help-overlay", onShowShortcutsAction),
         ]
         for (name, handler) in handlers {
             guard name != "hand-off" || content.mailProgramName != nil else { continue }
@@ -257,6 +257,19 @@ final class ComposeSheet {
         }
         gtk_widget_add_controller(window.widget, mr_event_controller(controller.pointer))
         controllers.append(controller)
+    }
+
+    /// The menu's Keyboard Shortcuts and Ctrl+?: the shortcuts window, made now, modal over
+    /// the sheet (as GtkApplicationWindow's help overlay is), gone when closed.
+    func showShortcuts() {
+        if let shortcuts, gtk_widget_get_visible(shortcuts.widget) != 0 { return gtk_window_present(mr_window(shortcuts.widget)) }
+        let made = UIBuilder(Embedded.shortcuts).object("help_overlay")
+        let shown = mr_window(made.widget)
+        gtk_window_set_transient_for(shown, mr_window(window.widget))
+        gtk_window_set_destroy_with_parent(shown, 1)
+        gtk_window_set_hide_on_close(shown, 0)
+        shortcuts = made
+        gtk_window_present(shown)
     }
 
     func setEnabled(_ name: String, _ enabled: Bool) {

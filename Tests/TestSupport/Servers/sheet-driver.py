@@ -14,6 +14,8 @@ Steps:
   append:NAME:TEXT            click into the field NAME, go to its end, type TEXT
   tick:NAME                   toggle the check box NAME (an attachment's path or name)
   press:NAME                  press the push button NAME
+  press-in:TITLE:NAME         press the push button NAME of the window TITLE (a dialog's
+                              Cancel, not the sheet's)
   menu:ITEM                   open the sheet's main menu and choose ITEM
   menu-of:BUTTON:ITEM         open the menu of the menu button BUTTON (Send's "Send Later")
                               and choose ITEM
@@ -44,6 +46,9 @@ Steps:
   wait-no:NAME                wait until no control of the sheet is named NAME
   names                       prints every named control of the sheet (role: name)
   windows                     prints every window on the accessibility bus (program: title)
+  past-the-end:PROGRAM        asks PROGRAM's application (its name on the accessibility bus)
+                              for its windows at indexes past the last (as a screen reader may
+                              while a window goes); prints the answers
   shot:PATH                   a screenshot of the screen (ImageMagick import)
   sleep:SECONDS
 A step that cannot be done (a control not found within --timeout seconds) ends the driver
@@ -98,6 +103,18 @@ def sheets():
                 window = app[j]
                 if window is not None and (window.name == NEW_TITLE or window.name.startswith(TITLE_PREFIX)):
                     found.append(window)
+        except Exception:
+            continue
+    return found
+
+
+def applications():
+    desktop = pyatspi.Registry.getDesktop(0)
+    found = []
+    for i in range(desktop.childCount):
+        try:
+            if desktop[i] is not None:
+                found.append(desktop[i])
         except Exception:
             continue
     return found
@@ -163,10 +180,10 @@ def chooser_ways():
             if node is not None and node.getRoleName() in CHOICE_ROLES]
 
 
-def find(name, roles=None, prefix=False):
+def find(name, roles=None, prefix=False, within=None):
     deadline = time.time() + TIMEOUT
     while True:
-        for root in roots():
+        for root in (roots() if within is None else windows_named(within)):
             for node in walk(root):
                 try:
                     if node is root:
@@ -304,13 +321,14 @@ for step in args:
                 fail("%r did not change when clicked" % rest)
             time.sleep(0.03)
         say(step=kind, **state_of(box))
-    elif kind == "press":
-        button = find(rest, ["push button"])
+    elif kind in ("press", "press-in"):
+        title, name = rest.split(":", 1) if kind == "press-in" else (None, rest)
+        button = find(name, ["push button"], within=title)
         if not button.getState().contains(pyatspi.STATE_SENSITIVE):
             fail("%r is not enabled" % rest)
         button.queryAction().doAction(0)
         time.sleep(0.1)
-        say(step=kind, button=rest)
+        say(step=kind, button=name)
     elif kind in ("menu", "menu-of", "open-menu"):
         opener_name, item_name = ("Main Menu", rest) if kind == "menu" else (rest, None) if kind == "open-menu" \
             else rest.split(":", 1)
@@ -473,7 +491,7 @@ for step in args:
             time.sleep(0.05)
         toggles[0].queryAction().doAction(0)
         time.sleep(0.2)
-        say(step=kind, button=rest)
+        say(step=kind, button=name)
     elif kind == "click":
         click(find(rest))
         say(step=kind, control=rest)
@@ -510,6 +528,20 @@ for step in args:
             except Exception:
                 continue
         say(step=kind, windows=found)
+    elif kind == "past-the-end":
+        # What a screen reader may ask while a window comes or goes: the child of the
+        # sheet's application at an index past its windows (Accessible.GetChildAtIndex).
+        # The answer is printed; a program that crashes on it is gone from the bus.
+        apps = [app for app in applications() if app.name == rest]
+        if not apps:
+            fail("no application named %r on the accessibility bus" % rest)
+        app = apps[0]
+        count = app.childCount
+        answers = []
+        for index in range(count, count + 3):
+            child = app.getChildAtIndex(index)
+            answers.append(child.name if child is not None else None)
+        say(step=kind, windows=count, answers=answers)
     elif kind == "names":
         say(step=kind, names=named_controls())
     elif kind == "shot":
