@@ -223,10 +223,8 @@ import TestSupport
         try sandbox.setDefaultMailHandler("fakebird.desktop")
         // A path that needs the Exec= key's quoting: a space, a quote, a dollar. (Not a
         // percent: GIO looks for the program before undoing the spec's "%%".)
-        let directory = sandbox.root.appendingPathComponent("my apps/it's $HOME")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let binary = directory.appendingPathComponent("mailto-route").path
-        try FileManager.default.copyItem(atPath: mailtoRouteBinary, toPath: binary)
+        let binary = try sandbox.write(try Data(contentsOf: URL(fileURLWithPath: mailtoRouteBinary)),
+                                       to: "my apps/it's $HOME/mailto-route", mode: 0o755).path
         let registered = try run(binary, ["register"], environment: sandbox.environment(), timeout: 30)
         #expect(registered.status == 0, "\(registered)")
         let installed = sandbox.userApplications.appendingPathComponent("mailto-route.desktop")

@@ -38,12 +38,19 @@ public final class Sandbox: @unchecked Sendable {
     /// file (a recording mail program) failed with ETXTBSY, "Text file busy".
     @discardableResult
     public func write(_ contents: String, to path: String, mode: Int16? = nil) throws -> URL {
+        try write(Data(contents.utf8), to: path, mode: mode)
+    }
+
+    /// `write(_:to:mode:)` of bytes: a copy of a program, say (never `FileManager.copyItem`,
+    /// whose descriptor is inherited as above).
+    @discardableResult
+    public func write(_ contents: Data, to path: String, mode: Int16? = nil) throws -> URL {
         let url = root.appendingPathComponent(path)
         try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
         let descriptor = open(url.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { throw TestSupportError("cannot write \(url.path): errno \(errno)") }
         let file = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
-        try file.write(contentsOf: Data(contents.utf8))
+        try file.write(contentsOf: contents)
         try file.close()
         if let mode { chmod(url.path, mode_t(mode)) }
         return url
