@@ -20,6 +20,7 @@ extension ServiceTests {
         init() throws {
             sandbox = try Sandbox()
             desktop = try TestDesktop.second.get()
+            try shortenTheUndoHold(sandbox)
             var environment = desktop.environment(sandbox.environment)
             environment["AT_SPI_BUS_ADDRESS"] = try desktop.accessibilityBusAddress()
             // Gone two seconds after its last window: the tests see it leave and come back.

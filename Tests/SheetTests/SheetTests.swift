@@ -2,6 +2,21 @@ import Foundation
 import Testing
 import TestSupport
 
+/// Send holds a message for Undo, 5 s by default: a second here, as an administrator's
+/// default (the sandbox's `etc/xdg/mailto-route/config`, below the user's), so that the
+/// tests of everything else wait a second, not five, for each message they send. The
+/// tests of Undo itself take the real default back (`keepTheDefaultUndoHold`) or set their own.
+func shortenTheUndoHold(_ sandbox: Sandbox) throws {
+    try sandbox.write("[route]\nundo-send=1\n", to: fleetDefaults, mode: 0o644)
+}
+
+/// The real default hold for Undo (no administrator's default).
+func keepTheDefaultUndoHold(_ sandbox: Sandbox) throws {
+    try FileManager.default.removeItem(at: sandbox.root.appendingPathComponent(fleetDefaults))
+}
+
+private let fleetDefaults = "etc/xdg/mailto-route/config"
+
 /// The compose sheet as a person uses it (docs/style.md habit 14): the real window on a real
 /// (virtual) display, found and driven through the accessibility tree by the names a
 /// screen reader speaks (Servers/sheet-driver.py), what arrived at a real SMTP server
@@ -14,6 +29,7 @@ import TestSupport
     init() throws {
         sandbox = try Sandbox()
         desktop = try TestDesktop.shared.get()
+        try shortenTheUndoHold(sandbox)
     }
 
     var environment: [String: String] { desktop.environment(sandbox.environment) }

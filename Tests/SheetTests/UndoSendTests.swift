@@ -11,6 +11,7 @@ extension SheetTests {
     /// message is back in the sheet to edit.
     @Test func undoWithinTheHoldSendsNothingAndGivesTheMessageBack() throws {
         let server = try SMTPTestServer(.plain)
+        try keepTheDefaultUndoHold(sandbox)
         try writeAccount(sandbox, port: server.port, security: "none")
         let program = try start(["open", "mailto:joe@example.com?subject=Oops", "--json"])
         let steps = try desktop.drive([
@@ -39,6 +40,7 @@ extension SheetTests {
     /// down, then exactly one message arrives, after the hold, and the sheet closes.
     @Test func withoutUndoExactlyOneMessageArrivesAfterTheHold() throws {
         let server = try SMTPTestServer(.plain)
+        try keepTheDefaultUndoHold(sandbox)
         try writeAccount(sandbox, port: server.port, security: "none")
         let program = try start(["open", "mailto:joe@example.com?subject=Held&body=Going%20out", "--json"])
         _ = try desktop.drive(["wait-sheet", "press:Send", "wait-label:Sending in"])
