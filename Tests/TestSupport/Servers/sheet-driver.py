@@ -491,7 +491,7 @@ for step in args:
             time.sleep(0.05)
         toggles[0].queryAction().doAction(0)
         time.sleep(0.2)
-        say(step=kind, button=name)
+        say(step=kind, button=rest)
     elif kind == "click":
         click(find(rest))
         say(step=kind, control=rest)
