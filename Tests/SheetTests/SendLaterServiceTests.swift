@@ -39,7 +39,7 @@ extension ServiceTests.Service {
         #expect(queued.first?["nextAttempt"] as? String == notBefore)
         let text = try run(mailtoRouteBinary, ["outbox", "list"], environment: environment)
         #expect(text.stdout.contains("send later"), "\(text)")
-        let told = try #require(notifications.calls().last { $0["method"] as? String == "AddNotification" })
+        let told = try #require(notifications.lastShown())
         #expect((told["buttons"] as? [[String: Any]])?.first?["label"] as? String == "Send now", "\(told)")
         // The next start (a login, a click): it owns the outbox again.
         #expect(try activateAction("own-outbox").status == 0)
@@ -92,7 +92,7 @@ extension ServiceTests.Service {
         let notifications = try GtkNotificationServer(environment: environment)
         let program = try click(["open", "mailto:joe@example.com?subject=Second%20thoughts&body=x", "--json"])
         _ = try desktop.drive(["wait-sheet", "press:Send", "wait-label:Sending in", "press:Close", "wait-gone"], timeout: 30)
-        let told = try #require(notifications.calls().last { $0["method"] as? String == "AddNotification" })
+        let told = try #require(notifications.lastShown())
         let button = try #require((told["buttons"] as? [[String: Any]])?.first, "\(told)")
         #expect(button["label"] as? String == "Undo")
         #expect(button["action"] as? String == "app.undo-send")
@@ -133,7 +133,7 @@ extension ServiceTests.Service {
         let draft = try #require(sandbox.drafts.first)
         #expect(try sandbox.header("Subject", of: draft) == "Rather not")
         #expect(try outboxEntries().isEmpty)
-        let told = try #require(notifications.calls().last { $0["method"] as? String == "AddNotification" })
+        let told = try #require(notifications.lastShown())
         #expect((told["buttons"] as? [[String: Any]])?.first?["label"] as? String == "Open", "\(told)")
         // The entry is gone with its claim's undo: nothing is left to send it from.
         sleep(3)

@@ -387,7 +387,7 @@ extension ServiceTests {
             let result = program.finish()
             #expect(result.status == 75, "\(result)")
             let outboxID = try #require(try jsonObject(result.stdout)["outboxId"] as? String)
-            let shown = try #require(notifications.calls().last { $0["method"] as? String == "AddNotification" })
+            let shown = try #require(notifications.lastShown())
             #expect(shown["app"] as? String == "io.github.mailto_route.MailtoRoute")
             let buttons = try #require(shown["buttons"] as? [[String: Any]])
             #expect(buttons.first?["label"] as? String == "Retry now", "\(shown)")
@@ -467,7 +467,7 @@ extension ServiceTests {
             let result = program.finish()
             #expect(result.status == 3, "\(result)")
             let draft = try #require(try jsonObject(result.stdout)["draft"] as? String)
-            let shown = try #require(notifications.calls().last { $0["method"] as? String == "AddNotification" })
+            let shown = try #require(notifications.lastShown())
             let button = try #require((shown["buttons"] as? [[String: Any]])?.first)
             #expect(button["label"] as? String == "Open", "\(shown)")
             #expect(button["action"] as? String == "app.open-draft")
@@ -511,6 +511,17 @@ final class GtkNotificationServer {
     func calls() throws -> [[String: Any]] {
         let text = (try? String(contentsOf: directory.appendingPathComponent("calls.jsonl"), encoding: .utf8)) ?? ""
         return try text.split(separator: "\n").map { try jsonObject(String($0)) }
+    }
+
+    /// The last notification shown (AddNotification), waited for: the service shows it
+    /// moments after what the test saw (a window gone, a message sent).
+    func lastShown(timeout: Double = 10) throws -> [String: Any]? {
+        let deadline = Date().addingTimeInterval(timeout)
+        while true {
+            if let shown = try calls().last(where: { $0["method"] as? String == "AddNotification" }) { return shown }
+            guard Date() < deadline else { return nil }
+            usleep(50_000)
+        }
     }
 
     deinit {
