@@ -265,7 +265,7 @@ final class DesktopService: ServiceDelegate, @unchecked Sendable {
         guard let id = report.outboxId else { return }
         heldSheets[id] = sheet
         application.notify(id: "outbox-\(id)", title: report.headline, body: report.readableLines.joined(separator: "\n"),
-                           urgent: false, buttons: [NotificationButton(label: "Undo", action: Self.undoSendAction, target: id)])
+                           urgent: false, buttons: [NotificationButton(label: tr("Undo"), action: Self.undoSendAction, target: id)])
     }
 
     /// **Undo** of a held Send: the sheet that holds it takes it back and shows again.

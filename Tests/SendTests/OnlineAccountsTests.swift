@@ -94,7 +94,7 @@ import TestSupport
         return found
     }
 
-    /// The Done-when of issue #20: each address delivers once to its own server, signed in
+    /// Each address delivers once to its own server, signed in
     /// with exactly GOA's token (XOAUTH2 or OAUTHBEARER) and password; neither appears in
     /// any file, output or argv.
     @Test func eachOnlineAccountSendsThroughItsOwnServerWithGOAsCredentials() throws {

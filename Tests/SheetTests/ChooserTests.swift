@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import TestSupport
 
-/// The first click asks once (issue 20, item 4): with no account, or with several ways to go
+/// The first click asks once: with no account, or with several ways to go
 /// under policy=ask, a clicked link opens the chooser of the ways that can start now; "Always"
 /// is written to the config file and the next click goes straight there; `route reset` undoes
 /// it. And the sheet's From is a chooser of every account, the last one used offered first.
