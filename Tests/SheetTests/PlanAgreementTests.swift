@@ -3,9 +3,9 @@ import Testing
 import TestSupport
 
 /// `check` and a click decide by one plan: over the table of the facts that plan reads
-/// (a display, the account and its password, the policy, a mail program, a notification
-/// server that answers, the desktop service), check's verdict names the path, and a click
-/// in the same sandbox takes that path. A row's expected path is read from check's own
+/// (a display, the account and its password, the policy, a mail program and whether it can
+/// start, a notification server that answers, the desktop service), check's verdict names
+/// the path, and a click in the same sandbox takes that path. A row's expected path is read from check's own
 /// sentence, never written into the table.
 struct ClickFacts: Sendable, CustomTestStringConvertible {
     enum Account: String, Sendable, CaseIterable {
@@ -14,10 +14,20 @@ struct ClickFacts: Sendable, CustomTestStringConvertible {
         case noPassword
     }
 
+    /// The `mailto:` handler the configuration names.
+    enum MailProgram: String, Sendable {
+        case none
+        /// A graphical program (Thunderbird): it can start.
+        case graphical
+        /// Debian's neomutt.desktop (`Terminal=true`) with no terminal to run it in: a
+        /// handoff target that cannot start now, so the plan must not count on it.
+        case terminalOnly
+    }
+
     var display: Bool
     var account: Account
     var policy: String
-    var mailProgram: Bool
+    var mailProgram: MailProgram
     /// A notification server that answers the consent question with Send.
     var notifications: Bool
     /// The desktop service can be D-Bus activated (else the command line runs the sheet
@@ -31,7 +41,7 @@ struct ClickFacts: Sendable, CustomTestStringConvertible {
 
     /// Where the plan opens the chooser first: a display, policy=ask, and no account or an
     /// account and a mail program (two ways to go).
-    var opensChooser: Bool { display && policy == "ask" && (account == .none || mailProgram) }
+    var opensChooser: Bool { display && policy == "ask" && (account == .none || mailProgram == .graphical) }
 
     /// Where the plan opens the sheet: a display, policy=ask and an account set up, and no
     /// other way. These rows and the chooser's need the screen, one at a time (SheetTests);
@@ -43,10 +53,13 @@ struct ClickFacts: Sendable, CustomTestStringConvertible {
         for display in [false, true] {
             for account in Account.allCases {
                 for policy in ["ask", "handoff", "direct"] {
-                    for mailProgram in [false, true] {
+                    // Where a sheet (or the chooser) is shown.
+                    let sheet = display && policy == "ask"
+                    // A program that cannot start matters where no sheet or chooser is shown
+                    // (the chooser's own tests show that it lists only ways that can start).
+                    for mailProgram in sheet ? [MailProgram.none, .graphical] : [.none, .graphical, .terminalOnly] {
                         // A notification server matters where consent is asked (no sheet),
                         // the service where a sheet opens.
-                        let sheet = display && policy == "ask"
                         for notifications in sheet || policy != "ask" ? [false] : [false, true] {
                             for service in sheet ? [true, false] : [true] {
                                 rows.append(ClickFacts(display: display, account: account, policy: policy,
@@ -77,7 +90,7 @@ struct Agreement {
         if sentence.hasPrefix("would open the compose sheet") { return "sheet" }
         if sentence.hasPrefix("would ask how to send it") { return "chooser" }
         if sentence.hasPrefix("would send through") || sentence.hasPrefix("would ask, then send") { return "sent" }
-        if sentence.hasPrefix("would open Thunderbird") { return "handoff" }
+        if sentence.hasPrefix("would open ") { return "handoff" }
         if sentence.hasPrefix("would save a draft") { return "draft" }
         return "unknown: \(sentence)"
     }
@@ -99,9 +112,16 @@ struct Agreement {
         let sandbox = try Sandbox()
         let server = try SMTPTestServer(.plain)
         var config = ["[route]", "policy=\(facts.policy)"]
-        if facts.mailProgram {
+        switch facts.mailProgram {
+        case .none:
+            break
+        case .graphical:
             try sandbox.installHandler("thunderbird.desktop", name: "Thunderbird", program: "thunderbird")
             config.append("handler=thunderbird.desktop")
+        case .terminalOnly:
+            try sandbox.installDesktopFile(copying: "/usr/share/applications/neomutt.desktop")
+            try sandbox.installRecorder("neomutt")
+            config.append("handler=neomutt.desktop")
         }
         if facts.account != .none {
             config += ["[account]", "from=Jane Doe <jane@example.org>", "host=127.0.0.1", "port=\(server.port)", "security=none"]
@@ -115,6 +135,11 @@ struct Agreement {
             environment["AT_SPI_BUS_ADDRESS"] = try desktop.accessibilityBusAddress()
         }
         environment["MAILTO_ROUTE_HANDOFF"] = nil
+        if facts.mailProgram == .terminalOnly {
+            // No terminal of the machine's on PATH, and none named.
+            environment["PATH"] = try sandbox.isolatedPath()
+            environment["TERMINAL"] = nil
+        }
         environment["MAILTO_ROUTE_SERVICE_IDLE"] = "2"
         let register = try run(mailtoRouteBinary, ["register"], environment: environment)
         guard register.status == 0 else { throw TestSupportError("register: \(register)") }
@@ -143,6 +168,9 @@ struct Agreement {
         var took = (try? jsonObject(result.stdout)).map { path(of: $0) } ?? "no report: \(result)"
         // Cancelled in the chooser the driver found: the chooser's own report.
         if expected == "chooser", took == "sheet" { took = "chooser" }
+        if facts.mailProgram == .terminalOnly {
+            #expect(sandbox.neverLaunched("neomutt"), "a program that cannot start was started")
+        }
         withExtendedLifetime((server, bus, notifications)) {}
         return Agreement(sentence: sentence, expected: expected, took: took, click: result)
     }
