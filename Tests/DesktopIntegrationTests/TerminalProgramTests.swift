@@ -8,17 +8,15 @@ import TestSupport
 /// foreground; without one, in the user's terminal emulator; with none, the click saves a
 /// draft and `check` says so first.
 @Suite struct TerminalProgramTests {
-    static let neomuttDesktopFile = "/usr/share/applications/neomutt.desktop"
     static let url = "mailto:a@example.org?subject=Hi"
 
     /// A sandbox with Debian's neomutt.desktop as the default `mailto:` handler, a
     /// recording `neomutt`, and a `PATH` on which no terminal of the machine's is found.
     func neomuttSandbox() throws -> (Sandbox, [String: String]) {
         let sandbox = try Sandbox()
-        let desktop = try String(contentsOfFile: Self.neomuttDesktopFile, encoding: .utf8)
+        let desktop = try String(contentsOfFile: Sandbox.neomuttDesktopFile, encoding: .utf8)
         #expect(desktop.contains("\nExec=neomutt %u\n") && desktop.contains("\nTerminal=true\n"))
-        try sandbox.installDesktopFile(copying: Self.neomuttDesktopFile)
-        try sandbox.installRecorder("neomutt")
+        try sandbox.installNeomutt()
         try sandbox.setDefaultMailHandler("neomutt.desktop")
         return (sandbox, ["PATH": try sandbox.isolatedPath()])
     }

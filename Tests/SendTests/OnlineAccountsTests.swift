@@ -94,9 +94,8 @@ import TestSupport
         return found
     }
 
-    /// Each address delivers once to its own server, signed in
-    /// with exactly GOA's token (XOAUTH2 or OAUTHBEARER) and password; neither appears in
-    /// any file, output or argv.
+    /// Each address delivers once to its own server, signed in with exactly GOA's token
+    /// (XOAUTH2 or OAUTHBEARER) and password; neither appears in any file, output or argv.
     @Test func eachOnlineAccountSendsThroughItsOwnServerWithGOAsCredentials() throws {
         let token = "ya29.\(UUID().uuidString)"
         let password = "pw-\(UUID().uuidString)"

@@ -2,10 +2,10 @@ import Foundation
 import Testing
 import TestSupport
 
-/// The first click asks once: with no account, or with several ways to go
-/// under policy=ask, a clicked link opens the chooser of the ways that can start now; "Always"
-/// is written to the config file and the next click goes straight there; `route reset` undoes
-/// it. And the sheet's From is a chooser of every account, the last one used offered first.
+/// The first click asks once: with no account, or with several ways to go under policy=ask,
+/// a clicked link opens the chooser of the ways that can start now; "Always" is written to
+/// the config file and the next click goes straight there; `route reset` undoes it. And the
+/// sheet's From is a chooser of every account, the last one used offered first.
 /// Driven through the accessibility tree, with screenshots in `.build/sheet-screenshots/`.
 extension SheetTests {
     /// A recording mail program, and one that must run in a terminal, where there is none.

@@ -5,8 +5,8 @@ import TestSupport
 /// `check` and a click decide by one plan: over the table of the facts that plan reads
 /// (a display, the account and its password, the policy, a mail program and whether it can
 /// start, a notification server that answers, the desktop service), check's verdict names
-/// the path, and a click in the same sandbox takes that path. A row's expected path is read from check's own
-/// sentence, never written into the table.
+/// the path, and a click in the same sandbox takes that path. A row's expected path is read
+/// from check's own sentence, never written into the table.
 struct ClickFacts: Sendable, CustomTestStringConvertible {
     enum Account: String, Sendable, CaseIterable {
         case none, usable
@@ -119,8 +119,7 @@ struct Agreement {
             try sandbox.installHandler("thunderbird.desktop", name: "Thunderbird", program: "thunderbird")
             config.append("handler=thunderbird.desktop")
         case .terminalOnly:
-            try sandbox.installDesktopFile(copying: "/usr/share/applications/neomutt.desktop")
-            try sandbox.installRecorder("neomutt")
+            try sandbox.installNeomutt()
             config.append("handler=neomutt.desktop")
         }
         if facts.account != .none {

@@ -66,6 +66,16 @@ extension Sandbox {
         precondition(result.status == 0, "update-desktop-database failed: \(result)")
     }
 
+    /// Debian's neomutt.desktop (`Exec=neomutt %u`, `Terminal=true`), from the neomutt package.
+    public static let neomuttDesktopFile = "/usr/share/applications/neomutt.desktop"
+
+    /// Debian's neomutt.desktop, unchanged, and a recording `neomutt`: a mail program that
+    /// starts only in a terminal.
+    public func installNeomutt() throws {
+        try installDesktopFile(copying: Self.neomuttDesktopFile)
+        try installRecorder("neomutt")
+    }
+
     /// A `PATH` holding only the sandbox's `bin` and links to `tools` (what the recording
     /// scripts use), so that no terminal emulator installed on the machine is found.
     public func isolatedPath(tools: [String] = ["mv", "sleep", "cat", "tty"]) throws -> String {
