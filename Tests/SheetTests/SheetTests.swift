@@ -377,9 +377,11 @@ private let fleetDefaults = "etc/xdg/mailto-route/config"
     /// What a screen reader may ask while windows come and go: the sheet's application's
     /// window at an index past the last (GetChildAtIndex). GTK 4.8 answers with its last
     /// toplevel window, and when that was one made but never shown (the setup's, made with
-    /// its offer; the shortcuts') the sheet crashed, the message in it. Asked with the offer
-    /// shown, the shortcuts shown and closed, the setup's window open and closed: the sheet
-    /// is still there each time, and its Cancel ends it.
+    /// its offer; the shortcuts'), or one hidden a moment before it was destroyed (the
+    /// setup's, as it closed), the sheet crashed, the message in it. Asked with the offer
+    /// shown, the shortcuts shown and closed, the setup's window open and closed, and in a
+    /// flood while the setup's Cancel is pressed (which crashed the old code at once): the
+    /// sheet is still there each time, and its Cancel ends it.
     @Test func aScreenReaderAskingPastTheLastWindowNeverCrashesTheSheet() throws {
         let program = try start(["compose", "mailto:joe@example.org?subject=Still%20here"])
         let probe = "past-the-end:mailto-route-desktop"
@@ -387,10 +389,14 @@ private let fleetDefaults = "etc/xdg/mailto-route/config"
             "wait-sheet", "wait-label:No mail account is set up", probe,
             "key:ctrl+shift+slash", "wait-window:Keyboard Shortcuts", probe, "key:Escape", probe,
             "press:Set Up Sending…", "wait-window:Set Up Sending", probe, "press-in:Set Up Sending:Cancel", probe,
-            "wait-sheet", "press:Cancel", "wait-gone",
+            // Asked while the setup's window goes, before the sheet's main loop is idle.
+            "press:Set Up Sending…", "wait-window:Set Up Sending", "press-past-the-end:Set Up Sending:Cancel:mailto-route-desktop",
+            probe, "wait-sheet", "press:Cancel", "wait-gone",
         ], watching: program)
         let probes = steps.filter { $0["step"] as? String == "past-the-end" }
-        #expect(probes.count == 5, "\(steps)")
+        #expect(probes.count == 6, "\(steps)")
+        let asked = try #require(steps.first { $0["step"] as? String == "press-past-the-end" }, "\(steps)")
+        #expect((asked["answers"] as? [String])?.count == 3, "\(asked)")
         for answer in probes {
             #expect((answer["windows"] as? Int ?? 0) >= 1, "\(answer)")
         }

@@ -184,16 +184,21 @@ final class SetupDialog {
         for widget in [address, password, server, port, tls, user, start, onlineAccounts] { setSensitive(widget.widget, sensitive) }
     }
 
-    /// Hides the window now and destroys it from the main loop's next idle moment, when
-    /// the events of its going (the focus leaving it, the accessibility tree asked about
-    /// it) have been handled: destroyed at once, GTK 4.8's AT-SPI bridge was seen to
-    /// crash on an object path of a widget already gone.
+    /// Gives the focus back to the sheet and destroys the window from the main loop's next
+    /// idle moment, when the events of the focus leaving it have been handled (destroyed at
+    /// once, GTK 4.8's AT-SPI bridge was seen to crash on an object path of a widget already
+    /// gone). Until then it stays shown, insensitive: hidden, it would stay one of GTK's
+    /// toplevels with no accessible path, and GTK 4.8 answers a screen reader's request for
+    /// a window past the shown ones (GetChildAtIndex) with the last toplevel, crashing the
+    /// sheet on it (`UIBuilder(_:only:)`). `gtk_window_destroy` hides, unlists and
+    /// unrealizes it in one step.
     func close() {
         guard !closed else { return }
         closed = true
         connections.disconnectAll()
+        setSensitive(window.widget, false)
         gtk_window_set_transient_for(mr_window(window.widget), nil)
-        setVisible(window.widget, false)
+        gtk_window_present(mr_window(sheet.window.widget))
         mr_idle_add(onSetupDestroy, Unmanaged.passRetained(self).toOpaque())
     }
 

@@ -49,6 +49,13 @@ Steps:
   past-the-end:PROGRAM        asks PROGRAM's application (its name on the accessibility bus)
                               for its windows at indexes past the last (as a screen reader may
                               while a window goes); prints the answers
+  press-past-the-end:TITLE:NAME:PROGRAM
+                              press the push button NAME of the window TITLE and, for the
+                              second the press takes (GTK clicks a button it is asked to
+                              press a quarter of a second later), flood PROGRAM's
+                              application with requests for its window past the last: the
+                              program answers them before any work the click left for its
+                              main loop's idle moments; prints how many it answered
   shot:PATH                   a screenshot of the screen (ImageMagick import)
   sleep:SECONDS
 A step that cannot be done (a control not found within --timeout seconds) ends the driver
@@ -106,6 +113,16 @@ def sheets():
         except Exception:
             continue
     return found
+
+
+def accessibility_bus_address():
+    """The accessibility bus's address, as libatspi finds it: AT_SPI_BUS_ADDRESS, else the
+    session bus's org.a11y.Bus."""
+    if os.environ.get("AT_SPI_BUS_ADDRESS"):
+        return os.environ["AT_SPI_BUS_ADDRESS"]
+    import dbus
+    launcher = dbus.SessionBus().get_object("org.a11y.Bus", "/org/a11y/bus")
+    return str(launcher.GetAddress(dbus_interface="org.a11y.Bus"))
 
 
 def applications():
@@ -542,6 +559,36 @@ for step in args:
             child = app.getChildAtIndex(index)
             answers.append(child.name if child is not None else None)
         say(step=kind, windows=count, answers=answers)
+    elif kind == "press-past-the-end":
+        title, name, program = rest.split(":", 2)
+        button = find(name, ["push button"], within=title)
+        apps = [app for app in applications() if app.name == program]
+        if not apps:
+            fail("no application named %r on the accessibility bus" % program)
+        app = apps[0]
+        count = app.childCount
+        # Raw D-Bus on the accessibility bus: pyatspi waits for each answer.
+        import dbus
+        bus = dbus.bus.BusConnection(accessibility_bus_address())
+        press = dbus.lowlevel.MethodCallMessage(button.app.bus_name, button.path, "org.a11y.atspi.Action", "DoAction")
+        press.append(0, signature="i")
+        bus.send_message(press)
+        flood_until = time.time() + 1.0
+        sent = 0
+        while time.time() < flood_until:
+            ask = dbus.lowlevel.MethodCallMessage(app.app.bus_name, app.path, "org.a11y.atspi.Accessible", "GetChildAtIndex")
+            ask.append(count, signature="i")
+            bus.send_message(ask)
+            sent += 1
+        answers = []
+        for index in range(count - 1, count + 2):
+            try:
+                reply = bus.call_blocking(app.app.bus_name, app.path, "org.a11y.atspi.Accessible", "GetChildAtIndex",
+                                          "i", (index,), timeout=30)
+                answers.append(str(reply[1]))
+            except dbus.exceptions.DBusException as error:
+                fail("%s, asked for its window %d after %r was pressed and %d requests: %s" % (program, index, name, sent, error))
+        say(step=kind, button=name, windows=count, asked=sent, answers=answers)
     elif kind == "names":
         say(step=kind, names=named_controls())
     elif kind == "shot":
