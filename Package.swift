@@ -108,7 +108,9 @@ let package = Package(
         // Shared by the test targets: sandboxes (HOME, XDG_*), running the built binary,
         // and the real servers the tests talk to.
         // The Python servers and drivers under Servers/ and Resources/ run from the source tree.
-        .target(name: "TestSupport", path: "Tests/TestSupport", exclude: ["Servers", "Resources"]),
+        .target(name: "TestSupport", dependencies: ["CTestProcess"], path: "Tests/TestSupport", exclude: ["Servers", "Resources"]),
+        // pidfd_open and pidfd_send_signal, for TestSupport's ProcessReference.
+        .systemLibrary(name: "CTestProcess", path: "Tests/CTestProcess"),
         .testTarget(name: "MailtoCoreTests", dependencies: ["MailtoCore"]),
         // Snapshots/ holds expected outputs, read from the source tree.
         .testTarget(name: "CLITests", dependencies: ["TestSupport", "mailto-route", "MailtoRouteCLI", "MailtoRoute", "Outbox", "RouteFakes", "SMTPTransport"], exclude: ["Snapshots"]),

@@ -416,8 +416,7 @@ extension ServiceTests {
             let owner = try gdbus(["--dest", "org.freedesktop.DBus", "--object-path", "/org/freedesktop/DBus", "--method",
                                    "org.freedesktop.DBus.GetConnectionUnixProcessID", "io.github.mailto_route.MailtoRoute"])
             let digits = owner.stdout.split(whereSeparator: { !$0.isNumber }).last.flatMap { pid_t($0) }
-            let pid = try #require(digits, "\(owner)")
-            kill(pid, signal)
+            ProcessReference(try #require(digits, "\(owner)")).signal(signal)
             #expect(waitForServiceToLeave(), "the service left after signal \(signal)")
         }
 

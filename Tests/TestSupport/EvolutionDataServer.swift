@@ -93,34 +93,25 @@ public final class EvolutionDataServer: @unchecked Sendable {
     }
 
     /// Stops the bus, and with it EDS: its processes leave when their bus connection
-    /// closes; any still there after 10 s is killed, by the pid the bus knew it by.
+    /// closes; any still there after 10 s is killed (the process the bus knew, held by
+    /// its pidfd).
     public func stop() {
         guard !stopped else { return }
         stopped = true
-        let pids = Self.names.compactMap { name -> pid_t? in
+        let processes = Self.names.compactMap { name -> ProcessReference? in
             guard let reply = try? bus.gdbus([
                 "--dest", "org.freedesktop.DBus", "--object-path", "/org/freedesktop/DBus",
                 "--method", "org.freedesktop.DBus.GetConnectionUnixProcessID", name,
             ], environment: environment), reply.status == 0 else { return nil }
             // "(uint32 1234,)"
             let digits = reply.stdout.split(separator: " ").dropFirst().first?.prefix { $0.isNumber }
-            return digits.flatMap { pid_t($0) }
+            return digits.flatMap { pid_t($0) }.map(ProcessReference.init)
         }
         bus.stop()
-        let deadline = Date().addingTimeInterval(10)
-        for pid in pids {
-            while Self.isRunning(pid), Date() < deadline { usleep(50_000) }
-            if Self.isRunning(pid) { kill(pid, SIGKILL) }
+        let started = Date()
+        for process in processes where !process.waitForExit(seconds: max(0, 10 + started.timeIntervalSinceNow)) {
+            process.signal(SIGKILL)
         }
-    }
-
-    /// Whether `pid` is there and not a zombie: the bus's children, once it is gone, are
-    /// reaped by init, in its own time.
-    private static func isRunning(_ pid: pid_t) -> Bool {
-        guard kill(pid, 0) == 0, let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8) else { return false }
-        // "PID (COMM) STATE ...": COMM may hold spaces and parentheses.
-        guard let end = stat.lastIndex(of: ")") else { return true }
-        return stat[stat.index(after: end)...].split(separator: " ").first != "Z"
     }
 
     deinit {

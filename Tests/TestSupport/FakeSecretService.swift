@@ -5,7 +5,7 @@ import Foundation
 /// stopped when released. `address` goes into DBUS_SESSION_BUS_ADDRESS.
 public final class FakeSecretService: Sendable {
     public let address: String
-    private let pids: [pid_t]
+    private let processes: [ProcessReference]
     private let log: URL
 
     /// `items`: attributes and the secret stored under them; `locked`: every item is behind
@@ -30,7 +30,7 @@ public final class FakeSecretService: Sendable {
             throw TestServerError(message: "secret_service.py did not start (python3-dbus, python3-gi, dbus-daemon?)")
         }
         address = words[0]
-        pids = words.dropFirst().compactMap { pid_t($0) }
+        processes = words.dropFirst().compactMap { pid_t($0) }.map(ProcessReference.init)
     }
 
     /// The methods called on the service so far, in order, such as `SearchItems`, `Unlock`,
@@ -41,7 +41,7 @@ public final class FakeSecretService: Sendable {
     }
 
     deinit {
-        for pid in pids { kill(pid, SIGTERM) }
+        for process in processes { process.signal(SIGTERM) }
         try? FileManager.default.removeItem(at: log)
     }
 }

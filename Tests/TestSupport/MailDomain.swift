@@ -22,7 +22,7 @@ public final class MailDomain: @unchecked Sendable {
     public let caFile: String
     private let hostsFile: URL
     private let resolvConf: URL
-    private var pids: [pid_t] = []
+    private var processes: [ProcessReference] = []
 
     /// `srv`: records such as `("submissions", "mail.example.test", 465)`; `names`: the host
     /// names that resolve to `address` (the certificate holds them too).
@@ -59,7 +59,7 @@ public final class MailDomain: @unchecked Sendable {
             "--address", address, "--records", records.path, "--resolv-conf", resolvConf.path, "--outdir", directory.path,
         ])
         guard dns.count == 2, let pid = pid_t(dns[1]) else { throw TestSupportError("dns-server.py did not start: \(dns)") }
-        pids.append(pid)
+        processes.append(ProcessReference(pid))
     }
 
     /// Where the autoconfig file is served from.
@@ -74,7 +74,7 @@ public final class MailDomain: @unchecked Sendable {
             "--domain", domain, "--serve", place.rawValue, "--outdir", directory.path, "--delay", String(delay),
         ] + outgoing.flatMap { ["--outgoing", $0] })
         guard words.count == 2, let pid = pid_t(words[1]) else { throw TestSupportError("autoconfig-server.py did not start: \(words)") }
-        pids.append(pid)
+        processes.append(ProcessReference(pid))
     }
 
     /// The DNS questions asked so far (queries.log), as `TYPE NAME`.
@@ -127,7 +127,7 @@ public final class MailDomain: @unchecked Sendable {
     }
 
     deinit {
-        for pid in pids { kill(pid, SIGTERM) }
+        for process in processes { process.signal(SIGTERM) }
         try? FileManager.default.removeItem(at: directory)
     }
 }

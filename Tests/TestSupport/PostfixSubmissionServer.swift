@@ -10,7 +10,7 @@ public final class PostfixSubmissionServer: @unchecked Sendable {
     public let port: Int
     public let directory: URL
     /// The detached supervisor (not our child: the launcher has exited).
-    private let pid: pid_t
+    private let process: ProcessReference
 
     /// `user`: the one login AUTH accepts, `nil` for a server that offers no AUTH.
     /// `sizeLimit`: `message_size_limit`, announced as SIZE (Postfix's default when `nil`,
@@ -34,14 +34,14 @@ public final class PostfixSubmissionServer: @unchecked Sendable {
             throw TestServerError(message: "postfix_submission.py did not start (root, postfix and dovecot-core needed): \(log)")
         }
         self.port = port
-        self.pid = pid
+        process = ProcessReference(pid)
     }
 
     deinit {
         // The supervisor kills Postfix and Dovecot and exits once none of their processes
         // is left: only then is the directory theirs no more.
-        kill(pid, SIGTERM)
-        for _ in 0..<1000 where processIsAlive(pid) { usleep(10_000) }
+        process.signal(SIGTERM)
+        process.waitForExit(seconds: 10)
         try? FileManager.default.removeItem(at: directory)
     }
 
@@ -103,11 +103,3 @@ public final class PostfixSubmissionServer: @unchecked Sendable {
     }
 }
 
-/// Whether `pid` is a process that has not exited (a zombie has: its sockets are closed).
-func processIsAlive(_ pid: pid_t) -> Bool {
-    guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-          let close = stat.lastIndex(of: ")")
-    else { return false }
-    let state = stat[stat.index(after: close)...].dropFirst().first
-    return state != "Z" && state != "X"
-}

@@ -11,7 +11,7 @@ public final class SMTPTestServer: @unchecked Sendable {
     public let port: Int
     public let directory: URL
     /// The detached server (not our child: the launcher has exited).
-    private let pid: pid_t
+    private let process: ProcessReference
 
     public init(
         _ mode: Mode = .plain, certificate: TestCertificates.Pair? = nil, auth: (user: String, password: String)? = nil,
@@ -39,19 +39,19 @@ public final class SMTPTestServer: @unchecked Sendable {
             throw TestServerError(message: "smtp_server.py did not start (is python3-aiosmtpd installed?)")
         }
         self.port = port
-        self.pid = pid
+        process = ProcessReference(pid)
     }
 
     deinit {
-        kill(pid, SIGTERM)
+        process.signal(SIGTERM)
         try? FileManager.default.removeItem(at: directory)
     }
 
     /// Takes the server down now (its port stays free for one brought up with `port:`);
     /// returns when it has exited (its sockets closed), reaped or not: it is not our child.
     public func stop() {
-        kill(pid, SIGKILL)
-        for _ in 0..<500 where processIsAlive(pid) { usleep(10_000) }
+        process.signal(SIGKILL)
+        process.waitForExit(seconds: 5)
     }
 
     /// How many SMTP connections the server accepted so far (connections.log).
