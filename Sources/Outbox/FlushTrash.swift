@@ -31,20 +31,19 @@ import MailtoCore
 /// (`Outbox.collectSent`); one whose lock can be taken is dead, and the sent entries it
 /// leaves are deleted by the next listings, a few at a time.
 ///
-/// The one owner of its threads (`pthread_t`s) and of the list and its lock.
+/// The one owner of its threads and of the list and its lock.
 final class FlushTrash: @unchecked Sendable {
-    // @unchecked Sendable: `pending` and `finishing` are read and written with `mutex`
-    // held only; the other stored properties are set before any thread starts, or
+    // @unchecked Sendable: `pending` and `finishing` are read and written inside
+    // `monitor` only; the other stored properties are set before any thread starts, or
     // used by the flushing thread only.
     private let outbox: Outbox
     /// Everything is left to a background `rm` at `finish`.
     let inBackground: Bool
-    private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
-    private let condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
-    /// Guarded by `mutex`.
+    private let monitor = Monitor()
+    /// Guarded by `monitor`.
     private var pending: [TakenOut] = []
     private var finishing = false
-    private var threads: [pthread_t] = []
+    private var threads: [WorkerThread] = []
     private var list: FileDescriptor?
 
     /// Deleting threads: a discard takes the device's time, not the CPU's, and several
@@ -57,15 +56,6 @@ final class FlushTrash: @unchecked Sendable {
     init(outbox: Outbox, inBackground: Bool = false) {
         self.outbox = outbox
         self.inBackground = inBackground
-        pthread_mutex_init(mutex, nil)
-        pthread_cond_init(condition, nil)
-    }
-
-    deinit {
-        pthread_cond_destroy(condition)
-        pthread_mutex_destroy(mutex)
-        condition.deallocate()
-        mutex.deallocate()
     }
 
     /// Makes and locks the list (and starts the deleting threads), once, before the first
@@ -75,13 +65,7 @@ final class FlushTrash: @unchecked Sendable {
         try makeDirectories(outbox.trashDirectory)
         list = try Self.makeLockedList(in: outbox.trashDirectory)
         for _ in 0..<(inBackground ? 0 : Self.threadCount) {
-            var thread = pthread_t()
-            let context = Unmanaged.passRetained(self).toOpaque()
-            if pthread_create(&thread, nil, flushTrashMain, context) == 0 {
-                threads.append(thread)
-            } else {
-                Unmanaged<FlushTrash>.fromOpaque(context).release()
-            }
+            if let thread = WorkerThread({ self.run() }) { threads.append(thread) }
         }
     }
 
@@ -102,10 +86,10 @@ final class FlushTrash: @unchecked Sendable {
             for item in taken { item.delete() }
             return
         }
-        pthread_mutex_lock(mutex)
-        pending += taken
-        pthread_cond_broadcast(condition)
-        pthread_mutex_unlock(mutex)
+        monitor.locked {
+            pending += taken
+            monitor.wake()
+        }
     }
 
     /// Ends the flush's deleting: waits for the last deletions; or, `inBackground`, leaves
@@ -113,11 +97,11 @@ final class FlushTrash: @unchecked Sendable {
     /// the list itself last (when that cannot be started, they are deleted here).
     func finish() {
         guard let list else { return }
-        pthread_mutex_lock(mutex)
-        finishing = true
-        pthread_cond_broadcast(condition)
-        pthread_mutex_unlock(mutex)
-        for thread in threads { pthread_join(thread, nil) }
+        monitor.locked {
+            finishing = true
+            monitor.wake()
+        }
+        for thread in threads { thread.join() }
         threads = []
         if inBackground, (try? list.writeAll(Array(list.path.utf8) + [0])) != nil,
            removeInBackground(listedIn: list.path, keeping: list) {
@@ -158,16 +142,14 @@ final class FlushTrash: @unchecked Sendable {
         throw OutboxError(.transient, tr("cannot lock a list of sent messages in"), path: directory)
     }
 
-    fileprivate func run() {
-        pthread_mutex_lock(mutex)
-        while true {
-            while pending.isEmpty, !finishing { pthread_cond_wait(condition, mutex) }
-            guard let item = pending.popLast() else { break }
-            pthread_mutex_unlock(mutex)
+    /// A deleting thread: the entries given, until `finish` and none is left.
+    private func run() {
+        while let item = monitor.locked({ () -> TakenOut? in
+            while pending.isEmpty, !finishing { monitor.wait() }
+            return pending.popLast()
+        }) {
             item.delete()
-            pthread_mutex_lock(mutex)
         }
-        pthread_mutex_unlock(mutex)
     }
 
     /// Whether a flush (living, or its background `rm`) is deleting the entries it sent:
@@ -180,13 +162,6 @@ final class FlushTrash: @unchecked Sendable {
         }
         return false
     }
-}
-
-/// A thread's start routine: recovers its owner (retained for the thread's lifetime).
-private func flushTrashMain(_ context: UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer? {
-    guard let context else { return nil }
-    Unmanaged<FlushTrash>.fromOpaque(context).takeRetainedValue().run()
-    return nil
 }
 
 /// An entry taken out of the outbox, to be deleted: its directory (in `.trash/`, or in

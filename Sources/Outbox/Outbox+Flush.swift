@@ -59,12 +59,14 @@ extension Outbox {
     /// error): nothing is sent again because a file could not be written.
     ///
     /// Attempts are recorded a batch at a time, with one sync, and that sync also makes the
-    /// removals before it durable (`Outbox.batchSize`). A process killed at any moment leaves
-    /// each message either sent and removed, or still queued; only the one being sent may be
-    /// sent again (its removal had not happened yet), after its back-off or by a flush that
-    /// takes every queued message; the others of its batch whose attempts were recorded and
-    /// not made wait their back-off too, unsent. A power cut during a flush may bring back
-    /// messages already sent since the last sync, as duplicates, and never loses one.
+    /// removals before it durable (`Outbox.batchSize`); the next batch is claimed and
+    /// recorded on a thread of its own while this one is sent (`BatchRecorder`). A process
+    /// killed at any moment leaves each message either sent and removed, or still queued;
+    /// only the one being sent may be sent again (its removal had not happened yet), after
+    /// its back-off or by a flush that takes every queued message; the others whose
+    /// attempts were recorded and not made (the rest of the batch, and the next one) wait
+    /// their back-off too, unsent. A power cut during a flush may bring back messages
+    /// already sent since the last sync, as duplicates, and never loses one.
     ///
     /// The files of sent messages are deleted on threads of their own meanwhile (`FlushTrash`);
     /// with `trashInBackground` (a process about to exit) what is left of them at the end is
@@ -85,76 +87,45 @@ extension Outbox {
         let wanted = { (entry: OutboxEntry) in selected(entry) && sendable(entry) }
         let trash = FlushTrash(outbox: self, inBackground: trashInBackground)
         defer { trash.finish() }
+        let recorder = BatchRecorder(outbox: self, candidates: candidates, wanted: wanted, limit: limit, now: now)
+        defer { recorder.finish() }
         var reports: [FlushReport] = []
-        /// Sent and taken out, not yet synced: (report index, what to delete).
+        /// Sent and taken out, in order: (report index, what to delete); those before
+        /// `handedToTrash` were synced and given to `trash`.
         var removed: [(Int, TakenOut)] = []
-        var next = 0
-        // 1, 2, 4… messages per batch: a quick flush of a few records no attempt it does
-        // not make, and a long one few syncs.
-        var batchSize = 1
-        sending: while next < candidates.count, reports.count < limit {
-            let batch = claimBatch(of: min(batchSize, limit - reports.count), from: candidates, next: &next,
-                                   wanted: wanted, reports: &reports)
-            batchSize = min(batchSize * 2, Outbox.batchSize)
-            guard let first = batch.first else { continue }
-            do {
-                try OutboxClaim.beginAttempts(batch, now: now)
-            } catch {
-                // Not sent: what would come of them could not be recorded.
-                for claim in batch { claim.release() }
-                var report = FlushReport(id: first.entry.id, outcome: .skipped, entry: first.entry, storeError: OutboxError(error))
-                report.stoppedFlush = true
+        var handedToTrash = 0
+        sending: while let prepared = recorder.next() {
+            switch prepared {
+            case .failed(let report, let skipped):
+                reports += skipped
                 reports.append(report)
-                break
-            }
-            // The sync that recorded these attempts made the removals before them durable.
-            trash.add(removed.map(\.1))
-            removed = []
-            for (position, claim) in batch.enumerated() {
-                let (report, taken) = attempt(claim, now: now, trash: trash, send: send)
-                reports.append(report)
-                if let taken { removed.append((reports.count - 1, taken)) }
-                if report.storeError != nil {
-                    _ = finishRemovals(removed, reports: &reports, trash: trash)
-                    removed = []
-                    reports[reports.count - 1].stoppedFlush = true
-                    for unsent in batch[(position + 1)...] { unsent.abandonAttempt() }
-                    break sending
+                break sending
+            case .batch(let batch, let skipped, let durableRemovals):
+                reports += skipped
+                // The sync that recorded these attempts made the removals before it durable.
+                trash.add(removed[handedToTrash..<durableRemovals].map(\.1))
+                handedToTrash = durableRemovals
+                for (position, claim) in batch.enumerated() {
+                    let (report, taken) = attempt(claim, now: now, trash: trash, send: send)
+                    reports.append(report)
+                    if let taken {
+                        removed.append((reports.count - 1, taken))
+                        recorder.removalMade()
+                    }
+                    if report.storeError != nil {
+                        reports[reports.count - 1].stoppedFlush = true
+                        for unsent in batch[(position + 1)...] { unsent.abandonAttempt() }
+                        break sending
+                    }
                 }
             }
         }
-        if !finishRemovals(removed, reports: &reports, trash: trash) {
+        // Before the last sync: no attempt is recorded after it.
+        recorder.finish()
+        if !finishRemovals(Array(removed[handedToTrash...]), reports: &reports, trash: trash), !reports.isEmpty {
             reports[reports.count - 1].stoppedFlush = true
         }
         return reports
-    }
-
-    /// Claims up to `count` of `candidates` from `next` on, and no more bytes than
-    /// `batchBytes` (one message at least). Entries another process holds are left to it;
-    /// one that cannot be claimed is reported and does not stop the others.
-    private func claimBatch(
-        of count: Int, from candidates: [ListedEntry], next: inout Int, wanted: (OutboxEntry) -> Bool,
-        reports: inout [FlushReport]
-    ) -> [OutboxClaim] {
-        var batch: [OutboxClaim] = []
-        var bytes = 0
-        while batch.count < count, next < candidates.count, batch.isEmpty || bytes + candidates[next].entry.size <= Outbox.batchBytes {
-            let candidate = candidates[next]
-            next += 1
-            do {
-                guard let claim = try claim(candidate) else { continue }
-                // Another flusher may have tried it (and rescheduled it) since the listing.
-                guard wanted(claim.entry) else {
-                    claim.release()
-                    continue
-                }
-                batch.append(claim)
-                bytes += claim.entry.size
-            } catch {
-                reports.append(FlushReport(id: candidate.entry.id, outcome: .skipped, entry: candidate.entry, storeError: OutboxError(error)))
-            }
-        }
-        return batch
     }
 
     /// What a flush takes: what `selecting` picks; else every queued entry (`allQueued`: a

@@ -7,12 +7,12 @@ import MailtoCore
 // failure becomes an `OutboxError` through `OutboxError.system`, nowhere else.
 
 /// Wraps `open(2)`; the descriptor is owned by the returned `FileDescriptor`.
-func openFile(_ path: String, _ flags: Int32, mode: mode_t = 0o600, operation: String = tr("cannot open")) throws -> FileDescriptor {
+func openFile(_ path: String, _ flags: Int32, mode: mode_t = 0o600, operation: @autoclosure () -> String = tr("cannot open")) throws -> FileDescriptor {
     while true {
         let raw = open(path, flags | O_CLOEXEC, mode)
         if raw >= 0 { return FileDescriptor(raw, path: path) }
         if errno == EINTR { continue }
-        throw OutboxError.system(operation, path: path, errno: errno)
+        throw OutboxError.system(operation(), path: path, errno: errno)
     }
 }
 
@@ -27,10 +27,10 @@ func openIfExists(_ path: String, _ flags: Int32) throws -> FileDescriptor? {
 
 /// Wraps `link(2)`: `path` becomes another name of the file at `target`; an existing
 /// `path` is an error (`EEXIST`).
-func makeLink(to target: String, at path: String, operation: String = tr("cannot create")) throws {
+func makeLink(to target: String, at path: String, operation: @autoclosure () -> String = tr("cannot create")) throws {
     while link(target, path) != 0 {
         if errno == EINTR { continue }
-        throw OutboxError.system(operation, path: path, errno: errno)
+        throw OutboxError.system(operation(), path: path, errno: errno)
     }
 }
 
