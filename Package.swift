@@ -101,7 +101,7 @@ let package = Package(
         ),
         // Outbox: the flush benchmark queues its 1,000 messages directly. TestSupport: every
         // process it runs gets HOME and every XDG_* directory of its own, as the tests' do.
-        .executableTarget(name: "bench", dependencies: ["MailtoCore", "Outbox", "TestSupport"]),
+        .executableTarget(name: "bench", dependencies: ["MailtoCore", "Outbox", "SMTPTransport", "TestSupport"]),
         // Test helper: flushes an outbox with a sender that records deliveries to a file,
         // so that the tests can kill it with SIGKILL half-way and count what was lost.
         .executableTarget(name: "outbox-torture", dependencies: ["Outbox"], path: "Tests/OutboxTorture"),

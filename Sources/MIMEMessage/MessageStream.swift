@@ -44,12 +44,24 @@ public final class MessageStream {
     }
 
     /// The message in the regular file at `path`, as it is, read as the stream is read
-    /// (a queued message with a 100 MB attachment is never held in memory).
+    /// (a queued message with a 100 MB attachment is never held in memory). One of at most
+    /// `readAtOnce` bytes is read whole now: its dot-stuffed size is then counted in memory
+    /// rather than by reading the file twice (a flush sends thousands of small ones).
     public init(messageFile path: String) throws(MIMEError) {
         let file = try FileSource(opening: path, what: tr("message"))
         size = file.size
-        segments = [.file(file)]
+        if size <= Self.readAtOnce {
+            var bytes = [UInt8](repeating: 0, count: size)
+            _ = try file.read(into: &bytes)
+            segments = [.bytes(bytes, offset: 0)]
+        } else {
+            segments = [.file(file)]
+        }
     }
+
+    /// The largest message file read whole when opened: what a text message with a small
+    /// attachment takes.
+    static let readAtOnce = 256 * 1024
 
     /// Copies up to `buffer.count` next octets into `buffer`; returns how many, 0 at the end.
     /// Throws an input error when an attachment file cannot be read or changed size.

@@ -1,10 +1,14 @@
 import Foundation
 import Outbox
+import SMTPTransport
 
 // `scripts/bench flush`: 10,000 queued messages flushed to postfix's smtp-sink on loopback,
 // against smtp-source sending as many to the same sink (enough that it takes about a
 // second: 1,000 took it 0.06-0.12 s, too short to time against a process start), and a
-// loop of msmtp runs, in one run.
+// loop of msmtp runs, in one run. Also, as a floor rather than a target, libcurl's own
+// pace: the same messages through SMTPTransport's session alone, with no outbox, since
+// libcurl (one command, one reply at a time, the end of data on its own) is the project's
+// SMTP client and sets the least a flush can take.
 
 func benchFlush() {
     let count = quick ? 100 : 10_000
@@ -43,6 +47,7 @@ func benchFlush() {
         // both programs alike.
         var oursTimes: [Double] = []
         var sourceTimes: [Double] = []
+        var libcurlTimes: [Double] = []
         for _ in 0..<rounds {
             // 1. mailto-route outbox flush of the queued messages (the copy and its syncs
             //    are over before the clock starts).
@@ -68,9 +73,12 @@ func benchFlush() {
                                   "-t", "joe@example.com", "-F", message, "127.0.0.1:\(sink.port)"])
             guard source.status == 0 else { print("flush: smtp-source failed with status \(source.status)"); return }
             sourceTimes.append(source.seconds)
+
+            // 3. libcurl alone: the same messages over one SMTPSession, in this process.
+            libcurlTimes.append(try sessionAlone(count: count, port: sink.port, message: Array(text.utf8)))
         }
         _ = measure(["/bin/rm", "-rf", template])
-        let ours = median(oursTimes), source = median(sourceTimes)
+        let ours = median(oursTimes), source = median(sourceTimes), libcurl = median(libcurlTimes)
 
         // 3. msmtp, one run per message, as a shell loop would.
         let msmtpArgv = ["/usr/bin/msmtp", "-C", "/dev/null", "--host=127.0.0.1", "--port=\(sink.port)", "--from=jane@example.org",
@@ -92,9 +100,22 @@ func benchFlush() {
                      + "mailto-route outbox flush %.2f s, %.0f msg/s (one connection); smtp-source -s 1 -d -m %d %.2f s, %.0f msg/s; "
                      + "msmtp %d runs %.2f s, %.1f msg/s",
                      count, rounds, perRound, ours, oursRate, count, source, sourceRate, msmtpRuns, msmtpSeconds, msmtpRate))
+        print(String(format: "flush: libcurl alone (SMTPSession, no outbox) %.2f s, %.2f× smtp-source: the flush takes %.2f× libcurl's own time",
+                     libcurl, source / libcurl, ours / libcurl))
     } catch {
         print("flush: cannot run: \(error)")
     }
+}
+
+/// Seconds to send `count` copies of `message` over one SMTPSession (one libcurl handle,
+/// its connection kept), as a flush's sends go, without the outbox.
+private func sessionAlone(count: Int, port: Int, message: [UInt8]) throws -> Double {
+    let session = try SMTPSession(SMTPServer(host: "127.0.0.1", port: port, security: .none, allowPlaintext: true))
+    let started = Date()
+    for _ in 0..<count {
+        _ = try session.send(RawMessage(.bytes(message), envelopeFrom: "jane@example.org", recipients: ["joe@example.com"]))
+    }
+    return Date().timeIntervalSince(started)
 }
 
 /// Waits until `directory` is empty or gone, at most `seconds`.
