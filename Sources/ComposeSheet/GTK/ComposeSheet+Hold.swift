@@ -8,17 +8,16 @@ import MailtoCore
 // counting down and **Undo**, as Geary's composer and GNOME's own apps offer an undo where
 // the user's eyes are. At zero the sheet asks the host to send it now and closes as after
 // any Send. Undo gives the message back to edit, in the same window. Closing the window
-// during the hold hides it: the message still goes, and the host offers Undo in a
-// notification. Whatever happens to this process, the outbox has the message: it is sent
-// once, by whoever owns the outbox then, and never after an Undo.
+// during the hold closes it (ClosedHold): the message still goes at its time, the host
+// offers Undo in a notification, and that Undo shows the message again in a new sheet.
+// Whatever happens to this process, the outbox has the message: it is sent once, by
+// whoever owns the outbox then, and never after an Undo.
 
 /// A Send held for Undo: the countdown's timer and the toast it updates.
 final class SendHold {
     var remaining: Int
     var timer: guint = 0
     let toast: GObjectRef
-    /// The window was closed during the hold (it is hidden until the hold ends).
-    var hidden = false
     /// The toast's `dismissed`, disconnected before the sheet dismisses it itself.
     var connections = SignalConnections()
 
@@ -133,22 +132,40 @@ extension ComposeSheet {
             toast(tr("Too late to undo: %@", problem.visible))
             return
         }
-        let wasHidden = hold?.hidden ?? false
         stopHold()
         setBusyLook(false)
+        show(returning: .undone)
+    }
+
+    /// The message is the user's again, in this sheet (its Undo) or in one made again
+    /// after its window was closed during the hold (ClosedHold): said, and editable.
+    func show(returning reason: ClosedHold.Return) {
         edited = true
-        if wasHidden { gtk_window_present(mr_window(window.widget)) }
-        toast(tr("Not sent: the message is back for editing"))
+        switch reason {
+        case .undone:
+            toast(tr("Not sent: the message is back for editing"))
+        case .refused(let message):
+            gtk_label_set_text(mr_label(errorLabel.widget), tr("Not sent: %@", message.visible))
+            setVisible(errorLabel.widget, true)
+        }
         gtk_widget_grab_focus(textView.widget)
     }
 
-    /// The window closed during the hold: hidden, not gone, until the message went (or was
-    /// undone from the notification, which shows it again).
-    func hideDuringHold() {
-        guard let hold, !hold.hidden else { return }
-        hold.hidden = true
-        setVisible(window.widget, false)
+    /// The window is closed during the hold: the sheet ends, and the rest of the hold goes
+    /// on without it (ClosedHold), with what it held kept to show again on Undo: the
+    /// message as typed (its signature in it already), the account chosen.
+    func closeDuringHold() {
+        guard let hold else { return }
+        var held = content
+        held.email = message(convertingLineBreaks: false)
+        held.signature = nil
+        if let chosen = chosenAccount, let index = content.accounts.firstIndex(where: { $0.name == chosen }) {
+            held.fromIndex = index
+        }
+        let closed = ClosedHold(content: held, sending: message(), account: chosenAccount, host: host, recovery: recovery,
+                                remaining: hold.remaining)
         host.heldWindowClosed()
+        end(handingOver: closed)
     }
 
     // MARK: - Send Later

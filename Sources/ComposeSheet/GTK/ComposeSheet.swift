@@ -18,7 +18,8 @@ final class ComposeSheet {
     var content: SheetContent
     let host: any SheetHost
     let recovery: RecoveryFile?
-    private let ended: (ComposeSheet) -> Void
+    /// Told when the sheet is gone, with the hold that goes on without it, if any.
+    private let ended: (ComposeSheet, ClosedHold?) -> Void
 
     private let title: GObjectRef
     let toasts: GObjectRef
@@ -89,7 +90,7 @@ final class ComposeSheet {
 
     init(
         application: UnsafeMutablePointer<GtkApplication>, content: SheetContent, host: any SheetHost,
-        recovery: RecoveryFile?, ended: @escaping (ComposeSheet) -> Void
+        recovery: RecoveryFile?, ended: @escaping (ComposeSheet, ClosedHold?) -> Void
     ) {
         self.content = content
         self.host = host
@@ -528,7 +529,7 @@ final class ComposeSheet {
         gtk_label_set_text(mr_label(statusLabel.widget), doing)
         setVisible(statusLabel.widget, true)
         setBusyLook(true)
-        SheetJob.run(action, with: message(), host: host, for: self)
+        SheetJob.run(action, with: message(), from: chosenAccount, host: host) { [self] result in finish(action, result) }
     }
 
     /// While an action runs, nothing can be changed. The text view is made read-only rather
@@ -566,10 +567,8 @@ final class ComposeSheet {
             setVisible(errorLabel.widget, true)
             if action == .releaseHold {
                 // The server refused it for good: the text is the sheet's again (the
-                // outbox keeps the refused copy in failed/), and a window closed during
-                // the hold shows what became of it.
+                // outbox keeps the refused copy in failed/).
                 recovery?.resume(with: self.message(convertingLineBreaks: false))
-                gtk_window_present(mr_window(window.widget))
             }
         }
     }
@@ -579,7 +578,7 @@ final class ComposeSheet {
     func requestCancel() {
         // Closing the window while Send is held: it still goes, Undo moves to a notification.
         if hold != nil {
-            hideDuringHold()
+            closeDuringHold()
             return
         }
         guard !busy, !hasEnded else { return }
@@ -610,8 +609,10 @@ final class ComposeSheet {
     }
 
     /// The sheet is done: every handler disconnected, the timers stopped, the recovery
-    /// file removed, the window destroyed, the host and the application told.
-    func end() {
+    /// file removed, the window destroyed, the host and the application told. With a
+    /// hold that goes on without the window (`handingOver`), the recovery file and the
+    /// request are that hold's, and only the application is told.
+    func end(handingOver closedHold: ClosedHold? = nil) {
         guard !hasEnded else { return }
         hasEnded = true
         question?.close()
@@ -638,10 +639,10 @@ final class ComposeSheet {
         for controller in textControllers { gtk_widget_remove_controller(textView.widget, mr_event_controller(controller.pointer)) }
         controllers = []
         textControllers = []
-        recovery?.remove()
+        if closedHold == nil { recovery?.remove() }
         gtk_window_destroy(mr_window(window.widget))
-        host.sheetClosed()
-        ended(self)
+        if closedHold == nil { host.sheetClosed() }
+        ended(self, closedHold)
     }
 }
 

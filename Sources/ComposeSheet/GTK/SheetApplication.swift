@@ -18,6 +18,8 @@ public final class SheetApplication {
     private var connections = SignalConnections()
     private var waiting: [(SheetContent, any SheetHost, RecoveryStore?, String?, SheetHandle)] = []
     private var sheets: [ComposeSheet] = []
+    /// Held Sends whose window was closed (ClosedHold), until their message went or is back.
+    private var closedHolds: [ClosedHold] = []
     /// The choosers on screen (SheetApplication+Chooser.swift), and those waiting for the start.
     var choosers: [ChooserWindow] = []
     var waitingChoosers: [() -> Void] = []
@@ -119,13 +121,41 @@ public final class SheetApplication {
     private func show(
         _ content: SheetContent, host: any SheetHost, recovery: RecoveryStore?, activationToken: String?, handle: SheetHandle
     ) {
-        let sheet = ComposeSheet(application: gtkApplication, content: content, host: host,
-                                 recovery: recovery?.create(), ended: { [unowned self] sheet in
+        let sheet = makeSheet(content, host: host, recovery: recovery?.create(), handle: handle)
+        sheet.present(activationToken: activationToken)
+    }
+
+    private func makeSheet(_ content: SheetContent, host: any SheetHost, recovery: RecoveryFile?, handle: SheetHandle) -> ComposeSheet {
+        let sheet = ComposeSheet(application: gtkApplication, content: content, host: host, recovery: recovery,
+                                 ended: { [unowned self] sheet, closedHold in
                                      self.sheets.removeAll { $0 === sheet }
+                                     if let closedHold { self.keep(closedHold, for: handle) }
                                  })
         sheets.append(sheet)
         handle.sheet = sheet
-        sheet.present(activationToken: activationToken)
+        return sheet
+    }
+
+    /// A held Send whose window was closed: the application stays until its message went,
+    /// or is shown again in a new sheet of the same request (Undo, a refusal).
+    private func keep(_ closedHold: ClosedHold, for handle: SheetHandle) {
+        closedHolds.append(closedHold)
+        handle.closedHold = closedHold
+        hold()
+        closedHold.start(reopen: { [unowned self] closedHold, reason in
+            self.forget(closedHold, for: handle)
+            let sheet = self.makeSheet(closedHold.content, host: closedHold.host, recovery: closedHold.recovery, handle: handle)
+            sheet.present()
+            sheet.show(returning: reason)
+        }, finished: { [unowned self] closedHold in
+            self.forget(closedHold, for: handle)
+        })
+    }
+
+    private func forget(_ closedHold: ClosedHold, for handle: SheetHandle) {
+        closedHolds.removeAll { $0 === closedHold }
+        if handle.closedHold === closedHold { handle.closedHold = nil }
+        release()
     }
 }
 
@@ -133,6 +163,8 @@ public final class SheetApplication {
 /// was withdrawn (nothing edited: cancelled; edits: saved as a draft). Main thread only.
 public final class SheetHandle {
     weak var sheet: ComposeSheet?
+    /// Its held Send, while the window was closed and the Undo time runs on.
+    weak var closedHold: ClosedHold?
     /// The chooser the request opened first, while it is on screen.
     weak var chooser: ChooserWindow?
 
@@ -149,9 +181,10 @@ public final class SheetHandle {
     }
 
     /// Undo of the sheet's held Send, from elsewhere than its toast (the notification's
-    /// button): as the toast's Undo, and the window shows again. `false`: the sheet holds
-    /// nothing (it is gone, or its message went).
+    /// button): as the toast's Undo; a sheet whose window was closed meanwhile opens again
+    /// with the message. `false`: nothing is held (its message went, or is going).
     public func undoSend() -> Bool {
+        if let closedHold { return closedHold.undo() }
         guard let sheet, sheet.hold != nil else { return false }
         sheet.undoSend()
         return true
