@@ -29,7 +29,7 @@ import Testing
     }
 
     @Test func everyByteOutsideQCharIsEncoded() {
-        let everything = String(decoding: (1...127).map { UInt8($0) }.filter { $0 != 13 && $0 != 10 }, as: UTF8.self)
+        let everything = String(decoding: (UInt8(1)...UInt8(127)).filter { $0 != 13 && $0 != 10 }, as: UTF8.self)
         let url = MailtoURL.encode(EmailData(body: everything))
         let allowed = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~!$'()*+,;:@%=?&".utf8)
         #expect(url.utf8.allSatisfy { allowed.contains($0) })

@@ -14,6 +14,7 @@ extension SheetTests {
         try keepTheDefaultUndoHold(sandbox)
         try writeAccount(sandbox, port: server.port, security: "none")
         let program = try start(["open", "mailto:joe@example.com?subject=Oops", "--json"])
+        let driven = Date()
         let steps = try desktop.drive([
             "wait-sheet", "type:Message:Not this one.", "press:Send", "wait-label:Sending in", "state:Message",
             screenshot("undo-toast"), "press:Undo", "wait-label:Not sent: the message is back", "state:Message",
@@ -25,8 +26,11 @@ extension SheetTests {
         #expect(states.first?["editable"] as? Bool == false, "read-only while held: \(states)")
         #expect(states.last?["editable"] as? Bool == true, "back to edit: \(states)")
         #expect(states.last?["text"] as? String == "Not this one.", "\(states)")
-        // Longer than the hold: nothing may arrive after an Undo.
-        sleep(7)
+        // Past the end of the hold (5 s from Send; the driver's clock starts a little after
+        // `driven`), with a margin: nothing may arrive after an Undo.
+        let send = steps.first { $0["step"] as? String == "press" && $0["button"] as? String == "Send" }
+        let sent = driven.addingTimeInterval((send?["seconds"] as? Double ?? 0) + 5 + 2)
+        if sent > Date() { Thread.sleep(until: sent) }
         #expect(server.messages.isEmpty)
         #expect(try outboxEntries().isEmpty)
         _ = try desktop.drive(["press:Cancel", "press:Discard", "wait-gone"])

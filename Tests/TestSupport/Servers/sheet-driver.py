@@ -576,6 +576,8 @@ for step in args:
         press = dbus.lowlevel.MethodCallMessage(button.app.bus_name, button.path, "org.a11y.atspi.Action", "DoAction")
         press.append(0, signature="i")
         bus.send_message(press)
+        # A question every fifth of a millisecond: one waits at every turn of the program's
+        # main loop, without thousands more for it to answer afterwards.
         flood_until = time.time() + 1.0
         sent = 0
         while time.time() < flood_until:
@@ -583,6 +585,7 @@ for step in args:
             ask.append(count, signature="i")
             bus.send_message(ask)
             sent += 1
+            time.sleep(0.0002)
         # Asked afresh (this connection may have more questions waiting than the bus lets
         # it): the windows around the last. GTK 4.8 does not answer for a window past the
         # last when it has none at all (its last one closed): no answer is an answer then.
