@@ -99,8 +99,9 @@ let package = Package(
                               "-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs", "-Xlinker", "--no-export-dynamic"]),
             ]
         ),
-        // Outbox: the flush benchmark queues its 1,000 messages directly. TestSupport: every
-        // process it runs gets HOME and every XDG_* directory of its own, as the tests' do.
+        // Outbox: the flush benchmark queues its 10,000 messages directly. SMTPTransport: it
+        // times libcurl alone too. TestSupport: every process it runs gets HOME and every
+        // XDG_* directory of its own, as the tests' do.
         .executableTarget(name: "bench", dependencies: ["MailtoCore", "Outbox", "SMTPTransport", "TestSupport"]),
         // Test helper: flushes an outbox with a sender that records deliveries to a file,
         // so that the tests can kill it with SIGKILL half-way and count what was lost.
@@ -108,8 +109,8 @@ let package = Package(
         // Shared by the test targets: sandboxes (HOME, XDG_*), running the built binary,
         // and the real servers the tests talk to.
         // The Python servers and drivers under Servers/ and Resources/ run from the source tree.
-        .target(name: "TestSupport", dependencies: ["CTestProcess"], path: "Tests/TestSupport", exclude: ["Servers", "Resources"]),
-        // pidfd_open and pidfd_send_signal, for TestSupport's ProcessReference.
+        .target(name: "TestSupport", dependencies: ["CGIO", "CTestProcess"], path: "Tests/TestSupport", exclude: ["Servers", "Resources"]),
+        // pidfd_send_signal, for TestSupport's ProcessReference (pidfd_open is CGIO's).
         .systemLibrary(name: "CTestProcess", path: "Tests/CTestProcess"),
         .testTarget(name: "MailtoCoreTests", dependencies: ["MailtoCore"]),
         // Snapshots/ holds expected outputs, read from the source tree.

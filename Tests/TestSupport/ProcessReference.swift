@@ -1,3 +1,4 @@
+import CGIO
 import CTestProcess
 import Foundation
 
@@ -14,7 +15,7 @@ public final class ProcessReference: @unchecked Sendable {
 
     public init(_ pid: pid_t) {
         self.pid = pid
-        descriptor = mr_test_pidfd_open(pid)
+        descriptor = mr_pidfd_open(pid)
     }
 
     deinit {
