@@ -614,7 +614,8 @@ for step in args:
     elif kind == "names":
         say(step=kind, names=named_controls())
     elif kind == "shot":
-        time.sleep(0.3)
+        # Nine frames for the last change to be drawn.
+        time.sleep(0.15)
         subprocess.run(["import", "-window", "root", rest], check=True)
         say(step=kind, path=rest)
     elif kind == "sleep":
