@@ -69,30 +69,53 @@ public func trn(_ singular: String, _ plural: String, _ count: Int, _ values: an
 }
 
 /// Puts `values` in place of the `%@` (in order) and `%N$@` (the Nth) of `format`; `%%` is
-/// a percent sign.
+/// a percent sign. Read as UTF-8 (every mark it looks for is ASCII): a message is filled
+/// for every line a flush of thousands reports, and reading it as Characters cost more
+/// than looking up its translation.
 func fill(_ format: String, with values: [String]) -> String {
+    let utf8 = format.utf8
+    let percentSign = UInt8(ascii: "%")
+    guard utf8.contains(percentSign) else { return format }
     var result = ""
     var next = 0
-    var rest = Substring(format)
-    while let percent = rest.firstIndex(of: "%") {
-        result += rest[..<percent]
-        let after = rest[rest.index(after: percent)...]
-        if after.hasPrefix("%") {
+    // Copied up to `copied`; looking for the next mark from `position`.
+    var copied = utf8.startIndex
+    var position = copied
+    while let percent = utf8[position...].firstIndex(of: percentSign) {
+        result += format[copied..<percent]
+        let after = utf8.index(after: percent)
+        let mark = after < utf8.endIndex ? utf8[after] : 0
+        if mark == percentSign {
             result += "%"
-            rest = after.dropFirst()
-        } else if after.hasPrefix("@") {
+            position = utf8.index(after: after)
+        } else if mark == UInt8(ascii: "@") {
             result += next < values.count ? values[next] : ""
             next += 1
-            rest = after.dropFirst()
-        } else if let dollar = after.firstIndex(of: "$"), let number = Int(after[..<dollar]), after[after.index(after: dollar)...].hasPrefix("@") {
+            position = utf8.index(after: after)
+        } else if let (number, end) = positionalMark(in: utf8, at: after) {
             result += number >= 1 && number <= values.count ? values[number - 1] : ""
-            rest = after[after.index(dollar, offsetBy: 2)...]
+            position = end
         } else {
             result += "%"
-            rest = after
+            position = after
         }
+        copied = position
     }
-    return result + rest
+    return result + format[copied...]
+}
+
+/// `N$@` at `index` (after a `%`): N, and where the mark ends; `nil` when it is not one.
+private func positionalMark(in utf8: String.UTF8View, at index: String.Index) -> (Int, String.Index)? {
+    var number = 0
+    var position = index
+    while position < utf8.endIndex, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(utf8[position]), number < 1_000 {
+        number = number * 10 + Int(utf8[position] - UInt8(ascii: "0"))
+        position = utf8.index(after: position)
+    }
+    guard position > index, position < utf8.endIndex, utf8[position] == UInt8(ascii: "$") else { return nil }
+    let at = utf8.index(after: position)
+    guard at < utf8.endIndex, utf8[at] == UInt8(ascii: "@") else { return nil }
+    return (number, utf8.index(after: at))
 }
 
 /// Marks `message` for the extraction (`make update-po`) where it is only stored, and

@@ -23,6 +23,11 @@ struct LocalizationTests {
         #expect(fill("100%% of %@", with: ["it"]) == "100% of it")
         #expect(fill("%@ and %@", with: ["one"]) == "one and ")
         #expect(fill("a lone % sign", with: []) == "a lone % sign")
+        // Read as bytes, whatever surrounds the marks; what is no mark is left as written.
+        #expect(fill("Grüße an %@ – schön, %2$@!", with: ["Jürgen", "Groß"]) == "Grüße an Jürgen – schön, Groß!")
+        #expect(fill("ends with %", with: ["x"]) == "ends with %")
+        #expect(fill("%3$@|%1$x|%$@|%12", with: ["a"]) == "|%1$x|%$@|%12")
+        #expect(fill("%@%@%%%@", with: ["1", "2", "3"]) == "12%3")
         #expect(tr("%@ messages wait", "3") == "3 messages wait")
         #expect(tr("%@ of %@ sent", 2, 5) == "2 of 5 sent")
         // A percent sign is written %% with or without values.
