@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import MailtoCore
 
 /// The bookkeeping half of a flush, on a thread of its own: claims the next messages and
@@ -8,8 +11,9 @@ import MailtoCore
 ///
 /// One batch ahead at most: a flush that stops early (its `limit`, a file it cannot
 /// write) has recorded at most one batch it does not try, and gives those records back
-/// (`finish`). Batches grow 1, 2, 4… up to `Outbox.batchSize`, so that a quick flush of a
-/// few messages records no attempt it does not make.
+/// (`finish`). Batches grow 1, 2, 4… up to `Outbox.batchSize` (or what the process may
+/// open: `claimBudget`), so that a quick flush of a few messages records no attempt it does
+/// not make.
 final class BatchRecorder: @unchecked Sendable {
     // @unchecked Sendable: `ready`, `done`, `stopping` and `removals` are read and written
     // inside `monitor` only; the other stored properties are the recording thread's alone
@@ -34,6 +38,9 @@ final class BatchRecorder: @unchecked Sendable {
     private let now: Timestamp
     private let monitor = Monitor()
     private var thread: WorkerThread?
+    /// The most messages in one batch here: `Outbox.batchSize`, or fewer where the process
+    /// may open fewer files than two batches of claims need (`claimBudget`).
+    private let largestBatch = BatchRecorder.claimBudget()
 
     /// Guarded by `monitor`.
     private var ready: Prepared?
@@ -87,6 +94,32 @@ final class BatchRecorder: @unchecked Sendable {
         ready = nil
     }
 
+    /// How many claims one batch may hold. Each is an open descriptor, and two batches are
+    /// open at once (the one being sent, the next one), beside the process's other files:
+    /// a desktop session's limit is often 1,024 (systemd's soft default), which a flush of
+    /// two batches of 1,024 ran out of ("Too many open files", and the flush stopped). So
+    /// the soft limit is raised towards the hard one, as far as two full batches need (this
+    /// process polls its descriptors, never `select`s them), and what it allows then sets
+    /// the batch: a quarter of it, less a reserve.
+    static func claimBudget() -> Int {
+        let wanted = rlim_t(4 * Outbox.batchSize + reservedFiles)
+        var limit = rlimit()
+        guard getrlimit(resourceOpenFiles, &limit) == 0 else { return 64 }
+        if limit.rlim_cur < wanted, limit.rlim_max > limit.rlim_cur {
+            var raised = limit
+            raised.rlim_cur = min(limit.rlim_max, wanted)
+            if setrlimit(resourceOpenFiles, &raised) == 0 { limit = raised }
+        }
+        let allowed = Int(clamping: limit.rlim_cur)
+        return max(1, min(Outbox.batchSize, (allowed - reservedFiles) / 4))
+    }
+
+    /// Descriptors left for everything but the claims: libcurl's connection, the message
+    /// being read, the outbox's directory, the trash's list, a password command's pipes.
+    private static let reservedFiles = 128
+
+    private static let resourceOpenFiles = __rlimit_resource_t(RLIMIT_NOFILE.rawValue)
+
     // MARK: - The recording thread
 
     private var position = 0
@@ -121,7 +154,7 @@ final class BatchRecorder: @unchecked Sendable {
             batch = claimBatch(of: min(batchSize, limit - taken), skipped: &skipped)
             taken += batch.count
         }
-        batchSize = min(batchSize * 2, Outbox.batchSize)
+        batchSize = min(batchSize * 2, largestBatch)
         guard let first = batch.first else {
             return skipped.isEmpty ? nil : .batch([], skipped: skipped, durableRemovals: monitor.locked { removals })
         }

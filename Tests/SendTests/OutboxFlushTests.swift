@@ -105,6 +105,29 @@ func startMailtoRoute(_ arguments: [String], in sandbox: Sandbox) throws -> Serv
         #expect(errors.dropFirst().allSatisfy { $0.hasPrefix("not tried: ") }, "\(errors)")
     }
 
+    /// A flush holds an open descriptor per message of two batches, and a desktop session
+    /// often lets a process open only 1,024 files (systemd's soft default): with a limit of
+    /// 256, soft and hard, 600 queued messages all go, over one connection (smaller
+    /// batches); with only the soft limit that low, the flush raises it, and 600 more go.
+    @Test func aLowLimitOfOpenFilesStillSendsEveryMessage() throws {
+        let sandbox = try Sandbox()
+        let server = try SMTPTestServer(.plain)
+        try writeAccount(sandbox, port: server.port, security: "none")
+        var sent: [String] = []
+        for limit in ["ulimit -n 256", "ulimit -Sn 256"] {
+            let ids = try enqueueMessages(sandboxOutbox(sandbox), 600)
+            let result = try run("/bin/sh", ["-c", limit + " && exec \"$0\" outbox flush --json", mailtoRouteBinary],
+                                 environment: sandbox.environment)
+            #expect(result.status == 0, "\(limit): \(result.stderr)")
+            let flushed = try #require(try jsonObject(result.stdout)["flushed"] as? [[String: Any]])
+            #expect(flushed.count == 600 && flushed.allSatisfy { $0["result"] as? String == "sent" }, "\(limit)")
+            sent += ids
+        }
+        #expect(try server.receivedMessageIDs() == sent)
+        #expect(server.connections == 2)
+        #expect(try sandboxOutbox(sandbox).list().isEmpty)
+    }
+
     @Test func twentyQueuedMessagesGoOutOverOneConnection() throws {
         let sandbox = try Sandbox()
         let server = try SMTPTestServer(.plain)
