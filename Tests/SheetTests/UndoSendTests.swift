@@ -74,6 +74,23 @@ extension SheetTests {
         #expect((view["headers"] as? [String: String])?["Subject"] == "Held")
     }
 
+    /// The window closed during the hold of a sheet that is not the service's: the hold
+    /// runs on without the window (none waits hidden), the message goes at its time, once,
+    /// and the click reports it sent.
+    @Test func closingTheWindowDuringTheHoldSendsAtItsTime() throws {
+        let server = try SMTPTestServer(.plain)
+        try keepTheDefaultUndoHold(sandbox)
+        try writeAccount(sandbox, port: server.port, security: "none")
+        let program = try start(["open", "mailto:joe@example.com?subject=Closed&body=Going%20out", "--json"])
+        _ = try desktop.drive(["wait-sheet", "press:Send", "wait-label:Sending in", "press:Close", "wait-gone"])
+        #expect(server.messages.isEmpty, "not before the end of the hold")
+        let result = program.finish(timeout: 30)
+        #expect(result.status == 0, "\(result)")
+        #expect(try jsonObject(result.stdout)["result"] as? String == "sent", "\(result)")
+        #expect(server.messages.count == 1)
+        #expect(try outboxEntries().isEmpty)
+    }
+
     /// The toast's × (named "Dismiss"): no Undo wanted, so the message goes now, not at
     /// the end of a long hold.
     @Test func dismissingTheToastSendsAtOnce() throws {
