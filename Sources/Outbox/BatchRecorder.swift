@@ -126,6 +126,8 @@ final class BatchRecorder: @unchecked Sendable {
     private var batchSize = 1
     /// Messages claimed or skipped so far: what counts against `limit`.
     private var taken = 0
+    /// The removals the last sync made durable (`Prepared.batch`'s `durableRemovals`).
+    private var synced = 0
 
     private func run() {
         while true {
@@ -156,11 +158,13 @@ final class BatchRecorder: @unchecked Sendable {
         }
         batchSize = min(batchSize * 2, largestBatch)
         guard let first = batch.first else {
-            return skipped.isEmpty ? nil : .batch([], skipped: skipped, durableRemovals: monitor.locked { removals })
+            // No sync was made: only the removals the last one covered are durable.
+            return skipped.isEmpty ? nil : .batch([], skipped: skipped, durableRemovals: synced)
         }
         let durable = monitor.locked { removals }
         do {
             try OutboxClaim.beginAttempts(batch, now: now)
+            synced = durable
         } catch {
             // Not sent: what would come of them could not be recorded.
             for claim in batch { claim.release() }
