@@ -279,12 +279,11 @@ private func emailPortal(on bus: PrivateSessionBus, version: Int) throws -> Serv
         let seconds = Date().timeIntervalSince(started)
         #expect(result.status == 1, "\(result)")
         let object = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
-        // The live test answers within 5 s (docs/check.md), as it measures itself: the
-        // whole run, which a machine busy with the other tests may slow, is far from the
-        // 30 s of timeout= all the same.
+        // Within 5 s (docs/check.md), the whole run as the user waits for it; and the live
+        // test as it measures itself.
+        #expect(seconds < 5, "took \(seconds) s")
         let live = try #require(member(object, "live", "milliseconds") as? Int, "\(object)")
         #expect(live < 5_000, "the live test took \(live) ms")
-        #expect(seconds < 15, "took \(seconds) s")
         #expect(member(object, "live", "connected") as? Bool == false)
         #expect(member(object, "live", "error", "kind") as? String == "transient")
         #expect(problems(object).contains { $0.fix.hasPrefix("check host= and port=") })
