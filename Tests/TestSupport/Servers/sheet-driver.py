@@ -301,12 +301,19 @@ def state_of(node):
         found["x"], found["y"] = extents.x, extents.y
     except Exception:
         pass
+    text = text_of(node)
+    if text is not None:
+        found["text"] = text
+    return found
+
+
+def text_of(node):
+    """A field's text, or None while its program does not answer."""
     try:
         text = node.queryText()
-        found["text"] = text.getText(0, text.characterCount)
+        return text.getText(0, text.characterCount)
     except Exception:
-        pass
-    return found
+        return None
 
 
 def focused():
@@ -458,12 +465,20 @@ for step in args:
             if time.time() > deadline:
                 fail("the file chooser's location field did not take the focus")
             time.sleep(0.05)
-        press_keys("ctrl+a")
-        type_text(rest)
-        while state_of(node).get("text") != rest:
+        # A chooser busy reading a folder can lose keys or be slow to answer a question;
+        # the path is typed again (over what the field holds) until the field holds it.
+        held = None
+        while held != rest:
             if time.time() > deadline:
-                fail("the location field holds %r, not %r" % (state_of(node).get("text"), rest))
-            time.sleep(0.05)
+                fail("the location field holds %r, not %r" % (held, rest))
+            press_keys("ctrl+a")
+            type_text(rest)
+            retyped = time.time() + 3.0
+            while time.time() < min(retyped, deadline):
+                held = text_of(node)
+                if held == rest:
+                    break
+                time.sleep(0.05)
         press_keys("Return")
         say(step=kind, path=rest)
     elif kind == "wait-label":
