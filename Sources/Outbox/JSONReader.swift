@@ -22,14 +22,22 @@ package struct JSONReader {
         self.bytes = bytes
     }
 
+    // A flush lists thousands of entries before it sends one: the reader allocates only
+    // for what it returns (no array per literal compared, one string per string read).
+
     private mutating func skipWhitespace() {
-        while index < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[index]) { index += 1 }
+        while index < bytes.count {
+            switch bytes[index] {
+            case 0x20, 0x09, 0x0A, 0x0D: index += 1
+            default: return
+            }
+        }
     }
 
-    private mutating func consume(_ literal: String) -> Bool {
-        let literalBytes = Array(literal.utf8)
+    private mutating func consume(_ literal: StaticString) -> Bool {
+        let literalBytes = UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount)
         guard index + literalBytes.count <= bytes.count,
-              Array(bytes[index..<index + literalBytes.count]) == literalBytes
+              bytes[index..<index + literalBytes.count].elementsEqual(literalBytes)
         else { return false }
         index += literalBytes.count
         return true
@@ -108,7 +116,16 @@ package struct JSONReader {
     private mutating func string() -> String? {
         guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { return nil }
         index += 1
-        var out: [UInt8] = []
+        // Most strings have no escape: taken whole, up to their closing quote.
+        let start = index
+        while index < bytes.count, bytes[index] >= 0x20, bytes[index] != UInt8(ascii: "\""), bytes[index] != UInt8(ascii: "\\") {
+            index += 1
+        }
+        if index < bytes.count, bytes[index] == UInt8(ascii: "\"") {
+            index += 1
+            return String(decoding: bytes[start..<index - 1], as: UTF8.self)
+        }
+        var out = Array(bytes[start..<index])
         while index < bytes.count {
             let byte = bytes[index]
             index += 1

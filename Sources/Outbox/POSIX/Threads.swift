@@ -40,6 +40,49 @@ private func workerThreadMain(_ context: UnsafeMutableRawPointer?) -> UnsafeMuta
     return nil
 }
 
+/// `transform` of each index below `count`, in order, worked out on up to one thread per
+/// processor (this one among them), each taking a run of at least `leastPerThread`
+/// indices: for work that waits on files as much as it computes, where the order of the
+/// results matters and not that of the work.
+func concurrentMap<Element>(_ count: Int, leastPerThread: Int, _ transform: @escaping (Int) -> Element) -> [Element] {
+    let processors = max(1, min(8, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))))
+    let threads = max(1, min(processors, count / max(1, leastPerThread)))
+    guard threads > 1 else { return (0..<count).map(transform) }
+    let results = UnsafeMutableBufferPointer<Element?>.allocate(capacity: count)
+    results.initialize(repeating: nil)
+    defer {
+        results.deinitialize()
+        results.deallocate()
+    }
+    // Each run writes its own part of `results`, and is joined before they are read.
+    let fill = SendableRuns(results: results, transform: transform)
+    let bounds = (0...threads).map { $0 * count / threads }
+    let workers = (1..<threads).map { run in WorkerThread { fill.run(bounds[run]..<bounds[run + 1]) } }
+    fill.run(bounds[0]..<bounds[1])
+    for (run, worker) in workers.enumerated() {
+        // No thread to be had: this one does that run too.
+        if let worker { worker.join() } else { fill.run(bounds[run + 1]..<bounds[run + 2]) }
+    }
+    return results.map { $0! }
+}
+
+/// The runs of a `concurrentMap`, each filling its own indices.
+private final class SendableRuns<Element>: @unchecked Sendable {
+    // @unchecked Sendable: each run writes indices no other run writes; the caller reads
+    // them only after joining every thread.
+    let results: UnsafeMutableBufferPointer<Element?>
+    let transform: (Int) -> Element
+
+    init(results: UnsafeMutableBufferPointer<Element?>, transform: @escaping (Int) -> Element) {
+        self.results = results
+        self.transform = transform
+    }
+
+    func run(_ indices: Range<Int>) {
+        for index in indices { results[index] = transform(index) }
+    }
+}
+
 /// A mutex and its condition: the state shared by a flush's threads is read and written
 /// inside `locked` only, and a thread waits inside it for another's change.
 final class Monitor: @unchecked Sendable {
