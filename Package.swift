@@ -140,7 +140,7 @@ let package = Package(
         .target(name: "RouteFakes", dependencies: ["MailtoRoute", "MIMEMessage", "Outbox", "SMTPTransport"], path: "Tests/RouteFakes"),
         .testTarget(name: "SMTPTransportTests", dependencies: ["SMTPTransport", "MIMEMessage"]),
         // End-to-end: the built binary against real SMTP servers (Tests/TestSupport/Resources).
-        .testTarget(name: "SendTests", dependencies: ["TestSupport", "mailto-route", "Outbox", "bench"]),
+        .testTarget(name: "SendTests", dependencies: ["TestSupport", "mailto-route", "Outbox", "SMTPTransport", "bench"]),
         // End-to-end: the Router's choices, with real servers, a real bus, a real terminal.
         .testTarget(name: "RouterTests", dependencies: ["TestSupport", "mailto-route"]),
         // The sheet's logic in-process (addresses, files, recovery), then the real window,

@@ -193,6 +193,7 @@ final class BatchRecorder: @unchecked Sendable {
                     claim.release()
                     continue
                 }
+                claim.readAhead()
                 batch.append(claim)
                 bytes += claim.entry.size
             } catch {

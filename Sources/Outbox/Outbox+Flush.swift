@@ -52,6 +52,10 @@ extension Outbox {
     /// connection open across calls. It returns when a server accepted the message, and
     /// throws otherwise (a `ClassifiedError` says whether to retry: `transient` and
     /// `configuration` reschedule, `permanent` and `input` move the entry to `failed/`).
+    /// It calls `claim.beforeAcceptance` before the server can accept the message (before
+    /// the end of its data; SMTPTransport's `RawMessage.beforeEnd`), and sends no end when
+    /// that throws: the message before is taken out of the outbox meanwhile, on a thread of
+    /// its own (`SentRemoval`), and this is where the flush waits for it.
     ///
     /// docs/design.md rule 9: each message is sent only after its attempt is recorded durably
     /// (`OutboxClaim.beginAttempt`). When the outbox cannot record an attempt or its
@@ -62,7 +66,8 @@ extension Outbox {
     /// removals before it durable (`Outbox.batchSize`); the next batch is claimed and
     /// recorded on a thread of its own while this one is sent (`BatchRecorder`). A process
     /// killed at any moment leaves each message either sent and removed, or still queued;
-    /// only the one being sent may be sent again (its removal had not happened yet), after
+    /// only the one being sent, or the one before it while this one has not reached its
+    /// end, may be sent again (its removal had not happened yet: one message at most), after
     /// its back-off or by a flush that takes every queued message; the others whose
     /// attempts were recorded and not made (the rest of the batch, and the next one) wait
     /// their back-off too, unsent. A power cut during a flush may bring back messages
@@ -89,11 +94,33 @@ extension Outbox {
         defer { trash.finish() }
         let recorder = BatchRecorder(outbox: self, candidates: candidates, wanted: wanted, limit: limit, now: now)
         defer { recorder.finish() }
+        let removal = SentRemoval(trash: trash)
+        defer { removal.finish() }
         var reports: [FlushReport] = []
         /// Sent and taken out, in order: (report index, what to delete); those before
         /// `handedToTrash` were synced and given to `trash`.
         var removed: [(Int, TakenOut)] = []
         var handedToTrash = 0
+        /// The report of the sent message `removal` is taking out.
+        var beingRemoved: Int?
+        /// Waits for the message being taken out, and counts it as removed; `false`: it
+        /// could not be, and its report says so (the flush stops).
+        func settleRemoval() -> Bool {
+            guard let index = beingRemoved else { return true }
+            beingRemoved = nil
+            switch removal.collect() {
+            case .success(let taken)?:
+                removed.append((index, taken))
+                recorder.removalMade()
+            case .failure(let error)?:
+                reports[index].storeError = OutboxError(error)
+                reports[index].stoppedFlush = true
+                return false
+            case nil:
+                break
+            }
+            return true
+        }
         sending: while let prepared = recorder.next() {
             switch prepared {
             case .failed(let report, let skipped):
@@ -106,20 +133,42 @@ extension Outbox {
                 trash.add(removed[handedToTrash..<durableRemovals].map(\.1))
                 handedToTrash = durableRemovals
                 for (position, claim) in batch.enumerated() {
-                    let (report, taken) = attempt(claim, now: now, trash: trash, send: send)
-                    reports.append(report)
-                    if let taken {
-                        removed.append((reports.count - 1, taken))
-                        recorder.removalMade()
-                    }
-                    if report.storeError != nil {
-                        reports[reports.count - 1].stoppedFlush = true
+                    claim.beforeAcceptance = { try removal.waitUntilOut() }
+                    var sendError: Error?
+                    do { try send(claim) } catch { sendError = error }
+                    guard settleRemoval() else {
+                        // This one was not accepted (its sender waited for that removal,
+                        // and was told to stop before its end), or, by a sender that did
+                        // not wait, it was: then it is recorded as any sent message.
+                        if sendError == nil {
+                            var (report, taken) = recordSent(claim, trash: trash)
+                            report.stoppedFlush = true
+                            reports.append(report)
+                            if let taken { removed.append((reports.count - 1, taken)) }
+                        } else {
+                            claim.abandonAttempt()
+                        }
                         for unsent in batch[(position + 1)...] { unsent.abandonAttempt() }
                         break sending
+                    }
+                    if let sendError {
+                        let report = recordFailure(claim, sendError, now: now)
+                        reports.append(report)
+                        if report.storeError != nil {
+                            reports[reports.count - 1].stoppedFlush = true
+                            for unsent in batch[(position + 1)...] { unsent.abandonAttempt() }
+                            break sending
+                        }
+                    } else {
+                        reports.append(FlushReport(id: claim.entry.id, outcome: .sent, entry: claim.entry))
+                        beingRemoved = reports.count - 1
+                        removal.hand(claim)
                     }
                 }
             }
         }
+        _ = settleRemoval()
+        removal.finish()
         // Before the last sync: no attempt is recorded after it.
         recorder.finish()
         if !finishRemovals(Array(removed[handedToTrash...]), reports: &reports, trash: trash), !reports.isEmpty {
@@ -201,23 +250,35 @@ extension Outbox {
     func attempt(
         _ claim: OutboxClaim, now: Timestamp, trash: FlushTrash, send: (OutboxClaim) throws -> Void
     ) -> (FlushReport, TakenOut?) {
-        let id = claim.entry.id
         do {
             try send(claim)
         } catch {
-            let attemptError = Failure(attempt: error)
-            do {
-                switch try claim.recordFailedAttempt(attemptError, now: now) {
-                case .rescheduled(let entry):
-                    return (FlushReport(id: id, outcome: .rescheduled, entry: entry, error: attemptError), nil)
-                case .movedToFailed(let entry):
-                    return (FlushReport(id: id, outcome: .failed, entry: entry, error: attemptError), nil)
-                }
-            } catch {
-                // The attempt is counted all the same (its `.attempt-` record): it waits its back-off.
-                return (FlushReport(id: id, outcome: .rescheduled, entry: claim.entry, error: attemptError, storeError: OutboxError(error)), nil)
-            }
+            return (recordFailure(claim, error, now: now), nil)
         }
+        return recordSent(claim, trash: trash)
+    }
+
+    /// Records that the sender failed with `error`: the entry is rescheduled or moved to
+    /// `failed/`.
+    private func recordFailure(_ claim: OutboxClaim, _ error: Error, now: Timestamp) -> FlushReport {
+        let id = claim.entry.id
+        let attemptError = Failure(attempt: error)
+        do {
+            switch try claim.recordFailedAttempt(attemptError, now: now) {
+            case .rescheduled(let entry):
+                return FlushReport(id: id, outcome: .rescheduled, entry: entry, error: attemptError)
+            case .movedToFailed(let entry):
+                return FlushReport(id: id, outcome: .failed, entry: entry, error: attemptError)
+            }
+        } catch {
+            // The attempt is counted all the same (its `.attempt-` record): it waits its back-off.
+            return FlushReport(id: id, outcome: .rescheduled, entry: claim.entry, error: attemptError, storeError: OutboxError(error))
+        }
+    }
+
+    /// Takes a sent message out of the outbox, here and now.
+    private func recordSent(_ claim: OutboxClaim, trash: FlushTrash) -> (FlushReport, TakenOut?) {
+        let id = claim.entry.id
         do {
             let taken = try claim.markSentUnsynced(into: trash)
             return (FlushReport(id: id, outcome: .sent, entry: claim.entry), taken)

@@ -18,6 +18,12 @@ public final class OutboxClaim {
     private var spent = false
     /// `beginAttempt` recorded an attempt that `entry` counts and `meta.json` does not yet.
     private var attemptBegun = false
+    /// What a sender calls before the server can accept the message (SMTPTransport's
+    /// `RawMessage.beforeEnd`), set by a flush: it waits until the message sent before
+    /// is out of the outbox, which happens meanwhile on another thread, so that a kill
+    /// leaves at most one message sent and still queued. It throws when that message could
+    /// not be taken out: this one must then not be accepted (the flush stops).
+    public internal(set) var beforeAcceptance: (@Sendable () throws -> Void)?
 
     init(outbox: Outbox, entry: OutboxEntry, state: Outbox.State, lock: FileDescriptor) {
         self.outbox = outbox
@@ -35,6 +41,26 @@ public final class OutboxClaim {
     /// The whole message.
     public func readMessage() throws -> [UInt8] {
         try openFile(messagePath, O_RDONLY).readAll()
+    }
+
+    /// The message, when a flush read it ahead (`readAhead`): a small one is read on the
+    /// flush's recording thread while the message before is sent, so that the sending
+    /// thread opens no file. `nil`: the sender reads `messagePath` itself.
+    public private(set) var messageRead: [UInt8]?
+
+    /// The most bytes of a message read ahead: a text message with a small attachment.
+    static let readAheadLimit = 256 * 1024
+
+    /// Reads the message into `messageRead` when it is small. A message that cannot be
+    /// read now is left for the sender, which then says why.
+    func readAhead() {
+        guard entry.size <= Self.readAheadLimit, let file = try? openForReadingIfExists(messagePath) else { return }
+        defer { try? file.close() }
+        // A queued message is written once, whole: one read of the size fstat says.
+        guard let size = try? Int(file.status().st_size), size <= Self.readAheadLimit,
+              let bytes = try? file.read(count: size, at: 0), bytes.count == size
+        else { return }
+        messageRead = bytes
     }
 
     /// Records durably that an attempt begins (docs/design.md rule 9): a name

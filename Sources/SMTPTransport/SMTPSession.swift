@@ -16,11 +16,18 @@ public struct RawMessage: Sendable {
     public var envelopeFrom: String
     /// RCPT TO, bare addresses, in order.
     public var recipients: [String]
+    /// Called once, before the last of the message goes to the server: the server cannot
+    /// accept the message before it returns. When it throws, the transfer ends there, the
+    /// end of the data unsent, and the server accepts nothing (`SMTPError` of kind
+    /// `.transient` with its words). An outbox flush waits here for the message before to
+    /// be out of the outbox, so that a kill repeats at most one message.
+    public var beforeEnd: (@Sendable () throws -> Void)?
 
-    public init(_ content: Content, envelopeFrom: String, recipients: [String]) {
+    public init(_ content: Content, envelopeFrom: String, recipients: [String], beforeEnd: (@Sendable () throws -> Void)? = nil) {
         self.content = content
         self.envelopeFrom = envelopeFrom
         self.recipients = recipients
+        self.beforeEnd = beforeEnd
     }
 }
 
@@ -73,7 +80,7 @@ public final class SMTPSession {
         case .file(let path):
             do { stream = try MessageStream(messageFile: path) } catch { throw SMTPError(.input, error.message) }
         }
-        return try transfer(stream, from: message.envelopeFrom, to: message.recipients, progress: nil)
+        return try transfer(stream, from: message.envelopeFrom, to: message.recipients, progress: nil, beforeEnd: message.beforeEnd)
     }
 
     /// Sends `message`, built now and streamed as it goes out, to its recipients.
@@ -89,7 +96,7 @@ public final class SMTPSession {
     /// One transfer over the kept handle: the shared core of both `send`s.
     func transfer(
         _ stream: MessageStream, from: String, to recipients: [String],
-        progress: (@Sendable (_ sent: Int, _ total: Int) -> Void)?
+        progress: (@Sendable (_ sent: Int, _ total: Int) -> Void)?, beforeEnd: (@Sendable () throws -> Void)? = nil
     ) throws(SMTPError) -> SMTPReceipt {
         if let unreachable {
             throw SMTPError(unreachable.kind, tr("not tried: %@", unreachable.message), reply: unreachable.reply)
@@ -103,7 +110,7 @@ public final class SMTPSession {
         do { declaredSize = try stream.dotStuffedSize() } catch { throw SMTPError(.input, error.message) }
         try easy.set(CURLOPT_INFILESIZE_LARGE, size: declaredSize)
         let state = TransferState(stream: stream, patience: server.stallTimeout,
-                                  needsLogin: server.user != nil || server.bearerToken != nil, progress: progress)
+                                  needsLogin: server.user != nil || server.bearerToken != nil, progress: progress, beforeEnd: beforeEnd)
         // `state` outlives the transfer: perform() returns before this function does, and
         // the handle's pointers to it are cleared below, before anything else can run.
         let opaque = Unmanaged.passUnretained(state).toOpaque()
@@ -124,6 +131,7 @@ public final class SMTPSession {
         }
         guard code == CURLE_OK else {
             if let streamError = state.streamError { throw SMTPError(.input, streamError.message) }
+            if let endRefused = state.endRefused { throw SMTPError(.transient, tr("not sent: %@", "\(endRefused)")) }
             throw failure(code, of: state, messageSize: stream.size)
         }
         let refused = state.replies.refused

@@ -86,6 +86,44 @@ func leftovers(in directory: String) -> [String] {
         }
     }
 
+    /// A sent message is taken out of the outbox on another thread while the next one is
+    /// sent, and the next one cannot be accepted before that is done: when it cannot be
+    /// done (here its `.sent-` name is taken by a directory, so the rename fails), the
+    /// sender waiting before the end of the next message is told to stop, the flush stops,
+    /// and only the message whose removal failed can be sent again. Nothing is lost.
+    @Test func aSentMessageThatCannotBeTakenOutStopsTheNextBeforeItsEnd() throws {
+        let sandbox = try Sandbox()
+        let outbox = sandboxOutbox(sandbox)
+        let ids = try (0..<3).map { try outbox.enqueue(sampleMessage($0)).id }
+        let blocker = outbox.directory + "/.sent-" + ids[1]
+        var accepted: [String] = []
+        var stopped: [String] = []
+        let reports = try outbox.flush(allQueued: true) { claim in
+            do {
+                try claim.beforeAcceptance?()
+            } catch {
+                stopped.append(claim.entry.id)
+                throw error
+            }
+            accepted.append(claim.entry.id)
+            if claim.entry.id == ids[1] {
+                try FileManager.default.createDirectory(atPath: blocker + "/in-the-way", withIntermediateDirectories: true)
+            }
+        }
+        #expect(accepted == [ids[0], ids[1]])
+        #expect(stopped == [ids[2]], "the third message was not held before its end")
+        #expect(reports.map(\.id) == [ids[0], ids[1]])
+        #expect(reports.map(\.outcome) == [.sent, .sent])
+        #expect(reports[1].storeError?.errno == EISDIR, "\(reports)")
+        #expect(reports[1].stoppedFlush)
+        #expect(FlushReport.stoppingError(in: reports)?.errno == EISDIR)
+
+        try FileManager.default.removeItem(atPath: blocker)
+        // The second may be sent again (a duplicate, never a loss); the third was never
+        // accepted and waits, unsent.
+        #expect(try outbox.list().map(\.id) == [ids[1], ids[2]])
+    }
+
     /// With a full outbox and a server answering 451, each message is
     /// tried at most once: the attempt is recorded (an empty file needs no space) but its
     /// failure cannot be, so it waits its back-off, and a flush that would fold the

@@ -46,6 +46,9 @@ do {
         // A flush the user runs: every queued message, due or not (as `outbox flush`).
         let reports = try outbox.flush(allQueued: true) { claim in
             if pause > 0 { usleep(useconds_t(pause) * 500) }
+            // As a real sender does before the end of the data: the message before must
+            // be out of the outbox before this one can be accepted.
+            try claim.beforeAcceptance?()
             let line = Array((claim.entry.id + "\n").utf8)
             guard write(deliveries, line, line.count) == line.count, fsync(deliveries) == 0 else {
                 fail("cannot record a delivery")

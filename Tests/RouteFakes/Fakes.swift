@@ -160,7 +160,9 @@ public final class FakeTransport: Transport, @unchecked Sendable {
         }
 
         public func send(_ message: RawMessage) throws(SMTPError) -> SMTPReceipt {
-            try transport.answer(Sent(envelopeFrom: message.envelopeFrom, recipients: message.recipients, messageId: nil, server: server))
+            // As the real session: the message is not accepted before `beforeEnd` let it be.
+            do { try message.beforeEnd?() } catch { throw SMTPError(.transient, "not sent: \(error)") }
+            return try transport.answer(Sent(envelopeFrom: message.envelopeFrom, recipients: message.recipients, messageId: nil, server: server))
         }
     }
 }

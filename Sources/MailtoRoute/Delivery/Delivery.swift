@@ -16,6 +16,9 @@ struct Submission {
     var subject: String?
     /// The account it goes through; a queued copy is retried through it.
     var account: Account
+    /// `RawMessage.beforeEnd` of a stored message: an outbox flush's wait for the message
+    /// before to be out of the outbox.
+    var beforeEnd: (@Sendable () throws -> Void)?
 
     init(_ message: OutgoingMessage, subject: String?, account: Account) {
         content = .built(message)
@@ -27,8 +30,9 @@ struct Submission {
     }
 
     init(stored: RawMessage.Content, envelopeFrom: String, recipients: [String], messageId: String?, subject: String?,
-         account: Account) {
+         account: Account, beforeEnd: (@Sendable () throws -> Void)? = nil) {
         content = .stored(stored)
+        self.beforeEnd = beforeEnd
         self.envelopeFrom = envelopeFrom
         self.recipients = recipients
         self.messageId = messageId
@@ -84,7 +88,8 @@ extension Session {
             receipt = switch submission.content {
             case .built(let message): try smtp.send(message, progress: progress)
             case .stored(let content):
-                try smtp.send(RawMessage(content, envelopeFrom: submission.envelopeFrom, recipients: submission.recipients))
+                try smtp.send(RawMessage(content, envelopeFrom: submission.envelopeFrom, recipients: submission.recipients,
+                                         beforeEnd: submission.beforeEnd))
             }
         } catch {
             throw failure(error, through: submission.account)

@@ -131,8 +131,8 @@ extension Session {
         let entry = claim.entry
         do {
             let sent = try transmit(Submission(
-                stored: .file(claim.messagePath), envelopeFrom: entry.envelopeFrom, recipients: entry.recipients,
-                messageId: entry.messageId, subject: entry.subject, account: account))
+                stored: claim.messageRead.map { .bytes($0) } ?? .file(claim.messagePath), envelopeFrom: entry.envelopeFrom, recipients: entry.recipients,
+                messageId: entry.messageId, subject: entry.subject, account: account, beforeEnd: claim.beforeAcceptance))
             replies[entry.id] = sent.receipt.reply
             // Queued again for those put off before this entry goes as sent; if that
             // failed, the entry stays (the others may get it twice: a duplicate, never a loss).

@@ -63,13 +63,38 @@ final class TransferState: DialogueState {
     /// Set when the transfer was stopped before the message because the session made no
     /// login.
     var offeredNoLogin = false
+    /// `RawMessage.beforeEnd`, until it was called.
+    private var beforeEnd: (@Sendable () throws -> Void)?
+    /// What `beforeEnd` threw: the transfer was stopped before the end of the message.
+    var endRefused: Error?
 
-    init(stream: MessageStream, patience: Int, needsLogin: Bool, progress: (@Sendable (Int, Int) -> Void)?) {
+    init(stream: MessageStream, patience: Int, needsLogin: Bool, progress: (@Sendable (Int, Int) -> Void)?,
+         beforeEnd: (@Sendable () throws -> Void)? = nil) {
         self.stream = stream
         self.needsLogin = needsLogin
         self.progress = progress
+        self.beforeEnd = beforeEnd
         super.init(patience: patience)
     }
+
+    /// The next chunk of the message into `buffer`; `beforeEnd` is called before the chunk
+    /// that ends it goes out (libcurl may never ask past the size it was given).
+    func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+        let count = try stream.read(into: buffer)
+        if stream.produced == stream.size, let beforeEnd {
+            self.beforeEnd = nil
+            do {
+                try beforeEnd()
+            } catch {
+                endRefused = error
+                throw EndRefused()
+            }
+        }
+        return count
+    }
+
+    /// `read` stopped the transfer: `endRefused` says why.
+    struct EndRefused: Error {}
 
     /// libcurl logs in only where the server's EHLO offers AUTH, and otherwise sends the
     /// message without a word (7.88): a login the account has but the session never used
@@ -104,9 +129,11 @@ func curlReadCallback(_ buffer: UnsafeMutablePointer<CChar>?, _ size: Int, _ cou
         return mr_curl_readfunc_abort()
     }
     do {
-        return try state.stream.read(into: UnsafeMutableRawBufferPointer(start: buffer, count: size * count))
+        return try state.read(into: UnsafeMutableRawBufferPointer(start: buffer, count: size * count))
+    } catch is TransferState.EndRefused {
+        return mr_curl_readfunc_abort()
     } catch {
-        state.streamError = error
+        state.streamError = error as? MIMEError
         return mr_curl_readfunc_abort()
     }
 }
