@@ -82,12 +82,7 @@ final class BatchRecorder: @unchecked Sendable {
     /// Ends the recording: waits for the thread, and gives back what it recorded and
     /// will not be sent (the flush stopped before).
     func finish() {
-        monitor.locked {
-            stopping = true
-            monitor.wake()
-        }
-        thread?.join()
-        thread = nil
+        monitor.end(&thread) { stopping = true }
         if case .batch(let claims, _, _)? = ready {
             for claim in claims { claim.abandonAttempt() }
         }

@@ -59,12 +59,7 @@ final class SentRemoval: @unchecked Sendable {
 
     /// Ends the thread, once the message handed is out.
     func finish() {
-        monitor.locked {
-            stopping = true
-            monitor.wake()
-        }
-        thread?.join()
-        thread = nil
+        monitor.end(&thread) { stopping = true }
     }
 
     private func run() {

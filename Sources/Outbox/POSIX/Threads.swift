@@ -120,3 +120,16 @@ final class Monitor: @unchecked Sendable {
         pthread_cond_broadcast(condition)
     }
 }
+
+extension Monitor {
+    /// Tells a worker thread to end (`tell` sets its flag, inside `locked`; every waiter
+    /// is woken), then waits for it; `thread` is `nil` after.
+    func end(_ thread: inout WorkerThread?, telling tell: () -> Void) {
+        locked {
+            tell()
+            wake()
+        }
+        thread?.join()
+        thread = nil
+    }
+}
