@@ -456,29 +456,32 @@ for step in args:
         # the first keys while it makes the field).
         press_keys("slash")
         deadline = time.time() + TIMEOUT
-        while True:
-            node = next((found for root in windows_named("Attach Files") for found in walk(root)
+
+        def location_field():
+            return next((found for root in windows_named("Attach Files") for found in walk(root)
                          if found is not root and found.getRoleName() in FIELDS
                          and found.getState().contains(pyatspi.STATE_FOCUSED)), None)
-            if node is not None:
+
+        # The field is looked for again each round: a busy chooser may make it anew (the
+        # one found first then answers nothing), or lose keys; the path is typed again
+        # (over what the field holds) when the field does not hold it after a while.
+        held, typed_at = None, None
+        while True:
+            try:
+                node = location_field()
+            except Exception:
+                node = None
+            held = text_of(node) if node is not None else None
+            if held == rest:
                 break
             if time.time() > deadline:
-                fail("the file chooser's location field did not take the focus")
+                fail("the location field holds %r, not %r" % (held, rest) if node is not None
+                     else "the file chooser's location field did not take the focus")
+            if node is not None and (typed_at is None or time.time() - typed_at > 3.0):
+                press_keys("ctrl+a")
+                type_text(rest)
+                typed_at = time.time()
             time.sleep(0.05)
-        # A chooser busy reading a folder can lose keys or be slow to answer a question;
-        # the path is typed again (over what the field holds) until the field holds it.
-        held = None
-        while held != rest:
-            if time.time() > deadline:
-                fail("the location field holds %r, not %r" % (held, rest))
-            press_keys("ctrl+a")
-            type_text(rest)
-            retyped = time.time() + 3.0
-            while time.time() < min(retyped, deadline):
-                held = text_of(node)
-                if held == rest:
-                    break
-                time.sleep(0.05)
         press_keys("Return")
         say(step=kind, path=rest)
     elif kind == "wait-label":
