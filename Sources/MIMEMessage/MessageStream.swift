@@ -283,13 +283,10 @@ final class FileSource {
 
     /// Opens the regular file at `path` and takes its size from the open file (`fstat`): one
     /// lookup of the path, where `size(of:)` and `init(path:size:)` make two (a flush
-    /// opens each of its messages so).
-    /// Without updating its access time (`O_NOATIME`, where the file is the caller's): a
-    /// message the project stored is read to be sent, and a time written back for each
-    /// would give the next sync of a flush thousands of inodes to write.
+    /// opens each of its messages so), without updating its access time
+    /// (`MailtoCore.openForReading`).
     init(opening path: String, what: String) throws(MIMEError) {
-        var opened = LocalPath.withCString(path) { open($0, O_RDONLY | O_CLOEXEC | MailtoCore.O_NOATIME) }
-        if opened < 0, errno == EPERM { opened = LocalPath.withCString(path) { open($0, O_RDONLY | O_CLOEXEC) } }
+        let opened = openForReading(path)
         guard opened >= 0 else {
             throw .input(tr("cannot open %@ %@: %@", what, LocalPath.display(path), systemErrorText(errno)))
         }

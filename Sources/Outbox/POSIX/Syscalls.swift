@@ -26,16 +26,12 @@ func openIfExists(_ path: String, _ flags: Int32) throws -> FileDescriptor? {
 }
 
 /// `openIfExists` for reading a file of the outbox's own, without updating its access
-/// time (`O_NOATIME`; plain when the file is another user's): under `relatime` the first
-/// read after a file was written or linked writes its inode back, and a flush that lists
-/// 10,000 entries then gave its first sync 10,000 inodes to write (80 ms before the first
-/// message went).
+/// time (`MailtoCore.openForReading`).
 func openForReadingIfExists(_ path: String) throws -> FileDescriptor? {
-    do {
-        return try openIfExists(path, O_RDONLY | O_NOATIME)
-    } catch let error as OutboxError where error.errno == EPERM {
-        return try openIfExists(path, O_RDONLY)
-    }
+    let raw = openForReading(path)
+    if raw >= 0 { return FileDescriptor(raw, path: path) }
+    if errno == ENOENT { return nil }
+    throw OutboxError.system(tr("cannot open"), path: path, errno: errno)
 }
 
 /// Wraps `link(2)`: `path` becomes another name of the file at `target`; an existing
