@@ -166,6 +166,17 @@ final class RecoveryFile: Sendable {
         write(email)
     }
 
+    /// Undo's taking back of a held message, for a sheet and a closed one's hold alike:
+    /// this file has `email` before the outbox lets it go (rule 3: from then on only the
+    /// sheet holds it), and is suspended again when the outbox keeps it. `nil`: the
+    /// message is back; else why not (`SheetHost.undoHold`).
+    static func takeBack(_ email: EmailData, into file: RecoveryFile?, from host: any SheetHost) -> String? {
+        file?.resume(with: email)
+        guard let problem = host.undoHold() else { return nil }
+        file?.suspend()
+        return problem
+    }
+
     /// The sheet ended as the user chose: nothing to recover.
     func remove() {
         state.withLock { state in

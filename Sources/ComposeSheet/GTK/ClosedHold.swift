@@ -86,12 +86,7 @@ final class ClosedHold {
     /// `false`: too late (its sending began), or it is no longer held here.
     func undo() -> Bool {
         guard !over else { return false }
-        // Rule 3: from the moment the outbox lets it go, the recovery file has the message.
-        recovery?.resume(with: content.email)
-        guard host.undoHold() == nil else {
-            recovery?.suspend()
-            return false
-        }
+        guard RecoveryFile.takeBack(content.email, into: recovery, from: host) == nil else { return false }
         over = true
         if timer != 0 { g_source_remove(timer) }
         timer = 0

@@ -124,11 +124,7 @@ extension ComposeSheet {
     /// leaves the outbox unsent and is back in the sheet to edit.
     func undoSend() {
         guard hold != nil, !busy, !hasEnded else { return }
-        // Rule 3: from the moment the outbox lets it go, the sheet alone has the message,
-        // so its recovery file is written first.
-        recovery?.resume(with: message(convertingLineBreaks: false))
-        if let problem = host.undoHold() {
-            recovery?.suspend()
+        if let problem = RecoveryFile.takeBack(message(convertingLineBreaks: false), into: recovery, from: host) {
             toast(tr("Too late to undo: %@", problem.visible))
             return
         }
