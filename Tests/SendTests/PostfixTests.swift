@@ -43,7 +43,7 @@ import TestSupport
         let result = try mailtoRoute(
             ["send", link, "--to", "Ann Ärger <ann@example.net>", "--cc", "cc@example.net", "--bcc", "hidden@example.org",
              "--subject", subject, "--body", body, "--attach", binary.url.path, "--attach", notes.path, "--json"], in: sandbox)
-        #expect(result.status == 0, "\(result)")
+        #expect(result.status == 0, "\(result)\n\(server.diagnostics)")
         let report = try jsonObject(result.stdout)
         let recipients = ["joe@example.com", "ann@example.net", "cc@example.net", "hidden@example.org"]
         #expect(report["accepted"] as? [String] == recipients)
@@ -96,7 +96,7 @@ import TestSupport
         try account(sandbox, server)
         let result = try mailtoRoute(["send", "--to", "joe@example.com", "--to", "later@example.com", "--subject", "Plans",
                                       "--body", "Hi\n.dot\n", "--json"], in: sandbox)
-        #expect(result.status == 0, "\(result)")
+        #expect(result.status == 0, "\(result)\n\(server.diagnostics)")
         let report = try jsonObject(result.stdout)
         #expect(report["accepted"] as? [String] == ["joe@example.com"])
         let refused = try #require(report["refused"] as? [[String: String]])
@@ -119,7 +119,7 @@ import TestSupport
         try account(sandbox, server)
         let result = try mailtoRoute(["send", "--to", "joe@example.com", "--to", "nobody@example.com", "--subject", "Plans",
                                       "--body", "x", "--json"], in: sandbox)
-        #expect(result.status == 2, "\(result)")
+        #expect(result.status == 2, "\(result)\n\(server.diagnostics)")
         let report = try jsonObject(result.stdout)
         let refused = try #require(report["refused"] as? [[String: String]])
         #expect(refused.first?["reply"]?.hasPrefix("550 5.1.1 <nobody@example.com>: Recipient address rejected") == true, "\(refused)")
@@ -142,7 +142,7 @@ import TestSupport
         let attachment = try randomFile(sandbox, "big.bin", size: 3_000_000)
         let result = try mailtoRoute(["send", "--to", "joe@example.com", "--subject", "Big", "--body", "x",
                                       "--attach", attachment.url.path, "--json"], in: sandbox)
-        #expect(result.status == 1, "\(result)")
+        #expect(result.status == 1, "\(result)\n\(server.diagnostics)")
         let report = try jsonObject(result.stdout)
         #expect(report["reply"] as? String == "552 5.3.4 Message size exceeds fixed limit")
         let error = try #require(report["error"] as? [String: String])
@@ -164,7 +164,7 @@ import TestSupport
         try account(sandbox, server)
         let result = try mailtoRoute(["send", "--to", "Jörg Müller <jörg@example.org>", "--to", "joe@example.com",
                                       "--subject", "Grüße", "--body", "x", "--json"], in: sandbox)
-        #expect(result.status == 0, "\(result)")
+        #expect(result.status == 0, "\(result)\n\(server.diagnostics)")
         #expect(try jsonObject(result.stdout)["accepted"] as? [String] == ["jörg@example.org", "joe@example.com"])
         let copies = server.delivered(count: 2)
         try #require(copies.count == 2, "\(server.log)")
@@ -183,7 +183,7 @@ import TestSupport
         let server = try PostfixSubmissionServer(certificate: certificates.server)
         try account(sandbox, server, password: "wrong-pw-123")
         let result = try mailtoRoute(["send", "--to", "joe@example.com", "--body", "x", "--json"], in: sandbox)
-        #expect(result.status == 78, "\(result)")
+        #expect(result.status == 78, "\(result)\n\(server.diagnostics)")
         let error = try #require(try jsonObject(result.stdout)["error"] as? [String: String])
         #expect(error["kind"] == "configuration")
         #expect(error["message"]?.contains("535 5.7.8") == true, "\(error)")
@@ -199,7 +199,7 @@ import TestSupport
         let server = try PostfixSubmissionServer(certificate: certificates.server, user: nil)
         try account(sandbox, server)
         let result = try mailtoRoute(["send", "--to", "joe@example.com", "--subject", "Kept", "--body", "x", "--json"], in: sandbox)
-        #expect(result.status == 78, "\(result)")
+        #expect(result.status == 78, "\(result)\n\(server.diagnostics)")
         let report = try jsonObject(result.stdout)
         let error = try #require(report["error"] as? [String: String])
         #expect(error["kind"] == "configuration")

@@ -66,6 +66,14 @@ public final class PostfixSubmissionServer: @unchecked Sendable {
         (try? String(contentsOf: directory.appendingPathComponent("postfix.log"), encoding: .utf8)) ?? ""
     }
 
+    /// For a failed expectation: how the server came up (the supervisor's log) and the end
+    /// of its mail log, what a test run leaves of it once the directory is gone.
+    public var diagnostics: String {
+        let supervisor = (try? String(contentsOf: directory.appendingPathComponent("supervisor.log"), encoding: .utf8)) ?? ""
+        let mail = log.split(separator: "\n", omittingEmptySubsequences: false).suffix(40).joined(separator: "\n")
+        return "postfix on port \(port), supervisor.log:\n\(supervisor)postfix.log (its end):\n\(mail)"
+    }
+
     /// Whether the mail log says `text` within `seconds`: Postfix's daemons log through
     /// postlogd, which writes a moment after the client has had its answer.
     public func logs(_ text: String, within seconds: Double = 5) -> Bool {

@@ -104,9 +104,9 @@ def make_dir(path, owner=0, group=0, mode=0o755):
     os.chmod(path, mode)
 
 
-def listening(port):
-    """Whether something listens on 127.0.0.1:port (found without connecting, which would
-    start an smtpd)."""
+def listener_inode(port):
+    """The inode of the socket that listens on 127.0.0.1:port, or None (found without
+    connecting, which would start an smtpd)."""
     wanted = "0100007F:%04X" % port
     try:
         with open("/proc/net/tcp") as f:
@@ -114,9 +114,25 @@ def listening(port):
             for line in f:
                 fields = line.split()
                 if fields[1] == wanted and fields[3] == "0A":
-                    return True
+                    return fields[9]
     except OSError:
         pass
+    return None
+
+
+def holds_socket(pid, inode):
+    """Whether process pid has the socket with this inode open."""
+    directory = "/proc/%d/fd" % pid
+    try:
+        names = os.listdir(directory)
+    except OSError:
+        return False
+    for name in names:
+        try:
+            if os.readlink(os.path.join(directory, name)) == "socket:[%s]" % inode:
+                return True
+        except OSError:
+            continue
     return False
 
 
@@ -374,6 +390,10 @@ class Stop(Exception):
     pass
 
 
+class PortTaken(Exception):
+    pass
+
+
 def watch(groups):
     """Fork a watcher that kills the process groups once this supervisor is gone, however
     it went (SIGKILL included): Postfix's master keeps no parent-death signal."""
@@ -514,14 +534,28 @@ def supervise(args, instance, report, log):
                 env=dict(environment, MAIL_CONFIG=instance.config),
                 start_new_session=True, preexec_fn=die_with_parent)))
         deadline = time.monotonic() + 15
-        waiting = {"postfix listening": lambda: listening(port)}
+        master = children[-1][1].pid
+
+        def master_listens():
+            # The port was free when chosen, and is taken by another program if that bound
+            # it first (a test server given a free port by the kernel meanwhile): only the
+            # master's own socket counts, or the tests would talk to that other server.
+            inode = listener_inode(port)
+            if inode is not None and not holds_socket(master, inode):
+                raise PortTaken()
+            return inode is not None
+
+        waiting = {"postfix listening": master_listens}
         if not args.no_auth:
             waiting["dovecot listening"] = lambda: os.path.exists(instance.auth_socket)
         while waiting:
             for what, ready in list(waiting.items()):
-                if ready():
-                    note(what)
-                    del waiting[what]
+                try:
+                    if ready():
+                        note(what)
+                        del waiting[what]
+                except PortTaken:
+                    return "port %d is another program's" % port
             for name, child in children:
                 if child.poll() is not None:
                     return "%s exited with status %s" % (name, child.returncode)
