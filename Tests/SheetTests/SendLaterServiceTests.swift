@@ -58,7 +58,7 @@ extension ServiceTests.Service {
     /// gone), the message is not lost, and the service's next start sends it once.
     @Test func heldSendSurvivesAKillOfTheServiceAndIsSentOnce() throws {
         let server = try SMTPTestServer(.plain)
-        try keepTheDefaultUndoHold(sandbox)
+        try lengthenTheUndoHold(sandbox)
         try writeAccount(sandbox, port: server.port, security: "none")
         let program = try click(["open", "mailto:joe@example.com?subject=Held%20over", "--json"])
         // Typed, and kept in the sheet's recovery file a moment later, before Send.
@@ -131,7 +131,7 @@ extension ServiceTests.Service {
     /// without one), and the click that opened the sheet reports it sent.
     @Test func closingTheWindowDuringTheHoldStillSendsTheMessageOnceAtItsTime() throws {
         let server = try SMTPTestServer(.plain)
-        try keepTheDefaultUndoHold(sandbox)
+        try lengthenTheUndoHold(sandbox)
         try writeAccount(sandbox, port: server.port, security: "none")
         let program = try click(["open", "mailto:joe@example.com?subject=Off%20it%20goes", "--json"])
         _ = try desktop.drive(["wait-sheet", "type:Message:Typed before Send", "press:Send", "wait-label:Sending in",

@@ -11,7 +11,7 @@ extension SheetTests {
     /// message is back in the sheet to edit.
     @Test func undoWithinTheHoldSendsNothingAndGivesTheMessageBack() throws {
         let server = try SMTPTestServer(.plain)
-        try keepTheDefaultUndoHold(sandbox)
+        try lengthenTheUndoHold(sandbox)
         try writeAccount(sandbox, port: server.port, security: "none")
         let program = try start(["open", "mailto:joe@example.com?subject=Oops", "--json"])
         let driven = Date()
@@ -26,10 +26,10 @@ extension SheetTests {
         #expect(states.first?["editable"] as? Bool == false, "read-only while held: \(states)")
         #expect(states.last?["editable"] as? Bool == true, "back to edit: \(states)")
         #expect(states.last?["text"] as? String == "Not this one.", "\(states)")
-        // Past the end of the hold (5 s from Send; the driver's clock starts a little after
+        // Past the end of the hold (from Send; the driver's clock starts a little after
         // `driven`), with a margin: nothing may arrive after an Undo.
         let send = steps.first { $0["step"] as? String == "press" && $0["button"] as? String == "Send" }
-        let sent = driven.addingTimeInterval((send?["seconds"] as? Double ?? 0) + 5 + 2)
+        let sent = driven.addingTimeInterval((send?["seconds"] as? Double ?? 0) + Double(undoTestHold) + 2)
         if sent > Date() { Thread.sleep(until: sent) }
         #expect(server.messages.isEmpty)
         #expect(try outboxEntries().isEmpty)
@@ -44,7 +44,7 @@ extension SheetTests {
     /// down, then exactly one message arrives, after the hold, and the sheet closes.
     @Test func withoutUndoExactlyOneMessageArrivesAfterTheHold() throws {
         let server = try SMTPTestServer(.plain)
-        try keepTheDefaultUndoHold(sandbox)
+        try lengthenTheUndoHold(sandbox)
         try writeAccount(sandbox, port: server.port, security: "none")
         let program = try start(["open", "mailto:joe@example.com?subject=Held&body=Going%20out", "--json"])
         _ = try desktop.drive(["wait-sheet", "press:Send", "wait-label:Sending in"])
@@ -79,7 +79,7 @@ extension SheetTests {
     /// and the click reports it sent.
     @Test func closingTheWindowDuringTheHoldSendsAtItsTime() throws {
         let server = try SMTPTestServer(.plain)
-        try keepTheDefaultUndoHold(sandbox)
+        try lengthenTheUndoHold(sandbox)
         try writeAccount(sandbox, port: server.port, security: "none")
         let program = try start(["open", "mailto:joe@example.com?subject=Closed&body=Going%20out", "--json"])
         _ = try desktop.drive(["wait-sheet", "press:Send", "wait-label:Sending in", "press:Close", "wait-gone"])

@@ -28,14 +28,24 @@ def main():
     options = parser.parse_args()
     command = options.command[1:] if options.command[:1] == ["--"] else options.command
 
+    # The command starts only once the typeahead is on its terminal: typed "at once" must
+    # mean before the command could ask (on a loaded machine the command, started first,
+    # once asked and dropped what was typed before, and then read the typeahead as an answer).
+    typed, go = os.pipe()
     pid, master = pty.fork()
     if pid == 0:
+        os.close(go)
+        os.read(typed, 1)
+        os.close(typed)
         # As a shell would start it: no signal blocked (a test thread's mask is inherited).
         signal.pthread_sigmask(signal.SIG_SETMASK, [])
         os.execvp(command[0], command)
 
+    os.close(typed)
     if options.typeahead is not None:
         os.write(master, options.typeahead.encode() + b"\n")
+    os.write(go, b"x")
+    os.close(go)
     output = b""
     answers = list(options.answer)
     given = 0
