@@ -106,6 +106,25 @@ import TestSupport
         #expect(server.messages.isEmpty)
     }
 
+    /// A draft that cannot be written (its directory is a file here) keeps nothing: the
+    /// editor's file is left where it is, and the report names it.
+    @Test(arguments: [(2, [String]()), (0, ["d"])])
+    func whatCannotBeSavedStaysInTheEditorsFile(editorExit: Int, answers: [String]) throws {
+        let (sandbox, server, environment) = try setUp(editorExit: editorExit)
+        try sandbox.write("not a directory", to: "home/.local/share/mailto-route/drafts")
+        let result = try runOnTerminal([mailtoRouteBinary, "compose", "mailto:joe@example.com"], answers: answers,
+                                       environment: environment)
+        #expect(result.status != 0 && result.status != 3, "\(result)")
+        #expect(!result.stdout.contains("kept as a draft"), "\(result)")
+        let composeDirectory = sandbox.stateHome.appendingPathComponent("mailto-route/compose")
+        let left = try FileManager.default.contentsOfDirectory(atPath: composeDirectory.path)
+        let file = try #require(left.first, "\(result)")
+        #expect(result.stdout.contains("what you wrote is kept in \(composeDirectory.appendingPathComponent(file).path)"), "\(result)")
+        let kept = try String(contentsOf: composeDirectory.appendingPathComponent(file), encoding: .utf8)
+        #expect(kept.contains("Typed in the editor") && kept.contains("Subject: Written here"), "\(kept)")
+        #expect(server.messages.isEmpty)
+    }
+
     @Test func withoutATerminalItIsAUsageError() throws {
         let sandbox = try Sandbox()
         let result = try run("/usr/bin/setsid", ["-w", mailtoRouteBinary, "compose"], environment: sandbox.environment)

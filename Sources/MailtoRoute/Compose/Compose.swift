@@ -99,12 +99,23 @@ public enum Compose {
     /// foreground of this terminal, and reads it back. The editor's command is the user's
     /// own setting and may hold arguments, so it runs as `sh -c '$EDITOR "$1"' sh FILE`:
     /// the file name is an argument, never shell text.
-    public static func edit(_ email: EmailData, in directory: String, editor: String?) throws -> Edited {
+    ///
+    /// The file is left in place, at `file`: what the user wrote is there until the caller
+    /// has put the message somewhere else (sent, queued, saved) and removes it (rule 3).
+    public static func edit(_ email: EmailData, in directory: String, editor: String?) throws -> (edited: Edited, file: String) {
         let file = try makeTemporaryFile(in: directory, prefix: "message-", suffix: ".eml")
         let path = file.path
-        defer { unlink(path) }
-        try file.writeAll(Array(text(of: email).utf8))
-        try file.close()
+        do {
+            try file.writeAll(Array(text(of: email).utf8))
+            try file.close()
+        } catch {
+            unlink(path)
+            throw error
+        }
+        return (editAndRead(email, at: path, editor: editor), path)
+    }
+
+    private static func editAndRead(_ email: EmailData, at path: String, editor: String?) -> Edited {
 
         let status = runInForeground(["/bin/sh", "-c", command(editor) + " \"$1\"", "sh", path])?.shellStatus ?? 127
         let saved: [UInt8]
@@ -195,10 +206,11 @@ extension Session {
         if let signature = account(for: RouteRequest(email: start, source: .compose))?.signature {
             start.body = Signature.appended(signature, to: start.body ?? "", lineBreak: "\r\n")
         }
-        switch try Compose.edit(start, in: storage.stateDirectory + "/compose", editor: environment.editor) {
+        let (edited, file) = try Compose.edit(start, in: storage.stateDirectory + "/compose", editor: environment.editor)
+        switch edited {
         case .editorFailed(let why, let email):
             report = route(RouteRequest(email: email, source: .compose, forcedPath: .draft))
-            report.warnings.insert(tr("%@: the message is kept as a draft", why), at: 0)
+            report.warnings.insert(report.draft == nil ? why : tr("%@: the message is kept as a draft", why), at: 0)
         case .edited(let email):
             switch Compose.askWhatNext(for: email) {
             case .send:
@@ -209,6 +221,13 @@ extension Session {
                 report = RouteReport(path: .compose, result: .cancelled)
                 log(report, source: .compose)
             }
+        }
+        // The editor's file goes once the message is elsewhere, or the user discarded it;
+        // when it could be kept nowhere (no draft either), the file is what is left of it.
+        if report.result != .failed || report.draft != nil {
+            unlink(file)
+        } else {
+            report.warnings.append(tr("what you wrote is kept in %@", LocalPath.display(file)))
         }
         return finish(report, source: .compose, present: present)
     }
