@@ -50,6 +50,35 @@ public enum MailClient: String, CaseIterable, Sendable {
         }
     }
 
+    /// Whether the body would stand on the command line as it is, line breaks and all
+    /// (KMail's `--body`): then a body of more than one line goes in a file instead
+    /// (`takesBodyFile`), so that no CR or LF of a link reaches an argv (rule 4).
+    public var passesBodyAsItIs: Bool { self == .kmail }
+
+    /// Whether this program, given `word` where an address goes, would take it for
+    /// something else: KMail reads every word after its options that parses as a URL with
+    /// a scheme (`file:///etc/passwd`, or `mailto:…?attach=…` and its attach=) as a file
+    /// to attach (its CommandLineInfo). A link's "recipient" must not attach a file (rule 8).
+    public func takesAsFile(_ word: String) -> Bool {
+        self == .kmail && Self.hasURLScheme(word)
+    }
+
+    /// Whether `word` starts with a URL scheme and its colon (RFC 3986: a letter, then
+    /// letters, digits, `+`, `-` or `.`), after any leading white space.
+    static func hasURLScheme(_ word: String) -> Bool {
+        let bytes = word.utf8.drop { $0 == 0x20 || $0 == 0x09 }
+        guard let first = bytes.first, isLetter(first) else { return false }
+        for byte in bytes.dropFirst() {
+            if byte == UInt8(ascii: ":") { return true }
+            guard isLetter(byte) || (0x30...0x39).contains(byte) || "+-.".utf8.contains(byte) else { return false }
+        }
+        return false
+    }
+
+    private static func isLetter(_ byte: UInt8) -> Bool {
+        (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
+    }
+
     /// Whether `in-reply-to`, `references` and `keywords` reach the program: they do in
     /// a `mailto:` URL, not on Thunderbird's `-compose` or KMail's option list.
     public var takesExtraHeaders: Bool {
@@ -122,7 +151,8 @@ public enum MailClient: String, CaseIterable, Sendable {
                 words += ["--body", body]
             }
             for uri in fileURIs { words += ["--attach", uri] }
-            return words + ["--"] + email.to.map(email.mailbox)
+            // The handoff leaves such recipients out and says so; never passed, whoever asks.
+            return words + ["--"] + email.to.map(email.mailbox).filter { !takesAsFile($0) }
         case .clawsMail, .sylpheed:
             return ["--compose", url] + (attachments.isEmpty ? [] : ["--attach"] + attachments)
         case .balsa:

@@ -134,9 +134,15 @@ public enum Handoff {
             let onCommandLine = { (email: EmailData) in try client.arguments(for: email, attachments: files, bodyFile: nil) }
             var bodyFile: String?
             var sent = email
+            let takenAsFiles = email.to.filter { client.takesAsFile(email.mailbox($0)) }
+            if !takenAsFiles.isEmpty {
+                sent.to.removeAll { takenAsFiles.contains($0) }
+                report.recipientsNotCarried(takenAsFiles, by: app.name)
+            }
             // Measured as it will be passed: a NUL becomes U+FFFD (below), three bytes.
-            let mended = Leftovers.mendingNUL(email)
-            if try !bodyFits(mended, onCommandLine) {
+            let mended = Leftovers.mendingNUL(sent)
+            let lineBreaks = client.passesBodyAsItIs && (email.body?.utf8.contains { $0 == 0x0A || $0 == 0x0D } ?? false)
+            if try lineBreaks || !bodyFits(mended, onCommandLine) {
                 if client.takesBodyFile {
                     // The file carries the body as it is; the command line carries none.
                     bodyFile = try HandoffFiles.bodyFile(email.body ?? "")
@@ -176,6 +182,16 @@ public enum Handoff {
 struct Leftovers {
     var warnings: [String]
     var notCarried: [String] = []
+
+    /// Recipients `program` would take for files to attach (`MailClient.takesAsFile`): not
+    /// on its command line, and named (the router keeps a draft, which has them).
+    mutating func recipientsNotCarried(_ addresses: [String], by program: String) {
+        for address in addresses {
+            notCarried.append(tr("recipient %@", address.visible))
+            warnings.append(tr("recipient %@ not carried: %@ would take it for a file to attach, not an address",
+                               address.visible, program))
+        }
+    }
 
     mutating func attachmentsNotCarried(_ attachments: [Attachment], because reason: String) {
         for attachment in attachments {

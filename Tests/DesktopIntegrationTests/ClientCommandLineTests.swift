@@ -180,6 +180,49 @@ import TestSupport
         ])
     }
 
+    /// Rule 8: KMail takes every word after its options that reads as a URL for a file to
+    /// attach (and a `mailto:` one's attach= too), so a link's "recipients" such as
+    /// `file:///etc/shadow` never reach it: a clicked link (a body too long for a URL puts
+    /// it on KMail's command line) hands off the rest and names them, and the draft kept
+    /// beside says what it could not hold. Rule 4: the body's line breaks go in a file,
+    /// not in an argv word.
+    @Test func kmailIsGivenNoRecipientItWouldAttachAsAFile() throws {
+        let (sandbox, _) = try sandbox("org.kde.kmail2.desktop", program: "kmail")
+        try sandbox.write("[route]\npolicy=handoff\n", to: "home/.config/mailto-route/config")
+        let body = "First line\r\n" + String(repeating: "a", count: 70_000)
+        let url = "mailto:?to=file:///etc/shadow,mailto:x@example.org%3Fattach%3D/etc/passwd,joe@example.org&subject=Hi&body="
+            + body.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
+        let result = try run("/usr/bin/setsid", ["-w", mailtoRouteBinary, "open", url, "--json"],
+                             environment: sandbox.environment(), timeout: 30)
+        let argv = try #require(sandbox.recordedArgv("kmail"), "\(result)")
+        let recipients = Array(argv.drop { $0 != "--" }.dropFirst())
+        #expect(recipients == ["joe@example.org"], "\(argv.map { $0.prefix(80) })")
+        #expect(!argv.contains { $0.contains("/etc/shadow") || $0.contains("/etc/passwd") })
+        #expect(!argv.contains { $0.contains("\r") || $0.contains("\n") }, "no line break in an argv word")
+        let bodyFile = try #require(argv.firstIndex(of: "--msg").map { argv[$0 + 1] }, "\(argv.map { $0.prefix(80) })")
+        #expect(try String(contentsOfFile: bodyFile, encoding: .utf8).hasPrefix("First line"))
+        let report = try jsonObject(result.stdout)
+        let warnings = (report["warnings"] as? [String] ?? []).joined(separator: "\n")
+        #expect(warnings.contains("recipient file:///etc/shadow not carried: kmail would take it for a file to attach"), "\(report)")
+        #expect(warnings.contains("recipient mailto:x@example.org?attach=/etc/passwd not carried"), "\(report)")
+        // The draft holds what an address can be; what is not one is said there too.
+        let draft = try #require(sandbox.drafts.first, "\(result)")
+        #expect(try sandbox.header("To", of: draft) == "joe@example.org")
+        #expect(warnings.contains("To 'file:///etc/shadow' left out of the draft"), "\(report)")
+    }
+
+    /// Rule 4: a body of several lines reaches KMail in a file (`--msg`), never as an argv
+    /// word holding its CR and LF (`--body` carries one line only).
+    @Test func kmailGetsABodyOfSeveralLinesInAFile() throws {
+        let (sandbox, files) = try sandbox("org.kde.kmail2.desktop", program: "kmail")
+        let result = try probe("mailto:a@example.org?body=l1%0D%0AX-Injected:%20yes", attaching: [files[0]], in: sandbox)
+        #expect(result.status == 0, "\(result)")
+        let argv = try #require(sandbox.recordedArgv("kmail"))
+        #expect(!argv.contains("--body") && !argv.contains { $0.contains("\n") || $0.contains("\r") }, "\(argv)")
+        let bodyFile = try #require(argv.firstIndex(of: "--msg").map { argv[$0 + 1] }, "\(argv)")
+        #expect(try String(contentsOfFile: bodyFile, encoding: .utf8) == "l1\r\nX-Injected: yes")
+    }
+
     /// Rule 4: a NUL from a link never reaches an argv, where it would silently cut the
     /// value short; it is shown as U+FFFD and said.
     @Test func nulInALinkNeverCutsACommandLineValue() throws {
