@@ -167,6 +167,42 @@ func startMailtoRoute(_ arguments: [String], in sandbox: Sandbox) throws -> Serv
         #expect(failed.first?.lastError?.kind == .permanent)
     }
 
+    /// A queued message one of whose recipients the server refuses for good: the others
+    /// get it, and the flush says so, names the refused one and the draft that keeps their
+    /// copy. Where no draft can be written, the message is kept in failed/, said (rule 3).
+    @Test(arguments: [true, false])
+    func aRecipientRefusedInAFlushIsNamedAndKeptInADraft(draftsWritable: Bool) throws {
+        let sandbox = try Sandbox()
+        let server = try SMTPTestServer(.plain, refuse: ["nobody@example.com"])
+        try writeAccount(sandbox, port: server.port, security: "none")
+        let box = sandboxOutbox(sandbox)
+        let text = "From: jane@example.org\r\nTo: joe@example.com, nobody@example.com\r\nSubject: Both\r\n\r\nHi\r\n"
+        let entry = try box.enqueue(OutboxMessage(bytes: Array(text.utf8), envelopeFrom: "jane@example.org",
+                                                  recipients: ["joe@example.com", "nobody@example.com"]))
+        if !draftsWritable { try sandbox.write("not a directory", to: "home/.local/share/mailto-route/drafts") }
+        let result = try mailtoRoute(["outbox", "flush", "--json"], in: sandbox)
+        let flushed = try #require((try jsonObject(result.stdout)["flushed"] as? [[String: Any]])?.first, "\(result)")
+        #expect(server.messages.count == 1)
+        #expect(try server.envelope(of: try #require(server.messages.first))["rcpt_tos"] as? [String] == ["joe@example.com"])
+        #expect(flushed["accepted"] as? [String] == ["joe@example.com"], "\(flushed)")
+        let refused = try #require(flushed["refused"] as? [[String: Any]], "\(flushed)")
+        #expect(refused.first?["address"] as? String == "nobody@example.com")
+        if draftsWritable {
+            #expect(result.status == 0, "\(result)")
+            #expect(flushed["result"] as? String == "sent")
+            let draft = try #require(sandbox.drafts.first)
+            #expect(flushed["draft"] as? String == draft.path)
+            #expect(try sandbox.header("To", of: draft) == "nobody@example.com")
+            #expect(try box.list().isEmpty && box.failed().isEmpty)
+        } else {
+            #expect(result.status == 1, "\(result)")
+            #expect(flushed["result"] as? String == "failed")
+            #expect(((flushed["error"] as? [String: Any])?["message"] as? String)?
+                .contains("the copy for nobody@example.com, whom the server refused, could not be saved as a draft") == true, "\(flushed)")
+            #expect(try box.failed().map(\.id) == [entry.id], "kept, not lost")
+        }
+    }
+
     @Test func withoutAnAccountEverythingStaysQueuedWith78() throws {
         let sandbox = try Sandbox()
         let box = sandboxOutbox(sandbox)

@@ -148,6 +148,15 @@ extension Session {
             report.reply = error.reply
             return error.kind == .transient ? queue(submission, into: &report) : .keep
         }
+        return note(sent, in: &report)
+    }
+
+    /// What a server's taking of a message came to, in `report`: sent, who got it, who
+    /// was refused (each said), the draft for those refused for good, the outbox entry for
+    /// those put off. `.keep` when a copy for some recipients is in neither a draft nor
+    /// the outbox: the caller keeps the message.
+    func note(_ sent: Transmitted, in report: inout RouteReport) -> SubmitOutcome {
+        var outcome = SubmitOutcome.delivered
         report.result = .sent
         report.reply = sent.receipt.reply
         report.accepted = sent.receipt.accepted
@@ -161,6 +170,7 @@ extension Session {
             report.warnings.append(tr("the message is saved as a draft addressed to %@, whom the server refused", report.refusedForGood.map(\.address).joined(separator: ", ")))
         case .failure(let failure)?:
             report.warnings.append(failure.message)
+            outcome = .keep
         case nil:
             break
         }
@@ -170,11 +180,11 @@ extension Session {
             report.warnings.append(queued.warning)
         case .failure(let failure)?:
             report.warnings.append(failure.message)
-            return .keep
+            outcome = .keep
         case nil:
             break
         }
-        return .delivered
+        return outcome
     }
 
     /// A transient failure: into the outbox, to be retried with the same Message-ID.

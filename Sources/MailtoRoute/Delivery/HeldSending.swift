@@ -51,18 +51,23 @@ extension Session {
         }
         report.account = account.name
         report.server = account.server.address
-        var replies: [String: String] = [:]
+        var deliveries: [String: RouteReport] = [:]
         let flushed = storage.outbox.send(claim, now: services.clock.now()) { claim in
-            try transmitQueued(claim, through: account, replies: &replies)
+            try transmitQueued(claim, through: account, deliveries: &deliveries)
         }
-        report.reply = replies[entry.id]
+        if let delivery = deliveries[entry.id] {
+            report.reply = delivery.reply
+            report.accepted = delivery.accepted
+            report.refused = delivery.refused
+            report.draft = delivery.draft
+            report.warnings += delivery.warnings
+        }
         report.error = flushed.error
         switch flushed.outcome {
         case .sent:
             // Its outbox id stays in the report: what was told about it while held (a
             // notification with Undo) is replaced by what came of it.
             report.result = .sent
-            report.accepted = entry.recipients
         case .rescheduled, .skipped:
             report.result = .queued
         case .failed:

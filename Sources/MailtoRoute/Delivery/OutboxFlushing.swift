@@ -6,8 +6,11 @@ public struct OutboxFlushResult: Sendable {
     /// `host:port` of the first account it went through (the only one, usually).
     public var server: String
     public var reports: [FlushReport]
+    /// What the server said of each message tried, by entry id (`transmitQueued`): its
+    /// last reply, and where it took the message, who got it and who was refused.
+    public var deliveries: [String: RouteReport]
     /// The server's last reply to each message tried, by entry id.
-    public var replies: [String: String]
+    public var replies: [String: String] { deliveries.compactMapValues(\.reply) }
     /// The account (its name) and `host:port` each message went through, by entry id.
     public var accounts: [String: (name: String, server: String)] = [:]
 
@@ -17,10 +20,11 @@ public struct OutboxFlushResult: Sendable {
     /// Each message's report, on the `outbox` path (docs/design.md, Data model).
     public var routeReports: [RouteReport] {
         reports.map { flushed in
-            var report = RouteReport(path: .outbox, result: flushed.outcome.result)
+            var report = deliveries[flushed.id] ?? RouteReport(path: .outbox, result: flushed.outcome.result)
+            report.path = .outbox
+            report.result = flushed.outcome.result
             report.server = server(of: flushed.id)
             report.account = accounts[flushed.id]?.name ?? flushed.entry.account
-            report.reply = replies[flushed.id]
             report.messageId = flushed.entry.messageId
             report.outboxId = flushed.id
             report.error = flushed.error
@@ -63,7 +67,7 @@ extension Session {
         // is claimed.
         var ready: [String: Account] = [:]
         var first: Account?
-        var replies: [String: String] = [:]
+        var deliveries: [String: RouteReport] = [:]
         var through: [String: (name: String, server: String)] = [:]
         let reports = try storage.outbox.flush(
             now: now, limit: limit, allQueued: allQueued, selecting: selecting, trashInBackground: exiting,
@@ -77,11 +81,11 @@ extension Session {
                 throw OutboxError(.configuration, tr("its account is not set up now"))
             }
             through[entry.id] = (account.name, account.server.address)
-            try transmitQueued(claim, through: account, replies: &replies)
+            try transmitQueued(claim, through: account, deliveries: &deliveries)
         }
         // No account was looked for: nothing was selected.
         guard let first else { return nil }
-        var result = OutboxFlushResult(server: first.server.address, reports: reports, replies: replies)
+        var result = OutboxFlushResult(server: first.server.address, reports: reports, deliveries: deliveries)
         result.accounts = through
         log(result.routeReports, source: .outbox)
         return result
@@ -125,22 +129,34 @@ extension Session {
     }
 
     /// Sends a claimed entry's message as it was queued (same bytes, Message-ID and
-    /// envelope) through `account`, the server's last reply in `replies`. Throws when the
-    /// server did not take it.
-    func transmitQueued(_ claim: OutboxClaim, through account: Account, replies: inout [String: String]) throws {
+    /// envelope) through `account`; what the server said of it in `deliveries` (its reply;
+    /// once it took the message, who got it, who was refused and the draft that keeps
+    /// their copy). Throws when the server did not take it, and when a copy it did not take
+    /// for some recipients is kept nowhere: then the entry stays (others may get it twice:
+    /// a duplicate, never a loss).
+    func transmitQueued(_ claim: OutboxClaim, through account: Account, deliveries: inout [String: RouteReport]) throws {
         let entry = claim.entry
+        let sent: Transmitted
         do {
-            let sent = try transmit(Submission(
+            sent = try transmit(Submission(
                 stored: claim.messageRead.map { .bytes($0) } ?? .file(claim.messagePath), envelopeFrom: entry.envelopeFrom, recipients: entry.recipients,
                 messageId: entry.messageId, subject: entry.subject, account: account, beforeEnd: claim.beforeAcceptance))
-            replies[entry.id] = sent.receipt.reply
-            // Queued again for those put off before this entry goes as sent; if that
-            // failed, the entry stays (the others may get it twice: a duplicate, never a loss).
-            if case .failure(let failure)? = sent.deferred { throw OutboxError(failure.kind, failure.message) }
         } catch let error as SMTPError {
-            replies[entry.id] = error.reply
+            var report = RouteReport(path: .outbox, result: .failed)
+            report.reply = error.reply
+            deliveries[entry.id] = report
             throw error
         }
+        var report = RouteReport(path: .outbox, result: .sent)
+        let outcome = note(sent, in: &report)
+        // The entry's own id is the report's; one the put-off recipients were queued in is said.
+        report.outboxId = nil
+        deliveries[entry.id] = report
+        guard outcome == .keep else { return }
+        // Queued again for those put off: if that failed, it is tried again later. Refused
+        // for good, with no draft to keep their copy: kept in failed/, said.
+        if case .failure(let failure)? = sent.deferred { throw OutboxError(failure.kind, failure.message) }
+        if case .failure(let failure)? = sent.refusedCopy { throw OutboxError(.permanent, failure.message) }
     }
 
     /// The account a queued entry goes through: the one it names, else the default.

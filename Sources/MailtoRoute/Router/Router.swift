@@ -279,7 +279,9 @@ private struct Routing {
     /// kept there either, that is the error: the user's storage needs them.
     func keepAsDraft(_ report: RouteReport) -> RouteReport {
         var report = report
-        guard request.keepsFailedMessage else { return report }
+        // A caller that keeps a failed message itself (the sheet, on screen) does not
+        // keep a sent one: what the server took for some recipients only is kept here.
+        guard request.keepsFailedMessage || report.result == .sent else { return report }
         if let error = attachDraft(to: &report) {
             report.warnings.append(tr("the message could not be saved as a draft either: %@", error.message))
             if report.result != .sent {

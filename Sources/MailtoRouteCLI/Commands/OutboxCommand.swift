@@ -222,9 +222,15 @@ enum OutboxCommand: Command {
             output.print(JSON.object([
                 ("server", .string(result.server)),
                 ("flushed", .array(result.reports.map { report in
-                    .object([
+                    let delivery = result.deliveries[report.id]
+                    return .object([
                         ("id", .string(report.id)),
                         ("recipients", .strings(report.entry.recipients)),
+                        ("accepted", delivery.map { .strings($0.accepted) } ?? .null),
+                        ("refused", delivery.map { delivery in .array(delivery.refused.map { refusal in
+                            .object([("address", .string(refusal.address)), ("reply", .string(refusal.reply))])
+                        }) } ?? .null),
+                        ("draft", .string(delivery?.draft)),
                         ("messageId", .string(report.entry.messageId)),
                         ("result", .string(report.outcome.result.rawValue)),
                         ("account", .string(result.accounts[report.id]?.name ?? report.entry.account)),
@@ -240,8 +246,11 @@ enum OutboxCommand: Command {
         var lines: [String] = []
         for report in result.reports {
             var line: String
+            let delivery = result.deliveries[report.id]
             switch report.outcome {
-            case .sent: line = tr("%@: sent to %@ via %@", report.id, report.entry.recipients.joined(separator: ", "), result.server(of: report.id))
+            case .sent:
+                let accepted = delivery.map(\.accepted).flatMap { $0.isEmpty ? nil : $0 } ?? report.entry.recipients
+                line = tr("%@: sent to %@ via %@", report.id, accepted.joined(separator: ", "), result.server(of: report.id))
             case .rescheduled: line = tr("%@: still queued, next attempt %@", report.id, report.entry.nextAttempt.localText)
             case .failed: line = tr("%@: failed, moved to failed/ ('outbox retry ID' queues it again)", report.id)
             case .skipped: line = tr("%@: still queued (could not be claimed)", report.id)
@@ -251,6 +260,8 @@ enum OutboxCommand: Command {
             } else if let reply = result.replies[report.id], !reply.isEmpty {
                 line += ": \(reply)"
             }
+            // Who was refused, and where their copy is (or why it is nowhere).
+            for warning in delivery?.warnings ?? [] { line += "; " + warning }
             if let problem = report.storeError { line += "; " + tr("outbox: %@", problem.description) }
             lines.append(line.visible)
         }
