@@ -18,8 +18,14 @@ public struct RecoveryStore: Sendable {
         directory = stateDirectory + "/recovery"
     }
 
-    /// The messages of sheets that ended without finishing, each taken out of the store
-    /// (so that two starts never offer the same one twice), oldest first.
+    /// A message recovered here and shown in the sheet `create` makes: its files go once
+    /// that sheet's own recovery file holds it (rule 3), not before.
+    public var carried: RecoveredMessage?
+
+    /// The messages of sheets that ended without finishing, oldest first, each held (its
+    /// lock taken) so that two starts never offer the same one twice. Their files stay
+    /// until `RecoveredMessage.discard` once the message is kept elsewhere; one that is not
+    /// (the process ends first) is found again by the next start.
     public func takeLeftovers() -> [RecoveredMessage] {
         guard let stream = opendir(directory) else { return [] }
         defer { closedir(stream) }
@@ -41,18 +47,24 @@ public struct RecoveryStore: Sendable {
         var found: [RecoveredMessage] = []
         for id in names.sorted() {
             let lockPath = "\(directory)/\(id).lock"
-            let lock = open(lockPath, O_RDWR | O_CLOEXEC)
-            if lock >= 0 {
-                defer { close(lock) }
-                // Held: that sheet is still open (another click's).
-                guard flock(lock, LOCK_EX | LOCK_NB) == 0 else { continue }
+            var lock = open(lockPath, O_RDWR | O_CLOEXEC)
+            if lock < 0 {
+                // A recovery file whose lock is gone: locked afresh, so that it is held here.
+                lock = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
             }
-            let path = "\(directory)/\(id).recovery"
-            if let bytes = readFile(path), let email = RecoveryFormat.read(bytes) {
-                found.append(RecoveredMessage(email: email))
+            // Held: that sheet is still open (another click's), or another start has it.
+            guard lock >= 0, flock(lock, LOCK_EX | LOCK_NB) == 0 else {
+                if lock >= 0 { close(lock) }
+                continue
             }
-            unlink(path)
-            unlink(lockPath)
+            let files = LeftoverFiles(recovery: "\(directory)/\(id).recovery", lock: lockPath, descriptor: lock)
+            if let bytes = readFile(files.recovery), let email = RecoveryFormat.read(bytes) {
+                found.append(RecoveredMessage(email: email, files: files))
+            } else if readFile(files.recovery)?.isEmpty == true {
+                // Nothing in it to keep.
+                files.discard()
+            }
+            // One that does not read stays for a later version, or the user, to look at.
         }
         return found
     }
@@ -75,7 +87,7 @@ public struct RecoveryStore: Sendable {
             close(lock)
             return nil
         }
-        return RecoveryFile(directory: directory, id: id, lock: lock)
+        return RecoveryFile(directory: directory, id: id, lock: lock, replacing: carried)
     }
 
     private func makeDirectories() -> Bool {
@@ -88,9 +100,44 @@ public struct RecoveryStore: Sendable {
     }
 }
 
-/// A message a sheet left behind.
+/// A message a sheet left behind, its files held until it is kept elsewhere.
 public struct RecoveredMessage: Sendable {
     public var email: EmailData
+    let files: LeftoverFiles
+
+    /// The message is kept elsewhere now (a draft, another sheet's recovery file): its
+    /// files go.
+    public func discard() { files.discard() }
+}
+
+/// The files of a recovered message and the lock held on them; the lock goes with the
+/// last copy of the message (a start that ends leaves the files for the next one).
+final class LeftoverFiles: Sendable {
+    let recovery: String
+    let lockPath: String
+    private let descriptor: Mutex<Int32>
+
+    init(recovery: String, lock: String, descriptor: Int32) {
+        self.recovery = recovery
+        lockPath = lock
+        self.descriptor = Mutex(descriptor)
+    }
+
+    func discard() {
+        descriptor.withLock { descriptor in
+            guard descriptor >= 0 else { return }
+            unlink(recovery)
+            unlink(lockPath)
+            close(descriptor)
+            descriptor = -1
+        }
+    }
+
+    deinit {
+        descriptor.withLock { descriptor in
+            if descriptor >= 0 { close(descriptor) }
+        }
+    }
 }
 
 /// One sheet's recovery file: the lock held from creation to `remove()`. Written on a
@@ -105,13 +152,15 @@ final class RecoveryFile: Sendable {
         var writing = false
         /// The outbox holds the message (a Send held for Undo): no file, none written.
         var suspended = false
+        /// The recovered message this sheet shows: its files go once this file is written.
+        var replacing: RecoveredMessage?
     }
     private let state: Mutex<State>
 
-    init(directory: String, id: String, lock: Int32) {
+    init(directory: String, id: String, lock: Int32, replacing: RecoveredMessage? = nil) {
         self.directory = directory
         self.id = id
-        state = Mutex(State(lock: lock))
+        state = Mutex(State(lock: lock, replacing: replacing))
     }
 
     /// Whether a write is under way (the next one waits for the timer's next tick).
@@ -141,7 +190,13 @@ final class RecoveryFile: Sendable {
         close(fd)
         // Renamed into place only while the sheet is open: after remove() it is gone for good.
         state.withLock { state in
-            if ok, state.lock >= 0, !state.suspended { rename(temporary, path) } else { unlink(temporary) }
+            if ok, state.lock >= 0, !state.suspended, rename(temporary, path) == 0 {
+                // The recovered message it shows is in this file now.
+                state.replacing?.discard()
+                state.replacing = nil
+            } else {
+                unlink(temporary)
+            }
             state.writing = false
         }
     }
@@ -181,6 +236,9 @@ final class RecoveryFile: Sendable {
     func remove() {
         state.withLock { state in
             guard state.lock >= 0 else { return }
+            // The recovered message it showed ended as the user chose, too.
+            state.replacing?.discard()
+            state.replacing = nil
             unlink(path)
             unlink("\(directory)/\(id).lock")
             close(state.lock)

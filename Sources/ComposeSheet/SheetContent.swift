@@ -36,6 +36,10 @@ public struct SheetContent: Sendable {
     /// Lines shown at the top of the sheet before anything else (a message recovered
     /// from a sheet that ended unexpectedly, say).
     public var notices: [String]
+    /// `email` is a message recovered from a sheet that ended unexpectedly: the user's
+    /// writing from the start (closing the sheet asks before it goes), and written to this
+    /// sheet's recovery file at once (`RecoveryStore.carried`).
+    public var isRecovered = false
     /// The account's signature (`signature=`), put below a new message after `-- `, where
     /// the user can edit it; `nil`: none.
     public var signature: String?

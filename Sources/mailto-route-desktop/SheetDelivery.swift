@@ -84,7 +84,7 @@ enum SheetDelivery {
         }
         let mailProgram = try? session.destination().get()
 
-        let recovery = RecoveryStore(stateDirectory: session.storage.stateDirectory)
+        var recovery = RecoveryStore(stateDirectory: session.storage.stateDirectory)
         var leftovers = recovery.takeLeftovers()
         var shown = email ?? EmailData()
         var notices: [String] = []
@@ -92,12 +92,16 @@ enum SheetDelivery {
         if email == nil, let newest = leftovers.popLast() {
             recovered = true
             shown = newest.email
+            // Its files go once the sheet's own recovery file has it.
+            recovery.carried = newest
             notices.append(tr("This is the message you were writing when its window closed unexpectedly."))
         }
         var warnings: [String] = []
         for leftover in leftovers {
-            // The draft path: saved, logged, its path in the report.
+            // The draft path: saved, logged, its path in the report. Its files go only once
+            // the draft is written; else the next start finds it again.
             let report = session.route(RouteRequest(email: leftover.email, source: .sheet, forcedPath: .draft))
+            if report.draft != nil { leftover.discard() }
             let line = report.draft.map { tr("a message you were writing when its window closed unexpectedly is saved as a draft: %@", $0) }
                 ?? tr("a message you were writing when its window closed unexpectedly could not be saved: %@", report.summary)
             warnings.append(line)
@@ -113,6 +117,7 @@ enum SheetDelivery {
         }
         content.accounts = accounts.map { FromAccount(name: $0.name, readable: $0.from ?? $0.name, origin: $0.origin) }
         content.fromIndex = fromIndex
+        content.isRecovered = recovered
         content.remembersWay = session.routeSettings.always != nil && session.wayFromSystemFile == nil
         // A new message gets the account's signature; one written before (recovered) has
         // what the user left of it.

@@ -118,4 +118,27 @@ import Testing
         live.remove()
         #expect(!FileManager.default.fileExists(atPath: live.path))
     }
+
+    /// Rule 3: a recovered message's file stays until the message is kept elsewhere. Let go
+    /// of unkept (the start ended first), the next start finds it again; carried into a new
+    /// sheet, it goes once that sheet's own recovery file holds the message.
+    @Test func aRecoveredMessageStaysUntilItIsKeptElsewhere() throws {
+        let state = FileManager.default.temporaryDirectory.appendingPathComponent("sheet-state-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: state) }
+        var store = RecoveryStore(stateDirectory: state.path)
+        let gone = try #require(store.create())
+        gone.write(EmailData(to: ["gone@example.com"], body: "Half written"))
+        gone.releaseLockAsACrashWould()
+        #expect(store.takeLeftovers().map(\.email.to) == [["gone@example.com"]])
+        let again = store.takeLeftovers()
+        #expect(again.map(\.email.body) == ["Half written"], "not kept elsewhere: found again")
+        store.carried = again.first
+        let sheet = try #require(store.create())
+        #expect(FileManager.default.fileExists(atPath: gone.path), "kept until the new sheet's file has it")
+        sheet.write(try #require(again.first).email)
+        #expect(!FileManager.default.fileExists(atPath: gone.path))
+        #expect(FileManager.default.fileExists(atPath: sheet.path))
+        sheet.remove()
+        #expect(try FileManager.default.contentsOfDirectory(atPath: state.path + "/recovery").isEmpty)
+    }
 }

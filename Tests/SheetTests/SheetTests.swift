@@ -572,7 +572,8 @@ private let fleetDefaults = "etc/xdg/mailto-route/config"
     // MARK: - Nothing lost
 
     /// A sheet killed with SIGKILL leaves a recovery file (0600, at most a few seconds
-    /// old); the next `compose` offers that message again, and it can be saved.
+    /// old); the next `compose` offers that message again (again after a second kill,
+    /// with nothing typed in between), and it can be saved.
     @Test func sheetKilledIsOfferedAgainOnTheNextStart() throws {
         let first = try start(["compose"], desktopProgram: true)
         _ = try desktop.drive(["wait-sheet", "type:To:joe@example.com", "type:Subject:Typed before the crash", "sleep:2.5"])
@@ -585,12 +586,16 @@ private let fleetDefaults = "etc/xdg/mailto-route/config"
         #expect(try String(contentsOf: recovery, encoding: .utf8).contains("Typed%20before%20the%20crash"))
         first.kill9()
 
+        // Shown again, and killed again before anything was typed in it: still not lost.
         let second = try start(["compose"], desktopProgram: true)
+        _ = try desktop.drive(["wait-sheet", "wait-label:This is the message you were writing"])
+        second.kill9()
+        let third = try start(["compose"], desktopProgram: true)
         _ = try desktop.drive([
             "wait-sheet", "wait-label:This is the message you were writing", screenshot("recovered"), "key:ctrl+s",
             "wait-gone",
         ])
-        let result = second.finish()
+        let result = third.finish()
         #expect(result.status == 3, "\(result)")
         let draft = try #require(sandbox.drafts.first)
         #expect(try sandbox.header("Subject", of: draft) == "Typed before the crash")

@@ -170,6 +170,12 @@ final class ComposeSheet {
         if content.offersSetup { setupOffer = SetupOffer(in: self, notices: notices, from: ui.object("from")) }
         checkAddresses()
         checkSubject()
+        if content.isRecovered {
+            // Rule 3: the user's writing, kept in this sheet's own recovery file now (its
+            // old one goes once that is written).
+            edited = true
+            recovery?.writeInBackground(content.email)
+        }
     }
 
     /// Shows the sheet, the first empty field focused (the message, once To is filled);
