@@ -113,4 +113,50 @@ private func watchFor(_ seconds: Double, in sandbox: Sandbox) throws -> (status:
             }
         }
     }
+
+    /// A sent draft one of whose recipients the server refuses for good, when their copy
+    /// cannot be saved as a draft (the drafts' disk is full): the draft stays, said, rather
+    /// than going with their copy nowhere (rule 3).
+    @Test(.enabled(if: canMountTmpfs, "mounting a tmpfs needs root"))
+    func aDraftStaysWhenTheCopyForARefusedRecipientCannotBeSaved() throws {
+        let sandbox = try Sandbox()
+        let server = try SMTPTestServer(.plain, refuse: ["ann@example.net"])
+        try writeAccount(sandbox, port: server.port, security: "none")
+        let drafts = sandbox.dataHome.appendingPathComponent("mailto-route/drafts").path
+        try withTmpfs(at: drafts, size: "64k", mode: "0700") {
+            let id = try saveDraft(sandbox)
+            _ = try run("/bin/dd", ["if=/dev/zero", "of=\(drafts)/filler", "bs=4k"])
+            let result = try mailtoRoute(["drafts", "send", id, "--json"], in: sandbox)
+            #expect(server.messages.count == 1, "the others got it")
+            #expect(draftExists(sandbox, id), "\(result)")
+            #expect(result.stdout.contains("the copy for ann@example.net, whom the server refused, could not be saved as a draft"),
+                    "\(result)")
+        }
+    }
+}
+
+/// Rule 3 for an attachment that can be looked at but not read (another user's file): a
+/// message that cannot go keeps the rest in its draft, and says what was left out.
+@Suite struct UnreadableAttachmentTests {
+    @Test(.enabled(if: getuid() == 0, "running as another user needs root"))
+    func aDraftKeepsTheMessageWithoutAnAttachmentItCannotRead() throws {
+        let sandbox = try Sandbox()
+        let down = try SMTPTestServer(.plain, refuse: ["joe@example.com"])
+        try writeAccount(sandbox, port: down.port, security: "none")
+        // The file is root's (0600); mailto-route runs as nobody, in a sandbox of nobody's.
+        let secret = try sandbox.write("root's only", to: "secret.txt", mode: 0o600)
+        for argv in [["/bin/chmod", "755", sandbox.root.path], ["/bin/chown", "-R", "nobody:nogroup", sandbox.home.path,
+                                                                 sandbox.runtimeDir.path]] {
+            try #require(try run(argv[0], Array(argv.dropFirst())).status == 0)
+        }
+        try #require(try run("/bin/chown", ["root:root", secret.path]).status == 0)
+        let result = try run("/usr/bin/setpriv", ["--reuid", "nobody", "--regid", "nogroup", "--clear-groups", mailtoRouteBinary,
+                                                  "send", "--to", "joe@example.com", "--subject", "Kept", "--body", "x",
+                                                  "--attach", secret.path, "--json"],
+                             environment: sandbox.environment, timeout: 30)
+        let report = try jsonObject(result.stdout)
+        let draft = try #require(report["draft"] as? String, "\(result)")
+        #expect(try sandbox.header("Subject", of: URL(fileURLWithPath: draft)) == "Kept")
+        #expect((report["warnings"] as? [String])?.contains { $0.contains("secret.txt left out of the draft") } == true, "\(report)")
+    }
 }

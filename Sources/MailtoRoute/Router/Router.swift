@@ -296,10 +296,28 @@ private struct Routing {
     /// Writes the message as a draft `.eml` and puts its path (and what the draft had to
     /// leave out) in `report`; returns why it could not be written.
     func attachDraft(to report: inout RouteReport) -> Failure? {
-        let (message, warnings) = OutgoingMessage.draft(of: email, from: session.account(for: request)?.from)
+        let sender = session.account(for: request)?.from
+        var (message, warnings) = OutgoingMessage.draft(of: email, from: sender)
+        var bytes: [UInt8]
+        do {
+            bytes = try message.makeStream().readAll()
+        } catch {
+            // An attachment that could be looked at but not read (another user's file, one
+            // gone since): the draft keeps the rest, and says which (rule 3).
+            var withoutFiles = email
+            withoutFiles.attachments = []
+            (message, warnings) = OutgoingMessage.draft(of: withoutFiles, from: sender)
+            warnings.append(tr("attachments %@ left out of the draft: %@", email.attachments.map(\.fileName).joined(separator: ", "),
+                               error.message))
+            do {
+                bytes = try message.makeStream().readAll()
+            } catch {
+                report.warnings += warnings
+                return Failure(kind: .configuration, message: tr("cannot save a draft: %@", error.message))
+            }
+        }
         report.warnings += warnings
         do {
-            let bytes = try message.makeStream().readAll()
             report.draft = try session.storage.drafts.save(bytes).path
             return nil
         } catch {
