@@ -125,6 +125,21 @@ import TestSupport
         #expect(server.messages.isEmpty)
     }
 
+    /// Text an editor wrote in Latin-1 is not mended behind the user's back: the draft
+    /// has it as U+FFFD, the report says so, and the file as written stays.
+    @Test func textThatIsNotUTF8IsSaidAndKeptAsWritten() throws {
+        let (sandbox, _) = try sandboxWithAccount()
+        let environment = try writingEditor(sandbox, "To: joe@example.com\nSubject: Caf\\351\n\nna\\357ve\n")
+        let result = try runOnTerminal([mailtoRouteBinary, "compose"], answers: ["d"], environment: environment)
+        #expect(result.status == 3, "\(result)")
+        #expect(result.stdout.contains("what you wrote is not UTF-8 text"), "\(result)")
+        let composeDirectory = sandbox.stateHome.appendingPathComponent("mailto-route/compose")
+        let file = try #require(try FileManager.default.contentsOfDirectory(atPath: composeDirectory.path).first)
+        let bytes = try Data(contentsOf: composeDirectory.appendingPathComponent(file))
+        #expect(bytes.contains(0xE9) && bytes.contains(0xEF), "kept as written")
+        #expect(sandbox.drafts.count == 1)
+    }
+
     @Test func withoutATerminalItIsAUsageError() throws {
         let sandbox = try Sandbox()
         let result = try run("/usr/bin/setsid", ["-w", mailtoRouteBinary, "compose"], environment: sandbox.environment)

@@ -10,6 +10,19 @@ func certificates() throws -> TestCertificates {
 }
 
 @Suite struct SendTests {
+    /// A body that is not UTF-8 (a Latin-1 file) is an error that says so (65), not a
+    /// message sent with U+FFFD in it.
+    @Test func aBodyFileThatIsNotUTF8IsRefused() throws {
+        let sandbox = try Sandbox()
+        let server = try SMTPTestServer(.plain)
+        try writeAccount(sandbox, port: server.port, security: "none")
+        let body = try sandbox.write(Data([0x6E, 0x61, 0xEF, 0x76, 0x65, 0x0A]), to: "latin1.txt")
+        let result = try mailtoRoute(["send", "--to", "joe@example.com", "--body-file", body.path], in: sandbox)
+        #expect(result.status == 65, "\(result)")
+        #expect(result.stderr.contains("is not UTF-8 text"), "\(result)")
+        #expect(server.messages.isEmpty)
+    }
+
     @Test func plainMessageArrivesAsAskedAndBccStaysInTheEnvelope() throws {
         let sandbox = try Sandbox()
         let server = try SMTPTestServer(.plain)

@@ -102,6 +102,11 @@ enum SendCommand: Command {
         guard let bytes = try? readFileIfExists(path) else {
             throw UsageError(tr("cannot read the body from %@", what), usage: fullUsage)
         }
-        return String(decoding: bytes, as: UTF8.self)
+        // Never mended behind the caller's back: bytes that are not UTF-8 would go out as
+        // U+FFFD (a Latin-1 file, say).
+        guard let text = String(validating: bytes, as: UTF8.self) else {
+            throw Failure(kind: .input, message: tr("the body in %@ is not UTF-8 text (convert it first, e.g. with iconv)", what))
+        }
+        return text
     }
 }
