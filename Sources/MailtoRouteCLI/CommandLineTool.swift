@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import MailtoRoute
 
 /// The command line as a library: `mailto-route`'s `main` is one call of `run`, and the
@@ -30,6 +33,30 @@ public enum CommandLineTool {
             return report(error, to: context.output, json: asksForJSON(words)).rawValue
         }
     }
+
+    /// The words of this process's command line, after `mailto-route`: each as its text,
+    /// except a file to attach (the value of `--attach`), kept as
+    /// `LocalPath` text so that a name that is not UTF-8 (a Latin-1 one from an old
+    /// archive) still names its file, where `CommandLine.arguments` would have put U+FFFD.
+    public static func processWords() -> [String] {
+        var words: [String] = []
+        for index in 1..<Int(CommandLine.argc) {
+            guard let word = CommandLine.unsafeArgv[index] else { continue }
+            let bytes = UnsafeBufferPointer(start: word, count: strlen(word)).map { UInt8(bitPattern: $0) }
+            if words.last.map(pathOptions.contains) == true {
+                words.append(LocalPath.text(bytes))
+            } else if let option = pathOptions.first(where: { bytes.starts(with: Array("\($0)=".utf8)) }) {
+                // `--attach=FILE`
+                words.append(option + "=" + LocalPath.text(bytes.dropFirst(option.utf8.count + 1)))
+            } else {
+                words.append(String(decoding: bytes, as: UTF8.self))
+            }
+        }
+        return words
+    }
+
+    /// The options whose value is a local file's path, opened as `LocalPath` text.
+    static let pathOptions: Set<String> = ["--attach"]
 
     /// Whether `words` ask for JSON (`--json` before `--`): `main` leaves the messages of
     /// such a run untranslated, as a script reads them.

@@ -9,7 +9,7 @@ import MailtoRouteCLI
 // docs/design.md rule 3). exit(3) would still run the C libraries' exit handlers, which only
 // free memory the kernel takes back anyway (libcurl's OpenSSL and GnuTLS clean-ups, p11-kit's
 // finalisation): about 0.2 ms of every send.
-let words = Array(CommandLine.arguments.dropFirst())
+let words = CommandLineTool.processWords()
 // A person's language for what a person reads; JSON is for programs, and stays as it is
 // documented, messages included (the catalog is only opened by the first message said).
 if !CommandLineTool.asksForJSON(words) { Localization.bind() }

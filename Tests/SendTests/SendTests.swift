@@ -10,6 +10,23 @@ func certificates() throws -> TestCertificates {
 }
 
 @Suite struct SendTests {
+    /// A file whose name is not UTF-8 (Latin-1, from an old archive) given to `--attach`
+    /// is attached, its bytes intact, not "no such file".
+    @Test func aFileNamedInLatin1IsAttached() throws {
+        let sandbox = try Sandbox()
+        let server = try SMTPTestServer(.plain)
+        try writeAccount(sandbox, port: server.port, security: "none")
+        let script = "file=\"$(printf '%s/caf\\351.txt' \"$1\")\"; printf 'Bonjour\\n' > \"$file\"; "
+            + "exec \"$0\" send --to joe@example.com --body hi --attach \"$file\""
+        let result = try run("/bin/sh", ["-c", script, mailtoRouteBinary, sandbox.root.path], environment: sandbox.environment)
+        #expect(result.status == 0, "\(result)")
+        let view = try pythonView(of: try #require(server.messages.first))
+        let parts = try #require(view["parts"] as? [[String: Any]])
+        // "Bonjour\n", whole; named as GLib shows such a name (the byte as U+FFFD).
+        #expect(parts.last?["sha256"] as? String == "8dc2a6966f1be1644ec6b1f7223f47e53de5ad05e1c976736d948e7977a13dd3", "\(parts)")
+        #expect(parts.last?["filename"] as? String == "caf\u{FFFD}.txt", "\(parts)")
+    }
+
     /// A body that is not UTF-8 (a Latin-1 file) is an error that says so (65), not a
     /// message sent with U+FFFD in it.
     @Test func aBodyFileThatIsNotUTF8IsRefused() throws {
