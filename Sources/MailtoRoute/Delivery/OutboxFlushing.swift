@@ -9,8 +9,6 @@ public struct OutboxFlushResult: Sendable {
     /// What the server said of each message tried, by entry id (`transmitQueued`): its
     /// last reply, and where it took the message, who got it and who was refused.
     public var deliveries: [String: RouteReport]
-    /// The server's last reply to each message tried, by entry id.
-    public var replies: [String: String] { deliveries.compactMapValues(\.reply) }
     /// The account (its name) and `host:port` each message went through, by entry id.
     public var accounts: [String: (name: String, server: String)] = [:]
 

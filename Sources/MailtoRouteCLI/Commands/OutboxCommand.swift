@@ -234,7 +234,7 @@ enum OutboxCommand: Command {
                         ("messageId", .string(report.entry.messageId)),
                         ("result", .string(report.outcome.result.rawValue)),
                         ("account", .string(result.accounts[report.id]?.name ?? report.entry.account)),
-                        ("reply", .string(result.replies[report.id])),
+                        ("reply", .string(result.deliveries[report.id]?.reply)),
                         ("nextAttempt", report.outcome == .rescheduled ? .string(report.entry.nextAttempt.iso8601) : .null),
                         ("error", report.error?.json ?? .null),
                         ("storeError", .string(report.storeError?.description)),
@@ -257,7 +257,7 @@ enum OutboxCommand: Command {
             }
             if let error = report.error {
                 line += ": \(error.kind.rawValue): \(error.message)"
-            } else if let reply = result.replies[report.id], !reply.isEmpty {
+            } else if let reply = result.deliveries[report.id]?.reply, !reply.isEmpty {
                 line += ": \(reply)"
             }
             // Who was refused, and where their copy is (or why it is nowhere).
