@@ -40,7 +40,8 @@ public enum CommandLineTool {
     /// archive) still names its file, where `CommandLine.arguments` would have put U+FFFD.
     public static func processWords() -> [String] {
         var words: [String] = []
-        for index in 1..<Int(CommandLine.argc) {
+        // (An argv with no words at all, which execve allows, has none after the name.)
+        for index in 1..<max(1, Int(CommandLine.argc)) {
             guard let word = CommandLine.unsafeArgv[index] else { continue }
             let bytes = UnsafeBufferPointer(start: word, count: strlen(word)).map { UInt8(bitPattern: $0) }
             if words.last.map(pathOptions.contains) == true {

@@ -95,12 +95,16 @@ public struct Outbox: Sendable {
     /// arrives here); the entry then counts one attempt and waits the first back-off.
     /// `held`: the user asked that it wait until `until` before its first attempt (Undo
     /// send, Send later); nothing sends it earlier, and its lifetime starts then.
+    /// `state`: `.failed` keeps it in `failed/` at once (a copy refused for good that has
+    /// nowhere else to go), where only `outbox retry` sends it.
     @discardableResult
     public func enqueue(
         _ message: OutboxMessage, now: Timestamp = .now(), failedAttempt: Failure? = nil,
-        held: (hold: Hold, until: Timestamp)? = nil
+        held: (hold: Hold, until: Timestamp)? = nil, state: State = .queued
     ) throws -> OutboxEntry {
         try makeDirectories(directory)
+        let parent = state == .queued ? directory : failedDirectory
+        if state != .queued { try makeDirectories(parent) }
         removeDeadTrash()
         let headers = HeaderSection(message.bytes.prefix(65_536))
         let attempts = failedAttempt == nil ? 0 : 1
@@ -126,7 +130,7 @@ public struct Outbox: Sendable {
                 try writeNewFile(Array(entry.json.serialized.utf8), at: temporary + "/" + Outbox.metadataName)
                 try syncDirectory(temporary)
                 // The commit point: the entry appears whole.
-                if rename(temporary, entryDirectory(entry.id, .queued)) != 0 {
+                if rename(temporary, entryDirectory(entry.id, state)) != 0 {
                     let code = errno
                     if code == EEXIST || code == ENOTEMPTY {
                         // Another process made the same id in the same millisecond.
@@ -134,13 +138,15 @@ public struct Outbox: Sendable {
                         entry.id = EntryID.make()
                         continue
                     }
-                    throw OutboxError.system(tr("cannot queue"), path: entryDirectory(entry.id, .queued), errno: code)
+                    throw OutboxError.system(tr("cannot queue"), path: entryDirectory(entry.id, state), errno: code)
                 }
             } catch {
                 try? removeTree(temporary)
                 throw error
             }
-            try syncDirectory(directory)
+            // The directory that gained the entry, and the one it left.
+            try syncDirectory(parent)
+            if parent != directory { try syncDirectory(directory) }
             return entry
         }
     }

@@ -115,22 +115,32 @@ private func watchFor(_ seconds: Double, in sandbox: Sandbox) throws -> (status:
     }
 
     /// A sent draft one of whose recipients the server refuses for good, when their copy
-    /// cannot be saved as a draft (the drafts' disk is full): the draft stays, said, rather
-    /// than going with their copy nowhere (rule 3).
-    @Test(.enabled(if: canMountTmpfs, "mounting a tmpfs needs root"))
-    func aDraftStaysWhenTheCopyForARefusedRecipientCannotBeSaved() throws {
+    /// can be kept neither as a draft nor in the outbox (both disks full): the draft stays,
+    /// said, rather than going with their copy nowhere (rule 3). With only the drafts' disk
+    /// full, their copy is kept in the outbox's failed/ and the draft goes.
+    @Test(.enabled(if: canMountTmpfs, "mounting a tmpfs needs root"), arguments: [true, false])
+    func theCopyForARefusedRecipientIsKeptSomewhere(outboxFull: Bool) throws {
         let sandbox = try Sandbox()
         let server = try SMTPTestServer(.plain, refuse: ["ann@example.net"])
         try writeAccount(sandbox, port: server.port, security: "none")
         let drafts = sandbox.dataHome.appendingPathComponent("mailto-route/drafts").path
+        let box = sandboxOutbox(sandbox)
         try withTmpfs(at: drafts, size: "64k", mode: "0700") {
-            let id = try saveDraft(sandbox)
-            _ = try run("/bin/dd", ["if=/dev/zero", "of=\(drafts)/filler", "bs=4k"])
-            let result = try mailtoRoute(["drafts", "send", id, "--json"], in: sandbox)
-            #expect(server.messages.count == 1, "the others got it")
-            #expect(draftExists(sandbox, id), "\(result)")
-            #expect(result.stdout.contains("the copy for ann@example.net, whom the server refused, could not be saved as a draft"),
-                    "\(result)")
+            try withTmpfs(at: box.directory, size: "64k", mode: "0700") {
+                let id = try saveDraft(sandbox)
+                _ = try run("/bin/dd", ["if=/dev/zero", "of=\(drafts)/filler", "bs=4k"])
+                if outboxFull { _ = try run("/bin/dd", ["if=/dev/zero", "of=\(box.directory)/.filler", "bs=4k"]) }
+                let result = try mailtoRoute(["drafts", "send", id, "--json"], in: sandbox)
+                #expect(server.messages.count == 1, "the others got it")
+                #expect(result.stdout.contains("the copy for ann@example.net, whom the server refused, could not be saved as a draft"),
+                        "\(result)")
+                if outboxFull {
+                    #expect(draftExists(sandbox, id), "\(result)")
+                } else {
+                    #expect(!draftExists(sandbox, id), "\(result)")
+                    #expect(try box.failed().map(\.recipients) == [["ann@example.net"]])
+                }
+            }
         }
     }
 }

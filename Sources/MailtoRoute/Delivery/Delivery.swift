@@ -96,14 +96,10 @@ extension Session {
         }
         sent(through: submission.account)
         // Refused for good while the others got it: a draft addressed to them keeps their
-        // copy, for the user to correct the address and send again (rule 3).
-        let refused = receipt.refused.filter { $0.reply.hasPrefix("5") }.map(\.address)
-        let refusedCopy = refused.isEmpty ? nil : Result {
-            try storage.drafts.save(try submission.draft(for: refused)).path
-        }.mapError { error in
-            Failure(kind: .permanent, message: tr("the copy for %@, whom the server refused, could not be saved as a "
-                + "draft: %@", refused.joined(separator: ", "), Failure(error, otherwise: .permanent).message))
-        }
+        // copy, for the user to correct the address and send again (rule 3); where no draft
+        // can be written, the outbox's failed/ keeps it (never sent again on its own).
+        let refused = receipt.refused.filter { $0.reply.hasPrefix("5") }
+        let refusedCopy = refused.isEmpty ? nil : keepCopy(of: submission, for: refused, server: smtp.server.address)
         let deferred = receipt.refused.filter { $0.reply.hasPrefix("4") }
         guard !deferred.isEmpty else { return Transmitted(receipt: receipt, deferred: nil, refusedCopy: refusedCopy) }
         let names = deferred.map(\.address).joined(separator: ", ")
@@ -119,14 +115,44 @@ extension Session {
         }, refusedCopy: refusedCopy)
     }
 
+    /// The copy of `submission` for the recipients the server `refused` for good: a draft
+    /// addressed to them, else an entry in the outbox's failed/; or why it is in neither.
+    private func keepCopy(of submission: Submission, for refused: [RefusedRecipient], server: String) -> Result<RefusedCopy, Failure> {
+        let addresses = refused.map(\.address)
+        let draftFailure: Failure
+        do {
+            return .success(.draft(try storage.drafts.save(try submission.draft(for: addresses)).path))
+        } catch {
+            draftFailure = Failure(error, otherwise: .permanent)
+        }
+        let refusal = Failure(kind: .permanent, message: refused.map { "\($0.address): \($0.reply)" }.joined(separator: "; "))
+        do {
+            let entry = try storage.outbox.enqueue(try submission.queued(for: addresses, server: server), failedAttempt: refusal,
+                                                   state: .failed)
+            return .success(.failed(entry.id, draftFailure: draftFailure.message))
+        } catch {
+            return .failure(Failure(kind: .permanent, message: tr("the copy for %@, whom the server refused, could not be saved as a "
+                + "draft (%@) nor kept in the outbox: %@", addresses.joined(separator: ", "), draftFailure.message,
+                Failure(error, otherwise: .permanent).message)))
+        }
+    }
+
+    /// Where the copy for recipients refused for good is kept.
+    enum RefusedCopy {
+        /// A draft addressed to them, at this path.
+        case draft(String)
+        /// No draft could be written (why): an entry of the outbox's failed/, this id.
+        case failed(String, draftFailure: String)
+    }
+
     /// What `transmit` came to.
     struct Transmitted {
         var receipt: SMTPReceipt
         /// The outbox entry and the warning for the recipients put off; or why they are in
         /// no outbox.
         var deferred: Result<(id: String, warning: String), Failure>?
-        /// The draft addressed to the recipients refused for good, or why there is none.
-        var refusedCopy: Result<String, Failure>?
+        /// Where the copy for the recipients refused for good is kept, or why it is nowhere.
+        var refusedCopy: Result<RefusedCopy, Failure>?
     }
 
     /// The submit step every send shares (a message, a draft): sent; or, when the server
@@ -164,10 +190,14 @@ extension Session {
         for refusal in sent.receipt.refused {
             report.warnings.append(tr("the server refused %@: %@", refusal.address, refusal.reply))
         }
+        let refusedNames = report.refusedForGood.map(\.address).joined(separator: ", ")
         switch sent.refusedCopy {
-        case .success(let path)?:
+        case .success(.draft(let path))?:
             report.draft = path
-            report.warnings.append(tr("the message is saved as a draft addressed to %@, whom the server refused", report.refusedForGood.map(\.address).joined(separator: ", ")))
+            report.warnings.append(tr("the message is saved as a draft addressed to %@, whom the server refused", refusedNames))
+        case .success(.failed(let id, let draftFailure))?:
+            report.warnings.append(tr("the copy for %@, whom the server refused, could not be saved as a draft (%@): it is kept "
+                + "in the outbox's failed/ as %@", refusedNames, draftFailure, id))
         case .failure(let failure)?:
             report.warnings.append(failure.message)
             outcome = .keep

@@ -130,8 +130,8 @@ extension Session {
     /// envelope) through `account`; what the server said of it in `deliveries` (its reply;
     /// once it took the message, who got it, who was refused and the draft that keeps
     /// their copy). Throws when the server did not take it, and when a copy it did not take
-    /// for some recipients is kept nowhere: then the entry stays (others may get it twice:
-    /// a duplicate, never a loss).
+    /// for some recipients is kept nowhere: then the entry stays queued (others may get it
+    /// twice: a duplicate, never a loss).
     func transmitQueued(_ claim: OutboxClaim, through account: Account, deliveries: inout [String: RouteReport]) throws {
         let entry = claim.entry
         let sent: Transmitted
@@ -151,10 +151,10 @@ extension Session {
         report.outboxId = nil
         deliveries[entry.id] = report
         guard outcome == .keep else { return }
-        // Queued again for those put off: if that failed, it is tried again later. Refused
-        // for good, with no draft to keep their copy: kept in failed/, said.
+        // A copy for some recipients in no outbox entry and no draft (neither could be
+        // written): the entry stays queued, to be tried again later.
         if case .failure(let failure)? = sent.deferred { throw OutboxError(failure.kind, failure.message) }
-        if case .failure(let failure)? = sent.refusedCopy { throw OutboxError(.permanent, failure.message) }
+        if case .failure(let failure)? = sent.refusedCopy { throw OutboxError(.configuration, failure.message) }
     }
 
     /// The account a queued entry goes through: the one it names, else the default.

@@ -231,6 +231,7 @@ enum OutboxCommand: Command {
                             .object([("address", .string(refusal.address)), ("reply", .string(refusal.reply))])
                         }) } ?? .null),
                         ("draft", .string(delivery?.draft)),
+                        ("warnings", .strings(delivery?.warnings ?? [])),
                         ("messageId", .string(report.entry.messageId)),
                         ("result", .string(report.outcome.result.rawValue)),
                         ("account", .string(result.accounts[report.id]?.name ?? report.entry.account)),
