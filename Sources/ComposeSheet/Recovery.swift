@@ -154,6 +154,10 @@ final class RecoveryFile: Sendable {
         var suspended = false
         /// The recovered message this sheet shows: its files go once this file is written.
         var replacing: RecoveredMessage?
+        /// Writes begun, and the last of them renamed into place: a write may be under way
+        /// on a worker while the main thread writes (Undo), and the later one must win.
+        var begun = 0
+        var published = 0
     }
     private let state: Mutex<State>
 
@@ -183,14 +187,21 @@ final class RecoveryFile: Sendable {
     /// net: the sheet itself still holds the text).
     func write(_ email: EmailData) {
         let bytes = RecoveryFormat.write(email)
-        let temporary = "\(directory)/.\(id).tmp"
+        let ticket = state.withLock { state in
+            state.begun += 1
+            return state.begun
+        }
+        // A temporary file of its own: two writes never share one.
+        let temporary = "\(directory)/.\(id).\(ticket).tmp"
         let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
         guard fd >= 0 else { return finishWrite() }
         let ok = bytes.withUnsafeBytes { writeAll(fd, $0) } == nil
         close(fd)
-        // Renamed into place only while the sheet is open: after remove() it is gone for good.
+        // Renamed into place only while the sheet is open (after remove() it is gone for
+        // good), and only when no later write was renamed before it.
         state.withLock { state in
-            if ok, state.lock >= 0, !state.suspended, rename(temporary, path) == 0 {
+            if ok, state.lock >= 0, !state.suspended, ticket > state.published, rename(temporary, path) == 0 {
+                state.published = ticket
                 // The recovered message it shows is in this file now.
                 state.replacing?.discard()
                 state.replacing = nil

@@ -146,7 +146,8 @@ private func watchFor(_ seconds: Double, in sandbox: Sandbox) throws -> (status:
 }
 
 /// Rule 3 for an attachment that can be looked at but not read (another user's file): a
-/// message that cannot go keeps the rest in its draft, and says what was left out.
+/// message that cannot go keeps the rest in its draft, the other attachments included, and
+/// says what was left out.
 @Suite struct UnreadableAttachmentTests {
     @Test(.enabled(if: getuid() == 0, "running as another user needs root"))
     func aDraftKeepsTheMessageWithoutAnAttachmentItCannotRead() throws {
@@ -155,6 +156,7 @@ private func watchFor(_ seconds: Double, in sandbox: Sandbox) throws -> (status:
         try writeAccount(sandbox, port: down.port, security: "none")
         // The file is root's (0600); mailto-route runs as nobody, in a sandbox of nobody's.
         let secret = try sandbox.write("root's only", to: "secret.txt", mode: 0o600)
+        let notes = try sandbox.write("anyone may read this", to: "notes.txt", mode: 0o644)
         for argv in [["/bin/chmod", "755", sandbox.root.path], ["/bin/chown", "-R", "nobody:nogroup", sandbox.home.path,
                                                                  sandbox.runtimeDir.path]] {
             try #require(try run(argv[0], Array(argv.dropFirst())).status == 0)
@@ -162,11 +164,15 @@ private func watchFor(_ seconds: Double, in sandbox: Sandbox) throws -> (status:
         try #require(try run("/bin/chown", ["root:root", secret.path]).status == 0)
         let result = try run("/usr/bin/setpriv", ["--reuid", "nobody", "--regid", "nogroup", "--clear-groups", mailtoRouteBinary,
                                                   "send", "--to", "joe@example.com", "--subject", "Kept", "--body", "x",
-                                                  "--attach", secret.path, "--json"],
+                                                  "--attach", secret.path, "--attach", notes.path, "--json"],
                              environment: sandbox.environment, timeout: 30)
         let report = try jsonObject(result.stdout)
         let draft = try #require(report["draft"] as? String, "\(result)")
         #expect(try sandbox.header("Subject", of: URL(fileURLWithPath: draft)) == "Kept")
-        #expect((report["warnings"] as? [String])?.contains { $0.contains("secret.txt left out of the draft") } == true, "\(report)")
+        #expect((report["warnings"] as? [String])?.contains { $0.hasPrefix("attachments secret.txt left out of the draft") } == true,
+                "\(report)")
+        // Only the one it cannot read is left out.
+        let parts = try #require(try pythonView(of: URL(fileURLWithPath: draft))["parts"] as? [[String: Any]])
+        #expect(parts.compactMap { $0["filename"] as? String } == ["notes.txt"], "\(parts)")
     }
 }

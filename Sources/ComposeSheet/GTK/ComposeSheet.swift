@@ -55,6 +55,9 @@ final class ComposeSheet {
 
     /// The user changed something since the sheet opened.
     var edited = false
+    /// The recovered message this sheet shows, when it has no recovery file to take it
+    /// over: its old file goes when the sheet ends.
+    var leftover: RecoveredMessage?
     /// An action is running on the worker thread: the sheet waits for it.
     var busy = false
     var hasEnded = false

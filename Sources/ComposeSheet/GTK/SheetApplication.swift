@@ -121,13 +121,18 @@ public final class SheetApplication {
     private func show(
         _ content: SheetContent, host: any SheetHost, recovery: RecoveryStore?, activationToken: String?, handle: SheetHandle
     ) {
-        let sheet = makeSheet(content, host: host, recovery: recovery?.create(), handle: handle)
+        let file = recovery?.create()
+        let sheet = makeSheet(content, host: host, recovery: file, handle: handle)
+        // Without a recovery file of its own (none can be made), the recovered message it
+        // shows keeps its old one until the sheet ends.
+        if file == nil { sheet.leftover = recovery?.carried }
         sheet.present(activationToken: activationToken)
     }
 
     private func makeSheet(_ content: SheetContent, host: any SheetHost, recovery: RecoveryFile?, handle: SheetHandle) -> ComposeSheet {
         let sheet = ComposeSheet(application: gtkApplication, content: content, host: host, recovery: recovery,
                                  ended: { [unowned self] sheet, closedHold in
+                                     sheet.leftover?.discard()
                                      self.sheets.removeAll { $0 === sheet }
                                      if let closedHold { self.keep(closedHold, for: handle) }
                                  })

@@ -223,7 +223,8 @@ extension Session {
             }
         }
         // The editor's file goes once the message is elsewhere, or the user discarded it;
-        // when it could be kept nowhere (no draft either), the file is what is left of it.
+        // when it, or part of it, could be kept nowhere (no draft either), the file is what
+        // is left of it.
         // Text that is not UTF-8 (an editor set to Latin-1) went as U+FFFD: said, and the
         // file, as written, stays too.
         let asWritten = (try? readFileIfExists(file)).flatMap { $0 }
@@ -231,7 +232,7 @@ extension Session {
         if notUTF8, report.result != .cancelled {
             report.warnings.append(tr("what you wrote is not UTF-8 text: what did not read is shown as %@; as written, it is kept in %@",
                                       "\u{FFFD}", LocalPath.display(file)))
-        } else if report.result != .failed || report.draft != nil {
+        } else if (report.result != .failed || report.draft != nil) && !report.keptOnlyByCaller {
             unlink(file)
         } else {
             report.warnings.append(tr("what you wrote is kept in %@", LocalPath.display(file)))

@@ -35,6 +35,10 @@ public struct RouteReport: Sendable, Equatable {
     public var accepted: [String] = []
     public var refused: [Refusal] = []
     public var warnings: [String] = []
+    /// Some of the message is on no server, with no mail program and in no outbox or draft
+    /// (the copy for recipients a server did not take, what a mail program did not get),
+    /// as no draft could be written: whoever still holds the message keeps it (rule 3).
+    public var keptOnlyByCaller = false
     /// Held in the outbox (Undo send, Send later) until `notBefore`: it is not sent yet.
     public var hold: Hold?
     public var notBefore: Timestamp?

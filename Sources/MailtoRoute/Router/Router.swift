@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import DesktopIntegration
 import MIMEMessage
 import SMTPTransport
@@ -235,6 +238,7 @@ private struct Routing {
             if !result.notCarried.isEmpty {
                 // Rule 2: what the mail program did not get is kept whole as well.
                 if let failure = attachDraft(to: &report) {
+                    report.keptOnlyByCaller = true
                     report.warnings.append(tr("what %@ did not get could not be kept as a draft either: %@", result.handlerName, failure.message))
                 } else if let path = report.draft {
                     report.warnings.append(tr("the whole message, with what %@ did not get, is saved as %@", result.handlerName, path))
@@ -283,6 +287,7 @@ private struct Routing {
         // keep a sent one: what the server took for some recipients only is kept here.
         guard request.keepsFailedMessage || report.result == .sent else { return report }
         if let error = attachDraft(to: &report) {
+            report.keptOnlyByCaller = true
             report.warnings.append(tr("the message could not be saved as a draft either: %@", error.message))
             if report.result != .sent {
                 report.result = .failed
@@ -304,10 +309,20 @@ private struct Routing {
         } catch {
             // An attachment that could be looked at but not read (another user's file, one
             // gone since): the draft keeps the rest, and says which (rule 3).
-            var withoutFiles = email
-            withoutFiles.attachments = []
-            (message, warnings) = OutgoingMessage.draft(of: withoutFiles, from: sender)
-            warnings.append(tr("attachments %@ left out of the draft: %@", email.attachments.map(\.fileName).joined(separator: ", "),
+            let unreadable = email.attachments.filter { attachment in
+                guard case .file(let path) = attachment.content else { return false }
+                let descriptor = openForReading(path)
+                if descriptor >= 0 { close(descriptor) }
+                return descriptor < 0
+            }
+            guard !unreadable.isEmpty else {
+                report.warnings += warnings
+                return Failure(kind: .configuration, message: tr("cannot save a draft: %@", error.message))
+            }
+            var readable = email
+            readable.attachments.removeAll { unreadable.contains($0) }
+            (message, warnings) = OutgoingMessage.draft(of: readable, from: sender)
+            warnings.append(tr("attachments %@ left out of the draft: %@", unreadable.map(\.fileName).joined(separator: ", "),
                                error.message))
             do {
                 bytes = try message.makeStream().readAll()
