@@ -58,9 +58,10 @@ public struct RecoveryStore: Sendable {
                 continue
             }
             let files = LeftoverFiles(recovery: "\(directory)/\(id).recovery", lock: lockPath, descriptor: lock)
-            if let bytes = readFile(files.recovery), let email = RecoveryFormat.read(bytes) {
+            let bytes = readFile(files.recovery)
+            if let bytes, let email = RecoveryFormat.read(bytes) {
                 found.append(RecoveredMessage(email: email, files: files))
-            } else if readFile(files.recovery)?.isEmpty == true {
+            } else if bytes?.isEmpty == true {
                 // Nothing in it to keep.
                 files.discard()
             }
