@@ -15,15 +15,19 @@ enum RandomHex {
     }
 }
 
-/// The Date header's value (RFC 5322 §3.3) for `seconds` since the epoch, in UTC, formatted
-/// with strftime in the C locale (the process never calls setlocale).
+/// The Date header's value (RFC 5322 §3.3) for `seconds` since the epoch, in UTC:
+/// `Sun, 06 Dec 2026 06:25:31 +0000`. Written from English tables, not with `strftime`,
+/// whose `%a` and `%b` follow `LC_TIME`: GTK sets the whole process locale, and a German
+/// desktop's sheet wrote `So, 06 Dez 2026` (rule 10: the wire never follows the locale).
 func rfc5322Date(_ seconds: Int) -> String {
     var time = time_t(seconds)
     var parts = tm()
     gmtime_r(&time, &parts)
-    var buffer = [CChar](repeating: 0, count: 64)
-    let count = strftime(&buffer, buffer.count, "%a, %d %b %Y %H:%M:%S +0000", &parts)
-    return String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    let days = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
+    let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+    func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
+    return "\(days[Int(parts.tm_wday) % 7]), \(two(parts.tm_mday)) \(months[Int(parts.tm_mon) % 12]) \(parts.tm_year + 1900) "
+        + "\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec)) +0000"
 }
 
 func currentTime() -> Int {

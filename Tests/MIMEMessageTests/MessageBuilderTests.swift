@@ -44,6 +44,31 @@ private func mailboxes(_ view: [String: Any], _ name: String) -> [[String]] {
 }
 
 @Suite struct MessageBuilderTests {
+    /// Rule 10: a message built where the locale is German, Turkish or Persian (the thread's
+    /// own, with `uselocale`, as GTK's `setlocale(LC_ALL, "")` makes the desktop service's)
+    /// is the same on the wire as in the C locale: English day and month names in `Date`,
+    /// an ASCII header block, no defect Python's `email` finds. The locales are made by
+    /// `scripts/install-deps test`.
+    @Test(arguments: ["de_DE.UTF-8", "tr_TR.UTF-8", "fa_IR.UTF-8"])
+    func theDateAndHeadersDoNotFollowTheLocale(_ name: String) throws {
+        let email = EmailData(to: ["joe@bücher.example", "IRMAK@EXAMPLE.COM"], subject: "Grüße, İyi günler", body: "1.5 × 2\r\n",
+                              attachments: [Attachment(content: .data(Array("x".utf8)), mimeType: "text/plain", fileName: "Übersicht.txt")])
+        let english = try text(email, date: 1_796_538_331)
+        let locale = try #require(newlocale(LC_CTYPE_MASK | LC_NUMERIC_MASK | LC_TIME_MASK | LC_COLLATE_MASK | LC_MONETARY_MASK | LC_MESSAGES_MASK, name, nil), "\(name) is not made on this machine (scripts/install-deps test)")
+        defer { freelocale(locale) }
+        let before = uselocale(locale)
+        let localized = Result { try text(email, date: 1_796_538_331) }
+        uselocale(before)
+        let message = try localized.get()
+        #expect(headerBlock(message).hasPrefix("Date: Sun, 06 Dec 2026 06:25:31 +0000\r\n"))
+        // The boundary is random: the rest is the same bytes.
+        func boundaryless(_ text: String) -> String { text.replacing(/=_mr_[0-9a-f]+/, with: "=_mr_") }
+        #expect(boundaryless(message) == boundaryless(english))
+        let view = try pythonView(of: message, utf8Headers: false)
+        #expect(wireProblems(in: view) == [])
+        #expect(view["date"] as? String == "2026-12-06T06:25:31+00:00")
+    }
+
     @Test func plainMessageHasTheRequiredHeadersWithCRLF() throws {
         let message = try text(EmailData(to: ["joe@example.com"], subject: "Hello", body: "Hi Joe\r\n"))
         let headers = headerBlock(message)

@@ -169,6 +169,19 @@ public func pythonView(of message: URL, utf8Headers: Bool = false) throws -> [St
     return object
 }
 
+/// What Python's `email` found wrong with a message as it went on the wire, from its
+/// `pythonView(of:)`: defects of the message or of a header field (`InvalidDateDefect` for
+/// `Date: So, 06 Dez 2026`), a `Date` it could not parse, a header block that is not ASCII
+/// (`asciiHeaders`: a message sent without SMTPUTF8). Empty when there is nothing to say.
+public func wireProblems(in view: [String: Any], asciiHeaders: Bool = true) -> [String] {
+    var problems = (view["defects"] as? [String] ?? ["no defects list"]) + (view["headerDefects"] as? [String] ?? ["no header defects list"])
+    if !(view["date"] is String) {
+        problems.append("Date not parsed: \((view["headers"] as? [String: Any])?["Date"] ?? "absent")")
+    }
+    if asciiHeaders, view["headerASCII"] as? Bool != true { problems.append("the header block is not ASCII") }
+    return problems
+}
+
 /// The SHA-256 of `data` in lower-case hex, as coreutils' `sha256sum` computes it, to
 /// compare with the `sha256` of a part in `pythonView(of:)`; empty when it cannot run.
 public func sha256(_ data: Data) -> String {

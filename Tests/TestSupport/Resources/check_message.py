@@ -2,7 +2,9 @@
 """Reads one received message with Python's own parser (email, policy=default) and prints
 what the tests check, as JSON: decoded headers, the display name and address of each
 mailbox in From, To and Cc, every part's type, file name, text or SHA-256, and the
-longest line.
+longest line; the defects Python found in the message and in each header field, the Date
+as Python parsed it (ISO 8601, null when it could not), and whether the header block is
+ASCII (rule 10: what goes on the wire is the same in every locale).
 
   check_message.py FILE [--utf8-headers]
 
@@ -44,6 +46,10 @@ for part in message.walk():
         entry["text"] = part.get_content()
     parts.append(entry)
 lines = raw.split(b"\r\n")
+header_defects = [f"{name}: {defect}" for name, value in message.items() for defect in getattr(value, "defects", [])]
+date = message.get("Date")
+parsed_date = getattr(date, "datetime", None) if date is not None else None
+head = raw.split(b"\r\n\r\n", 1)[0]
 print(json.dumps({
     "headers": headers,
     "addresses": addresses,
@@ -51,4 +57,7 @@ print(json.dumps({
     "defects": [str(d) for d in message.defects] + [str(d) for p in message.walk() for d in p.defects],
     "longestLine": max(len(l) for l in lines),
     "bareLF": b"\n" in raw.replace(b"\r\n", b""),
+    "headerDefects": header_defects,
+    "date": parsed_date.isoformat() if parsed_date is not None else None,
+    "headerASCII": all(byte < 128 for byte in head),
 }))
