@@ -138,7 +138,7 @@ let package = Package(
         // Fakes for the Session's services (Services), for in-process tests of the Router and
         // of the command line.
         .target(name: "RouteFakes", dependencies: ["MailtoRoute", "MIMEMessage", "Outbox", "SMTPTransport"], path: "Tests/RouteFakes"),
-        .testTarget(name: "SMTPTransportTests", dependencies: ["SMTPTransport", "MIMEMessage"]),
+        .testTarget(name: "SMTPTransportTests", dependencies: ["SMTPTransport", "MIMEMessage", "CCurl"]),
         // End-to-end: the built binary against real SMTP servers (Tests/TestSupport/Resources).
         .testTarget(name: "SendTests", dependencies: ["TestSupport", "mailto-route", "Outbox", "SMTPTransport", "bench"]),
         // End-to-end: the Router's choices, with real servers, a real bus, a real terminal.

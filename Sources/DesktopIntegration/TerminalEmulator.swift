@@ -54,7 +54,7 @@ public struct TerminalEmulator: Sendable, Equatable {
             return TerminalEmulator(path: path, separator: separator(forProgram: variable) ?? ["-e"], source: "$TERMINAL")
         }
         var names = ["x-terminal-emulator"]
-        names += currentDesktops.compactMap { desktops[$0.uppercased()] }
+        names += currentDesktops.compactMap { desktops[$0.asciiUppercased()] }
         names += known.map(\.name)
         for name in names {
             if let path = findProgram(name), let separator = separator(forProgram: name) {

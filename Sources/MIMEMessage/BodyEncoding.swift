@@ -123,7 +123,7 @@ enum HTMLText {
             let character = html[index]
             if character == "<", let close = html[index...].firstIndex(of: ">") {
                 let inside = html[html.index(after: index)..<close]
-                let name = String(inside.prefix { !$0.isWhitespace }).lowercased()
+                let name = String(inside.prefix { !$0.isWhitespace }).asciiLowercased()
                 let tag = name.hasSuffix("/") ? String(name.dropLast()) : name
                 index = html.index(after: close)
                 if let skipped = skipping {
@@ -157,7 +157,7 @@ enum HTMLText {
     }
 
     private static func entity(_ name: String) -> String? {
-        if let known = entities[name.lowercased()] { return known }
+        if let known = entities[name.asciiLowercased()] { return known }
         guard name.hasPrefix("#") else { return nil }
         let digits = name.dropFirst()
         let value = digits.first == "x" || digits.first == "X" ? UInt32(digits.dropFirst(), radix: 16) : UInt32(digits)

@@ -59,14 +59,14 @@ public struct HeaderSection: Sendable {
     /// The lower-case name of a `Name: value` line, or `nil` when the line is none.
     static func name<Line: Collection>(of line: Line) -> String? where Line.Element == UInt8 {
         guard let colon = line.firstIndex(of: UInt8(ascii: ":")) else { return nil }
-        let name = String(decoding: line[..<colon], as: UTF8.self).lowercased().trimmingSpaces()
+        let name = String(decoding: line[..<colon], as: UTF8.self).asciiLowercased().trimmingSpaces()
         guard !name.isEmpty, name.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else { return nil }
         return name
     }
 
     /// The first field called `name` (any case), as text.
     public subscript(name: String) -> String? {
-        let key = name.lowercased()
+        let key = name.asciiLowercased()
         return fields.first { $0.name == key }?.text
     }
 

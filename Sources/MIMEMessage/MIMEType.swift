@@ -27,7 +27,7 @@ public enum MIMEType {
         guard let dot = fileName.lastIndex(of: "."), dot != fileName.startIndex else {
             return "application/octet-stream"
         }
-        let ext = String(fileName[fileName.index(after: dot)...]).lowercased()
+        let ext = String(fileName[fileName.index(after: dot)...]).asciiLowercased()
         return byExtension[ext] ?? "application/octet-stream"
     }
 

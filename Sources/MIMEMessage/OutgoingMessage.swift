@@ -183,7 +183,7 @@ extension Mailbox {
     /// Two recipients are one when local parts match and domains match ignoring case.
     public var envelopeKey: String {
         guard let at = asciiAddress.lastIndex(of: "@") else { return asciiAddress }
-        return String(asciiAddress[..<at]) + "@" + asciiAddress[asciiAddress.index(after: at)...].lowercased()
+        return String(asciiAddress[..<at]) + "@" + asciiAddress[asciiAddress.index(after: at)...].asciiLowercased()
     }
 }
 

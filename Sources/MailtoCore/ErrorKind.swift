@@ -14,4 +14,13 @@ public enum ErrorKind: String, Equatable, Hashable, Sendable {
 /// An error that knows its kind and says itself in one line a person understands.
 public protocol ClassifiedError: Error, CustomStringConvertible {
     var kind: ErrorKind { get }
+    /// What it is, as people meet it, where that is one of the common failures.
+    var cause: FailureCause? { get }
+    /// The library's own words (libcurl's, GLib's), kept out of `description`.
+    var detail: String? { get }
+}
+
+extension ClassifiedError {
+    public var cause: FailureCause? { nil }
+    public var detail: String? { nil }
 }

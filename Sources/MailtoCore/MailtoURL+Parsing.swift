@@ -499,11 +499,3 @@ extension UnsafeBufferPointer<UInt8> {
     }
 }
 
-extension String {
-    /// Lower-cases A-Z only: hfield names are compared ASCII-case-insensitively.
-    func asciiLowercased() -> String {
-        guard utf8.contains(where: { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") }) else { return self }
-        return String(decoding: utf8.map { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") ? $0 | 0x20 : $0 },
-                      as: UTF8.self)
-    }
-}

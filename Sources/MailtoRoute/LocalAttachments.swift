@@ -51,11 +51,11 @@ public enum LocalAttachments {
     /// here, and a `%` in the file's name no escape at all).
     static func candidatePaths(_ value: String) throws(Failure) -> [String] {
         if value.hasPrefix("/") { return [value] }
-        if value.utf8.count > 5, value.prefix(5).lowercased() == "file:" {
+        if value.hasASCIICaseInsensitivePrefix("file:") {
             var paths: [String] = []
             if let decoded = URIs.path(fromFileURI: value) { paths.append(decoded) }
             let rest = value.dropFirst(5)
-            for authority in ["///", "//localhost/"] where rest.lowercased().hasPrefix(authority) {
+            for authority in ["///", "//localhost/"] where rest.hasASCIICaseInsensitivePrefix(authority) {
                 let path = "/" + rest.dropFirst(authority.count)
                 if !paths.contains(path) { paths.append(path) }
             }

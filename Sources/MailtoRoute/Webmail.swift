@@ -133,7 +133,7 @@ public enum Webmail {
                 DesktopError(.configuration, "handler=webmail:\(text.visible): \(why)")
             }
             // Text from the user's file, opened in a browser: plain https, no look-alikes.
-            guard text.utf8.count > 8, text.prefix(8).lowercased() == "https://" else {
+            guard text.utf8.count > 8, text.hasASCIICaseInsensitivePrefix("https://") else {
                 throw invalid(tr("a webmail template must start with https://"))
             }
             let authority = text.dropFirst(8).prefix { !"/?#".contains($0) }

@@ -198,3 +198,14 @@ extension JSON {
         return strings.count == values.count ? strings : nil
     }
 }
+
+extension Failure {
+    /// Reads back what `Failure.json` wrote (an outbox entry's last error, a report's
+    /// error): `nil` without a known kind and a message.
+    package init?(json: JSON) {
+        guard let kind = json["kind"]?.stringValue.flatMap(ErrorKind.init(rawValue:)), let message = json["message"]?.stringValue
+        else { return nil }
+        self.init(kind: kind, message: message, cause: json["cause"]?.stringValue.flatMap(FailureCause.init(rawValue:)),
+                  detail: json["detail"]?.stringValue)
+    }
+}

@@ -20,18 +20,16 @@ extension Timestamp {
             + "\(pad(time.tm_hour, 2)):\(pad(time.tm_min, 2)):\(pad(time.tm_sec, 2))" + (zone.isEmpty ? "" : " \(zone)")
     }
 
-    /// `14:45`, or `Tue 14:45` beyond today, or `2026-12-24 14:45` beyond a week: the time
-    /// a person is told something will happen at (a message held until then).
+    /// `14:45`, or `Tue 14:45` beyond today (`Di 14:45` in German), or `2026-12-24 14:45`
+    /// beyond a week: the time a person is told something will happen at (a message held
+    /// until then).
     public var localTimeText: String {
         let (time, _) = local
         let clock = "\(pad(time.tm_hour, 2)):\(pad(time.tm_min, 2))"
         let (today, _) = Timestamp.now().local
         if time.tm_year == today.tm_year, time.tm_yday == today.tm_yday { return clock }
         let days = (secondsSinceEpoch - Timestamp.now().secondsSinceEpoch) / 86_400
-        if days >= 0, days < 6 {
-            let names = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
-            return names[Int(time.tm_wday) % 7] + " " + clock
-        }
+        if days >= 0, days < 6 { return Timestamp.weekdayName(time) + " " + clock }
         return localShortText
     }
 
@@ -49,6 +47,21 @@ extension Timestamp {
         let seconds = mktime(&fields)
         guard seconds != -1 else { return nil }
         return Timestamp(secondsSinceEpoch: Int64(seconds))
+    }
+
+    /// The day's abbreviated name in the user's language (`LC_ALL`, `LC_TIME`, `LANG`), by
+    /// `strftime_l` with a locale made for this call alone: the process locale is never
+    /// changed (the wire's times are written without one, rule 10). The C locale's English
+    /// name where the user's locale is not installed.
+    /// `locale`: a locale's name, or "" for the one the environment names.
+    static func weekdayName(_ time: tm, locale: String = "") -> String {
+        var time = time
+        let user = newlocale(LC_TIME_MASK, locale, nil) ?? newlocale(LC_TIME_MASK, "C", nil)
+        defer { if let user { freelocale(user) } }
+        var buffer = [CChar](repeating: 0, count: 64)
+        let count = user.map { strftime_l(&buffer, buffer.count, "%a", &time, $0) } ?? 0
+        guard count > 0 else { return ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"][Int(time.tm_wday) % 7] }
+        return String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
     /// Wraps `localtime_r` (after `tzset`, which POSIX does not promise `localtime_r`

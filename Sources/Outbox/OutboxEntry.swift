@@ -151,11 +151,7 @@ public struct OutboxEntry: Equatable, Sendable {
               let recipients = json["recipients"]?.stringsValue,
               let size = json["size"]?.intValue
         else { return nil }
-        var lastError: Failure?
-        if let error = json["lastError"], let kindText = error["kind"]?.stringValue,
-           let kind = ErrorKind(rawValue: kindText), let message = error["message"]?.stringValue {
-            lastError = Failure(kind: kind, message: message)
-        }
+        let lastError = json["lastError"].flatMap(Failure.init(json:))
         self.init(
             id: id, created: created, expires: expires, attempts: attempts, nextAttempt: nextAttempt,
             lastAttempt: json["lastAttempt"]?.stringValue.flatMap(Timestamp.init(iso8601:)),

@@ -22,6 +22,14 @@ public struct Outcome: Equatable, Sendable {
     /// The account it went (or would go) through, by name.
     public var account: String?
     public var errorKind: ErrorKind?
+    /// What went wrong as people meet it, and the library's own words (untranslated).
+    public var errorCause: FailureCause?
+    public var errorDetail: String?
+    /// The outbox entry the message is (or was) in: a held Send's `queued` line and the
+    /// `sent` line at the end of its hold name the same entry.
+    public var outboxId: String?
+    /// `undo` or `later` for a message held in the outbox, not yet tried.
+    public var hold: Hold?
     /// The report's warnings: what was not taken from the URL, and each file a link
     /// asked for that was not attached, with who asked (docs/design.md rules 2 and 8).
     public var warnings: [String]
@@ -29,8 +37,13 @@ public struct Outcome: Equatable, Sendable {
     public init(
         time: Timestamp = .now(), source: String, path: String, result: String,
         handler: String? = nil, server: String? = nil, account: String? = nil, errorKind: ErrorKind? = nil,
-        warnings: [String] = []
+        warnings: [String] = [], errorCause: FailureCause? = nil, errorDetail: String? = nil, outboxId: String? = nil,
+        hold: Hold? = nil
     ) {
+        self.errorCause = errorCause
+        self.errorDetail = errorDetail
+        self.outboxId = outboxId
+        self.hold = hold
         self.time = time
         self.source = source
         self.path = path
@@ -54,6 +67,10 @@ public struct Outcome: Equatable, Sendable {
         if let server { members.append(("server", .string(server))) }
         if let account { members.append(("account", .string(account))) }
         if let errorKind { members.append(("errorKind", .string(errorKind.rawValue))) }
+        if let errorCause { members.append(("errorCause", .string(errorCause.rawValue))) }
+        if let errorDetail { members.append(("errorDetail", .string(errorDetail))) }
+        if let outboxId { members.append(("outboxId", .string(outboxId))) }
+        if let hold { members.append(("hold", .string(hold.rawValue))) }
         if !warnings.isEmpty { members.append(("warnings", .strings(warnings))) }
         return .object(members)
     }
@@ -67,7 +84,10 @@ public struct Outcome: Equatable, Sendable {
             time: time, source: source, path: path, result: result,
             handler: json["handler"]?.stringValue, server: json["server"]?.stringValue,
             account: json["account"]?.stringValue, errorKind: json["errorKind"]?.stringValue.flatMap(ErrorKind.init(rawValue:)),
-            warnings: json["warnings"]?.stringsValue ?? []
+            warnings: json["warnings"]?.stringsValue ?? [],
+            errorCause: json["errorCause"]?.stringValue.flatMap(FailureCause.init(rawValue:)),
+            errorDetail: json["errorDetail"]?.stringValue, outboxId: json["outboxId"]?.stringValue,
+            hold: json["hold"]?.stringValue.flatMap(Hold.init(rawValue:))
         )
     }
 }

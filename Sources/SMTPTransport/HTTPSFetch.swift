@@ -15,8 +15,8 @@ public enum HTTPSFetch {
 
     /// GETs `url` (an `https://` URL) within `milliseconds`, keeping at most `maxBytes` of
     /// its body: a longer one ends the transfer and is an error, as is a slow server.
-    /// Throws `SMTPError` (kind `transient`, with libcurl's words, without the URL: the
-    /// caller names it as it wants it read) when no answer came.
+    /// Throws `SMTPError` (kind `transient`, "no answer" with libcurl's words as its
+    /// detail, without the URL: the caller names it as it wants it read) when no answer came.
     public static func get(
         _ url: String, caFile: String? = nil, maxBytes: Int = 256 * 1024, milliseconds: Int = 10_000
     ) throws(SMTPError) -> Response {
@@ -50,7 +50,8 @@ public enum HTTPSFetch {
             throw SMTPError(.permanent, tr("the answer is larger than %@ KB", maxBytes / 1024))
         }
         guard code == CURLE_OK else {
-            throw SMTPError(.transient, easy.errorText(code))
+            // libcurl's words are the detail (English in every locale, rule 10).
+            throw SMTPError(.transient, tr("no answer"), detail: easy.errorText(code))
         }
         return Response(status: easy.responseCode, body: body.bytes)
     }

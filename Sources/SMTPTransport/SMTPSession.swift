@@ -149,11 +149,12 @@ public final class SMTPSession {
         // The handle's last reply code may be the previous message's: only a reply
         // heard in this session counts.
         let responseCode = replies.lastReply.isEmpty ? 0 : easy.responseCode
-        let (reason, detail) = state.failure(code, of: easy)
+        let (reason, detail, stall) = state.failure(code, of: easy)
         let limit = SMTPSubmission.sizeLimit(in: capabilities ?? [])
         let oversized = limit.flatMap { limit in messageSize.flatMap { $0 > limit ? ($0, limit) : nil } }
         let error = SMTPSubmission.classify(reason, responseCode: responseCode, reply: replies.lastReply,
-                                            refused: replies.refused, detail: detail, server: server, oversized: oversized)
+                                            refused: replies.refused, detail: detail, stall: stall, server: server,
+                                            oversized: oversized)
         if Self.meansUnreachable(reason, error: error, reply: replies.lastReply) { unreachable = error }
         return error
     }

@@ -90,9 +90,9 @@ extension SMTPSubmission {
             probe.authenticated = false
         }
         if code != CURLE_OK {
-            let (reason, detail) = state.failure(code, of: easy)
+            let (reason, detail, stall) = state.failure(code, of: easy)
             probe.error = classify(reason, responseCode: easy.responseCode, reply: replies.lastReply, refused: [],
-                                   detail: detail, server: server)
+                                   detail: detail, stall: stall, server: server)
         } else if server.user != nil, probe.authenticated != true {
             probe.error = SMTPError(.configuration, tr("%@ offers no AUTH; the account's user cannot log in", server.address))
         }

@@ -31,7 +31,7 @@ public enum SMTPSubmission {
         if libcurl.number < smtpUTF8Libcurl {
             return tr("%@ needs SMTPUTF8, which libcurl %@ cannot declare (7.69 and later can)", address, libcurl.text)
         }
-        if let capabilities, !capabilities.contains(where: { $0.uppercased() == "SMTPUTF8" }) {
+        if let capabilities, !capabilities.contains(where: { $0.asciiUppercased() == "SMTPUTF8" }) {
             return tr("%@ needs SMTPUTF8, which %@ does not offer", address, server)
         }
         return nil

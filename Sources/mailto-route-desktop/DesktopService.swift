@@ -132,7 +132,7 @@ final class DesktopService: ServiceDelegate, @unchecked Sendable {
     /// `mailto:///ADDRESS`: the empty authority is not part of the address.
     static func mailtoURL(_ uri: String) -> String {
         let prefix = "mailto:///"
-        guard uri.lowercased().hasPrefix(prefix) else { return uri }
+        guard uri.hasASCIICaseInsensitivePrefix(prefix) else { return uri }
         return "mailto:" + uri.dropFirst(prefix.count)
     }
 
@@ -264,7 +264,7 @@ final class DesktopService: ServiceDelegate, @unchecked Sendable {
     private func tellHeld(_ report: RouteReport, sheet: SheetHandle) {
         guard let id = report.outboxId else { return }
         heldSheets[id] = sheet
-        application.notify(id: "outbox-\(id)", title: report.headline, body: report.readableLines.joined(separator: "\n"),
+        application.notify(id: "outbox-\(id)", title: report.headline, body: report.notificationLines.joined(separator: "\n"),
                            urgent: false, buttons: [NotificationButton(label: tr("Undo"), action: Self.undoSendAction, target: id)])
     }
 
@@ -303,7 +303,6 @@ final class DesktopService: ServiceDelegate, @unchecked Sendable {
         // A message the service queued itself: it owns the outbox from now (a flush's own
         // reports are rescheduled by the flush).
         if report.result == .queued, !owningOutbox { ownOutbox() }
-        let lines = report.readableLines
         var id = "report"
         var buttons: [NotificationButton] = []
         if report.result == .queued, let outboxID = report.outboxId {
@@ -317,8 +316,8 @@ final class DesktopService: ServiceDelegate, @unchecked Sendable {
             id = "draft-\(draft)"
             buttons.append(NotificationButton(label: tr("Open"), action: "open-draft", target: draft))
         }
-        application.notify(id: id, title: report.headline, body: lines.joined(separator: "\n"),
-                           urgent: report.result == .failed, buttons: buttons)
+        application.notify(id: id, title: report.headline, body: report.notificationLines.joined(separator: "\n"),
+                           urgent: report.needsTheUser, buttons: buttons)
     }
 
     /// A notification's button. Idempotent: the id names one outbox entry or draft, and

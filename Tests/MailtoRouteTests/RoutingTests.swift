@@ -139,9 +139,14 @@ import Testing
         email.names = ["asa@example.org": "Asa Berg"]
         let sent = world.session.route(RouteRequest(email: email, source: .send))
         #expect(sent.headline == "Sent to Asa Berg and 1 more")
-        world.transport.answers = [.failure(SMTPError(.transient, "connection refused; the server may be down"))]
+        world.transport.answers = [.failure(SMTPError(.transient, "cannot connect to 127.0.0.1:587", cause: .connect,
+                                                      detail: "Failed to connect to 127.0.0.1 port 587 after 0 ms: Couldn't connect to server"))]
         let queued = world.session.route(RouteRequest(email: email, source: .send))
-        #expect(queued.headline == "Queued: connection refused")
+        // What happened and what will happen, in the project's words; libcurl's are the detail.
+        let retry = try #require(queued.nextAttempt)
+        #expect(queued.headline == "Not sent yet: the mail server is not answering. It will be tried again at \(retry.localTimeText).")
+        #expect(queued.error?.detail?.hasPrefix("Failed to connect") == true)
+        #expect(!queued.notificationLines.joined().contains("Failed to connect"), "\(queued.notificationLines)")
         #expect(queued.readableLines.first == queued.summary, "the details start with the command line's line")
     }
 

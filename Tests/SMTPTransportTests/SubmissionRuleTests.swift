@@ -1,3 +1,4 @@
+internal import CCurl
 import Testing
 @testable import SMTPTransport
 
@@ -34,6 +35,39 @@ import Testing
                                             detail: "MAIL failed", server: server, oversized: (5_554_627, 1_000_000))
         #expect(other.kind == .transient)
         #expect(!other.message.contains("takes messages up to"))
+    }
+
+    /// libcurl's words are English in every locale: they are the error's detail (for
+    /// `--json` and the log), and the sentence a person reads is the project's own, with
+    /// the cause a notification says in the user's language (rule 10).
+    @Test(arguments: [
+        (CURLE_COULDNT_CONNECT, "Failed to connect to 127.0.0.1 port 587 after 0 ms: Couldn't connect to server",
+         "cannot connect to 127.0.0.1:587", "connect"),
+        (CURLE_COULDNT_RESOLVE_HOST, "Could not resolve host: 127.0.0.1", "the name 127.0.0.1 was not found", "name"),
+        (CURLE_OPERATION_TIMEDOUT, "Connection timed out after 30001 milliseconds", "127.0.0.1:587 timed out", "timeout"),
+        (CURLE_SSL_CONNECT_ERROR, "OpenSSL SSL_connect: SSL_ERROR_SYSCALL in connection to 127.0.0.1:587",
+         "no secure connection (TLS) to 127.0.0.1:587 could be made", "tls"),
+        (CURLE_PEER_FAILED_VERIFICATION, "SSL certificate problem: certificate has expired",
+         "the certificate of 127.0.0.1:587 is not trusted: it has expired", "certificate"),
+    ])
+    func libcurlsWordsAreTheDetailNotTheSentence(code: CURLcode, words: String, sentence: String, cause: String) {
+        let server = SMTPServer(host: "127.0.0.1", port: 587)
+        let error = SMTPSubmission.classify(code, responseCode: 0, reply: "", refused: [], detail: words, server: server)
+        #expect(error.message == sentence)
+        #expect(error.detail == words)
+        #expect(error.cause?.rawValue == cause)
+        #expect(error.kind == (cause == "tls" || cause == "certificate" ? .configuration : .transient))
+    }
+
+    /// A session the transfer itself ended for silence says what it waited for, in the
+    /// project's words, and has no library text to keep.
+    @Test func aStalledSessionSaysWhatItWaitedFor() {
+        let server = SMTPServer(host: "127.0.0.1", port: 587)
+        let error = SMTPSubmission.classify(CURLE_OPERATION_TIMEDOUT, responseCode: 0, reply: "", refused: [], detail: "",
+                                            stall: "no answer to MAIL FROM within 2 s", server: server)
+        #expect(error.message == "127.0.0.1:587 timed out: no answer to MAIL FROM within 2 s")
+        #expect(error.detail == nil)
+        #expect(error.cause == .timeout)
     }
 
     /// RFC 6531: which of the two cannot send an address whose local part is not ASCII:

@@ -31,17 +31,31 @@ struct AccountSection: CheckSection {
             rows.append((tr("server"), "\(server), \(account.security ?? "?")" + (account.user.map { tr(", user %@", $0) } ?? "")))
         }
         if let source = account.passwordSource {
-            var text = source
+            var text = Self.passwordSourceText(source)
             switch account.passwordAvailable {
             case true?: text += tr(": yields a password without a terminal")
             case false?: text += tr(": no password (%@)", account.passwordError ?? "?")
-            case nil: text += source == "none" ? " (no login)" : ""
+            case nil: break
             }
             rows.append((tr("password"), text))
         }
         rows.append((tr("live test"), liveText))
         if let live, !live.capabilities.isEmpty { rows.append((tr("capabilities"), live.capabilities.joined(separator: ", "))) }
         return rows
+    }
+
+    /// Where the password comes from, for a person: the JSON's word (`passwordSource`) is
+    /// for programs, and "none" read as a word of the report in German.
+    static func passwordSourceText(_ source: String) -> String {
+        switch source {
+        case "none": tr("not needed (no login)")
+        case "secret-service": tr("the keyring (Secret Service)")
+        case "password-command": tr("password-command")
+        case "password=": tr("password= in the config file")
+        case "goa-oauth2": tr("GNOME Online Accounts (sign-in token)")
+        case "goa-password": tr("GNOME Online Accounts (password)")
+        default: source
+        }
     }
 
     /// `NAME (default): FROM via SERVER, from ORIGIN; CREDENTIALS`.
@@ -68,7 +82,7 @@ struct AccountSection: CheckSection {
         }
         var steps = [live.connected ? tr("connected") : tr("not connected")]
         if live.connected {
-            steps.append(live.encrypted ? (account.security == "tls" ? "TLS" : "STARTTLS") : "no TLS")
+            steps.append(live.encrypted ? (account.security == "tls" ? "TLS" : "STARTTLS") : tr("not encrypted"))
             switch live.authenticated {
             case true?: steps.append(tr("AUTH accepted"))
             case false?: steps.append(tr("AUTH refused"))

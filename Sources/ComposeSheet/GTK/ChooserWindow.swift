@@ -47,7 +47,7 @@ final class ChooserWindow {
             ?? tr("A link asks to write to %@.", content.recipients.visible)
         let intro = content.requestingApplication == nil ? about
             : content.recipients.isEmpty ? "" : tr("It is to %@.", content.recipients.visible)
-        gtk_label_set_text(mr_label(ui.object("intro").widget), to + intro + "\n" + tr("How should it go?"))
+        gtk_label_set_text(mr_label(ui.object("intro").widget), to + intro + "\n" + tr("How should the message go?"))
         let note = ui.object("note")
         if let application = content.requestingApplication {
             gtk_label_set_text(mr_label(note.widget), tr(

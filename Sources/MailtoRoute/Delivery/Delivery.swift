@@ -221,9 +221,10 @@ extension Session {
     private func queue(_ submission: Submission, into report: inout RouteReport) -> SubmitOutcome {
         do {
             let entry = try storage.outbox.enqueue(try submission.queued(for: submission.recipients, server: report.server),
-                                                   failedAttempt: report.error)
+                                                   now: services.clock.now(), failedAttempt: report.error)
             report.result = .queued
             report.outboxId = entry.id
+            report.nextAttempt = entry.nextAttempt
             return .delivered
         } catch {
             report.warnings.append(tr("could not put the message in the outbox: %@", Failure(error, otherwise: .permanent).message))
@@ -239,7 +240,8 @@ extension Outcome {
     init(_ report: RouteReport, source: RouteRequest.Source) {
         self.init(source: source.rawValue, path: report.path.rawValue, result: report.result.rawValue,
                   handler: report.handler?.id, server: report.server, account: report.account, errorKind: report.error?.kind,
-                  warnings: report.warnings)
+                  warnings: report.warnings, errorCause: report.error?.cause, errorDetail: report.error?.detail,
+                  outboxId: report.outboxId, hold: report.result == .queued ? report.hold : nil)
     }
 }
 

@@ -42,6 +42,8 @@ public struct RouteReport: Sendable, Equatable {
     /// Held in the outbox (Undo send, Send later) until `notBefore`: it is not sent yet.
     public var hold: Hold?
     public var notBefore: Timestamp?
+    /// Queued after a failed attempt: when the outbox tries it again.
+    public var nextAttempt: Timestamp?
     public var error: Failure?
     /// Whom the message is to, as a person reads each (the name given with the address,
     /// else the address): said in a notification's first line.
@@ -92,6 +94,7 @@ public struct RouteReport: Sendable, Equatable {
         if let draft { members.append(("draft", .string(draft))) }
         if let hold { members.append(("hold", .string(hold.rawValue))) }
         if let notBefore { members.append(("notBefore", .string(notBefore.iso8601))) }
+        if let nextAttempt { members.append(("nextAttempt", .string(nextAttempt.iso8601))) }
         if path == .direct {
             members.append(("accepted", .strings(accepted)))
             members.append(("refused", .array(refused.map {
@@ -118,8 +121,9 @@ public struct RouteReport: Sendable, Equatable {
         return lines.map(\.visible)
     }
 
-    /// A notification's first line, in a person's words: what came of it, for whom
-    /// (`summary` is the command line's line, with the server and its reply).
+    /// A notification's first line, in a person's words: what came of it, for whom, and
+    /// for a message not sent yet, what happens next (`summary` is the command line's line,
+    /// with the server and its reply).
     public var headline: String {
         let whom = to.first.map { to.count > 1 ? trn("%@ and %@ more", "%@ and %@ more", to.count - 1, $0, to.count - 1) : $0 }
         switch result {
@@ -131,12 +135,15 @@ public struct RouteReport: Sendable, Equatable {
             case let (nil, time?): return tr("Sending at %@", time)
             case (nil, nil): return tr("Sending later")
             }
-        case .queued: return tr("Queued: %@", error.map { Self.firstClause($0.message) } ?? tr("the server cannot take it now"))
+        case .queued:
+            let reason = error?.reason ?? tr("the mail server cannot take it now")
+            return nextAttempt.map { tr("Not sent yet: %@. It will be tried again at %@.", reason, $0.localTimeText) }
+                ?? tr("Not sent yet: %@. It will be tried again.", reason)
         case .handedOff: return handler.map { tr("Opened in %@", $0.name) } ?? tr("Opened in your mail program")
         case .saved: return tr("Saved as a draft")
         case .cancelled: return tr("Not sent")
         case .failed:
-            switch (whom, error.map { Self.firstClause($0.message) }) {
+            switch (whom, error?.reason) {
             case let (whom?, reason?): return tr("Not sent to %@: %@", whom, reason)
             case let (whom?, nil): return tr("Not sent to %@", whom)
             case let (nil, reason?): return tr("Not sent: %@", reason)
@@ -145,10 +152,24 @@ public struct RouteReport: Sendable, Equatable {
         }
     }
 
-    /// The first part of an error's text, for a headline (the whole is in the details).
-    private static func firstClause(_ message: String) -> String {
-        let cut = message.split(separator: ";", maxSplits: 1).first.map(String.init) ?? message
-        return cut.count > 80 ? String(cut.prefix(79)) + "…" : cut
+    /// A notification's body, below `headline`, for a person: whom it went to, what was
+    /// wrong in the project's own words, the draft that keeps it, the warnings. No outbox id,
+    /// Message-ID or server reply: those are for `outbox list`, `--json` and the log.
+    public var notificationLines: [String] {
+        var lines: [String] = []
+        if result == .sent, to.count > 1 { lines.append(tr("To %@", to.joined(separator: ", "))) }
+        if result == .failed, let error, error.cause != nil { lines.append(error.message) }
+        for refusal in refusedForGood { lines.append(tr("Refused by the mail server: %@", refusal.address)) }
+        if let draft, result != .saved { lines.append(tr("Saved as a draft: %@", draft)) }
+        if result == .saved, let draft { lines.append(draft) }
+        return (lines + warnings).map(\.visible)
+    }
+
+    /// Whether a notification of this report must stay until the user acts on it: a
+    /// failure the setup is to blame for (a password, a server) or one that left the
+    /// message with no one but its sender. Others go away by themselves.
+    public var needsTheUser: Bool {
+        result == .failed && (error?.kind == .configuration || keptOnlyByCaller)
     }
 
     /// The one line that says which path was taken and what came of it.
@@ -204,9 +225,7 @@ extension RouteReport {
         }
         warnings = object["warnings"]?.stringsValue ?? []
         to = object["to"]?.stringsValue ?? []
-        if let kind = object["error"]?["kind"]?.stringValue.flatMap(ErrorKind.init),
-           let message = object["error"]?["message"]?.stringValue {
-            error = Failure(kind: kind, message: message)
-        }
+        error = object["error"].flatMap(Failure.init(json:))
+        nextAttempt = object["nextAttempt"]?.stringValue.flatMap(Timestamp.init(iso8601:))
     }
 }

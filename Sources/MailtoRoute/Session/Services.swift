@@ -153,7 +153,7 @@ extension Notifier {
     /// the headline ("Sent to Ann Berg"), then each line of the report. Not shown: nobody
     /// to tell (the outcome log still says it).
     public func tell(_ report: RouteReport) {
-        try? show(summary: report.headline, details: report.readableLines, urgent: report.result == .failed)
+        try? show(summary: report.headline, details: report.notificationLines, urgent: report.needsTheUser)
     }
 }
 

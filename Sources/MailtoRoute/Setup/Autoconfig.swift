@@ -40,7 +40,7 @@ public enum Autoconfig {
                       let port = element.childText("port").flatMap({ Int($0) }), (1...65535).contains(port)
                 else { continue }
                 let security: SMTPServer.Security
-                switch element.childText("socketType")?.uppercased() {
+                switch element.childText("socketType")?.asciiUppercased() {
                 case "SSL": security = .tls
                 case "STARTTLS": security = .starttls
                 default: continue

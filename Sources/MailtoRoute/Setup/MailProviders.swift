@@ -26,7 +26,7 @@ public struct MailProvider: Sendable, Equatable {
 
     /// The provider of `domain` (lower case), if it is one of the table's.
     public static func of(domain: String) -> MailProvider? {
-        let domain = domain.lowercased()
+        let domain = domain.asciiLowercased()
         return table.first { $0.domains.contains(domain) }
     }
 

@@ -77,7 +77,7 @@ public struct MailServerDiscovery {
 
     public init(address: String, network: any MailServerNetwork, caFile: String?) {
         self.address = address
-        domain = IDNA.asciiDomain(String(address[address.index(after: address.lastIndex(of: "@") ?? address.startIndex)...])).lowercased()
+        domain = IDNA.asciiDomain(String(address[address.index(after: address.lastIndex(of: "@") ?? address.startIndex)...])).asciiLowercased()
         self.network = network
         self.caFile = caFile
     }

@@ -96,6 +96,8 @@ public enum SendingSetup {
         }
         var tried: [String] = []
         var failures: [String] = []
+        // What a server given by hand that answered said was wrong.
+        var reached: String?
         let sources: [ServerCandidate.Source] = request.manual == nil ? [.srv, .autoconfig, .provider, .guess] : [.manual]
         for source in sources {
             let candidates = source == .manual ? request.manual.map { [manualCandidate($0, discovery)] } ?? []
@@ -118,11 +120,14 @@ public enum SendingSetup {
                     throw SendingSetupError(.configuration, .loginRefused, reason, note: provider?.note, steps: discovery.steps)
                 }
                 failures.append(tr("%@ (%@): %@", candidate.server.address, candidate.origin, reason))
+                if probe.connected, request.manual != nil { reached = tr("The mail server answered, but %@", reason) }
             }
         }
+        // Say what happened: a server that answered and would not do what sending needs
+        // (no STARTTLS, for one) was reached.
         throw SendingSetupError(.configuration, .notFound,
                                 request.manual == nil ? tr("Could not find your mail server for %@", discovery.domain)
-                                                      : tr("Could not reach the mail server"),
+                                                      : reached ?? tr("Could not reach the mail server"),
                                 note: provider?.note, steps: discovery.steps + failures)
     }
 

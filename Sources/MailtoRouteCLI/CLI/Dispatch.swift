@@ -23,7 +23,7 @@ func dispatch(_ words: [String], commands: [any Command.Type], context: Context)
     }
     // A bare URL is what `xdg-open mailto:…` and older desktop files run; `--json` may
     // follow it, as it may follow `open URL`.
-    if first.utf8.count >= 7, first.prefix(7).lowercased() == "mailto:" {
+    if first.hasASCIICaseInsensitivePrefix("mailto:") {
         return try OpenCommand.main(words, context: context)
     }
     if let command = commands.first(where: { $0.name == first }) {

@@ -56,12 +56,22 @@ enum LogCommand: Command {
             var table = Table(header: [tr("TIME (UTC)"), tr("SOURCE"), tr("PATH"), tr("RESULT"), tr("HANDLER / SERVER"), tr("ERROR")])
             for outcome in outcomes {
                 table.add([
-                    outcome.time.iso8601, outcome.source, outcome.path, outcome.result,
+                    outcome.time.iso8601, outcome.source, outcome.path, Self.resultText(outcome),
                     outcome.handler ?? outcome.server ?? "", outcome.errorKind?.rawValue ?? "",
                 ])
             }
             output.print(table.lines.joined(separator: "\n"))
         }
         return .success
+    }
+
+    /// The result as the log keeps it, with a held message's hold said as such: a sheet's
+    /// Send is `queued (held for Undo)`, then `sent` at the end of its hold.
+    static func resultText(_ outcome: Outcome) -> String {
+        switch outcome.hold {
+        case .undo?: tr("%@ (held for Undo)", outcome.result)
+        case .later?: tr("%@ (held to send later)", outcome.result)
+        case nil: outcome.result
+        }
     }
 }

@@ -37,10 +37,11 @@ class DialogueState {
     /// Bytes of the message sent so far; a transfer tells its caller.
     func uploaded(_ count: Int) {}
 
-    /// The cause of a session that ended with `code`, and libcurl's words for it (or these
-    /// callbacks' own): a session the progress callback ended is one that timed out.
-    func failure(_ code: CURLcode, of easy: CurlEasy) -> (code: CURLcode, detail: String) {
-        stalled ? (CURLE_OPERATION_TIMEDOUT, stallDescription) : (code, easy.errorText(code))
+    /// The cause of a session that ended with `code`, and libcurl's words for it, or, for a
+    /// session the progress callback ended (one that timed out), these callbacks' own words
+    /// for a person (`stall`).
+    func failure(_ code: CURLcode, of easy: CurlEasy) -> (code: CURLcode, detail: String, stall: String?) {
+        stalled ? (CURLE_OPERATION_TIMEDOUT, "", stallDescription) : (code, easy.errorText(code), nil)
     }
 
     /// What the server left waiting, for the error of a session that stalled.
