@@ -93,6 +93,23 @@ import TestSupport
                 "\(readable.stdout)")
     }
 
+    /// The live test of an account whose server does not answer, and where its password
+    /// comes from, in German words: not libcurl's English ("Failed to connect"), not the
+    /// config's words ("none", "no TLS").
+    @Test func checksLiveTestOfADownServerIsGerman() throws {
+        let (port, descriptor) = try unlistenedPort()
+        defer { close(descriptor) }
+        try writeAccount(sandbox, port: port, security: "none")
+        let readable = try german(["check"])
+        let text = readable.stdout
+        #expect(text.contains("keine Verbindung zu 127.0.0.1:\(port) möglich"), "\(text)")
+        #expect(text.contains("nicht nötig (keine Anmeldung)"), "\(text)")
+        #expect(text.contains("127.0.0.1:\(port), unverschlüsselt\n"), "\(text)")
+        for english in ["Failed to connect", "Couldn't connect", ", none", "no TLS", "no login"] {
+            #expect(!text.contains(english), "\(english) in:\n\(text)")
+        }
+    }
+
     /// A script that asked for JSON reads the words the documentation gives, in any locale.
     @Test func jsonStaysAsDocumentedUnderAGermanLocale() throws {
         let result = try german(["sedn", "--json"])

@@ -28,7 +28,7 @@ struct AccountSection: CheckSection {
         if let error = account.error { rows.append((tr("error"), error)) }
         if let from = account.from { rows.append((tr("from"), from)) }
         if let server = account.server {
-            rows.append((tr("server"), "\(server), \(account.security ?? "?")" + (account.user.map { tr(", user %@", $0) } ?? "")))
+            rows.append((tr("server"), "\(server), \(Self.securityText(account.security))" + (account.user.map { tr(", user %@", $0) } ?? "")))
         }
         if let source = account.passwordSource {
             var text = Self.passwordSourceText(source)
@@ -42,6 +42,16 @@ struct AccountSection: CheckSection {
         rows.append((tr("live test"), liveText))
         if let live, !live.capabilities.isEmpty { rows.append((tr("capabilities"), live.capabilities.joined(separator: ", "))) }
         return rows
+    }
+
+    /// `security=` for a person: the config's `none` read as a word of the report.
+    static func securityText(_ security: String?) -> String {
+        switch security {
+        case "tls": "TLS"
+        case "starttls": "STARTTLS"
+        case "none": tr("not encrypted")
+        default: security ?? "?"
+        }
     }
 
     /// Where the password comes from, for a person: the JSON's word (`passwordSource`) is
