@@ -14,13 +14,17 @@ extension SheetTests {
         try sandbox.installHandler("term-mail.desktop", name: "Term Mail", program: "term-mail", extraLines: ["Terminal=true"])
     }
 
-    /// The test desktop's environment, with no terminal emulator to be found: `TERMINAL`
-    /// unset, `PATH` the sandbox's programs and the system's, where Debian installs none here.
+    /// The test desktop's environment, with no terminal emulator to be found whatever the
+    /// machine has installed (every desktop has one, reached through `x-terminal-emulator`):
+    /// `PATH` is the sandbox's programs and the few tools its recording scripts use
+    /// (`Sandbox.isolatedPath`), and the sandbox's environment names no `TERMINAL`.
     var chooserEnvironment: [String: String] {
-        var environment = environment
-        environment["TERMINAL"] = nil
-        environment["MAILTO_ROUTE_HANDOFF"] = nil
-        return environment
+        get throws {
+            var environment = environment
+            environment["PATH"] = try sandbox.isolatedPath()
+            environment["MAILTO_ROUTE_HANDOFF"] = nil
+            return environment
+        }
     }
 
     func check(_ environment: [String: String]) throws -> [String: Any] {
@@ -39,7 +43,7 @@ extension SheetTests {
     /// reset` takes it back, and the third click asks again.
     @Test func firstClickWithNoAccountAsksOnceAndAlwaysSticks() throws {
         try installMailPrograms()
-        let environment = chooserEnvironment
+        let environment = try chooserEnvironment
         let verdict = try check(environment)
         #expect(verdict["decision"] as? String == "choose", "\(verdict)")
         let ways = (verdict["ways"] as? [[String: Any]] ?? []).compactMap { $0["id"] as? String }

@@ -135,9 +135,8 @@ struct Agreement {
         }
         environment["MAILTO_ROUTE_HANDOFF"] = nil
         if facts.mailProgram == .terminalOnly {
-            // No terminal of the machine's on PATH, and none named.
+            // No terminal of the machine's on PATH (the sandbox's environment names none).
             environment["PATH"] = try sandbox.isolatedPath()
-            environment["TERMINAL"] = nil
         }
         environment["MAILTO_ROUTE_SERVICE_IDLE"] = "2"
         let register = try run(mailtoRouteBinary, ["register"], environment: environment)
