@@ -57,6 +57,7 @@ public enum Check {
         report.ways = session.ways()
         report.always = session.rememberedWay
         report.alwaysSetting = settings.always
+        report.handlerSetting = settings.handler
         report.portalWays = session.configuration.portalWays.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
         do {
             report.sandbox.portalVersion = try EmailPortal.version(callTimeout: busSeconds)

@@ -52,6 +52,8 @@ public struct CheckReport: Sendable {
     public var always: Way?
     /// `always=` as written, also when it names what is gone.
     public var alwaysSetting: String?
+    /// `handler=` as written: a way chosen, so a click does not ask (`Plan.make`).
+    public var handlerSetting: String?
     /// What Always kept for each application of the Email portal (`[portal APPID]`), by app id.
     public var portalWays: [(String, String)] = []
     public var outbox: OutboxFacts

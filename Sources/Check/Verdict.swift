@@ -15,7 +15,8 @@ enum Verdict {
         // The same function and the same inputs as a click (Session.plan).
         let always = report.always?.kept
         let decision = Plan.make(source: .link, forcedPath: nil, policy: report.policy.value, account: state,
-                                 sheet: report.sheetCanShow, always: always, ways: { Way.count(report.ways) },
+                                 sheet: report.sheetCanShow, always: always, handler: report.handlerSetting != nil,
+                                 ways: { Way.count(report.ways) },
                                  passwordProblem: { account.passwordError }) {
             report.handoff == nil ? report.handoffProblem ?? tr("no mail program") : nil
         }

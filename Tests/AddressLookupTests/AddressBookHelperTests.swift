@@ -38,14 +38,10 @@ import TestSupport
         let helper = AddressBookHelper(program: builtExecutable(AddressBookHelper.programName), environment: eds.environment,
                                        firstAnswerWithin: .seconds(30))
         #expect(helper.contacts(matching: "As") == [Contact(name: "Asa Berg", address: "asa@example.org")])
-        // The same helper, the books open: a second answer, within the ordinary deadline.
-        let clock = ContinuousClock()
-        var second: [Contact] = []
-        let took = clock.measure { second = helper.contacts(matching: "lind") }
-        #expect(second == [Contact(name: "Bo Lind", address: "bo@example.org")])
-        #expect(took < .seconds(2), "\(took)")
+        // The same helper, the books open: a second answer, within the ordinary deadline
+        // (a helper that misses it is stopped and its lookup finds nothing).
+        #expect(helper.contacts(matching: "lind") == [Contact(name: "Bo Lind", address: "bo@example.org")])
         #expect(helper.contacts(matching: "zz").isEmpty)
-        print("AddressBookHelper: a warm lookup took \(took)")
     }
 
     @Test func noEvolutionDataServerMeansNoContactsAtOnce() throws {

@@ -122,4 +122,25 @@ import Testing
                       ways: { counted += 1; return 2 }) { nil }
         #expect(counted == 0)
     }
+
+    /// `handler=` (the person's file or the administrator's) is a way chosen, as Always is:
+    /// no chooser; with no account the program it names, with an account under policy=ask
+    /// the sheet, which is the question.
+    @Test func aConfiguredHandlerIsAWayChosenAndTheChooserDoesNotAsk() {
+        func plan(_ source: RouteRequest.Source = .link, account: Plan.AccountState, handler: Bool, always: Plan.Always? = nil,
+                  sheet: Bool = true, problem: String? = nil) -> Plan {
+            Plan.make(source: source, forcedPath: nil, policy: .ask, account: account, sheet: sheet, always: always,
+                      handler: handler, ways: { 3 }) { problem }
+        }
+        #expect(plan(account: .none, handler: true) == .handOff)
+        #expect(plan(account: .usable, handler: true) == .sheet)
+        #expect(plan(.portal, account: .none, handler: true) == .handOff, "an application's request too")
+        #expect(plan(account: .none, handler: true, problem: "cannot start")
+            == .saveDraft(reason: "cannot start; and no account to send from: no account is configured"))
+        #expect(plan(account: .usable, handler: true, sheet: false) == .ask(otherwise: .handOff), "no display: as before")
+        // Always comes first; with neither, the chooser asks.
+        #expect(plan(account: .usable, handler: true, always: .handOff) == .handOff)
+        #expect(plan(account: .none, handler: false) == .choose)
+        #expect(plan(account: .usable, handler: false) == .choose)
+    }
 }

@@ -14,13 +14,17 @@ extension SheetTests {
         try sandbox.installHandler("term-mail.desktop", name: "Term Mail", program: "term-mail", extraLines: ["Terminal=true"])
     }
 
-    /// The test desktop's environment, with no terminal emulator to be found: `TERMINAL`
-    /// unset, `PATH` the sandbox's programs and the system's, where Debian installs none here.
+    /// The test desktop's environment, with no terminal emulator to be found whatever the
+    /// machine has installed (every desktop has one, reached through `x-terminal-emulator`):
+    /// `PATH` is the sandbox's programs and the few tools its recording scripts use
+    /// (`Sandbox.isolatedPath`), and the sandbox's environment names no `TERMINAL`.
     var chooserEnvironment: [String: String] {
-        var environment = environment
-        environment["TERMINAL"] = nil
-        environment["MAILTO_ROUTE_HANDOFF"] = nil
-        return environment
+        get throws {
+            var environment = environment
+            environment["PATH"] = try sandbox.isolatedPath()
+            environment["MAILTO_ROUTE_HANDOFF"] = nil
+            return environment
+        }
     }
 
     func check(_ environment: [String: String]) throws -> [String: Any] {
@@ -39,7 +43,7 @@ extension SheetTests {
     /// reset` takes it back, and the third click asks again.
     @Test func firstClickWithNoAccountAsksOnceAndAlwaysSticks() throws {
         try installMailPrograms()
-        let environment = chooserEnvironment
+        let environment = try chooserEnvironment
         let verdict = try check(environment)
         #expect(verdict["decision"] as? String == "choose", "\(verdict)")
         let ways = (verdict["ways"] as? [[String: Any]] ?? []).compactMap { $0["id"] as? String }
@@ -86,6 +90,41 @@ extension SheetTests {
         _ = try desktop.drive(["wait-chooser", "key:Escape", "wait-chooser-gone"])
         let thirdResult = third.finish(timeout: 30)
         #expect(thirdResult.status == 4, "\(thirdResult)")
+    }
+
+    /// `handler=` in `[route]` is a way chosen, as Always is: with no account, a click on a
+    /// desktop hands off to the program it names (here not the desktop's first), with no
+    /// window, whether the person wrote it or the administrator (`/etc/xdg`, the sandbox's
+    /// `etc/xdg`); check says the same. Without it, the same machine asks.
+    @Test(arguments: HandlerSetting.allCases)
+    func handlerInTheConfigurationHandsOffWithoutTheChooser(_ setting: HandlerSetting) throws {
+        try installMailPrograms()
+        try sandbox.installHandler("named-mail.desktop", name: "Named Mail", program: "named-mail")
+        if let file = setting.file {
+            // The administrator's file keeps the tests' short Undo hold (shortenTheUndoHold).
+            _ = try sandbox.write("[route]\nundo-send=1\nhandler=named-mail.desktop\n", to: file, mode: setting.mode)
+        }
+        let environment = try chooserEnvironment
+        let verdict = try check(environment)
+        #expect(verdict["decision"] as? String == (setting == .none ? "choose" : "handoff"), "\(verdict)")
+
+        let click = try DesktopProgram([mailtoRouteBinary, "open", "mailto:joe@example.com?subject=Named", "--json"],
+                                       environment: environment, directory: sandbox.root)
+        if setting == .none {
+            _ = try desktop.drive(["wait-chooser", "press:Cancel", "wait-chooser-gone"], watching: click)
+            #expect(click.finish(timeout: 30).status == 4)
+            #expect(sandbox.neverLaunched("named-mail"))
+            return
+        }
+        // No window: the click ends by itself (one that waits for a chooser never does).
+        let result = click.finish(timeout: 30)
+        #expect(result.status == 0, "\(result)")
+        let report = try jsonObject(result.stdout)
+        #expect(report["path"] as? String == "handoff", "\(report)")
+        #expect(report["result"] as? String == "handedOff", "\(report)")
+        #expect((report["handler"] as? [String: Any])?["id"] as? String == "named-mail.desktop", "\(report)")
+        #expect(sandbox.recordedArgv("named-mail")?.contains { $0.hasPrefix("mailto:joe@example.com") } == true)
+        #expect(sandbox.neverLaunched("recorder-mail"))
     }
 
     /// An account and a mail program: two ways, so the first click asks; choosing the account
@@ -204,4 +243,25 @@ extension SheetTests {
         #expect(program.finish(timeout: 30).status == 4)
         #expect(!configText().contains("always="))
     }
+}
+
+/// Where `handler=` is written, for `handlerInTheConfigurationHandsOffWithoutTheChooser`.
+enum HandlerSetting: String, CaseIterable, Sendable {
+    /// The person's own file (`~/.config/mailto-route/config`).
+    case user
+    /// The administrator's (`/etc/xdg/mailto-route/config`, an XDG_CONFIG_DIRS entry).
+    case administrator
+    /// Nowhere.
+    case none
+
+    /// The file below the sandbox's root.
+    var file: String? {
+        switch self {
+        case .user: "home/.config/mailto-route/config"
+        case .administrator: "etc/xdg/mailto-route/config"
+        case .none: nil
+        }
+    }
+
+    var mode: Int16 { self == .user ? 0o600 : 0o644 }
 }

@@ -39,9 +39,9 @@ struct ClickFacts: Sendable, CustomTestStringConvertible {
             + "notifications=\(notifications) service=\(service)"
     }
 
-    /// Where the plan opens the chooser first: a display, policy=ask, and no account or an
-    /// account and a mail program (two ways to go).
-    var opensChooser: Bool { display && policy == "ask" && (account == .none || mailProgram == .graphical) }
+    /// Where the plan opens the chooser first: a display, policy=ask, no account, and no
+    /// `handler=` (a row's mail program is named by it: a way chosen, as Always is).
+    var opensChooser: Bool { display && policy == "ask" && account == .none && mailProgram == .none }
 
     /// Where the plan opens the sheet: a display, policy=ask and an account set up, and no
     /// other way. These rows and the chooser's need the screen, one at a time (SheetTests);
@@ -135,9 +135,8 @@ struct Agreement {
         }
         environment["MAILTO_ROUTE_HANDOFF"] = nil
         if facts.mailProgram == .terminalOnly {
-            // No terminal of the machine's on PATH, and none named.
+            // No terminal of the machine's on PATH (the sandbox's environment names none).
             environment["PATH"] = try sandbox.isolatedPath()
-            environment["TERMINAL"] = nil
         }
         environment["MAILTO_ROUTE_SERVICE_IDLE"] = "2"
         let register = try run(mailtoRouteBinary, ["register"], environment: environment)
@@ -199,8 +198,8 @@ extension SheetTests {
 }
 
 extension SheetTests {
-    /// The rows where the plan opens the chooser (no account, or an account and a mail
-    /// program): check names it, and the click shows it.
+    /// The rows where the plan opens the chooser (no account and no `handler=`): check
+    /// names it, and the click shows it.
     @Test(arguments: ClickFacts.withChooser)
     func checkAndAClickAgreeWhereTheChooserOpens(_ facts: ClickFacts) throws {
         let agreement = try Agreement.compare(facts, desktop: desktop)

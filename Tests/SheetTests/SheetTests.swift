@@ -604,8 +604,10 @@ private let fleetDefaults = "etc/xdg/mailto-route/config"
         #expect(left.isEmpty, "the recovery file goes when the sheet ends: \(left)")
     }
 
-    /// A 10 MB message (a recovered one: a link cannot carry that much) opens, takes typing
-    /// at its end and is saved whole, each step within the driver's few seconds.
+    /// A 10 MB message (a recovered one: a link cannot carry that much) opens, and the sheet
+    /// answers with it in: each field clicked takes the focus, what is typed at the message's
+    /// end and in Subject is taken (Subject comes to hold it), and it is saved whole. How
+    /// fast is `make bench`'s (the sheet section), not this test's.
     @Test func tenMegabyteMessageStaysResponsive() throws {
         let line = String(repeating: "All work and no play makes Jack a dull boy. ", count: 2) + "%0D%0A"
         let lines = 10_000_000 / 90 + 1
@@ -613,20 +615,14 @@ private let fleetDefaults = "etc/xdg/mailto-route/config"
         let recovery = "mailto-route recovery 1\n\(url)\n"
         try sandbox.write(recovery, to: "home/.local/state/mailto-route/recovery/1-1-1.recovery", mode: 0o600)
         let program = try start(["compose"], desktopProgram: true)
-        // Reading 10 MB takes a debug build some seconds before the sheet shows: wait-sheet
-        // gets the time for that (a release build shows it in about a second). After it,
-        // each step the user takes must come within moments (a debug build, a shared
-        // machine). Saving 10 MB (wait-gone) is work on the worker thread, not the
-        // window's: it only has to end within the driver's timeout.
-        let steps = try desktop.drive([
-            "wait-sheet", "append:Message:The end.", "type:Subject:Long, and saved", screenshot("ten-megabytes"),
-            "key:ctrl+s", "wait-gone",
-        ], timeout: 40)
-        let times = steps.compactMap { $0["seconds"] as? Double }
-        #expect(times.count == 6)
-        for (earlier, later) in zip(times.dropLast(), times.dropFirst().dropLast()) {
-            #expect(later - earlier < 3, "a step took \(later - earlier) s: \(steps)")
-        }
+        // Each step waits for its own outcome (the sheet shown, a field focused, Subject
+        // holding what was typed, the sheet gone once the draft is saved); the driver's
+        // timeout only bounds a sheet that stopped answering: reading and saving 10 MB
+        // takes a debug build some seconds.
+        _ = try desktop.drive([
+            "wait-sheet", "append:Message:The end.", "type:Subject:Long, and saved", "wait-text:Subject:Long, and saved",
+            screenshot("ten-megabytes"), "key:ctrl+s", "wait-gone",
+        ], timeout: 40, watching: program)
         let result = program.finish()
         #expect(result.status == 3, "\(result)")
         let draft = try #require(sandbox.drafts.first)

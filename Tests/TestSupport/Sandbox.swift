@@ -59,7 +59,7 @@ public final class Sandbox: @unchecked Sendable {
 
 /// The environment of every test and benchmark process: `base` (the inherited one: PATH
 /// and the like) with HOME and every XDG_* variable under `root`, in a `Sandbox`'s layout,
-/// no session bus and no display unless the caller adds them, messages in English. Nothing a test or a
+/// no session bus, no display and no `TERMINAL` unless the caller adds them, messages in English. Nothing a test or a
 /// benchmark runs may read or write the user's own files: with `XDG_STATE_HOME` left as the
 /// caller's, a flush to a sink that discards everything once emptied a real outbox.
 public func isolatedEnvironment(root: URL, base: [String: String] = ProcessInfo.processInfo.environment) -> [String: String] {
@@ -77,6 +77,9 @@ public func isolatedEnvironment(root: URL, base: [String: String] = ProcessInfo.
     environment["DBUS_SESSION_BUS_ADDRESS"] = "disabled:"
     environment["DISPLAY"] = nil
     environment["WAYLAND_DISPLAY"] = nil
+    // The caller's own terminal emulator is no test's: a test that wants one names it (a
+    // terminal program runs in `$TERMINAL` before any other, TerminalEmulator.find).
+    environment["TERMINAL"] = nil
     // Messages in English, as the tests compare them: a caller in another language runs
     // them in C.UTF-8 (the spell checker's language and the rest follow; a test of a
     // translation sets its own, `inLocale`). An English or C caller's locale stays.

@@ -9,9 +9,10 @@ public enum Plan: Equatable, Sendable {
     /// there is the route.
     case sheet
     /// A link under `policy=ask` with no account, or with several ways to go, and no way
-    /// remembered: the chooser asks the person which way (`Session.ways`), once ("Just this
-    /// once") or for good ("Always", written as `always=` in `[route]`). What they choose
-    /// is the route: the sheet for an account, a handoff to the program or service.
+    /// remembered or named (`always=`, `handler=`): the chooser asks the person which way
+    /// (`Session.ways`), once ("Just this once") or for good ("Always", written as
+    /// `always=` in `[route]`). What they choose is the route: the sheet for an account, a
+    /// handoff to the program or service.
     case choose
     /// Send over the account now.
     case send
@@ -64,11 +65,12 @@ public enum Plan: Equatable, Sendable {
     /// why not. `sheet`: a compose sheet can be shown for this request here (a display and
     /// the sheet program, or the service's window). `handlerProblem` is asked only when a
     /// path needs the mail program: `nil` for "there is one", else why there is none.
-    /// `always`: the way the chooser remembered for links; `ways`: how many ways a link
+    /// `always`: the way the chooser remembered for links; `handler`: `handler=` names the
+    /// mail program (the person's file or the administrator's); `ways`: how many ways a link
     /// can go now (`Session.ways`), counted only when the chooser may be shown.
     public static func make(
         source: RouteRequest.Source, forcedPath: RouteRequest.ForcedPath?, policy: LinkPolicy,
-        account: AccountState, sheet: Bool = false, always: Always? = nil, ways: () -> Int = { 1 },
+        account: AccountState, sheet: Bool = false, always: Always? = nil, handler: Bool = false, ways: () -> Int = { 1 },
         passwordProblem: () -> String? = { nil }, handlerProblem: () -> String?
     ) -> Plan {
         // A link under policy=ask, and an application through the Email portal unless the
@@ -85,8 +87,9 @@ public enum Plan: Equatable, Sendable {
             case nil:
                 // The first click asks once: with no account (the ways there are, and
                 // setting one up), or several ways; an account with a mistake is the
-                // person's to mend, and its link goes on as before.
-                if sheet, account == .none || account == .usable && ways() > 1 { return .choose }
+                // person's to mend, and its link goes on as before. A handler= is a way
+                // chosen, as Always is: its program without an account, the sheet with one.
+                if sheet, !handler, account == .none || account == .usable && ways() > 1 { return .choose }
             }
         }
         if sheet, forcedPath == nil, account == .usable {

@@ -60,7 +60,8 @@ extension Session {
     /// every other plan. The password is obtained here only when the plan sends.
     public func plan(_ request: RouteRequest) -> Plan {
         Plan.make(source: request.source, forcedPath: request.forcedPath, policy: routeSettings.policy,
-                  account: accountState(for: request), sheet: request.sheet, always: always(for: request), ways: { Way.count(ways()) },
+                  account: accountState(for: request), sheet: request.sheet, always: always(for: request),
+                  handler: routeSettings.handler != nil, ways: { Way.count(ways()) },
                   passwordProblem: { passwordProblem(for: request) }, handlerProblem: {
                       if case .failure(let failure) = destination(for: request) { return failure.message }
                       return nil

@@ -48,9 +48,12 @@ def start(argv, env=None, **kwargs):
 
 
 # Xvfb picks a free display number itself and says which on the descriptor we give it.
+# -noreset: a bare X server resets when its last client leaves and refuses connections
+# meanwhile, so that a program starting just as another's window closed found no display
+# ("cannot start GTK: no display it can open").
 read_end, write_end = os.pipe()
 start(["/usr/bin/Xvfb", "-displayfd", str(write_end), "-screen", "0", "1024x768x24", "-nolisten", "tcp",
-       "-auth", "/dev/null"], pass_fds=[write_end], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+       "-noreset", "-auth", "/dev/null"], pass_fds=[write_end], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 os.close(write_end)
 number = b""
 while not number.endswith(b"\n"):

@@ -43,6 +43,8 @@ Steps:
   state:NAME                  prints whether NAME is showing, enabled, checked, focused, editable,
                               where it is in its window, and a field's text
   focused                     prints the name of the focused control
+  wait-text:NAME:TEXT         wait until the field NAME holds TEXT (what was typed there,
+                              taken by the window)
   wait-no:NAME                wait until no control of the sheet is named NAME
   names                       prints every named control of the sheet (role: name)
   windows                     prints every window on the accessibility bus (program: title)
@@ -567,6 +569,15 @@ for step in args:
         # A field's name is also the label beside it: the control itself is wanted.
         say(step=kind, **state_of(find(rest, ["text", "push button", "toggle button", "check box", "list", "list item", "menu item",
                                               "radio button", "combo box"])))
+    elif kind == "wait-text":
+        name, _, expected = rest.partition(":")
+        field = find(name, FIELDS)
+        deadline = time.time() + TIMEOUT
+        while text_of(field) != expected:
+            if time.time() > deadline:
+                fail("the field %r holds %r, not %r" % (name, text_of(field), expected))
+            time.sleep(0.05)
+        say(step=kind, field=name)
     elif kind == "focused":
         node = focused()
         say(step=kind, name=node.name if node else None, role=node.getRoleName() if node else None)
