@@ -51,7 +51,8 @@ public enum HTTPSFetch {
         }
         guard code == CURLE_OK else {
             // libcurl's words are the detail (English in every locale, rule 10).
-            throw SMTPError(.transient, tr("no answer"), detail: easy.errorText(code))
+            let sentence = code == CURLE_OPERATION_TIMEDOUT ? tr("no answer in time") : tr("no answer")
+            throw SMTPError(.transient, sentence, cause: code == CURLE_OPERATION_TIMEDOUT ? .timeout : nil, detail: easy.errorText(code))
         }
         return Response(status: easy.responseCode, body: body.bytes)
     }
