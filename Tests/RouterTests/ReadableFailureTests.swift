@@ -64,5 +64,10 @@ import TestSupport
         let line = try jsonObject(String(try #require(log.split(separator: "\n").last)))
         #expect(line["errorCause"] as? String == "connect")
         #expect((line["errorDetail"] as? String)?.contains("Couldn't connect") == true, "\(line)")
+        // And `outbox show`, for whoever looks into it, on a line of its own.
+        let id = try #require(try jsonObject(result.stdout)["outboxId"] as? String)
+        let show = try run(mailtoRouteBinary, ["outbox", "show", id], environment: sandbox.environment([:]))
+        let details = show.stdout.split(separator: "\n").first { $0.hasPrefix("Details:") }
+        #expect(details?.contains("Couldn't connect") == true, "\(show)")
     }
 }

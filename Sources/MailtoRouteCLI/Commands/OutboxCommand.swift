@@ -163,7 +163,11 @@ enum OutboxCommand: Command {
             table.add([tr("Next attempt:"), entry.nextAttempt.localText])
             table.add([tr("Gives up:"), entry.expires.localText])
         }
-        if let error = entry.lastError { table.add([tr("Last error:"), "\(error.kind.rawValue): \(error.message)"]) }
+        if let error = entry.lastError {
+            table.add([tr("Last error:"), "\(error.kind.rawValue): \(error.message)"])
+            // The library's own words, for whoever looks into it: English in every locale.
+            if let detail = error.detail { table.add([tr("Details:"), detail]) }
+        }
         table.add([tr("From:"), entry.envelopeFrom])
         table.add([tr("To:"), entry.recipients.joined(separator: ", ")])
         if let subject = entry.subject { table.add([tr("Subject:"), subject]) }
