@@ -24,11 +24,13 @@ import TestSupport
 
     /// Runs `mailto-route open URL` in a session of its own, so that it has no controlling
     /// terminal to ask on, as when a link is clicked.
-    func click(_ sandbox: Sandbox, bus: PrivateSessionBus? = nil, json: Bool = true) throws -> RunResult {
+    /// In `locale` when given: the whole environment in it (`inLocale`).
+    func click(_ sandbox: Sandbox, bus: PrivateSessionBus? = nil, json: Bool = true, locale: String? = nil) throws -> RunResult {
         var extra: [String: String] = [:]
         if let bus { extra["DBUS_SESSION_BUS_ADDRESS"] = bus.address }
+        let environment = sandbox.environment(extra)
         return try run("/usr/bin/setsid", ["-w", mailtoRouteBinary, "open", Self.url] + (json ? ["--json"] : []),
-                       environment: sandbox.environment(extra), timeout: 60)
+                       environment: locale.map { inLocale($0, environment) } ?? environment, timeout: 60)
     }
 
     @Test func withNoWayToAskTheLinkIsHandedOffAndNeverSent() throws {
@@ -79,14 +81,22 @@ import TestSupport
         #expect(server.messages.isEmpty)
     }
 
-    @Test func sendButtonSendsItOnce() throws {
+    /// The notification's Send sends the link's message, once. Asked and sent where the
+    /// user's locale is German, Turkish or Persian: the question is theirs, the message on
+    /// the wire is the same as in English (rule 10), as Python's `email` reads it.
+    @Test(arguments: wireLocales)
+    func sendButtonSendsItOnce(_ locale: String) throws {
+        try requireLocale(locale)
         let (sandbox, server) = try setUp()
         let bus = try PrivateSessionBus()
         let notifications = try ScriptedNotificationServer(on: bus, answers: ["action:send"])
-        let result = try click(sandbox, bus: bus)
+        let result = try click(sandbox, bus: bus, locale: locale)
         #expect(result.status == 0, "\(result)")
         #expect(try jsonObject(result.stdout)["result"] as? String == "sent")
         #expect(server.messages.count == 1)
+        let view = try pythonView(of: try #require(server.messages.first))
+        #expect(wireProblems(in: view) == [], "\(locale)")
+        #expect(view["date"] is String, "\(locale)")
         let question = try #require(notifications.notifications.first)
         #expect(question.actions.contains("send"))
         #expect(question.body.contains("joe@example.com"))

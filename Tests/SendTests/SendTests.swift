@@ -40,15 +40,20 @@ func certificates() throws -> TestCertificates {
         #expect(server.messages.isEmpty)
     }
 
-    @Test func plainMessageArrivesAsAskedAndBccStaysInTheEnvelope() throws {
+    /// Run where the user's locale is German, Turkish or Persian (rule 10: the wire never
+    /// follows the locale): every check below is the same as in English, and Python's
+    /// `email` finds an English `Date`, an ASCII header block and no defect.
+    @Test(arguments: wireLocales)
+    func plainMessageArrivesAsAskedAndBccStaysInTheEnvelope(_ locale: String) throws {
+        try requireLocale(locale)
         let sandbox = try Sandbox()
         let server = try SMTPTestServer(.plain)
         try writeAccount(sandbox, port: server.port, security: "none")
         let subject = "Grüße aus Köln – " + String(repeating: "long subject words ", count: 6)
-        let result = try mailtoRoute(
+        let result = try run(mailtoRouteBinary,
             ["send", "mailto:joe@example.com?In-Reply-To=%3Cparent@example.com%3E", "--cc", "ann@example.net",
              "--bcc", "hidden@example.org", "--subject", subject, "--body", "Hello Joe,\nsee you.\n", "--json"],
-            in: sandbox)
+            environment: inLocale(locale, sandbox.environment))
         #expect(result.status == 0, "\(result)")
         let report = try jsonObject(result.stdout)
         #expect(report["path"] as? String == "direct")
@@ -75,6 +80,8 @@ func certificates() throws -> TestCertificates {
         let parts = try #require(view["parts"] as? [[String: Any]])
         #expect(parts.first?["text"] as? String == "Hello Joe,\r\nsee you.\r\n")
         #expect(view["defects"] as? [String] == [])
+        #expect(wireProblems(in: view) == [], "\(locale)")
+        #expect(view["date"] is String, "\(locale): \(headers["Date"] ?? "no Date")")
         #expect((view["longestLine"] as? Int ?? 999) <= 78)
         #expect(view["bareLF"] as? Bool == false)
     }
@@ -114,15 +121,25 @@ func certificates() throws -> TestCertificates {
         #expect((view["longestLine"] as? Int ?? 999) <= 78)
     }
 
-    @Test func implicitTLSWithAuthDelivers() throws {
+    /// TLS and AUTH where the locale is German, Turkish or Persian: a Turkish locale's
+    /// dotless i must not touch `AUTH PLAIN` or `LOGIN`, nor any SMTP command, and the
+    /// message arrives with nothing of the locale in it (rule 10).
+    @Test(arguments: wireLocales)
+    func implicitTLSWithAuthDelivers(_ locale: String) throws {
+        try requireLocale(locale)
         let certificates = try certificates()
         let sandbox = try Sandbox()
         let server = try SMTPTestServer(.tls, certificate: certificates.server, auth: ("jane", "pw"))
         try writeAccount(sandbox, port: server.port, security: "tls", user: "jane", password: "pw", caFile: certificates.caFile)
-        let result = try mailtoRoute(["send", "--to", "joe@example.com", "--subject", "Hi", "--body", "x"], in: sandbox)
+        let result = try run(mailtoRouteBinary, ["send", "--to", "joe@example.com", "--subject", "Hi", "--body", "x"],
+                             environment: inLocale(locale, sandbox.environment))
         #expect(result.status == 0, "\(result)")
         let message = try #require(server.messages.first)
+        #expect(server.messages.count == 1)
         #expect(try server.envelope(of: message)["tls"] as? Bool == true)
+        let view = try pythonView(of: message)
+        #expect(wireProblems(in: view) == [], "\(locale)")
+        #expect(view["date"] is String, "\(locale)")
     }
 
     /// A send's start-up is most of its time: GIO and GObject are opened only for what needs

@@ -413,11 +413,17 @@ extension ServiceTests {
         /// Ends the running service (SIGTERM, or `signal`, to the process that owns its
         /// name) and waits until it has left the bus.
         func stopService(signal: Int32 = SIGTERM) throws {
+            ProcessReference(try servicePID()).signal(signal)
+            #expect(waitForServiceToLeave(), "the service left after signal \(signal)")
+        }
+
+        /// The process that owns the service's name now
+        /// (`org.freedesktop.DBus.GetConnectionUnixProcessID`).
+        func servicePID() throws -> pid_t {
             let owner = try gdbus(["--dest", "org.freedesktop.DBus", "--object-path", "/org/freedesktop/DBus", "--method",
                                    "org.freedesktop.DBus.GetConnectionUnixProcessID", "io.github.mailto_route.MailtoRoute"])
             let digits = owner.stdout.split(whereSeparator: { !$0.isNumber }).last.flatMap { pid_t($0) }
-            ProcessReference(try #require(digits, "\(owner)")).signal(signal)
-            #expect(waitForServiceToLeave(), "the service left after signal \(signal)")
+            return try #require(digits, "\(owner)")
         }
 
         /// "Retry now" on a plain org.freedesktop.Notifications server (no GNOME Shell, so

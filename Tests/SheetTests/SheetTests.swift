@@ -67,16 +67,27 @@ private let fleetDefaults = "etc/xdg/mailto-route/config"
     /// The whole way: a clicked link (`mailto-route open`) with a display and an account
     /// opens the sheet; the user writes, ticks the file the link asked for, presses Send;
     /// the server gets exactly that, and the sheet closes itself.
-    @Test func typedMessageWithTheTickedFileArrivesAndTheSheetCloses() throws {
+    ///
+    /// On a German, a Turkish and a Persian desktop (rule 10): the whole environment of the
+    /// click, hence of the sheet's program, is in the locale, and GTK takes it for the whole
+    /// process (`setlocale(LC_ALL, "")`), LC_TIME included; what arrives has an English
+    /// `Date` and no defect, as Python's `email` reads it. A German sheet sent
+    /// `Date: So, 06 Dez 2026` before the Date header stopped using strftime.
+    @Test(arguments: wireLocales)
+    func typedMessageWithTheTickedFileArrivesAndTheSheetCloses(_ locale: String) throws {
+        try requireLocale(locale)
+        try compileCatalogs()
+        let words = SheetWords(locale)
         let server = try SMTPTestServer(.plain)
         try writeAccount(sandbox, port: server.port, security: "none")
         let report = try file("report.txt", "figures for the quarter\n")
-        let program = try start(["open", "mailto:?attach=\(report)&attach=/nonexistent/secret.key", "--json"])
+        let program = try DesktopProgram([mailtoRouteBinary, "open", "mailto:?attach=\(report)&attach=/nonexistent/secret.key", "--json"],
+                                         environment: inLocale(locale, environment), directory: sandbox.root)
         let steps = try desktop.drive([
-            "wait-sheet", "type:To:Joe Bloggs <joe@example.com>", "type:Subject:Quarterly figures",
-            "type:Message:Hi Joe,\nthe figures are attached.", "tick:\(report)",
-            "state:/nonexistent/secret.key", screenshot("send-typed"), "press:Send", "wait-gone",
-        ])
+            words.driverStep, "wait-sheet", "type:\(words.to):Joe Bloggs <joe@example.com>", "type:\(words.subject):Quarterly figures",
+            "type:\(words.message):Hi Joe,\nthe figures are attached.", "tick:\(report)",
+            "state:/nonexistent/secret.key", screenshot("send-typed-\(locale)"), "press:\(words.send)", "wait-gone",
+        ], watching: program)
         let missing = try #require(steps.first { $0["step"] as? String == "state" })
         #expect(missing["enabled"] as? Bool == false, "a path that does not exist cannot be ticked")
         let result = program.finish()
@@ -87,6 +98,8 @@ private let fleetDefaults = "etc/xdg/mailto-route/config"
         let message = try #require(server.messages.first)
         #expect(server.messages.count == 1)
         let view = try pythonView(of: message)
+        #expect(wireProblems(in: view) == [], "\(locale)")
+        #expect(view["date"] is String, "\(locale): \(view["headers"] ?? "")")
         let headers = try #require(view["headers"] as? [String: String])
         // The name typed with the address goes out with it.
         #expect(headers["To"] == "Joe Bloggs <joe@example.com>")
