@@ -48,7 +48,7 @@ extension SMTPSubmission {
             return tenths % 10 == 0 ? "\(tenths / 10) MB" : "\(tenths / 10).\(tenths % 10) MB"
         }
         let (first, second) = (tenths(a), tenths(b))
-        return first == second ? ("\(a) octets", "\(b) octets") : (first, second)
+        return first == second ? (tr("%@ octets", a), tr("%@ octets", b)) : (first, second)
     }
 
     private static func kindOfFailure(
