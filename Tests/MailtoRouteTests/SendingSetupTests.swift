@@ -16,6 +16,8 @@ import Testing
         /// `host:port` → what the server does with the login.
         var servers: [String: Bool] = [:]
         var keyringRefuses = false
+        /// `host:port` of servers that answer and offer no STARTTLS.
+        var withoutSTARTTLS: Set<String> = []
         private(set) var asked: [String] = []
         private(set) var stored: [(password: String, attributes: [String: String])] = []
 
@@ -34,6 +36,11 @@ import Testing
             asked.append("PROBE \(server.security.rawValue)://\(server.address) as \(server.user ?? "-")")
             var probe = SMTPProbe(server: server.address, connected: false, encrypted: false, capabilities: [],
                                   authenticated: nil, error: nil, milliseconds: 1)
+            if withoutSTARTTLS.contains(server.address) {
+                probe.connected = true
+                probe.error = SMTPError(.configuration, "\(server.address) does not offer STARTTLS; not sending in plain text", cause: .tls)
+                return probe
+            }
             guard let takesLogin = servers[server.address] else {
                 probe.error = SMTPError(.transient, "cannot connect to \(server.address)")
                 return probe
@@ -140,6 +147,29 @@ import Testing
         #expect(network.asked.filter { $0.hasPrefix("PROBE") } == ["PROBE tls://mail.example.org:465 as jane@example.org"])
         #expect(network.stored.isEmpty)
         #expect(!FileManager.default.fileExists(atPath: configFile))
+    }
+
+    /// A server given by hand that answered is said to have been reached, with what was
+    /// wrong; only one that did not answer "could not be reached".
+    @Test func aManualServerThatAnsweredIsNotCalledUnreachable() throws {
+        let network = FakeNetwork()
+        network.withoutSTARTTLS = ["mail.example.org:587"]
+        let (context, _) = try context(network)
+        var answered = try request("jane@example.org")
+        answered.manual = SendingSetup.ManualServer(host: "mail.example.org", port: 587)
+        #expect {
+            try SendingSetup.run(answered, context: context)
+        } throws: { error in
+            (error as? SendingSetupError)?.message
+                == "The mail server answered, but mail.example.org:587 does not offer STARTTLS; not sending in plain text"
+        }
+        var silent = try request("jane@example.org")
+        silent.manual = SendingSetup.ManualServer(host: "down.example.org", port: 587)
+        #expect {
+            try SendingSetup.run(silent, context: context)
+        } throws: { error in
+            (error as? SendingSetupError)?.message == "Could not reach the mail server"
+        }
     }
 
     @Test func nothingIsWrittenWhenTheKeyringRefuses() throws {
