@@ -26,6 +26,11 @@ public struct FlushReport: Sendable {
     /// The flush stopped after this message (docs/design.md rule 9): the outbox could not
     /// record its attempt or the outcome; the messages after it were not tried.
     public var stoppedFlush = false
+
+    /// When the outbox tries it again: after a failed attempt whose outcome was recorded.
+    public var nextAttempt: Timestamp? {
+        outcome == .rescheduled && storeError == nil ? entry.nextAttempt : nil
+    }
 }
 
 extension FlushReport {

@@ -30,6 +30,15 @@ extension ServiceTests.Service {
         return inLocale(locale, environment)
     }
 
+    /// A session in `locale` (`speak`), the sheet's words in it, and an account on a
+    /// recording server.
+    func speakWithAnAccount(_ locale: String) throws -> ([String: String], SheetWords, SMTPTestServer) {
+        let session = try speak(locale)
+        let server = try SMTPTestServer(.plain)
+        try writeAccount(sandbox, port: server.port, security: "none")
+        return (session, SheetWords(locale), server)
+    }
+
     /// The running service was started in `locale` (its `/proc/PID/environ`): what is
     /// judged below was sent by a service in that locale, not by one in English.
     func expectTheServiceRunsIn(_ locale: String) throws {
@@ -71,10 +80,7 @@ extension ServiceTests.Service {
     /// locale); Send delivers the message, once, with an English Date.
     @Test(arguments: wireLocales)
     func sheetSendInTheServiceUnderALocaleHasAnEnglishDate(_ locale: String) throws {
-        let session = try speak(locale)
-        let words = SheetWords(locale)
-        let server = try SMTPTestServer(.plain)
-        try writeAccount(sandbox, port: server.port, security: "none")
+        let (session, words, server) = try speakWithAnAccount(locale)
         let program = try DesktopProgram([mailtoRouteBinary, "open", "mailto:joe@example.com?subject=Gr%C3%BC%C3%9Fe&body=Hallo",
                                           "--json"], environment: session, directory: sandbox.root)
         _ = try desktop.drive([words.driverStep, "wait-sheet"], timeout: 30, watching: program)
@@ -127,10 +133,7 @@ extension ServiceTests.Service {
     /// locale: the wait for the time is this test's cost; the others are the Send's.
     @Test func sendLaterInAPersianSessionArrivesWithAnEnglishDate() throws {
         let locale = "fa_IR.UTF-8"
-        let session = try speak(locale)
-        let words = SheetWords(locale)
-        let server = try SMTPTestServer(.plain)
-        try writeAccount(sandbox, port: server.port, security: "none")
+        let (session, words, server) = try speakWithAnAccount(locale)
         let program = try DesktopProgram([mailtoRouteBinary, "open", "mailto:joe@example.com?subject=Later%20on&body=x", "--json"],
                                          environment: session, directory: sandbox.root)
         _ = try desktop.drive([words.driverStep, "wait-sheet", "open-menu:Send Later", "choose:At a Chosen Time…",
@@ -163,10 +166,7 @@ extension ServiceTests.Service {
     /// English Date.
     @Test(arguments: wireLocales)
     func portalRequestUnderALocaleArrivesWithAnEnglishDate(_ locale: String) throws {
-        let session = try speak(locale)
-        let words = SheetWords(locale)
-        let server = try SMTPTestServer(.plain)
-        try writeAccount(sandbox, port: server.port, security: "none")
+        let (session, words, server) = try speakWithAnAccount(locale)
         let report = try file("report.pdf", "%PDF-1.4 quarterly\n")
         let client = packageRoot.appendingPathComponent("Tests/TestSupport/Servers/portal-client.py").path
         let call = try DesktopProgram(["/usr/bin/python3", client, "--handle", "/org/freedesktop/portal/desktop/request/1_42/w1",

@@ -63,7 +63,7 @@ extension Session {
             report.warnings += delivery.warnings
         }
         report.error = flushed.error
-        if flushed.outcome == .rescheduled, flushed.storeError == nil { report.nextAttempt = flushed.entry.nextAttempt }
+        report.nextAttempt = flushed.nextAttempt
         switch flushed.outcome {
         case .sent:
             // Its outbox id stays in the report: what was told about it while held (a

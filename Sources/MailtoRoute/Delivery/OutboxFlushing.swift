@@ -26,7 +26,7 @@ public struct OutboxFlushResult: Sendable {
             report.messageId = flushed.entry.messageId
             report.outboxId = flushed.id
             report.error = flushed.error
-            if flushed.outcome == .rescheduled, flushed.storeError == nil { report.nextAttempt = flushed.entry.nextAttempt }
+            report.nextAttempt = flushed.nextAttempt
             if let problem = flushed.storeError { report.warnings.append(tr("outbox: %@", problem.description)) }
             return report
         }
