@@ -405,7 +405,8 @@ extension ServiceTests {
             while server.messages.isEmpty, Date() < deadline { usleep(100_000) }
             #expect(server.messages.count == 1)
             #expect(try gdbus(activate).status == 0)
-            sleep(2)
+            // Once the service has quit (nothing queued), both clicks are handled: counted then.
+            #expect(waitForServiceToLeave(timeout: 20), "the service quits once nothing is queued")
             #expect(server.messages.count == 1, "a second click sends nothing")
             #expect(try outboxEntries().isEmpty)
         }
@@ -448,10 +449,10 @@ extension ServiceTests {
             #expect(Date().timeIntervalSince(shown) < 30, "sent by the button, not at the next attempt")
             let retry = notifications.notifications.first { $0.actions.contains("Retry now") }
             #expect(retry != nil, "\(notifications.calls)")
-            sleep(2)
+            // Counted once the sender has quit: nothing is left to send it again.
+            #expect(waitForServiceToLeave(timeout: 20), "the service quits once nothing is queued")
             #expect(server.messages.count == 1, "sent once")
             #expect(try outboxEntries().isEmpty)
-            #expect(waitForServiceToLeave(timeout: 20), "the service quits once nothing is queued")
         }
 
         /// Saved from the sheet: the notification has Open for that draft, which opens the
@@ -485,6 +486,17 @@ extension ServiceTests {
             try FileManager.default.removeItem(at: sandbox.recordsDirectory.appendingPathComponent("reader.argv"))
             #expect(try gdbus(activate).status == 0)
             #expect(sandbox.recordedArgv("reader", timeout: 2) == nil, "a draft that is gone opens nothing")
+        }
+
+        /// Waits up to `seconds` for the outbox to be empty: the service has sent what it held
+        /// and recorded it (an entry goes once its message is sent); whether it came to that.
+        func waitForAnEmptyOutbox(seconds: Double) throws -> Bool {
+            let deadline = Date().addingTimeInterval(seconds)
+            while try !outboxEntries().isEmpty {
+                guard Date() < deadline else { return false }
+                usleep(100_000)
+            }
+            return true
         }
 
         func outboxEntries() throws -> [String] {

@@ -63,17 +63,6 @@ extension ServiceTests.Service {
         #expect(view["date"] is String, "\(locale): \((view["headers"] as? [String: Any])?["Date"] ?? "no Date")")
     }
 
-    /// Waits up to `seconds` for the outbox to be empty: the service has sent what it held
-    /// and recorded it (an entry goes once its message is sent); whether it came to that.
-    func waitForAnEmptyOutbox(seconds: Double) throws -> Bool {
-        let deadline = Date().addingTimeInterval(seconds)
-        while try !outboxEntries().isEmpty {
-            guard Date() < deadline else { return false }
-            usleep(100_000)
-        }
-        return true
-    }
-
     // MARK: - The sheet's Send
 
     /// A click in the session opens the sheet in the service (D-Bus activated in the

@@ -61,8 +61,14 @@ public final class SMTPTestServer: @unchecked Sendable {
     }
 
     /// When each connection was accepted (`Date`'s clock), in order.
-    public var acceptedTimes: [Date] {
-        let text = (try? String(contentsOf: directory.appendingPathComponent("accepted.log"), encoding: .utf8)) ?? ""
+    public var acceptedTimes: [Date] { times(in: "accepted.log") }
+
+    /// When the client closed each connection, in order: where its wait on this server ended,
+    /// before it queued, reported and exited (all of which a loaded machine slows).
+    public var closedTimes: [Date] { times(in: "closed.log") }
+
+    private func times(in log: String) -> [Date] {
+        let text = (try? String(contentsOf: directory.appendingPathComponent(log), encoding: .utf8)) ?? ""
         return text.split(separator: "\n").compactMap { Double($0).map(Date.init(timeIntervalSince1970:)) }
     }
 

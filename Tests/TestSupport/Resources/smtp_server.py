@@ -32,7 +32,8 @@ and N.json (envelope) in --outdir.
                               its name mapped there with nss_wrapper)
 
 Each connection accepted appends one line to connections.log in --outdir, and the time it
-was accepted (UNIX seconds) to accepted.log; a silent server writes only accepted.log.
+was accepted (UNIX seconds) to accepted.log, and the time the client closed it to closed.log;
+a silent server writes only accepted.log and closed.log.
 
 Each AUTH command appends one JSON line to auth.log in --outdir, the exchange as it went:
   {"connection": N (the Nth TCP connection; connections.log has two lines for one that
@@ -138,6 +139,13 @@ def note_accepted(outdir):
         log.write("%.6f\n" % time.time())
 
 
+def note_closed(outdir):
+    """When the client closed a connection: the moment it stopped waiting on this server,
+    before whatever it does next (queue the message, write its report, exit)."""
+    with open(os.path.join(outdir, "closed.log"), "a") as log:
+        log.write("%.6f\n" % time.time())
+
+
 # MARK: - OAuth 2.0 SASL mechanisms
 
 MECHANISMS = ("XOAUTH2", "OAUTHBEARER", "PLAIN", "LOGIN")
@@ -233,6 +241,10 @@ class TestSMTP(SMTP):
         offered = mechanisms if mechanisms is not None else \
             MECHANISMS if self.oauth_tokens else ("PLAIN", "LOGIN")
         super().__init__(*args, auth_exclude_mechanism=[m for m in MECHANISMS if m not in offered], **kwargs)
+
+    def connection_lost(self, error):
+        note_closed(self.outdir)
+        super().connection_lost(error)
 
     def connection_made(self, transport):
         # aiosmtpd calls this again once STARTTLS is done: that is no new connection (but
@@ -445,7 +457,10 @@ def main():
     if args.mode == "silent":
         async def mute(reader, writer):
             note_accepted(args.outdir)
-            await asyncio.sleep(args.lifetime)
+            # Says nothing; reads until the client hangs up.
+            while await reader.read(4096):
+                pass
+            note_closed(args.outdir)
         loop.run_until_complete(asyncio.start_server(mute, sock=listener))
         loop.call_later(args.lifetime, loop.stop)
         loop.run_forever()
