@@ -20,6 +20,9 @@ UNITDIR := $(PREFIX)/lib/systemd/user
 APPDIR := $(DATADIR)/applications
 METAINFODIR := $(DATADIR)/metainfo
 DBUSDIR := $(DATADIR)/dbus-1/services
+# The desktop service's interface description, which the service reads when it starts.
+INTERFACEDIR := $(DATADIR)/dbus-1/interfaces
+INTERFACE := io.github.mailto_route.MailtoRoute1.xml
 # The desktop service: its D-Bus activatable desktop entry (named after the application
 # id) and the session bus's service files for its name and the Email portal backend's.
 SERVICE_DESKTOP := io.github.mailto_route.MailtoRoute.desktop
@@ -111,6 +114,7 @@ install:
 	for icon in $(ICONS); do install -D -m 644 data/icons/hicolor/$$icon $(DESTDIR)$(ICONDIR)/$$icon; done
 	scripts/compile-po $(DESTDIR)$(LOCALEDIR)
 	install -D -m 644 data/mailtoroute.portal $(DESTDIR)$(PORTALDIR)/mailtoroute.portal
+	install -D -m 644 data/$(INTERFACE) $(DESTDIR)$(INTERFACEDIR)/$(INTERFACE)
 	install -D -m 644 data/mailtoroute-portals.conf $(DESTDIR)$(DOCDIR)/mailtoroute-portals.conf
 	mkdir -p $(DESTDIR)$(APPDIR) $(DESTDIR)$(UNITDIR)
 	sed -e 's|@EXEC@|$(BINDIR)/mailto-route|' -e '/^NoDisplay=/d' data/mailto-route.desktop > $(DESTDIR)$(APPDIR)/mailto-route.desktop
@@ -133,6 +137,7 @@ uninstall:
 		$(DESTDIR)$(UNITDIR)/mailto-route-outbox.service $(DESTDIR)$(APPDIR)/$(SERVICE_DESKTOP) \
 		$(addprefix $(DESTDIR)$(DBUSDIR)/,$(SERVICE_FILES)) \
 		$(DESTDIR)$(PORTALDIR)/mailtoroute.portal $(DESTDIR)$(DOCDIR)/mailtoroute-portals.conf \
+		$(DESTDIR)$(INTERFACEDIR)/$(INTERFACE) \
 		$(addprefix $(DESTDIR)$(ICONDIR)/,$(ICONS)) \
 		$(foreach language,$(LANGUAGES),$(DESTDIR)$(LOCALEDIR)/$(language)/LC_MESSAGES/mailto-route.mo)
 

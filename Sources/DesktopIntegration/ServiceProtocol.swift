@@ -1,6 +1,8 @@
+import MailtoCore
+
 /// The desktop service's names on the session bus and its interface, defined once: the
-/// service exports what is here (mailto-route-desktop), and the command line calls it
-/// (`SheetService`).
+/// service exports what its description file says (data/io.github.mailto_route.MailtoRoute1.xml,
+/// `interfaceFile`), and the command line calls it (`SheetService`).
 ///
 /// `io.github.mailto_route.MailtoRoute1` asks for a route, not for a command line:
 ///
@@ -65,23 +67,28 @@ public enum ServiceProtocol {
         }
     }
 
-    /// The service's objects: its own interface, the Email portal backend, and the
-    /// portal's request objects.
-    public static let introspection = """
+    /// The file that describes the service's own interface (data/, installed in
+    /// `share/dbus-1/interfaces/`): the one description, which the service reads when it
+    /// starts and exports, and which `gdbus introspect` of the running service shows.
+    public static let interfaceFile = "\(interface).xml"
+
+    /// The interface description beside `executable` (by default the running program,
+    /// resolved): `../share/dbus-1/interfaces/` once installed, the tree's `data/` for a
+    /// build run from it (`.build/TRIPLE/CONFIGURATION/`). Throws when neither is there.
+    public static func interfaceDescription(executable: String? = nil) throws(DesktopError) -> String {
+        let directory = Files.directory(of: executable ?? AppInfo.resolved("/proc/self/exe"))
+        let candidates = [directory + "/../share/dbus-1/interfaces/" + interfaceFile, directory + "/../../../data/" + interfaceFile]
+        for path in candidates {
+            if let bytes = try Files.read(path) { return String(decoding: bytes, as: UTF8.self) }
+        }
+        throw DesktopError(.configuration, tr("the desktop service's interface description is not installed (%@)", candidates[0]))
+    }
+
+    /// The Email portal backend and its request objects: xdg-desktop-portal's interfaces
+    /// (its `org.freedesktop.impl.portal.Email.xml` and `…Request.xml`), the members the
+    /// service implements.
+    public static let portalIntrospection = """
         <node>
-          <interface name="\(interface)">
-            <method name="Compose">
-              <arg type="s" name="url" direction="in"/>
-              <arg type="a{sv}" name="options" direction="in"/>
-              <arg type="s" name="request" direction="out"/>
-            </method>
-            <signal name="Finished">
-              <arg type="s" name="request"/>
-              <arg type="i" name="status"/>
-              <arg type="s" name="report"/>
-              <arg type="s" name="message"/>
-            </signal>
-          </interface>
           <interface name="\(portalInterface)">
             <method name="ComposeEmail">
               <arg type="o" name="handle" direction="in"/>

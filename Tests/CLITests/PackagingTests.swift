@@ -24,6 +24,7 @@ import TestSupport
         "usr/share/applications/io.github.mailto_route.MailtoRoute.desktop",
         "usr/share/applications/mailto-route.desktop",
         "usr/share/bash-completion/completions/mailto-route",
+        "usr/share/dbus-1/interfaces/io.github.mailto_route.MailtoRoute1.xml",
         "usr/share/dbus-1/services/io.github.mailto_route.MailtoRoute.service",
         "usr/share/dbus-1/services/org.freedesktop.impl.portal.desktop.mailtoroute.service",
         "usr/share/doc/mailto-route/mailtoroute-portals.conf",

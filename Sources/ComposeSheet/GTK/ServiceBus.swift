@@ -31,7 +31,9 @@ public enum ServiceNames {
 /// main loop (`onMain`) before they do, hence `@unchecked`.
 final class ServiceBus: @unchecked Sendable {
     private let connection: OpaquePointer
+    /// The service's own interface, as its description file says it, and the portal's.
     private let node: UnsafeMutablePointer<GDBusNodeInfo>
+    private let portalNode: UnsafeMutablePointer<GDBusNodeInfo>
     private var registrations: [guint] = []
     private var portalName: guint = 0
     /// The portal requests still open, by handle: their `Request` object and sheet.
@@ -39,18 +41,32 @@ final class ServiceBus: @unchecked Sendable {
     private var nextRequest = 0
     unowned let application: SheetApplication
 
-    /// Wraps `g_bus_get_sync` (transfer full) and `g_dbus_node_info_new_for_xml`.
+    /// Wraps `g_bus_get_sync` (transfer full) and `g_dbus_node_info_new_for_xml`: the
+    /// service's interface from its description file (`ServiceProtocol.interfaceFile`), read
+    /// at each start, so that what is exported is what is installed for others to read.
     init(application: SheetApplication) throws(ServiceError) {
         self.application = application
+        let description: String
+        do {
+            description = try ServiceProtocol.interfaceDescription()
+        } catch {
+            throw ServiceError(error.message)
+        }
         var error: UnsafeMutablePointer<GError>?
+        guard let node = g_dbus_node_info_new_for_xml(description, &error) else {
+            throw ServiceError(takingMessage: error, tr("the desktop service's interface description does not read"))
+        }
+        guard let portalNode = g_dbus_node_info_new_for_xml(ServiceProtocol.portalIntrospection, &error) else {
+            preconditionFailure("the portal's introspection XML does not parse: \(ServiceError(takingMessage: error, ""))")
+        }
         guard let connection = g_bus_get_sync(G_BUS_TYPE_SESSION, nil, &error) else {
+            g_dbus_node_info_unref(node)
+            g_dbus_node_info_unref(portalNode)
             throw ServiceError(takingMessage: error, tr("cannot connect to the session bus"))
         }
         self.connection = connection
-        guard let node = g_dbus_node_info_new_for_xml(ServiceProtocol.introspection, &error) else {
-            preconditionFailure("the service's introspection XML does not parse: \(ServiceError(takingMessage: error, ""))")
-        }
         self.node = node
+        self.portalNode = portalNode
     }
 
     deinit {
@@ -58,6 +74,7 @@ final class ServiceBus: @unchecked Sendable {
         for request in requests.values { g_dbus_connection_unregister_object(connection, request.registration) }
         if portalName != 0 { g_bus_unown_name(portalName) }
         g_dbus_node_info_unref(node)
+        g_dbus_node_info_unref(portalNode)
         g_object_unref(UnsafeMutableRawPointer(connection))
     }
 
@@ -74,8 +91,9 @@ final class ServiceBus: @unchecked Sendable {
     }
 
     private func register(_ path: String, interface: String) throws(ServiceError) -> guint {
-        guard let info = g_dbus_node_info_lookup_interface(node, interface) else {
-            preconditionFailure("no interface \(interface) in the service's introspection XML")
+        guard let info = g_dbus_node_info_lookup_interface(node, interface) ?? g_dbus_node_info_lookup_interface(portalNode, interface)
+        else {
+            throw ServiceError(tr("the desktop service's interface description has no %@", interface))
         }
         var error: UnsafeMutablePointer<GError>?
         let id = g_dbus_connection_register_object(connection, path, info, serviceVTable, data, nil, &error)
@@ -176,6 +194,10 @@ private final class PendingReply: @unchecked Sendable {
 /// The error of the service's D-Bus side: GLib's message.
 public struct ServiceError: Error, CustomStringConvertible {
     public let description: String
+
+    init(_ message: String) {
+        description = message
+    }
 
     init(takingMessage error: UnsafeMutablePointer<GError>?, _ context: String) {
         let message = error?.pointee.message.map { String(cString: $0) } ?? tr("unknown error")
