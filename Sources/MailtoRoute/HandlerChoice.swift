@@ -59,7 +59,8 @@ extension Handoff {
                 continue
             }
             let id = app.id ?? app.executable
-            ways.append(Way(kind: .program(id), name: app.name, origin: id))
+            ways.append(Way(kind: .program(id), name: app.name, origin: id, inTerminal: app.needsTerminal,
+                            isSystemDefault: app.id != nil && app.id == defaultID))
         }
         guard let browser = Handlers.defaultForScheme("https") else { return ways }
         var services = Webmail.Known.allCases.map { Webmail.Service.known($0) }

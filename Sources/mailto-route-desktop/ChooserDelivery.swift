@@ -56,6 +56,7 @@ enum ChooserDelivery {
         var content = ChooserContent(ways: shown, recipients: recipients.joined(separator: ", "), subject: email.subject,
                                      canRemember: session.canRememberWay && (source != .portal || application != nil))
         content.requestingApplication = source == .portal ? application ?? "An application" : nil
+        content.preselected = Way.preferred(in: ways) ?? 0
         return content
     }
 

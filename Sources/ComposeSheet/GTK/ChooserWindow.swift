@@ -72,7 +72,11 @@ final class ChooserWindow {
             }
             choices.append(GObjectRef(sinking: UnsafeMutableRawPointer(choice)))
         }
-        if let first { gtk_check_button_set_active(first, 1) }
+        if choices.indices.contains(content.preselected) {
+            gtk_check_button_set_active(mr_check_button(choices[content.preselected].widget), 1)
+        } else if let first {
+            gtk_check_button_set_active(first, 1)
+        }
         let data = Unmanaged.passUnretained(self).toOpaque()
         for choice in choices { connections.connect(choice, "toggled", callback(onChooserToggled), data: data) }
         connections.connect(once, "clicked", callback(onChooserOnce), data: data)
@@ -84,7 +88,7 @@ final class ChooserWindow {
 
     /// Shows it; `activationToken` as for the sheet (`gtk_window_set_startup_id`).
     func present(activationToken: String?) {
-        if let first = choices.first { gtk_window_set_focus(mr_window(window.widget), first.widget) }
+        if let chosen { gtk_window_set_focus(mr_window(window.widget), choices[chosen].widget) }
         if let activationToken, !activationToken.isEmpty {
             gtk_window_set_startup_id(mr_window(window.widget), activationToken)
         }

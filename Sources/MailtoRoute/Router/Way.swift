@@ -23,11 +23,33 @@ public struct Way: Sendable, Equatable {
     /// Where it comes from, as a person reads it: the account's file or `GNOME Online
     /// Accounts (Google)`, the program's desktop id, the browser that opens the service.
     public var origin: String
+    /// A mail program that runs in a terminal (`Terminal=true`).
+    public var inTerminal: Bool
+    /// The mail program the desktop names for `mailto:` (GIO's default).
+    public var isSystemDefault: Bool
 
-    public init(kind: Kind, name: String, origin: String) {
+    public init(kind: Kind, name: String, origin: String, inTerminal: Bool = false, isSystemDefault: Bool = false) {
         self.kind = kind
         self.name = name
         self.origin = origin
+        self.inTerminal = inTerminal
+        self.isSystemDefault = isSystemDefault
+    }
+
+    /// The way most people mean, which the chooser has chosen when it opens: an account
+    /// when there is one; else the desktop's default mail program, if it is a window of its
+    /// own; else the first such program; else the first webmail service; else the first way.
+    /// Never a program that runs in a terminal because GIO merely lists it, nor "Set up
+    /// sending…" while anything else can go. `nil` for no ways.
+    public static func preferred(in ways: [Way]) -> Int? {
+        func first(_ test: (Way) -> Bool) -> Int? { ways.firstIndex(where: test) }
+        func isProgram(_ way: Way) -> Bool { if case .program = way.kind { !way.inTerminal } else { false } }
+        return first { if case .account = $0.kind { true } else { false } }
+            ?? first { isProgram($0) && $0.isSystemDefault }
+            ?? first(isProgram)
+            ?? first { if case .webmail = $0.kind { true } else { false } }
+            ?? first { $0.kind != .setUp }
+            ?? (ways.isEmpty ? nil : 0)
     }
 
     /// The way as `always=` of `[route]` names it: `account:NAME`, a desktop id
