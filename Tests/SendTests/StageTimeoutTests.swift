@@ -47,7 +47,7 @@ import TestSupport
         // report and exit after it are not the wait (on a loaded machine each took more
         // than half a second).
         let accepted = try #require(server.acceptedTimes.first)
-        let closed = try #require(server.closedTimes.first, "the client never closed the connection")
+        let closed = try #require(server.firstClose(), "the client never closed the connection")
         let elapsed = closed.timeIntervalSince(accepted)
         #expect(result.status == 75, "\(result)")
         let error = try #require(try jsonObject(result.stdout)["error"] as? [String: String], "\(result)")

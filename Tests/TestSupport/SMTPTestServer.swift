@@ -67,6 +67,14 @@ public final class SMTPTestServer: @unchecked Sendable {
     /// before it queued, reported and exited (all of which a loaded machine slows).
     public var closedTimes: [Date] { times(in: "closed.log") }
 
+    /// The first connection's close, once the server has seen it: the client may have ended
+    /// before the server's loop got to it. `nil` when none came within `timeout` seconds.
+    public func firstClose(within timeout: Double = 10) -> Date? {
+        let deadline = Date().addingTimeInterval(timeout)
+        while closedTimes.isEmpty, Date() < deadline { usleep(20_000) }
+        return closedTimes.first
+    }
+
     private func times(in log: String) -> [Date] {
         let text = (try? String(contentsOf: directory.appendingPathComponent(log), encoding: .utf8)) ?? ""
         return text.split(separator: "\n").compactMap { Double($0).map(Date.init(timeIntervalSince1970:)) }
