@@ -109,28 +109,16 @@ public final class AddressBookHelper: Sendable {
     /// Starts `program` with one end of a new socket pair as its standard input and
     /// output, its standard error to /dev/null (EDS's warnings are no business of the
     /// sheet's output), in `environment` (`KEY=value` strings; `nil`: this process's).
-    /// Wraps `socketpair(2)` and `posix_spawn(3)`.
+    /// Wraps `socketpair(2)`; started by the outbox's `spawn`, the project's one door to
+    /// `posix_spawn`.
     private static func start(_ program: String, environment: [String]?) -> Running? {
         var ends: [Int32] = [-1, -1]
         guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &ends) == 0 else { return nil }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
         // dup2 clears FD_CLOEXEC on the copies; both originals close at exec.
-        posix_spawn_file_actions_adddup2(&actions, ends[1], 0)
-        posix_spawn_file_actions_adddup2(&actions, ends[1], 1)
-        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-        let argv: [UnsafeMutablePointer<CChar>?] = [strdup(program), nil]
-        let variables: [UnsafeMutablePointer<CChar>?]? = environment.map { $0.map { strdup($0) } + [nil] }
-        defer {
-            argv.forEach { free($0) }
-            variables?.forEach { free($0) }
-        }
-        var pid: pid_t = 0
-        let spawned = variables.map { posix_spawn(&pid, program, &actions, nil, argv, $0) }
-            ?? posix_spawn(&pid, program, &actions, nil, argv, environ)
+        let pid = try? spawn([program], input: .descriptor(ends[1]), output: .descriptor(ends[1]), errors: .devNull,
+                             environment: environment, newSession: false)
         close(ends[1])
-        guard spawned == 0 else {
+        guard let pid else {
             close(ends[0])
             return nil
         }

@@ -40,29 +40,16 @@ package final class Subprocess {
             close(outPipe[1])
             throw SubprocessError("pipe: \(systemErrorText(errno))")
         }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_adddup2(&actions, outPipe[1], 1)
-        posix_spawn_file_actions_adddup2(&actions, errPipe[1], 2)
-        for descriptor in outPipe + errPipe { posix_spawn_file_actions_addclose(&actions, descriptor) }
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        // A new session has no controlling terminal.
-        posix_spawnattr_setflags(&attributes, posixSpawnSetSID)
-        var pid: pid_t = 0
-        let cArgv: [UnsafeMutablePointer<CChar>?] = argv.map { strdup($0) } + [nil]
-        defer { for arg in cArgv { free(arg) } }
-        let spawned = posix_spawnp(&pid, argv[0], &actions, &attributes, cArgv, environ)
+        let pid: pid_t
+        do {
+            pid = try spawn(argv, input: .devNull, output: .descriptor(outPipe[1]), errors: .descriptor(errPipe[1]),
+                            closing: outPipe + errPipe, newSession: true)
+        } catch {
+            for descriptor in outPipe + errPipe { close(descriptor) }
+            throw error
+        }
         close(outPipe[1])
         close(errPipe[1])
-        guard spawned == 0 else {
-            close(outPipe[0])
-            close(errPipe[0])
-            throw SubprocessError(systemErrorText(spawned))
-        }
         self.pid = pid
         output = outPipe[0]
         errors = errPipe[0]
@@ -130,29 +117,59 @@ package final class Subprocess {
 /// reaped by init.
 /// `false` when it could not be started.
 func removeInBackground(listedIn list: String, keeping descriptor: FileDescriptor) -> Bool {
+    // And no other descriptor: libcurl's socket to the server has no close-on-exec, and would
+    // stay open as long as the deleting goes on. (glibc's addclosefrom_np is not in Swift's
+    // Glibc; closing a descriptor that is not open, as the one that listed them, is no error.)
+    let others = ((try? directoryNames("/proc/self/fd")) ?? []).compactMap { Int32($0) }.filter { $0 > 3 }
+    let started = try? spawn(["/usr/bin/xargs", "-0", "-r", "-a", list, "/bin/rm", "-rf", "--"],
+                             input: .devNull, output: .devNull, errors: .devNull, keeping: descriptor.raw, closing: others,
+                             newSession: true)
+    return started != nil
+}
+
+/// Where a spawned program's standard stream goes.
+package enum StandardStream {
+    case devNull
+    /// This descriptor, copied (`dup2`, which clears close-on-exec on the copy).
+    case descriptor(Int32)
+}
+
+/// Starts `argv` (its first word looked up in `PATH` unless it has a `/`) with its standard
+/// input, output and error as given; `keeping` becomes its descriptor 3 (a lock it holds
+/// while it runs); `closing` are closed in it; `environment` (`KEY=value`; `nil`: this
+/// process's); in a new session (no controlling terminal) when `newSession`. Not waited
+/// for: the caller reaps it (`waitFor`). The one door to `posix_spawnp(3)`.
+package func spawn(
+    _ argv: [String], input: StandardStream, output: StandardStream, errors: StandardStream, keeping: Int32? = nil,
+    closing: [Int32] = [], environment: [String]? = nil, newSession: Bool
+) throws(SubprocessError) -> pid_t {
+    precondition(!argv.isEmpty, "a subprocess needs a program")
     var actions = posix_spawn_file_actions_t()
     posix_spawn_file_actions_init(&actions)
     defer { posix_spawn_file_actions_destroy(&actions) }
-    for standard: Int32 in 0...2 {
-        posix_spawn_file_actions_addopen(&actions, standard, "/dev/null", standard == 0 ? O_RDONLY : O_WRONLY, 0)
+    for (standard, stream) in [(Int32(0), input), (1, output), (2, errors)] {
+        switch stream {
+        case .devNull: posix_spawn_file_actions_addopen(&actions, standard, "/dev/null", standard == 0 ? O_RDONLY : O_WRONLY, 0)
+        case .descriptor(let descriptor): posix_spawn_file_actions_adddup2(&actions, descriptor, standard)
+        }
     }
-    // dup2 clears close-on-exec on the copy: xargs and its rm inherit it.
-    posix_spawn_file_actions_adddup2(&actions, descriptor.raw, 3)
-    // And nothing else: libcurl's socket to the server has no close-on-exec, and would stay
-    // open as long as the deleting goes on. (glibc's addclosefrom_np is not in Swift's
-    // Glibc; closing a descriptor that is not open, as the one that listed them, is no error.)
-    for name in (try? directoryNames("/proc/self/fd")) ?? [] {
-        if let open = Int32(name), open > 3 { posix_spawn_file_actions_addclose(&actions, open) }
-    }
+    if let keeping { posix_spawn_file_actions_adddup2(&actions, keeping, 3) }
+    for descriptor in closing { posix_spawn_file_actions_addclose(&actions, descriptor) }
     var attributes = posix_spawnattr_t()
     posix_spawnattr_init(&attributes)
     defer { posix_spawnattr_destroy(&attributes) }
-    posix_spawnattr_setflags(&attributes, posixSpawnSetSID)
-    let argv = ["/usr/bin/xargs", "-0", "-r", "-a", list, "/bin/rm", "-rf", "--"]
+    if newSession { posix_spawnattr_setflags(&attributes, posixSpawnSetSID) }
     let cArgv: [UnsafeMutablePointer<CChar>?] = argv.map { strdup($0) } + [nil]
-    defer { for arg in cArgv { free(arg) } }
+    let variables: [UnsafeMutablePointer<CChar>?]? = environment.map { $0.map { strdup($0) } + [nil] }
+    defer {
+        cArgv.forEach { free($0) }
+        variables?.forEach { free($0) }
+    }
     var pid: pid_t = 0
-    return posix_spawn(&pid, argv[0], &actions, &attributes, cArgv, environ) == 0
+    let spawned = variables.map { posix_spawnp(&pid, argv[0], &actions, &attributes, cArgv, $0) }
+        ?? posix_spawnp(&pid, argv[0], &actions, &attributes, cArgv, environ)
+    guard spawned == 0 else { throw SubprocessError(systemErrorText(spawned)) }
+    return pid
 }
 
 /// Why a subprocess could not be started.
