@@ -87,7 +87,8 @@ extension SheetTests {
         let third = try DesktopProgram([mailtoRouteBinary, "open", "mailto:joe@example.com?subject=Third", "--json"],
                                        environment: environment, directory: sandbox.root)
         // Escape is Cancel.
-        _ = try desktop.drive(["wait-chooser", "key:Escape", "wait-chooser-gone"])
+        // Space on a way only chooses it (the chooser stays); Escape cancels.
+        _ = try desktop.drive(["wait-chooser", "key:space", "state:Open in Recorder Mail", "key:Escape", "wait-chooser-gone"])
         let thirdResult = third.finish(timeout: 30)
         #expect(thirdResult.status == 4, "\(thirdResult)")
     }
@@ -124,6 +125,33 @@ extension SheetTests {
         #expect(report["result"] as? String == "handedOff", "\(report)")
         #expect((report["handler"] as? [String: Any])?["id"] as? String == "named-mail.desktop", "\(report)")
         #expect(sandbox.recordedArgv("named-mail")?.contains { $0.hasPrefix("mailto:joe@example.com") } == true)
+        #expect(sandbox.neverLaunched("recorder-mail"))
+    }
+
+    /// The chooser opens with the account chosen (the way most people mean), and the
+    /// keyboard alone answers it: Return takes the chosen way once (the sheet opens), Space
+    /// only chooses, Escape cancels (exit 4, nothing kept).
+    @Test func returnTakesTheChosenWayAndEscapeCancels() throws {
+        let server = try SMTPTestServer(.plain)
+        try writeAccount(sandbox, port: server.port, security: "none")
+        try installMailPrograms()
+        let first = try DesktopProgram([mailtoRouteBinary, "open", "mailto:joe@example.com?subject=Keys", "--json"],
+                                       environment: chooserEnvironment, directory: sandbox.root)
+        let steps = try desktop.drive([
+            "wait-chooser", "state:Send from Jane Doe <jane@example.org>", "state:Open in Recorder Mail", "key:Return",
+            "wait-sheet", "press:Cancel", "wait-gone",
+        ])
+        let states = steps.filter { $0["step"] as? String == "state" }
+        #expect(states.first?["checked"] as? Bool == true && states.last?["checked"] as? Bool == false, "\(states)")
+        #expect(first.finish(timeout: 30).status == 4)
+        let second = try DesktopProgram([mailtoRouteBinary, "open", "mailto:joe@example.com?subject=Keys", "--json"],
+                                        environment: chooserEnvironment, directory: sandbox.root)
+        // Space on a way only chooses it (the chooser stays); Escape cancels.
+        _ = try desktop.drive(["wait-chooser", "key:space", "state:Open in Recorder Mail", "key:Escape", "wait-chooser-gone"])
+        let result = second.finish(timeout: 30)
+        #expect(result.status == 4, "\(result)")
+        #expect(try jsonObject(result.stdout)["result"] as? String == "cancelled")
+        #expect(!configText().contains("always="), "\(configText())")
         #expect(sandbox.neverLaunched("recorder-mail"))
     }
 

@@ -19,8 +19,8 @@ final class ChooserWindow {
     private let always: GObjectRef
     private let cancel: GObjectRef
     private var hasEnded = false
-    /// Escape closes the window (its close request is Cancel).
-    private let escape: GObjectRef
+    /// Escape closes the window (its close request is Cancel); Return on a way takes it.
+    private let keys: GObjectRef
     private let ended: (ChooserWindow) -> Void
     // Declared last, and so released last (see ComposeSheet.window).
     let window: GObjectRef
@@ -36,11 +36,12 @@ final class ChooserWindow {
         once = ui.object("once")
         always = ui.object("always")
         cancel = ui.object("cancel")
-        // Both transfer full into the shortcut, which the controller then owns.
-        escape = GObjectRef(sinking: UnsafeMutableRawPointer(gtk_shortcut_controller_new()))
-        gtk_shortcut_controller_add_shortcut(OpaquePointer(escape.pointer),
+        // Escape cancels (closing is Cancel). Trigger and action transfer full into the
+        // shortcut, which the controller then owns.
+        keys = GObjectRef(sinking: UnsafeMutableRawPointer(gtk_shortcut_controller_new()))
+        gtk_shortcut_controller_add_shortcut(OpaquePointer(keys.pointer),
                                              gtk_shortcut_new(gtk_shortcut_trigger_parse_string("Escape"), gtk_named_action_new("window.close")))
-        gtk_widget_add_controller(window.widget, mr_event_controller(escape.pointer))
+        gtk_widget_add_controller(window.widget, mr_event_controller(keys.pointer))
         let to = content.requestingApplication.map { tr("%@ asks to send a message.", $0.visible) + " " } ?? ""
         let about = content.recipients.isEmpty ? tr("A link asks to write a message.")
             : content.subject.map { tr("A link asks to write to %@, subject “%@”.", content.recipients.visible, $0.visible) }
@@ -79,6 +80,12 @@ final class ChooserWindow {
         }
         let data = Unmanaged.passUnretained(self).toOpaque()
         for choice in choices { connections.connect(choice, "toggled", callback(onChooserToggled), data: data) }
+        // Return on a way takes it, once: a radio button takes Return (and Space) for itself,
+        // so the window's default, "Just this once", would not see it. Seen before the focused
+        // widget, and only while a way has the focus (on a button, Return is that button's).
+        gtk_event_controller_set_propagation_phase(mr_event_controller(keys.pointer), GTK_PHASE_CAPTURE)
+        gtk_shortcut_controller_add_shortcut(OpaquePointer(keys.pointer), gtk_shortcut_new(
+            gtk_shortcut_trigger_parse_string("Return|KP_Enter"), gtk_callback_action_new(onChooserReturn, data, nil)))
         connections.connect(once, "clicked", callback(onChooserOnce), data: data)
         connections.connect(always, "clicked", callback(onChooserAlways), data: data)
         connections.connect(cancel, "clicked", callback(onChooserCancel), data: data)
@@ -93,6 +100,12 @@ final class ChooserWindow {
             gtk_window_set_startup_id(mr_window(window.widget), activationToken)
         }
         gtk_window_present(mr_window(window.widget))
+    }
+
+    /// Whether the keyboard focus is on one of the ways.
+    var aWayHasTheFocus: Bool {
+        let focus = gtk_window_get_focus(mr_window(window.widget))
+        return choices.contains { $0.widget == focus }
     }
 
     /// The way chosen now.
@@ -123,7 +136,7 @@ final class ChooserWindow {
         guard !hasEnded else { return }
         hasEnded = true
         connections.disconnectAll()
-        gtk_widget_remove_controller(window.widget, mr_event_controller(escape.pointer))
+        gtk_widget_remove_controller(window.widget, mr_event_controller(keys.pointer))
         gtk_window_destroy(mr_window(window.widget))
         ended(self)
     }
@@ -131,6 +144,13 @@ final class ChooserWindow {
 
 private func chooser(_ data: UnsafeMutableRawPointer?) -> ChooserWindow? {
     data.map { Unmanaged<ChooserWindow>.fromOpaque($0).takeUnretainedValue() }
+}
+
+/// Return in the chooser: the focused way taken once; elsewhere (a button) not handled here.
+func onChooserReturn(_ widget: UnsafeMutablePointer<GtkWidget>?, _ arguments: OpaquePointer?, _ data: gpointer?) -> gboolean {
+    guard let chooser = chooser(data), chooser.aWayHasTheFocus else { return 0 }
+    chooser.choose(always: false)
+    return 1
 }
 
 func onChooserToggled(_ button: UnsafeMutableRawPointer?, _ data: UnsafeMutableRawPointer?) {
