@@ -71,9 +71,14 @@ let package = Package(
         .executableTarget(name: "mailto-route-books", dependencies: ["AddressLookup", "AddressBookHelper"]),
         .target(name: "ComposeSheet", dependencies: ["CGTK", "CEnchant", "MailtoCore", "MIMEMessage", "DesktopIntegration"],
                 exclude: ["UI", "embedded.txt"], plugins: ["EmbedText"]),
-        // The desktop side: shows the sheet for `open` and `compose` (the CLI starts it
-        // when there is a display), and performs what the user chose through MailtoRoute.
-        .executableTarget(name: "mailto-route-desktop", dependencies: ["ComposeSheet", "MailtoRoute", "AddressBookHelper"]),
+        // The desktop side as a library: the service, the sheet's and the chooser's delivery,
+        // the outbox while the service owns it, notifications; what it shows goes through a
+        // presenter (the GTK application, or a test's fake), its sessions through a context.
+        .target(name: "MailtoRouteDesktop", dependencies: ["ComposeSheet", "MailtoRoute", "AddressBookHelper"]),
+        // The desktop program: its arguments and one call into MailtoRouteDesktop. Shows the
+        // sheet for `open` and `compose` (the CLI starts it when there is a display), and
+        // performs what the user chose through MailtoRoute.
+        .executableTarget(name: "mailto-route-desktop", dependencies: ["MailtoRouteDesktop", "MailtoCore"]),
         // The command line as a library: every subcommand, the argument parser, the output;
         // tested in-process (CLITests) as well as by running the binary.
         .target(name: "MailtoRouteCLI", dependencies: ["MailtoRoute", "Check"]),
@@ -153,6 +158,9 @@ let package = Package(
         .testTarget(name: "AddressLookupTests", dependencies: [
             "AddressLookup", "AddressBookHelper", "CEBook", "TestSupport", "address-book-probe", "mailto-route-books",
         ]),
+        // The desktop service's behaviour in-process: a fake desktop (sheets, choosers,
+        // notifications, a main loop, timers on a fake clock) and RouteFakes' world.
+        .testTarget(name: "DesktopServiceTests", dependencies: ["MailtoRouteDesktop", "RouteFakes", "ComposeSheet", "SMTPTransport"]),
         .testTarget(name: "SheetTests", dependencies: ["TestSupport", "mailto-route", "mailto-route-desktop", "mailto-route-books"]),
     ]
 )

@@ -65,6 +65,22 @@ public struct PortalEmailRequest: Sendable {
     public var attachments: [String]
     public var activationToken: String?
 
+    /// A request as an application asks it (`appID` empty: unknown).
+    public init(appID: String, to: [String] = [], cc: [String] = [], bcc: [String] = [], subject: String? = nil,
+                body: String? = nil, attachments: [String] = [], handle: String = "", parentWindow: String = "",
+                activationToken: String? = nil) {
+        self.handle = handle
+        self.appID = appID
+        self.parentWindow = parentWindow
+        self.to = to
+        self.cc = cc
+        self.bcc = bcc
+        self.subject = subject
+        self.body = body
+        self.attachments = attachments
+        self.activationToken = activationToken
+    }
+
     /// Reads `ComposeEmail`'s parameters, `(ossa{sv})` (a reference the caller keeps);
     /// `nil` when they are not of that type. The frontend passes `address` (one) and
     /// `addresses`; an option of another type than the portal's is taken as absent.

@@ -235,6 +235,7 @@ public final class FakeOnlineAccounts: OnlineAccountsSource, @unchecked Sendable
     public var accounts: [OnlineMailAccount] = []
     /// The access token (OAuth2) or SMTP password each account's credentials call gives, by id.
     public var credentials: [String: String] = [:]
+    public var isAvailable = false
     /// What the credentials call of an account answers instead, by id.
     public var failures: [String: OnlineAccountsError] = [:]
     /// `token ID` or `password ID`, one per call.

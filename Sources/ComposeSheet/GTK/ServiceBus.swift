@@ -13,7 +13,7 @@ public protocol ServiceDelegate: AnyObject {
     func compose(_ request: ServiceProtocol.Request, answer: @escaping @Sendable (ServiceProtocol.Answer) -> Void)
     /// The Email portal's `ComposeEmail`; `respond` with its response code once the user
     /// has chosen. The handle withdraws the request (`Request.Close`).
-    func composeEmail(_ request: PortalEmailRequest, respond: @escaping @Sendable (UInt32) -> Void) -> SheetHandle?
+    func composeEmail(_ request: PortalEmailRequest, respond: @escaping @Sendable (UInt32) -> Void) -> (any SheetWindow)?
     /// A notification's button: `retry-outbox` or `open-draft`, with the id it names.
     func activate(_ action: String, parameter: String)
 }
@@ -37,7 +37,7 @@ final class ServiceBus: @unchecked Sendable {
     private var registrations: [guint] = []
     private var portalName: guint = 0
     /// The portal requests still open, by handle: their `Request` object and sheet.
-    private var requests: [String: (registration: guint, handle: SheetHandle?)] = [:]
+    private var requests: [String: (registration: guint, handle: (any SheetWindow)?)] = [:]
     private var nextRequest = 0
     unowned let application: SheetApplication
 

@@ -164,9 +164,22 @@ public final class SheetApplication {
     }
 }
 
-/// One sheet as the code that asked for it holds it: `withdraw` ends it as its request
-/// was withdrawn (nothing edited: cancelled; edits: saved as a draft). Main thread only.
-public final class SheetHandle {
+/// A window a request opened (its chooser, then its sheet), as the code that asked for it
+/// holds it: the GTK application's `SheetHandle`, a test's recording fake. Main thread only.
+public protocol SheetWindow: AnyObject {
+    /// Ends it as its request was withdrawn (the Email portal's `Request.Close`): a chooser
+    /// is cancelled; a sheet with nothing edited is cancelled, one with edits saved as a draft.
+    func withdraw()
+    /// The sheet `other` holds is this request's now (the chooser's answer opened it).
+    func follow(_ other: any SheetWindow)
+    /// Undo of the sheet's held Send, from elsewhere than its toast (the notification's
+    /// button): as the toast's Undo; a sheet whose window was closed meanwhile opens again
+    /// with the message. `false`: nothing is held (its message went, or is going).
+    func undoSend() -> Bool
+}
+
+/// One sheet (or chooser) of the GTK application.
+public final class SheetHandle: SheetWindow {
     weak var sheet: ComposeSheet?
     /// Its held Send, while the window was closed and the Undo time runs on.
     weak var closedHold: ClosedHold?
@@ -180,14 +193,10 @@ public final class SheetHandle {
         chooser?.finish(.cancelled)
     }
 
-    /// The sheet `other` holds is this request's now (the chooser's answer opened it).
-    public func follow(_ other: SheetHandle) {
-        sheet = other.sheet
+    public func follow(_ other: any SheetWindow) {
+        sheet = (other as? SheetHandle)?.sheet
     }
 
-    /// Undo of the sheet's held Send, from elsewhere than its toast (the notification's
-    /// button): as the toast's Undo; a sheet whose window was closed meanwhile opens again
-    /// with the message. `false`: nothing is held (its message went, or is going).
     public func undoSend() -> Bool {
         if let closedHold { return closedHold.undo() }
         guard let sheet, sheet.hold != nil else { return false }

@@ -25,6 +25,8 @@ public struct OutboxFlushResult: Sendable {
             report.account = accounts[flushed.id]?.name ?? flushed.entry.account
             report.messageId = flushed.entry.messageId
             report.outboxId = flushed.id
+            // Whom it was for: a notification about it says so ("Sent to …").
+            if report.to.isEmpty { report.to = flushed.entry.recipients }
             report.error = flushed.error
             report.nextAttempt = flushed.nextAttempt
             if let problem = flushed.storeError { report.warnings.append(tr("outbox: %@", problem.description)) }

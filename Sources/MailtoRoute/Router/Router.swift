@@ -44,7 +44,7 @@ extension Session {
         present(report)
         // "It will be retried": the desktop service owns the outbox from now until nothing
         // is queued (where a session bus and the service are there; check says who retries).
-        if report.result == .queued { SheetService.ownOutbox() }
+        if report.result == .queued { services.ownOutbox() }
         let sendsNothing = source == .link && routeSettings.policy == .handoff
         if report.result != .queued, !sendsNothing, hasAnyAccount,
            let due = try? storage.outbox.due(now: services.clock.now()), !due.isEmpty,

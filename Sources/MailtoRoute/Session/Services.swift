@@ -18,6 +18,9 @@ public struct Services {
     public var onlineAccounts: any OnlineAccountsSource
     /// DNS, HTTPS, the probe and the keyring, for setting up an account (`SendingSetup`).
     public var mailServers: any MailServerNetwork
+    /// Asks the desktop service to own the outbox, a run having left a message queued
+    /// ("it will be retried": `SheetService.ownOutbox`).
+    public var ownOutbox: @Sendable () -> Void = { SheetService.ownOutbox() }
 
     public init(transport: any Transport, mailPrograms: any MailProgramFinder, consent: any ConsentAsker,
                 notifier: any Notifier, clock: any WallClock, onlineAccounts: any OnlineAccountsSource = GnomeOnlineAccounts(),
@@ -182,11 +185,16 @@ public protocol OnlineAccountsSource {
     func accessToken(for account: OnlineMailAccount) throws(OnlineAccountsError) -> String
     /// `GetPassword("smtp-password")`.
     func smtpPassword(for account: OnlineMailAccount) throws(OnlineAccountsError) -> String
+    /// Whether GNOME Online Accounts can be asked now (running, or startable on the bus):
+    /// where the sheet offers to use it.
+    var isAvailable: Bool { get }
 }
 
 /// goa-daemon on the session bus (`OnlineAccounts`).
 public struct GnomeOnlineAccounts: OnlineAccountsSource {
     public init() {}
+
+    public var isAvailable: Bool { OnlineAccounts.isOnBus() }
 
     public func mailAccounts() throws -> [OnlineMailAccount] {
         try OnlineAccounts.mailAccounts()

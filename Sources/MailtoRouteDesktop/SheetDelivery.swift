@@ -113,7 +113,7 @@ enum SheetDelivery {
         content.attachmentsRequestedBy = attachmentsRequestedBy
         if noAccount {
             content.offersSetup = true
-            content.onlineAccountsAvailable = OnlineAccounts.isOnBus()
+            content.onlineAccountsAvailable = session.services.onlineAccounts.isAvailable
         }
         content.accounts = accounts.map { FromAccount(name: $0.name, readable: $0.from ?? $0.name, origin: $0.origin) }
         content.fromIndex = fromIndex

@@ -8,41 +8,48 @@ import MailtoRoute
 /// started by D-Bus activation): the primary instance that opens every sheet of the
 /// session, for the command line's clicks (`Open`), for GLib launching the D-Bus activatable
 /// entry, and for the Email portal; and tells outcomes in notifications with actions.
-/// Each request has a Session of its own: the configuration may change between two
-/// clicks. Used on the GTK main thread only: the `then` of background work runs there,
-/// hence `@unchecked Sendable`.
-final class DesktopService: ServiceDelegate, @unchecked Sendable {
+/// The one-sheet program (no service to ask) is the same flow for one request (`Role`).
+/// Each request has a Session of its own (`DesktopContext.session`): the configuration may
+/// change between two clicks. What it shows and when it wakes are its presenter's (GTK's
+/// main loop, or a test's fake and clock). Used on the main thread only: the `then` of
+/// background work runs there, hence `@unchecked Sendable`.
+public final class DesktopService: ServiceDelegate, @unchecked Sendable {
     /// Notification buttons' actions, each with one string: the id it is for (an outbox
     /// entry, a draft, an account of GNOME Online Accounts); `own-outbox` (its string
     /// unused), which the command line activates when a run left a message queued; and
     /// `sign-in-again` (an account's name), which a run activates when an account must be
     /// signed in again, for the service to tell it with a button that still works later.
-    static let actions = ["retry-outbox", "open-draft", SheetService.ownOutboxAction, SheetService.signInAgainAction,
+    public static let actions = ["retry-outbox", "open-draft", SheetService.ownOutboxAction, SheetService.signInAgainAction,
                           openOnlineAccountsAction, undoSendAction]
     /// A held Send's **Undo** (its outbox entry's id).
-    static let undoSendAction = "undo-send"
-    static let openOnlineAccountsAction = "open-online-accounts"
+    public static let undoSendAction = "undo-send"
+    public static let openOnlineAccountsAction = "open-online-accounts"
 
-    let application: SheetApplication
-    private var network: NetworkWatch?
-    /// The sheets whose held Send was told in a notification with Undo, by outbox id.
-    private var heldSheets: [String: SheetHandle] = [:]
-
-    init(application: SheetApplication) {
-        self.application = application
+    /// The session's service, which owns the outbox while anything is queued and tells
+    /// outcomes with buttons that reach it later; or one request's program, which tells
+    /// through the session's notifier (no button outlives it) and leaves the outbox to the
+    /// service (`Session.finish` asks it).
+    public enum Role {
+        case service
+        case oneRequest
     }
 
-    /// Serves until idle: the D-Bus objects, the actions, the application's name.
-    func serve(idleSeconds: Double) throws(ServiceError) {
-        try application.serve(self, actions: Self.actions, idleSeconds: idleSeconds)
-        // While it runs, a network that comes back is the moment to send what waits in the
-        // outbox (DesktopIntegration's monitor, on this main loop; none: the timers alone).
-        network = try? NetworkWatch { [weak self] available in
-            if available { self?.networkAvailable() }
-        }
-        // Whoever started it (a click, the portal, the login's autostart entry), a message
-        // queued and not yet sent is its to retry from now.
-        if let queued = try? Paths.current().storage.outbox.list(), !queued.isEmpty { ownOutbox() }
+    let context: DesktopContext
+    let application: any DesktopPresenter
+    let role: Role
+    /// The sheets whose held Send was told in a notification with Undo, by outbox id.
+    private var heldSheets: [String: any SheetWindow] = [:]
+
+    public init(context: DesktopContext, presenter: any DesktopPresenter, role: Role = .service) {
+        self.context = context
+        self.application = presenter
+        self.role = role
+    }
+
+    /// The service's start, once it serves: whoever started it (a click, the portal, the
+    /// login's autostart entry), a message queued and not yet sent is its to retry from now.
+    public func start() {
+        if let queued = try? context.paths.storage.outbox.list(), !queued.isEmpty { ownOutbox() }
     }
 
     // MARK: - Requests
@@ -50,18 +57,18 @@ final class DesktopService: ServiceDelegate, @unchecked Sendable {
     /// The command line's `Compose`: its link (or `compose`) in a sheet, the URL read
     /// once, in this request's Session (its configuration read once); answered with the
     /// report as data, which the command line prints with its own output.
-    func compose(_ request: ServiceProtocol.Request, answer: @escaping @Sendable (ServiceProtocol.Answer) -> Void) {
+    public func compose(_ request: ServiceProtocol.Request, answer: @escaping @Sendable (ServiceProtocol.Answer) -> Void) {
+        let session = context.session()
+        let start: SheetDelivery.Opening
+        switch SheetDelivery.opening(request, session: session) {
+        case .success(let opening): start = opening
+        case .failure(let refusal): return answer(refusal.answer)
+        }
         guard application.showsSheets else {
             // Started where there is no display (an activation environment without one):
             // the command line shows the sheet itself, on its own display.
             return answer(ServiceProtocol.Answer(status: ServiceProtocol.noDisplay, report: nil,
                                                   message: tr("the desktop service has no display to show a sheet on")))
-        }
-        let session = Session.current()
-        let start: SheetDelivery.Opening
-        switch SheetDelivery.opening(request, session: session) {
-        case .success(let opening): start = opening
-        case .failure(let refusal): return answer(refusal.answer)
         }
         let showSheet = { [self] () -> Void in
             openSheet(start.email, source: start.source, session: session, token: request.activationToken,
@@ -88,7 +95,7 @@ final class DesktopService: ServiceDelegate, @unchecked Sendable {
         _ email: EmailData, session: Session, token: String?, notify: Bool, requestedBy: String? = nil,
         source: SheetSource = .link, application app: String? = nil,
         sheet: @escaping () -> Void, done: @escaping @Sendable (RouteReport) -> Void
-    ) -> SheetHandle {
+    ) -> any SheetWindow {
         let ways = session.ways()
         let content = ChooserDelivery.content(for: email, ways: ways, session: session, source: source, application: app)
         return application.openChooser(content, activationToken: token) { [self] answer in
@@ -102,10 +109,10 @@ final class DesktopService: ServiceDelegate, @unchecked Sendable {
     }
 
     /// GLib's `Open` of the D-Bus activatable entry: each URI as a clicked link.
-    func open(_ uris: [String]) {
+    public func open(_ uris: [String]) {
         for uri in uris {
             let url = Self.mailtoURL(uri)
-            let session = Session.current()
+            let session = context.session()
             guard case .success(let email) = SheetDelivery.parse(url, session: session) else { continue }
             var request = RouteRequest(email: email, source: .link)
             request.sheet = true
@@ -140,8 +147,8 @@ final class DesktopService: ServiceDelegate, @unchecked Sendable {
     /// files ticked and the application named; with `policy=handoff`, no account, or no
     /// display to show the sheet on, a handoff that carries the files on the mail
     /// program's own command line, else a draft.
-    func composeEmail(_ request: PortalEmailRequest, respond: @escaping @Sendable (UInt32) -> Void) -> SheetHandle? {
-        let session = Session.current()
+    public func composeEmail(_ request: PortalEmailRequest, respond: @escaping @Sendable (UInt32) -> Void) -> (any SheetWindow)? {
+        let session = context.session()
         var email = EmailData()
         // An application may give `Name <address>`: read as a typed list, the name kept;
         // one that does not read is taken as it is, for the sheet or the builder to refuse.
@@ -162,7 +169,7 @@ final class DesktopService: ServiceDelegate, @unchecked Sendable {
         if plan == .choose, application.showsSheets {
             // The application's first request asks once; Always is kept for its app id. The
             // handle withdraws the chooser, then the sheet it opened.
-            var handle: SheetHandle?
+            var handle: (any SheetWindow)?
             handle = choose(email, session: session, token: request.activationToken, notify: true, source: .portal, application: app,
                             sheet: { [self] in
                                 let opened = openSheet(email, source: .portal, session: session, token: request.activationToken,
@@ -190,7 +197,7 @@ final class DesktopService: ServiceDelegate, @unchecked Sendable {
 
     /// The portal's response: 0 for what the user chose (sent, queued, handed off,
     /// saved), 1 cancelled, 2 anything else.
-    static func portalResponse(_ report: RouteReport) -> UInt32 {
+    public static func portalResponse(_ report: RouteReport) -> UInt32 {
         switch report.result {
         case .sent, .queued, .handedOff, .saved: 0
         case .cancelled: 1
@@ -240,7 +247,7 @@ final class DesktopService: ServiceDelegate, @unchecked Sendable {
     private func openSheet(
         _ email: EmailData?, source: SheetSource, session: Session, token: String?, requestedBy: String? = nil,
         attachmentsRequestedBy: String? = nil, ended: @escaping (SheetDeliveryHost, [String]) -> Void
-    ) -> SheetHandle {
+    ) -> any SheetWindow {
         var start = SheetDelivery.start(email, source: source, session: session, attachmentsRequestedBy: attachmentsRequestedBy)
         start.content.requestingApplication = requestedBy
         let host = SheetDeliveryHost(source: source, session: session)
@@ -261,7 +268,7 @@ final class DesktopService: ServiceDelegate, @unchecked Sendable {
 
     /// The window of a held Send was closed: Undo moves to a notification, which the
     /// sheet's end withdraws (or what came of the message replaces).
-    private func tellHeld(_ report: RouteReport, sheet: SheetHandle) {
+    private func tellHeld(_ report: RouteReport, sheet: any SheetWindow) {
         guard let id = report.outboxId else { return }
         heldSheets[id] = sheet
         application.notify(id: "outbox-\(id)", title: report.headline, body: report.notificationLines.joined(separator: "\n"),
@@ -275,12 +282,12 @@ final class DesktopService: ServiceDelegate, @unchecked Sendable {
     private func undoSend(_ id: String) {
         application.withdrawNotification(id: "outbox-\(id)")
         if let sheet = heldSheets.removeValue(forKey: id), sheet.undoSend() { return }
-        let box = SessionBox(Session.current())
+        let box = SessionBox(context.session())
         application.inBackground({ () -> RouteReport in
             let session = box.session
             var report = RouteReport(path: .outbox, result: .saved)
             do {
-                let bytes = try session.storage.outbox.undo(id)
+                let bytes = try session.storage.outbox.undo(id, now: session.services.clock.now())
                 report.draft = try session.storage.drafts.save(bytes).path
                 report.warnings.append(tr("Send undone: the message is saved as a draft"))
             } catch {
@@ -300,6 +307,11 @@ final class DesktopService: ServiceDelegate, @unchecked Sendable {
     /// now** for a queued message, **Open** for a saved draft. The notification's id names
     /// the outbox entry or draft, so that a later one about it replaces it.
     func tell(_ report: RouteReport) {
+        guard role == .service else {
+            // One request's program: nothing of it outlives it to take a button.
+            context.services.notifier.tell(report)
+            return
+        }
         // A message the service queued itself: it owns the outbox from now (a flush's own
         // reports are rescheduled by the flush).
         if report.result == .queued, !owningOutbox { ownOutbox() }
@@ -322,7 +334,7 @@ final class DesktopService: ServiceDelegate, @unchecked Sendable {
 
     /// A notification's button. Idempotent: the id names one outbox entry or draft, and
     /// one that is gone (sent by an earlier click) does nothing.
-    func activate(_ action: String, parameter: String) {
+    public func activate(_ action: String, parameter: String) {
         switch action {
         case "retry-outbox": retry(parameter)
         case "open-draft": openDraft(parameter)
@@ -340,7 +352,7 @@ final class DesktopService: ServiceDelegate, @unchecked Sendable {
     /// opens GNOME Settings' Online Accounts on it. One notification per account: a later
     /// one replaces it.
     private func tellSignIn(_ name: String) {
-        let box = SessionBox(Session.current())
+        let box = SessionBox(context.session())
         application.inBackground({ box.session.signInRequest(for: name) }, then: { [self] request in
             guard let request else { return }
             application.notify(id: "sign-in-\(name)", title: request.summary, body: request.details.joined(separator: "\n"),
@@ -352,11 +364,11 @@ final class DesktopService: ServiceDelegate, @unchecked Sendable {
     /// Sends the queued message `id` now, once: the outbox's claim makes a second click
     /// (or a flush at the same time) find it taken or gone, and send nothing.
     private func retry(_ id: String) {
-        let box = SessionBox(Session.current())
+        let box = SessionBox(context.session())
         application.inBackground({ () -> RouteReport? in
             let session = box.session
             let outbox = session.storage.outbox
-            guard (try? outbox.entry(id)) != nil, (try? outbox.retry(id)) != nil else { return nil }
+            guard (try? outbox.entry(id)) != nil, (try? outbox.retry(id, now: session.services.clock.now())) != nil else { return nil }
             let flushed = try? session.flushOutbox(allQueued: true, selecting: { $0.id == id })
             return flushed?.routeReports.first
         }, then: { [self] report in
@@ -373,7 +385,7 @@ final class DesktopService: ServiceDelegate, @unchecked Sendable {
     /// Opens a saved draft (its path) with the desktop's program for messages; a draft
     /// that is gone (sent or dropped since) does nothing.
     private func openDraft(_ path: String) {
-        let drafts = Session.current().storage.drafts.directory
+        let drafts = context.paths.storage.drafts.directory
         guard path.hasPrefix(drafts + "/"), !path.contains("/../"), access(path, R_OK) == 0 else {
             application.withdrawNotification(id: "draft-\(path)")
             return
@@ -398,6 +410,7 @@ final class DesktopService: ServiceDelegate, @unchecked Sendable {
     private var outboxSchedule = 0
 
     func ownOutbox() {
+        guard role == .service else { return }
         if !owningOutbox {
             owningOutbox = true
             application.hold()
@@ -411,7 +424,7 @@ final class DesktopService: ServiceDelegate, @unchecked Sendable {
         guard owningOutbox else { return }
         outboxSchedule += 1
         let schedule = outboxSchedule
-        let queued = (try? Paths.current().storage.outbox.list()) ?? []
+        let queued = (try? context.paths.storage.outbox.list()) ?? []
         guard let next = queued.map(\.nextAttempt).min() else {
             owningOutbox = false
             application.release()
@@ -419,22 +432,23 @@ final class DesktopService: ServiceDelegate, @unchecked Sendable {
         }
         // At least a second: a message due now that a sheet still holds (its Undo time just
         // ended, and it is sending it) is left to it, not asked for again and again.
-        let wait = min(max(next.secondsSinceEpoch - Timestamp.now().secondsSinceEpoch, 1), Self.longestWait)
+        let wait = min(max(next.secondsSinceEpoch - context.services.clock.now().secondsSinceEpoch, 1), Self.longestWait)
         application.after(seconds: UInt32(wait)) { [self] in
             guard schedule == outboxSchedule else { return }
             flushDue()
         }
     }
 
-    static let longestWait: Int64 = 60
+    public static let longestWait: Int64 = 60
 
     /// Sends what is due, as `outbox watch` does; what came of each is told as for a sheet.
     private func flushDue() {
-        let box = SessionBox(Session.current())
+        let box = SessionBox(context.session())
         application.inBackground({ () -> [RouteReport] in
-            guard !box.session.accounts.isEmpty, let due = try? box.session.storage.outbox.due(now: .now()), !due.isEmpty
+            let session = box.session
+            guard !session.accounts.isEmpty, let due = try? session.storage.outbox.due(now: session.services.clock.now()), !due.isEmpty
             else { return [] }
-            return (try? box.session.flushOutbox())?.routeReports ?? []
+            return (try? session.flushOutbox(now: session.services.clock.now()))?.routeReports ?? []
         }, then: { [self] reports in
             for report in reports { tell(report) }
             scheduleOutbox()
@@ -442,7 +456,7 @@ final class DesktopService: ServiceDelegate, @unchecked Sendable {
     }
 
     /// The network came back: what is due goes out now.
-    func networkAvailable() {
+    public func networkAvailable() {
         flushDue()
     }
 }

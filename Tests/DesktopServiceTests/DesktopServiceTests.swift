@@ -1,0 +1,404 @@
+import ComposeSheet
+import Foundation
+import MailtoCore
+import MailtoRoute
+import MailtoRouteDesktop
+import Outbox
+import RouteFakes
+import SMTPTransport
+import Testing
+
+// The desktop service's behaviour in-process: its requests, the chooser's answers, the
+// sheet's buttons, notifications and their buttons, the outbox it owns and its timers, on a
+// fake desktop whose clock the test moves (FakeDesktop). No display, no bus, no wall time.
+
+private let link = "mailto:joe@example.com?subject=Lunch&body=Noon%3F"
+
+@Suite struct ClickTests {
+    @Test func handlerSetAndNoAccountHandsOffWithNoWindow() throws {
+        let world = try ServiceWorld(config: "[route]\nhandler=fake.desktop\n")
+        world.service.open([link])
+        world.desktop.settle()
+        #expect(world.desktop.choosers.isEmpty && world.desktop.sheets.isEmpty)
+        #expect(world.handedOff.map(\.subject) == ["Lunch"])
+        #expect(world.desktop.notification(titled: "Opened in Fake Mail") != nil)
+        #expect(world.desktop.holds == 0)
+    }
+
+    @Test func neitherHandlerNorAccountAsksInTheChooser() throws {
+        let world = try ServiceWorld(config: nil)
+        world.service.open([link])
+        world.desktop.settle()
+        #expect(world.desktop.choosers.count == 1)
+        #expect(world.desktop.choosers.first?.titles == ["Open in Fake Mail", "Set up sending…"])
+        #expect(world.handedOff.isEmpty && world.sent.isEmpty)
+    }
+
+    @Test func anAccountAndPolicyAskOpensTheSheetEvenWithAHandler() throws {
+        let world = try ServiceWorld(config: "[route]\npolicy=ask\nhandler=fake.desktop\n" + ServiceWorld.account)
+        world.service.open([link])
+        world.desktop.settle()
+        #expect(world.desktop.choosers.isEmpty)
+        let sheet = try #require(world.desktop.openSheets.first)
+        #expect(sheet.content.email.subject == "Lunch")
+        #expect(sheet.content.from == "Jane Doe <jane@example.org>")
+        #expect(world.handedOff.isEmpty)
+    }
+
+    @Test func composeWithoutADisplayIsAnsweredSoTheCommandLineShowsTheSheet() throws {
+        let world = try ServiceWorld(config: ServiceWorld.account, program: false)
+        world.desktop.showsSheets = false
+        let answer = world.compose(link)
+        #expect(answer.answer?.status == ServiceProtocol.noDisplay)
+        #expect(world.desktop.sheets.isEmpty && world.sent.isEmpty)
+    }
+
+    @Test func aLinkThatDoesNotReadIsAnswered65() throws {
+        let world = try ServiceWorld(config: ServiceWorld.account, program: false)
+        let answer = world.compose("mailto:joe@example.com?subject=%ZZ")
+        #expect(answer.answer?.status == 65)
+        #expect(world.desktop.sheets.isEmpty)
+    }
+
+    @Test func withoutADisplayALinkIsRoutedAndTheReportSaysNoSheet() throws {
+        let world = try ServiceWorld(config: "[route]\npolicy=ask\n" + ServiceWorld.account)
+        world.desktop.showsSheets = false
+        world.service.open([link])
+        world.desktop.settle()
+        #expect(world.desktop.sheets.isEmpty)
+        let told = try #require(world.desktop.told.last)
+        #expect(told.body.contains("no compose sheet"))
+        #expect(world.sent.isEmpty, "a link is never sent without the person's consent")
+    }
+}
+
+@Suite struct ChooserTests {
+    @Test func alwaysForTheProgramIsKeptAndTheNextClickAsksNothing() throws {
+        let world = try ServiceWorld(config: nil)
+        let first = world.compose(link)
+        let chooser = try #require(world.desktop.openChoosers.first)
+        chooser.choose("Open in Fake Mail", always: true)
+        world.desktop.settle()
+        #expect(first.report?.result == .handedOff)
+        #expect(world.configText.contains("always=fake.desktop"))
+        world.service.open([link])
+        world.desktop.settle()
+        #expect(world.desktop.choosers.count == 1, "the second click is not asked")
+        #expect(world.handedOff.count == 2)
+        #expect(world.desktop.notification(titled: "Opened in Fake Mail") != nil)
+    }
+
+    @Test func justOnceKeepsNothing() throws {
+        let world = try ServiceWorld(config: nil)
+        _ = world.compose(link)
+        try #require(world.desktop.openChoosers.first).choose("Open in Fake Mail")
+        world.desktop.settle()
+        #expect(!world.configText.contains("always="))
+        _ = world.compose(link)
+        #expect(world.desktop.choosers.count == 2)
+    }
+
+    @Test func cancelDoesNothingAndSaysSo() throws {
+        let world = try ServiceWorld(config: nil)
+        let answer = world.compose(link)
+        try #require(world.desktop.openChoosers.first).finish(.cancelled)
+        world.desktop.settle()
+        #expect(answer.report?.result == .cancelled)
+        #expect(answer.answer?.status == ExitStatus.cancelled.rawValue)
+        #expect(world.handedOff.isEmpty && world.sent.isEmpty && world.queued.isEmpty)
+        #expect(world.desktop.told.isEmpty, "a cancel is not told in a notification")
+    }
+
+    @Test func anAccountChosenOpensTheSheetFromIt() throws {
+        let world = try ServiceWorld(config: "[account work]\nfrom=Jane Doe <jane@work.example>\nhost=127.0.0.1\nsecurity=none\n"
+            + "[account home]\nfrom=Jane <jane@home.example>\nhost=127.0.0.1\nsecurity=none\n")
+        // Two accounts and a program: the chooser; the account chosen is the sheet's From.
+        world.service.open([link])
+        world.desktop.settle()
+        let chooser = try #require(world.desktop.openChoosers.first)
+        let home = try #require(chooser.titles.first { $0.contains("jane@home.example") })
+        chooser.choose(home)
+        let sheet = try #require(world.desktop.openSheets.first)
+        #expect(sheet.content.from == "Jane <jane@home.example>")
+    }
+}
+
+@Suite struct SheetTests {
+    @Test func sendFromTheSheetSendsOnceAndTellsIt() throws {
+        let world = try ServiceWorld(config: "[route]\nundo-send=0\n" + ServiceWorld.account, program: false)
+        let answer = world.compose(link)
+        let sheet = try #require(world.desktop.openSheets.first)
+        #expect(sheet.press(.send) == .finished)
+        world.desktop.settle()
+        #expect(world.sent.map(\.recipients) == [["joe@example.com"]])
+        #expect(answer.report?.result == .sent)
+        #expect(world.desktop.notification(titled: "Sent to joe@example.com") != nil)
+        #expect(world.desktop.holds == 0)
+    }
+
+    @Test func aSendThatFailsForGoodStaysOnTheSheet() throws {
+        let world = try ServiceWorld(config: "[route]\nundo-send=0\n" + ServiceWorld.account, program: false)
+        world.world.transport.answers = [.failure(SMTPError(.permanent, "550 no such user"))]
+        let answer = world.compose(link)
+        let sheet = try #require(world.desktop.openSheets.first)
+        guard case .failed = sheet.press(.send) else { Issue.record("the failure did not stay on the sheet"); return }
+        #expect(sheet.isOpen && answer.answer == nil)
+        #expect(world.queued.isEmpty)
+    }
+
+    @Test func undoInTheNotificationAfterTheWindowClosedSendsNothing() throws {
+        let world = try ServiceWorld(config: "[route]\nundo-send=10\n" + ServiceWorld.account, program: false)
+        let answer = world.compose(link)
+        let sheet = try #require(world.desktop.openSheets.first)
+        #expect(sheet.press(.send) == .held(seconds: 10))
+        sheet.closeWindowWhileHeld()
+        let undo = try #require(world.desktop.notifications.values.first { $0.buttons == ["Undo"] })
+        let id = try #require(world.queued.first?.id)
+        #expect(undo.targets == ["\(DesktopService.undoSendAction) \(id)"])
+        world.service.activate(DesktopService.undoSendAction, parameter: id)
+        world.desktop.settle()
+        #expect(world.queued.isEmpty && world.sent.isEmpty)
+        #expect(world.desktop.notifications["outbox-\(id)"] == nil, "the Undo notification is withdrawn")
+        #expect(sheet.isOpen && answer.answer == nil, "the sheet is back with the message")
+    }
+
+    @Test func aHeldSendWhoseWindowClosedGoesOnceAtItsTime() throws {
+        let world = try ServiceWorld(config: "[route]\nundo-send=10\n" + ServiceWorld.account, program: false)
+        let answer = world.compose(link)
+        let sheet = try #require(world.desktop.openSheets.first)
+        #expect(sheet.press(.send) == .held(seconds: 10))
+        sheet.closeWindowWhileHeld()
+        world.desktop.advance(seconds: 10)
+        #expect(sheet.holdEnds() == .finished)
+        world.desktop.settle()
+        #expect(world.sent.count == 1 && world.queued.isEmpty)
+        #expect(answer.report?.result == .sent)
+        #expect(world.desktop.notifications.values.allSatisfy { $0.buttons != ["Undo"] })
+        // Undo, now that it went, does nothing.
+        world.service.activate(DesktopService.undoSendAction, parameter: answer.report?.outboxId ?? "")
+        world.desktop.settle()
+        #expect(world.sent.count == 1)
+    }
+
+    @Test func undoAfterTheServiceRestartedSavesTheHeldMessageAsADraft() throws {
+        let world = try ServiceWorld(config: "[route]\nundo-send=10\n" + ServiceWorld.account, program: false)
+        // A Send held for Undo by a service that is gone since (its claim went with it).
+        var request = RouteRequest(email: EmailData(to: ["joe@example.com"], subject: "Lunch", body: "Noon?"), source: .sheet,
+                                   forcedPath: .direct)
+        request.held = (.undo, world.world.clock.now() + 10)
+        let held = world.session().route(request)
+        let id = try #require(held.outboxId)
+        #expect(held.hold == .undo && world.queued.count == 1)
+        world.service.activate(DesktopService.undoSendAction, parameter: id)
+        world.desktop.settle()
+        #expect(world.queued.isEmpty && world.sent.isEmpty)
+        let drafts = try world.world.drafts()
+        #expect(drafts.count == 1)
+        let told = try #require(world.desktop.notification(titled: "Saved as a draft"))
+        #expect(told.buttons == ["Open"])
+        #expect(told.targets == ["open-draft \(drafts.first?.path ?? "")"])
+        world.service.activate("open-draft", parameter: drafts.first?.path ?? "")
+        world.service.activate("open-draft", parameter: "/etc/passwd")
+        #expect(world.desktop.shownFiles == [drafts.first?.path], "only a draft of the drafts folder is opened")
+    }
+
+    @Test func sendLaterWaitsForItsTimeThenGoesOnceAndTheServiceIdlesOut() throws {
+        let world = try ServiceWorld(config: ServiceWorld.account, program: false)
+        let answer = world.compose(link)
+        let sheet = try #require(world.desktop.openSheets.first)
+        #expect(sheet.press(.sendLater(.inOneHour)) == .finished)
+        world.desktop.settle()
+        #expect(answer.report?.result == .queued)
+        let entry = try #require(world.queued.first)
+        #expect(entry.nextAttempt.secondsSinceEpoch == world.world.clock.time.secondsSinceEpoch + 3_600)
+        let told = try #require(world.desktop.notification(titled: "Sending to joe@example.com at"))
+        #expect(told.buttons == ["Send now"])
+        // The service owns the outbox: it stays, and looks at least once a minute.
+        #expect(world.desktop.holds == 1)
+        #expect(try #require(world.desktop.nextTimer) <= DesktopService.longestWait)
+        world.desktop.advance(seconds: 3_599)
+        #expect(world.sent.isEmpty, "nothing goes before its time")
+        world.desktop.advance(seconds: 61)
+        #expect(world.sent.count == 1 && world.queued.isEmpty)
+        #expect(world.desktop.notification(titled: "Sent to joe@example.com") != nil)
+        #expect(world.desktop.holds == 0, "nothing queued: the service may idle out")
+        world.desktop.advance(seconds: 3_600)
+        #expect(world.sent.count == 1)
+    }
+
+    @Test func sendNowInTheNotificationSendsAHeldMessageOnce() throws {
+        let world = try ServiceWorld(config: ServiceWorld.account, program: false)
+        _ = world.compose(link)
+        try #require(world.desktop.openSheets.first).press(.sendLater(.tomorrowMorning))
+        world.desktop.settle()
+        let id = try #require(world.queued.first?.id)
+        world.service.activate("retry-outbox", parameter: id)
+        world.service.activate("retry-outbox", parameter: id)
+        world.desktop.settle()
+        #expect(world.sent.count == 1 && world.queued.isEmpty)
+        #expect(world.desktop.holds == 0)
+    }
+}
+
+@Suite struct OutboxTests {
+    @Test func aQueuedMessageIsRetriedAMinuteLaterAndToldOnce() throws {
+        let world = try ServiceWorld(config: "[route]\nundo-send=0\n" + ServiceWorld.account, program: false)
+        world.world.transport.answers = [.failure(SMTPError(.transient, "421 try later", cause: .connect))]
+        let answer = world.compose(link)
+        try #require(world.desktop.openSheets.first).press(.send)
+        world.desktop.settle()
+        #expect(answer.report?.result == .queued)
+        let id = try #require(world.queued.first?.id)
+        let told = try #require(world.desktop.notifications["outbox-\(id)"])
+        #expect(told.title.hasPrefix("Not sent yet"))
+        #expect(told.buttons == ["Retry now"])
+        #expect(world.desktop.holds == 1)
+        world.desktop.advance(seconds: 59)
+        #expect(world.sent.count == 1, "the failed attempt only")
+        world.desktop.advance(seconds: 120)
+        #expect(world.sent.count == 2 && world.queued.isEmpty)
+        #expect(world.desktop.notifications["outbox-\(id)"]?.title == "Sent to joe@example.com")
+        #expect(world.desktop.holds == 0)
+    }
+
+    @Test func retryNowOfAMessageAlreadySentSendsNothingAndWithdrawsIt() throws {
+        let world = try ServiceWorld(config: "[route]\nundo-send=0\n" + ServiceWorld.account, program: false)
+        world.world.transport.answers = [.failure(SMTPError(.transient, "421 try later", cause: .connect))]
+        _ = world.compose(link)
+        try #require(world.desktop.openSheets.first).press(.send)
+        world.desktop.settle()
+        let id = try #require(world.queued.first?.id)
+        world.service.activate("retry-outbox", parameter: id)
+        world.desktop.settle()
+        #expect(world.sent.count == 2 && world.queued.isEmpty)
+        world.service.activate("retry-outbox", parameter: id)
+        world.desktop.settle()
+        #expect(world.sent.count == 2)
+    }
+
+    @Test func aServiceStartedWithAQueuedMessageOwnsTheOutbox() throws {
+        let world = try ServiceWorld(config: ServiceWorld.account, program: false)
+        // A run of the command line queued it (the server down), then asked the service.
+        world.world.transport.answers = [.failure(SMTPError(.transient, "421 try later", cause: .connect))]
+        _ = world.world.session.route(RouteRequest(email: EmailData(to: ["joe@example.com"], subject: "Figures", body: "x"), source: .send))
+        #expect(world.queued.count == 1)
+        world.service.start()
+        #expect(world.desktop.holds == 1)
+        world.desktop.advance(seconds: DesktopService.longestWait + 60)
+        #expect(world.sent.count == 2 && world.queued.isEmpty)
+        #expect(world.desktop.holds == 0)
+    }
+
+    @Test func withoutAnythingQueuedTheServiceDoesNotStay() throws {
+        let world = try ServiceWorld(config: ServiceWorld.account, program: false)
+        world.service.start()
+        world.service.activate(SheetService.ownOutboxAction, parameter: "")
+        world.desktop.settle()
+        #expect(world.desktop.holds == 0)
+    }
+
+    @Test func oneRequestsProgramLeavesTheOutboxToTheService() throws {
+        let world = try ServiceWorld(config: "[route]\nundo-send=0\n" + ServiceWorld.account, role: .oneRequest, program: false)
+        world.world.transport.answers = [.failure(SMTPError(.transient, "421 try later", cause: .connect))]
+        let answer = world.compose(link)
+        try #require(world.desktop.openSheets.first).press(.send)
+        world.desktop.settle()
+        #expect(answer.report?.result == .queued)
+        #expect(world.desktop.holds == 0, "it does not stay for the outbox")
+        #expect(world.outboxAsks == 1, "it asked the service to own it")
+        #expect(world.desktop.told.isEmpty, "no notification whose button would outlive it")
+        #expect(world.world.notifier.shown.map(\.summary).contains { $0.hasPrefix("Not sent yet") })
+    }
+}
+
+@Suite struct PortalTests {
+    private func request(_ world: ServiceWorld, app: String = "org.example.Writer") throws -> PortalEmailRequest {
+        let file = try world.world.file("report.pdf", "%PDF")
+        return PortalEmailRequest(appID: app, to: ["Joe <joe@example.com>"], subject: "Report", attachments: [file])
+    }
+
+    @Test func theSheetListsTheApplicationsFileTickedAndRespondsWhenSent() throws {
+        let world = try ServiceWorld(config: "[route]\nundo-send=0\n" + ServiceWorld.account, program: false)
+        let responses = ResponseBox()
+        _ = world.service.composeEmail(try request(world)) { responses.codes.append($0) }
+        let sheet = try #require(world.desktop.openSheets.first)
+        #expect(sheet.content.requestingApplication == "org.example.Writer")
+        #expect(sheet.content.email.attachments.count == 1)
+        #expect(responses.codes.isEmpty, "nothing is answered before the person acts")
+        sheet.press(.send)
+        world.desktop.settle()
+        #expect(responses.codes == [0])
+        #expect(world.sent.count == 1)
+    }
+
+    @Test func cancelRespondsOne() throws {
+        let world = try ServiceWorld(config: ServiceWorld.account, program: false)
+        let responses = ResponseBox()
+        _ = world.service.composeEmail(try request(world)) { responses.codes.append($0) }
+        try #require(world.desktop.openSheets.first).cancel()
+        world.desktop.settle()
+        #expect(responses.codes == [1])
+    }
+
+    @Test func closeOfTheRequestWithdrawsItsChooser() throws {
+        let world = try ServiceWorld(config: nil)
+        let responses = ResponseBox()
+        let handle = world.service.composeEmail(try request(world)) { responses.codes.append($0) }
+        #expect(world.desktop.openChoosers.count == 1)
+        handle?.withdraw()
+        world.desktop.settle()
+        #expect(responses.codes == [1])
+        #expect(world.handedOff.isEmpty)
+    }
+
+    @Test func alwaysIsKeptForTheApplicationOnly() throws {
+        let world = try ServiceWorld(config: nil)
+        let responses = ResponseBox()
+        _ = world.service.composeEmail(try request(world)) { responses.codes.append($0) }
+        try #require(world.desktop.openChoosers.first).choose("Open in Fake Mail", always: true)
+        world.desktop.settle()
+        #expect(responses.codes == [0])
+        #expect(world.handedOff.first?.attachments.count == 1, "the application's file goes with the handoff")
+        _ = world.service.composeEmail(try request(world)) { responses.codes.append($0) }
+        world.desktop.settle()
+        #expect(world.desktop.choosers.count == 1, "the same application is not asked again")
+        #expect(responses.codes == [0, 0])
+        _ = world.service.composeEmail(try request(world, app: "org.example.Other")) { responses.codes.append($0) }
+        #expect(world.desktop.choosers.count == 2, "another application is")
+        world.service.open([link])
+        world.desktop.settle()
+        #expect(world.desktop.choosers.count == 3, "and so is a link")
+    }
+
+    @Test func policyHandoffHandsTheFilesOnWithNoWindow() throws {
+        let world = try ServiceWorld(config: "[route]\npolicy=handoff\n" + ServiceWorld.account)
+        let responses = ResponseBox()
+        let handle = world.service.composeEmail(try request(world)) { responses.codes.append($0) }
+        world.desktop.settle()
+        #expect(handle == nil && world.desktop.sheets.isEmpty && world.desktop.choosers.isEmpty)
+        #expect(responses.codes == [0])
+        #expect(world.handedOff.first?.attachments.count == 1)
+    }
+}
+
+@Suite struct SignInTests {
+    @Test func signInAgainIsToldWithAButtonThatOpensOnlineAccounts() throws {
+        let world = try ServiceWorld(config: nil)
+        world.world.onlineAccounts.accounts = [FakeOnlineAccounts.google("account_1", address: "jane@gmail.com")]
+        let name = try #require(world.session().accounts.first?.name)
+        world.service.activate(SheetService.signInAgainAction, parameter: name)
+        world.desktop.settle()
+        let told = try #require(world.desktop.notifications["sign-in-\(name)"])
+        #expect(told.urgent)
+        #expect(told.buttons == ["Sign in again"])
+        #expect(told.targets == ["\(DesktopService.openOnlineAccountsAction) account_1"])
+        // An account that is not of GNOME Online Accounts has nothing to sign in again to.
+        world.service.activate(SheetService.signInAgainAction, parameter: "nobody")
+        world.desktop.settle()
+        #expect(world.desktop.told.count == 1)
+    }
+}
+
+final class ResponseBox: @unchecked Sendable {
+    var codes: [UInt32] = []
+}
