@@ -463,9 +463,9 @@ private let fleetDefaults = "etc/xdg/mailto-route/config"
             [mailtoRouteBinary, "open", "mailto:joe@example.com?body=Teh%20quick%20fox%20jumsp.%0D%0A%3E%20wrng", "--json"],
             environment: environment, directory: sandbox.root)
         let steps = try desktop.drive([
-            "wait-sheet", "sleep:0.8", "underlined:Message", screenshot("spelling"), "right-click:Message:Teh",
-            screenshot("spelling-menu"), "choose:The", "sleep:0.8", "underlined:Message", "right-click:Message:quick",
-            "choose:Spelling Language", "choose:de_DE", "sleep:0.8", "underlined:Message", "press:Cancel",
+            "wait-sheet", "wait-underlined:Message:Teh,jumsp", screenshot("spelling"), "right-click:Message:Teh",
+            screenshot("spelling-menu"), "choose:The", "wait-underlined:Message:jumsp,-Teh", "right-click:Message:quick",
+            "choose:Spelling Language", "choose:de_DE", "wait-underlined:Message:quick", "press:Cancel",
             "wait-window:Save this message as a draft?", "press:Discard", "wait-gone",
         ])
         let underlined = steps.filter { $0["step"] as? String == "underlined" }.map { $0["words"] as? [String] ?? [] }
@@ -556,7 +556,7 @@ private let fleetDefaults = "etc/xdg/mailto-route/config"
         let program = try DesktopProgram([mailtoRouteBinary, "open", "mailto:?subject=No%20books", "--json"],
                                          environment: environment, directory: sandbox.root)
         let steps = try desktop.drive([
-            "wait-sheet", "type:To:As", "state:Asa Berg <asa@example.org>", "sleep:1", "names",
+            "wait-sheet", "type:To:As", "state:Asa Berg <asa@example.org>", "names",
             screenshot("completion-history-only"), "key:Escape", "press:Cancel",
             "wait-window:Save this message as a draft?", "press:Discard", "wait-gone",
         ])
@@ -589,9 +589,17 @@ private let fleetDefaults = "etc/xdg/mailto-route/config"
     /// with nothing typed in between), and it can be saved.
     @Test func sheetKilledIsOfferedAgainOnTheNextStart() throws {
         let first = try start(["compose"], desktopProgram: true)
-        _ = try desktop.drive(["wait-sheet", "type:To:joe@example.com", "type:Subject:Typed before the crash", "sleep:2.5"])
+        _ = try desktop.drive(["wait-sheet", "type:To:joe@example.com", "type:Subject:Typed before the crash"])
         let directory = sandbox.stateHome.appendingPathComponent("mailto-route/recovery")
-        let files = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasSuffix(".recovery") }
+        func recoveryFiles() -> [String] {
+            ((try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []).filter { $0.hasSuffix(".recovery") }
+        }
+        // Kept a moment after the typing (the sheet writes its recovery file when typing pauses).
+        #expect(waitFor(seconds: 30) {
+            recoveryFiles().contains { (try? String(contentsOf: directory.appendingPathComponent($0), encoding: .utf8))?
+                .contains("Typed%20before%20the%20crash") == true }
+        })
+        let files = recoveryFiles()
         #expect(files.count == 1)
         let recovery = directory.appendingPathComponent(try #require(files.first))
         let attributes = try FileManager.default.attributesOfItem(atPath: recovery.path)

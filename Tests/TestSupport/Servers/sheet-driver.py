@@ -23,6 +23,9 @@ Steps:
   right-click:NAME:TEXT       right-click the first TEXT in the field NAME (its context menu)
   choose:ITEM                 choose the menu item ITEM of a menu that is open
   underlined:NAME             prints the words of the field NAME underlined as misspelt
+  wait-underlined:NAME:WORDS  wait until the words underlined in NAME include each of WORDS
+                              (comma-separated) and none of those written -WORD (the spell
+                              checker marks a moment after the text changes); prints them
   drop:NAME:PATH              drag the file PATH from a window of another program onto the
                               middle of the control NAME and drop it (Servers/drag-file.py);
                               prints the action the sheet chose
@@ -309,6 +312,18 @@ def state_of(node):
     return found
 
 
+def underlined(field):
+    """The words of a text control underlined as misspelt (its "underline:error" runs)."""
+    content = field.queryText()
+    words, offset = [], 0
+    while offset < content.characterCount:
+        attributes, start, end = content.getAttributeRun(offset, False)
+        if "underline:error" in attributes:
+            words.append(content.getText(start, end))
+        offset = max(end, offset + 1)
+    return words
+
+
 def text_of(node):
     """A field's text, or None while its program does not answer."""
     try:
@@ -426,14 +441,20 @@ for step in args:
         time.sleep(0.2)
         say(step=kind, item=rest)
     elif kind == "underlined":
-        content = find(rest, ["text"]).queryText()
-        words, offset = [], 0
-        while offset < content.characterCount:
-            attributes, start, end = content.getAttributeRun(offset, False)
-            if "underline:error" in attributes:
-                words.append(content.getText(start, end))
-            offset = max(end, offset + 1)
-        say(step=kind, field=rest, words=words)
+        say(step=kind, field=rest, words=underlined(find(rest, ["text"])))
+    elif kind == "wait-underlined":
+        name, _, wanted = rest.partition(":")
+        field = find(name, ["text"])
+        present = [word for word in wanted.split(",") if word and not word.startswith("-")]
+        absent = [word[1:] for word in wanted.split(",") if word.startswith("-")]
+        deadline = time.time() + TIMEOUT
+        words = underlined(field)
+        while not (all(word in words for word in present) and not any(word in words for word in absent)):
+            if time.time() > deadline:
+                fail("the field %r has %r underlined, not %r" % (name, words, wanted))
+            time.sleep(0.05)
+            words = underlined(field)
+        say(step="underlined", field=name, words=words)
     elif kind == "drop":
         name, _, path = rest.partition(":")
         extents = find(name).queryComponent().getExtents(pyatspi.WINDOW_COORDS)
