@@ -13,6 +13,16 @@ extension ServiceProtocol.Request {
         if let requestedBy { options.append(("requested-by", VariantBuilder.string(requestedBy))) }
         if notify { options.append(("notify", VariantBuilder.boolean(true))) }
         if let activationToken { options.append(("activation-token", VariantBuilder.string(activationToken))) }
+        switch plan {
+        case nil: break
+        case .sheet?: options.append(("plan", VariantBuilder.string("sheet")))
+        case .choose(let ways)?:
+            options.append(("plan", VariantBuilder.string("choose")))
+            options.append(("ways", VariantBuilder.array(ways.map {
+                VariantBuilder.tuple([VariantBuilder.string($0.id), VariantBuilder.string($0.name), VariantBuilder.string($0.origin),
+                                      VariantBuilder.boolean($0.inTerminal), VariantBuilder.boolean($0.isSystemDefault)])
+            }, of: "(sssbb)")))
+        }
         return VariantBuilder.tuple([VariantBuilder.string(url ?? ""), VariantBuilder.dictionary(options)])
     }
 
@@ -30,6 +40,19 @@ extension ServiceProtocol.Request {
         requestedBy = options.lookup("requested-by")?.string
         notify = options.lookup("notify")?.boolean ?? false
         activationToken = options.lookup("activation-token")?.string.flatMap { $0.isEmpty ? nil : $0 }
+        switch options.lookup("plan")?.string {
+        case "sheet": plan = .sheet
+        case "choose":
+            let ways = options.lookup("ways")
+            guard let ways, ways.isOfType("a(sssbb)") else { return nil }
+            plan = .choose((0..<ways.count).map { index in
+                let way = ways.child(index)
+                return ServiceProtocol.OfferedWay(id: way.child(0).string ?? "", name: way.child(1).string ?? "",
+                                                  origin: way.child(2).string ?? "", inTerminal: way.child(3).boolean ?? false,
+                                                  isSystemDefault: way.child(4).boolean ?? false)
+            })
+        default: plan = nil
+        }
     }
 }
 

@@ -45,10 +45,40 @@ public enum ServiceProtocol {
         public var notify = false
         /// The click's activation token (Wayland's, or X11's startup notification id).
         public var activationToken: String?
+        /// What the caller's plan was, made once where the click arrived (the plan `check`
+        /// shows): the sheet, or the chooser with the ways it offers. The service carries
+        /// it out rather than deciding again in its own environment (D-Bus activation's,
+        /// whose data directories and mail programs may differ). `nil`: the caller did not
+        /// say, and the service plans.
+        public var plan: Plan?
 
         public init(url: String?, source: Source) {
             self.url = url
             self.source = source
+        }
+
+        public enum Plan: Sendable, Equatable {
+            case sheet
+            case choose([OfferedWay])
+        }
+    }
+
+    /// One way the chooser offers, as `always=` names it (`id`, "" for setting up an account),
+    /// with its name and where it comes from, as the person reads them, and what the chooser
+    /// preselects by: a program in a terminal, the desktop's default.
+    public struct OfferedWay: Sendable, Equatable {
+        public var id: String
+        public var name: String
+        public var origin: String
+        public var inTerminal: Bool
+        public var isSystemDefault: Bool
+
+        public init(id: String, name: String, origin: String, inTerminal: Bool = false, isSystemDefault: Bool = false) {
+            self.id = id
+            self.name = name
+            self.origin = origin
+            self.inTerminal = inTerminal
+            self.isSystemDefault = isSystemDefault
         }
     }
 

@@ -78,25 +78,37 @@ public final class DesktopService: ServiceDelegate, @unchecked Sendable {
                 }
             }
         }
-        // A link that can go several ways asks once first (the plan's .choose).
-        if let email = start.email, ChooserDelivery.wantsChooser(email, source: start.source, session: session) {
-            choose(email, session: session, token: request.activationToken, notify: request.notify,
+        // A link that can go several ways asks once first (the plan's .choose): as the caller
+        // planned it, with the ways it offers, else as planned here.
+        if let email = start.email, let ways = chooserWays(request, email: email, source: start.source, session: session) {
+            choose(email, ways: ways, session: session, token: request.activationToken, notify: request.notify,
                    requestedBy: request.requestedBy, sheet: { showSheet() }, done: { answer(SheetDelivery.outcome($0)) })
             return
         }
         showSheet()
     }
 
-    /// The chooser for a link's `email` (or, with `source` `.portal`, for the application
-    /// `application`'s); what the person chose is carried out: `sheet` for an account (or
-    /// setting one up), else routed as a run does, `done` hearing the report.
+    /// The ways the chooser offers for `request`, or `nil` when its plan is the sheet: the
+    /// caller's plan when it sent one, else the plan made here.
+    private func chooserWays(_ request: ServiceProtocol.Request, email: EmailData, source: SheetSource, session: Session) -> [Way]? {
+        switch request.plan {
+        case .choose(let offered)?: offered.map(Way.init(offered:))
+        case .sheet?: nil
+        case nil: ChooserDelivery.wantsChooser(email, source: source, session: session) ? session.ways() : nil
+        }
+    }
+
+    /// The chooser of `ways` (the session's, unless given) for a link's `email` (or, with
+    /// `source` `.portal`, for the application `application`'s); what the person chose is
+    /// carried out: `sheet` for an account (or setting one up), else routed as a run does,
+    /// `done` hearing the report.
     @discardableResult
     private func choose(
-        _ email: EmailData, session: Session, token: String?, notify: Bool, requestedBy: String? = nil,
+        _ email: EmailData, ways given: [Way]? = nil, session: Session, token: String?, notify: Bool, requestedBy: String? = nil,
         source: SheetSource = .link, application app: String? = nil,
         sheet: @escaping () -> Void, done: @escaping @Sendable (RouteReport) -> Void
     ) -> any SheetWindow {
-        let ways = session.ways()
+        let ways = given ?? session.ways()
         let content = ChooserDelivery.content(for: email, ways: ways, session: session, source: source, application: app)
         return application.openChooser(content, activationToken: token) { [self] answer in
             switch ChooserDelivery.outcome(of: answer, ways: ways, email: email, session: session, requestedBy: requestedBy,

@@ -73,6 +73,29 @@ private let link = "mailto:joe@example.com?subject=Lunch&body=Noon%3F"
 }
 
 @Suite struct ChooserTests {
+    /// The plan made where the click arrived travels with `Compose`: the service shows the
+    /// chooser with the ways the caller found (its environment's mail programs), or the sheet
+    /// the caller planned, rather than deciding again.
+    @Test func theCallersPlanIsCarriedOut() throws {
+        let world = try ServiceWorld(config: nil)
+        var request = ServiceProtocol.Request(url: link, source: .link)
+        request.plan = .choose([ServiceProtocol.OfferedWay(id: "other.desktop", name: "Other Mail", origin: "other.desktop",
+                                                           isSystemDefault: true),
+                                ServiceProtocol.OfferedWay(id: "", name: "Set up sending", origin: "")])
+        world.service.compose(request) { _ in }
+        let chooser = try #require(world.desktop.openChoosers.first)
+        #expect(chooser.titles == ["Open in Other Mail", "Set up sending…"])
+        #expect(chooser.content.preselected == 0)
+        chooser.finish(.cancelled)
+        world.desktop.settle()
+        // Planned as the sheet by the caller: no chooser, though here it would have asked.
+        request.plan = .sheet
+        world.service.compose(request) { _ in }
+        #expect(world.desktop.choosers.count == 1)
+        #expect(world.desktop.openSheets.count == 1)
+    }
+
+
     @Test func alwaysForTheProgramIsKeptAndTheNextClickAsksNothing() throws {
         let world = try ServiceWorld(config: nil)
         let first = world.compose(link)

@@ -119,6 +119,13 @@ enum VariantBuilder {
         return withExtendedLifetime(VariantType("s")) { g_variant_new_array($0.pointer, &items, gsize(items.count)) }
     }
 
+    /// An array of values of the one type `element` (a literal such as `(sss)`): wraps
+    /// `g_variant_new_array`.
+    static func array(_ values: [OpaquePointer], of element: String) -> OpaquePointer {
+        var items: [OpaquePointer?] = values
+        return withExtendedLifetime(VariantType(element)) { g_variant_new_array($0.pointer, &items, gsize(items.count)) }
+    }
+
     /// An `av`: wraps `g_variant_new_array` of the values boxed with `g_variant_new_variant`.
     static func variants(_ values: [OpaquePointer]) -> OpaquePointer {
         var items: [OpaquePointer?] = values.map { g_variant_new_variant($0) }

@@ -36,6 +36,17 @@ public struct Way: Sendable, Equatable {
         self.isSystemDefault = isSystemDefault
     }
 
+    /// The way as the desktop service's `Compose` carries it (the caller's chooser).
+    public var offered: ServiceProtocol.OfferedWay {
+        ServiceProtocol.OfferedWay(id: id ?? "", name: name, origin: origin, inTerminal: inTerminal, isSystemDefault: isSystemDefault)
+    }
+
+    /// A way the caller's chooser offers (`offered`), read back.
+    public init(offered: ServiceProtocol.OfferedWay) {
+        self.init(kind: offered.id.isEmpty ? .setUp : Way.kind(ofID: offered.id), name: offered.name, origin: offered.origin,
+                  inTerminal: offered.inTerminal, isSystemDefault: offered.isSystemDefault)
+    }
+
     /// The way most people mean, which the chooser has chosen when it opens: an account
     /// when there is one; else the desktop's default mail program, if it is a window of its
     /// own; else the first such program; else the first webmail service; else the first way.

@@ -55,10 +55,13 @@ enum OpenCommand: Command {
         // that cannot start leaves the plan without one.
         request.sheet = session.canShowSheet
         let plan = session.plan(request)
-        if plan == .sheet || plan == .choose,
-           let status = DesktopSheet.run(ServiceProtocol.Request(url: url, source: .link, trust: trust),
-                                         session: session, json: arguments.has("--json"), output: output) {
-            return status
+        if plan == .sheet || plan == .choose {
+            // The plan travels with the request: the service carries it out as made here.
+            var sheetRequest = ServiceProtocol.Request(url: url, source: .link, trust: trust)
+            sheetRequest.plan = plan == .choose ? .choose(session.ways().map(\.offered)) : .sheet
+            if let status = DesktopSheet.run(sheetRequest, session: session, json: arguments.has("--json"), output: output) {
+                return status
+            }
         }
         request.sheet = false
         let report = session.run(request) {
