@@ -179,9 +179,7 @@ final class RecoveryFile: Sendable {
             return true
         }
         guard started else { return }
-        let job = RecoveryWrite(file: self, email: email)
-        let thread = g_thread_new("mailto-route-recovery", onRecoveryThread, Unmanaged.passRetained(job).toOpaque())
-        g_thread_unref(thread)
+        Background.run({ [self] in write(email) }, then: { _ in })
     }
 
     /// Replaces the file with `email`; a failure leaves the previous one (it is a safety
@@ -272,23 +270,6 @@ final class RecoveryFile: Sendable {
             if state.lock >= 0 { close(state.lock) }
         }
     }
-}
-
-private final class RecoveryWrite: Sendable {
-    let file: RecoveryFile
-    let email: EmailData
-
-    init(file: RecoveryFile, email: EmailData) {
-        self.file = file
-        self.email = email
-    }
-}
-
-private func onRecoveryThread(_ data: UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer? {
-    guard let data else { return nil }
-    let job = Unmanaged<RecoveryWrite>.fromOpaque(data).takeRetainedValue()
-    job.file.write(job.email)
-    return nil
 }
 
 /// The recovery file's text: a first line naming the format, the message as a `mailto:`

@@ -133,7 +133,10 @@ final class SetupDialog {
         busy = true
         setInputsSensitive(false)
         show(form.server == nil ? tr("Finding your mail server and testing it…") : tr("Testing the server…"), isError: false)
-        SetupJob.run(form, host: sheet.host, for: self)
+        // Off the main loop (it waits on DNS, HTTPS and a server); the dialog is kept until
+        // the answer is in.
+        let (host, asked) = (sheet.host, form)
+        Background.run({ host.setUpSending(asked) }, then: { [self] answer in finish(answer) })
     }
 
     /// What came of it, on the main loop.
@@ -213,51 +216,6 @@ final class SetupDialog {
         connections.disconnectAll()
         destroy()
     }
-}
-
-/// One setup run off the main thread (it waits on DNS, HTTPS and a server), its answer
-/// brought back to the main loop with `g_idle_add`, as `SheetJob`'s.
-private final class SetupJob: @unchecked Sendable {
-    let form: SendingSetupForm
-    let host: any SheetHost
-    /// Main thread only; kept alive by the job until the answer is in.
-    let dialog: SetupDialog
-    var answer: SendingSetupAnswer = .failed("not run")
-
-    private init(form: SendingSetupForm, host: any SheetHost, dialog: SetupDialog) {
-        self.form = form
-        self.host = host
-        self.dialog = dialog
-    }
-
-    static func run(_ form: SendingSetupForm, host: any SheetHost, for dialog: SetupDialog) {
-        let job = SetupJob(form: form, host: host, dialog: dialog)
-        let thread = g_thread_new("mailto-route-setup", onSetupJobThread, Unmanaged.passRetained(job).toOpaque())
-        g_thread_unref(thread)
-    }
-
-    fileprivate static func work(_ data: UnsafeMutableRawPointer) {
-        let job = Unmanaged<SetupJob>.fromOpaque(data).takeUnretainedValue()
-        job.answer = job.host.setUpSending(job.form)
-    }
-
-    fileprivate static func done(_ data: UnsafeMutableRawPointer) {
-        let job = Unmanaged<SetupJob>.fromOpaque(data).takeRetainedValue()
-        job.dialog.finish(job.answer)
-    }
-}
-
-private func onSetupJobThread(_ data: UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer? {
-    guard let data else { return nil }
-    SetupJob.work(data)
-    mr_idle_add_soon(onSetupJobDone, data)
-    return nil
-}
-
-private func onSetupJobDone(_ data: UnsafeMutableRawPointer?) -> gboolean {
-    guard let data else { return 0 }
-    SetupJob.done(data)
-    return 0
 }
 
 // MARK: - Callbacks (top-level, capturing nothing: the owner from its user data)

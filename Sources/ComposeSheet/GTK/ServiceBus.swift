@@ -28,7 +28,7 @@ public enum ServiceNames {
 /// `g_application_register` then uses too. They are exported before the application
 /// takes its name, so that the call that D-Bus-activated the service finds them.
 /// Touched on the main thread only: the `@Sendable` answers that capture it hop to the
-/// main loop (`onMain`) before they do, hence `@unchecked`.
+/// main loop (`Background.soon`) before they do, hence `@unchecked`.
 final class ServiceBus: @unchecked Sendable {
     private let connection: OpaquePointer
     /// The service's own interface, as its description file says it, and the portal's.
@@ -120,7 +120,7 @@ final class ServiceBus: @unchecked Sendable {
             reply.succeed(serviceReply(id))
             application.hold()
             delegate.compose(request) { [self] outcome in
-                onMain {
+                Background.soon {
                     self.emitFinished(id, outcome, to: sender)
                     self.application.release()
                 }
@@ -146,7 +146,7 @@ final class ServiceBus: @unchecked Sendable {
         requests[handle] = (registration, nil)
         application.hold()
         let sheet = delegate.composeEmail(request) { [self] response in
-            onMain {
+            Background.soon {
                 reply.succeed(PortalEmailRequest.reply(response))
                 if let request = self.requests.removeValue(forKey: handle), request.registration != 0 {
                     g_dbus_connection_unregister_object(self.connection, request.registration)

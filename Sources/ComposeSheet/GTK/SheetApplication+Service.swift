@@ -108,15 +108,10 @@ extension SheetApplication {
     public func inBackground<Result: Sendable>(_ work: @escaping @Sendable () -> Result,
                                                then: @escaping @Sendable (Result) -> Void) {
         hold()
-        let job = BackgroundJob { [self] in
-            let result = work()
-            onMain {
-                then(result)
-                self.release()
-            }
-        }
-        let thread = g_thread_new("mailto-route-service", onBackgroundThread, Unmanaged.passRetained(job).toOpaque())
-        g_thread_unref(thread)
+        Background.run(work, then: { [self] result in
+            then(result)
+            release()
+        })
     }
 }
 
@@ -124,37 +119,20 @@ extension SheetApplication {
     /// Runs `work` on the main loop once, `seconds` from now: wraps `g_timeout_add_seconds`
     /// (whole seconds, as GLib groups such wake-ups).
     public func after(seconds: UInt32, _ work: @escaping () -> Void) {
-        _ = g_timeout_add_seconds(seconds, onTimer, Unmanaged.passRetained(BackgroundJob(work)).toOpaque())
+        _ = g_timeout_add_seconds(seconds, onTimer, Unmanaged.passRetained(TimerJob(work)).toOpaque())
     }
 }
 
 extension SheetApplication: @unchecked Sendable {}
 
-private final class BackgroundJob {
+private final class TimerJob {
     let body: () -> Void
     init(_ body: @escaping () -> Void) { self.body = body }
 }
 
-private func onBackgroundThread(_ data: UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer? {
-    guard let data else { return nil }
-    Unmanaged<BackgroundJob>.fromOpaque(data).takeRetainedValue().body()
-    return nil
-}
-
-/// Runs `body` on the GTK main loop (from any thread): `g_idle_add` at default priority.
-func onMain(_ body: @escaping () -> Void) {
-    _ = mr_idle_add_soon(onMainIdle, Unmanaged.passRetained(BackgroundJob(body)).toOpaque())
-}
-
 private func onTimer(_ data: UnsafeMutableRawPointer?) -> gboolean {
     guard let data else { return 0 }
-    Unmanaged<BackgroundJob>.fromOpaque(data).takeRetainedValue().body()
-    return 0
-}
-
-private func onMainIdle(_ data: UnsafeMutableRawPointer?) -> gboolean {
-    guard let data else { return 0 }
-    Unmanaged<BackgroundJob>.fromOpaque(data).takeRetainedValue().body()
+    Unmanaged<TimerJob>.fromOpaque(data).takeRetainedValue().body()
     return 0
 }
 
