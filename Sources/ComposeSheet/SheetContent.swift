@@ -18,6 +18,9 @@ public struct SheetContent: Sendable {
     public var sendUnavailable: String?
     /// No account is set up: the sheet offers "Set up sending" (`SheetHost.setUpSending`).
     public var offersSetup = false
+    /// The person chose "Set up sending…" (the chooser): the form opens at once, over the
+    /// sheet, rather than waiting for its button. Only with `offersSetup`.
+    public var opensSetup = false
     /// GNOME Online Accounts is on the bus: the setup offers it too.
     public var onlineAccountsAvailable = false
     /// To, Cc, Bcc, Subject, body and the other header fields. `attachments` are trusted

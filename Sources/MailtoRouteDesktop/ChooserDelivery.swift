@@ -11,9 +11,9 @@ import MailtoRoute
 enum ChooserDelivery {
     /// What the person's answer comes to.
     enum Next {
-        /// Open the compose sheet (an account was chosen: it is the From shown first; or
-        /// "Set up sending…", whose page is the sheet's own with no account).
-        case sheet
+        /// Open the compose sheet (an account was chosen: it is the From shown first;
+        /// `setUp`: "Set up sending…", whose form opens over the sheet at once).
+        case sheet(setUp: Bool)
         /// Route this request (a handoff to the program or service chosen).
         case route(RouteRequest)
         /// Nothing is done with the message: the report says so.
@@ -85,7 +85,7 @@ enum ChooserDelivery {
         switch way.kind {
         case .account(let name):
             session.rememberLastUsed(name)
-            return .sheet
+            return .sheet(setUp: false)
         case .program, .webmail:
             var request = RouteRequest(email: email, source: source.routeSource, forcedPath: .handoff)
             request.handler = way.handler
@@ -99,11 +99,11 @@ enum ChooserDelivery {
     }
 }
 
-/// "Set up sending…" in the chooser, the one place it calls into setting up an account.
-/// The setup page is the compose sheet's own when there is no account (the "Set up
-/// sending" work): the sheet opens, and its page takes it from there.
+/// "Set up sending…" in the chooser, the one place it calls into setting up an account: the
+/// compose sheet with no account opens with its setup form over it, which takes it from
+/// there (the sheet then sends from the account set up).
 enum SetUpSending {
     static func outcome(for email: EmailData, session: Session) -> ChooserDelivery.Next {
-        .sheet
+        .sheet(setUp: true)
     }
 }

@@ -70,9 +70,9 @@ public final class DesktopService: ServiceDelegate, @unchecked Sendable {
             return answer(ServiceProtocol.Answer(status: ServiceProtocol.noDisplay, report: nil,
                                                   message: tr("the desktop service has no display to show a sheet on")))
         }
-        let showSheet = { [self] () -> Void in
+        let showSheet = { [self] (setUp: Bool) -> Void in
             openSheet(start.email, source: start.source, session: session, token: request.activationToken,
-                      attachmentsRequestedBy: request.requestedBy) { [self] host, warnings in
+                      attachmentsRequestedBy: request.requestedBy, setUp: setUp) { [self] host, warnings in
                 conclude(host, warnings: warnings, notify: request.notify) { report in
                     answer(SheetDelivery.outcome(report))
                 }
@@ -82,10 +82,10 @@ public final class DesktopService: ServiceDelegate, @unchecked Sendable {
         // planned it, with the ways it offers, else as planned here.
         if let email = start.email, let ways = chooserWays(request, email: email, source: start.source, session: session) {
             choose(email, ways: ways, session: session, token: request.activationToken, notify: request.notify,
-                   requestedBy: request.requestedBy, sheet: { showSheet() }, done: { answer(SheetDelivery.outcome($0)) })
+                   requestedBy: request.requestedBy, sheet: showSheet, done: { answer(SheetDelivery.outcome($0)) })
             return
         }
-        showSheet()
+        showSheet(false)
     }
 
     /// The ways the chooser offers for `request`, or `nil` when its plan is the sheet: the
@@ -106,14 +106,14 @@ public final class DesktopService: ServiceDelegate, @unchecked Sendable {
     private func choose(
         _ email: EmailData, ways given: [Way]? = nil, session: Session, token: String?, notify: Bool, requestedBy: String? = nil,
         source: SheetSource = .link, application app: String? = nil,
-        sheet: @escaping () -> Void, done: @escaping @Sendable (RouteReport) -> Void
+        sheet: @escaping (_ setUp: Bool) -> Void, done: @escaping @Sendable (RouteReport) -> Void
     ) -> any SheetWindow {
         let ways = given ?? session.ways()
         let content = ChooserDelivery.content(for: email, ways: ways, session: session, source: source, application: app)
         return application.openChooser(content, activationToken: token) { [self] answer in
             switch ChooserDelivery.outcome(of: answer, ways: ways, email: email, session: session, requestedBy: requestedBy,
                                            source: source, application: app) {
-            case .sheet: sheet()
+            case .sheet(let setUp): sheet(setUp)
             case .route(let request): route(request, session: session, notify: notify, then: done)
             case .cancelled(let report): done(report)
             }
@@ -130,15 +130,15 @@ public final class DesktopService: ServiceDelegate, @unchecked Sendable {
             request.sheet = true
             let plan = session.plan(request)
             let wantsSheet = plan == .sheet || plan == .choose
-            let showSheet = { [self] () -> Void in
-                openSheet(email, source: .link, session: session, token: nil) { [self] host, warnings in
+            let showSheet = { [self] (setUp: Bool) -> Void in
+                openSheet(email, source: .link, session: session, token: nil, setUp: setUp) { [self] host, warnings in
                     conclude(host, warnings: warnings, notify: true) { _ in }
                 }
             }
             if plan == .choose, application.showsSheets {
-                choose(email, session: session, token: nil, notify: true, sheet: { showSheet() }, done: { _ in })
+                choose(email, session: session, token: nil, notify: true, sheet: showSheet, done: { _ in })
             } else if wantsSheet, application.showsSheets {
-                showSheet()
+                showSheet(false)
             } else {
                 // The path the command line takes for a link.
                 request.sheet = false
@@ -183,9 +183,9 @@ public final class DesktopService: ServiceDelegate, @unchecked Sendable {
             // handle withdraws the chooser, then the sheet it opened.
             var handle: (any SheetWindow)?
             handle = choose(email, session: session, token: request.activationToken, notify: true, source: .portal, application: app,
-                            sheet: { [self] in
+                            sheet: { [self] setUp in
                                 let opened = openSheet(email, source: .portal, session: session, token: request.activationToken,
-                                                       requestedBy: app) { [self] host, warnings in
+                                                       requestedBy: app, setUp: setUp) { [self] host, warnings in
                                     conclude(host, warnings: warnings, notify: true) { report in respond(report.map(Self.portalResponse) ?? 2) }
                                 }
                                 handle?.follow(opened)
@@ -258,10 +258,11 @@ public final class DesktopService: ServiceDelegate, @unchecked Sendable {
     @discardableResult
     private func openSheet(
         _ email: EmailData?, source: SheetSource, session: Session, token: String?, requestedBy: String? = nil,
-        attachmentsRequestedBy: String? = nil, ended: @escaping (SheetDeliveryHost, [String]) -> Void
+        attachmentsRequestedBy: String? = nil, setUp: Bool = false, ended: @escaping (SheetDeliveryHost, [String]) -> Void
     ) -> any SheetWindow {
         var start = SheetDelivery.start(email, source: source, session: session, attachmentsRequestedBy: attachmentsRequestedBy)
         start.content.requestingApplication = requestedBy
+        start.content.opensSetup = setUp
         let host = SheetDeliveryHost(source: source, session: session)
         let warnings = start.warnings
         let handle = application.open(start.content, host: host, recovery: start.recovery, activationToken: token)

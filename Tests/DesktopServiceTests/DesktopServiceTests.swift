@@ -132,6 +132,27 @@ private let link = "mailto:joe@example.com?subject=Lunch&body=Noon%3F"
         #expect(world.desktop.told.isEmpty, "a cancel is not told in a notification")
     }
 
+    @Test func setUpSendingOpensTheSheetWithItsFormAndIsNeverKept() throws {
+        let world = try ServiceWorld(config: nil)
+        _ = world.compose(link)
+        let chooser = try #require(world.desktop.openChoosers.first)
+        let index = try #require(chooser.titles.firstIndex(of: "Set up sending…"))
+        #expect(chooser.content.ways[index].canRemember == false)
+        chooser.finish(.way(index, always: true))
+        let sheet = try #require(world.desktop.openSheets.first)
+        #expect(sheet.content.offersSetup && sheet.content.opensSetup)
+        #expect(!world.configText.contains("always="))
+        // A link's own sheet with no account offers the form, and waits for its button.
+        world.service.open([link])
+        world.desktop.settle()
+        try #require(world.desktop.openChoosers.last).choose("Open in Fake Mail")
+        world.desktop.settle()
+        let plain = try ServiceWorld(config: "[route]\nhandler=fake.desktop\n")
+        _ = plain.compose("mailto:joe@example.com", source: .compose)
+        let composed = try #require(plain.desktop.openSheets.first)
+        #expect(composed.content.offersSetup && !composed.content.opensSetup)
+    }
+
     @Test func anAccountChosenOpensTheSheetFromIt() throws {
         let world = try ServiceWorld(config: "[account work]\nfrom=Jane Doe <jane@work.example>\nhost=127.0.0.1\nsecurity=none\n"
             + "[account home]\nfrom=Jane <jane@home.example>\nhost=127.0.0.1\nsecurity=none\n")

@@ -257,15 +257,18 @@ extension SheetTests {
 
 extension SheetTests {
     /// "Set up sending…" (no account): it cannot be kept with Always, and "Just this once"
-    /// opens the compose sheet with no account, whose page sets one up.
-    @Test func setUpSendingOpensTheSheetAndIsNeverKept() throws {
+    /// opens the setup form at once, over the compose sheet it sets sending up for.
+    @Test func setUpSendingOpensTheFormAndIsNeverKept() throws {
         try installMailPrograms()
         let program = try DesktopProgram([mailtoRouteBinary, "open", "mailto:joe@example.com?subject=Setup", "--json"],
                                          environment: chooserEnvironment, directory: sandbox.root)
         let steps = try desktop.drive([
             "wait-chooser", "pick:Set up sending…", "state:Always", screenshot("chooser-set-up"), "press:Just this once",
+            "wait-window:Set Up Sending", "focused", screenshot("chooser-set-up-form"), "press-in:Set Up Sending:Cancel",
             "wait-sheet", "press:Cancel", "wait-gone",
         ])
+        let focused = try #require(steps.first { $0["step"] as? String == "focused" })
+        #expect(focused["name"] as? String == "Address", "the form is ready to type in: \(focused)")
         let always = try #require(steps.first { $0["step"] as? String == "state" })
         #expect(always["enabled"] as? Bool == false, "\(always)")
         #expect(program.finish(timeout: 30).status == 4)

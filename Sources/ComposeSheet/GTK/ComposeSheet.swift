@@ -192,6 +192,7 @@ final class ComposeSheet {
             gtk_window_set_startup_id(mr_window(window.widget), activationToken)
         }
         gtk_window_present(mr_window(window.widget))
+        if content.offersSetup, content.opensSetup { openSetup() }
     }
 
     /// The request behind the sheet was withdrawn (the Email portal's `Request.Close`):
