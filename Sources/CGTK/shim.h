@@ -83,6 +83,7 @@ static inline gchar *mr_variant_dup_string(GVariant *value) {
 
 /* libadwaita (1.2) and GtkBuilder: the casts the sheet and its dialogs need. */
 static inline GActionMap *mr_action_map_of(gpointer object) { return G_ACTION_MAP(object); }
+static inline GActionGroup *mr_action_group(gpointer object) { return G_ACTION_GROUP(object); }
 static inline AdwWindowTitle *mr_window_title(gpointer object) { return ADW_WINDOW_TITLE(object); }
 static inline AdwToastOverlay *mr_toast_overlay(gpointer object) { return ADW_TOAST_OVERLAY(object); }
 static inline AdwMessageDialog *mr_message_dialog(gpointer object) { return ADW_MESSAGE_DIALOG(object); }

@@ -257,14 +257,15 @@ extension SheetTests {
 
 extension SheetTests {
     /// "Set up sending…" (no account): it cannot be kept with Always, and "Just this once"
-    /// opens the setup form at once, over the compose sheet it sets sending up for.
+    /// opens the setup form at once, over the compose sheet it sets sending up for; Escape
+    /// cancels it as its Cancel does.
     @Test func setUpSendingOpensTheFormAndIsNeverKept() throws {
         try installMailPrograms()
         let program = try DesktopProgram([mailtoRouteBinary, "open", "mailto:joe@example.com?subject=Setup", "--json"],
                                          environment: chooserEnvironment, directory: sandbox.root)
         let steps = try desktop.drive([
             "wait-chooser", "pick:Set up sending…", "state:Always", screenshot("chooser-set-up"), "press:Just this once",
-            "wait-window:Set Up Sending", "focused", screenshot("chooser-set-up-form"), "press-in:Set Up Sending:Cancel",
+            "wait-window:Set Up Sending", "focused", screenshot("chooser-set-up-form"), "key:Escape", "wait-no:Address",
             "wait-sheet", "press:Cancel", "wait-gone",
         ])
         let focused = try #require(steps.first { $0["step"] as? String == "focused" })

@@ -39,7 +39,7 @@ extension SheetTests {
             "wait-sheet", "wait-label:No mail account is set up", "state:Send", screenshot("setup-offer"),
             "press:Set Up Sending…", "wait-window:Set Up Sending",
             "type:Address:Jane Doe <jane@\(name)>", "type:Password:\(password)", screenshot("setup-form"),
-            "press:Set Up", "wait-label:Sending is set up", "state:Send", screenshot("setup-done"),
+            "key:Return", "wait-label:Sending is set up", "state:Send", screenshot("setup-done"),
             "type:Message:Sent from a sheet that set itself up.", "press:Send", "wait-gone",
         ], timeout: 30, watching: program)
         let states = steps.filter { $0["step"] as? String == "state" }

@@ -103,8 +103,18 @@ final class SetupDialog {
         setVisible(onlineAccounts.widget, offered)
         gtk_window_set_transient_for(mr_window(window.widget), mr_window(sheet.window.widget))
         let data = Unmanaged.passUnretained(self).toOpaque()
-        connections.connect(start, "clicked", callback(onSetupStart), data: data)
-        connections.connect(ui.object("setup-cancel"), "clicked", callback(onSetupCancel), data: data)
+        // Set Up and Cancel are the window's actions (`win.set-up`, `win.cancel`), as the
+        // sheet's buttons are: the buttons, Return (Set Up is the default widget) and Escape.
+        // A plain window is no action map: the group is inserted under `win`.
+        guard let group = g_simple_action_group_new() else { preconditionFailure("g_simple_action_group_new returned NULL") }
+        let actions = GObjectRef(adopting: UnsafeMutableRawPointer(group))
+        for (name, handler) in [("set-up", onSetupStartAction), ("cancel", onSetupCancelAction)] as [(String, ActionHandler)] {
+            guard let made = g_simple_action_new(name, nil) else { preconditionFailure("g_simple_action_new returned NULL") }
+            let action = GObjectRef(adopting: UnsafeMutableRawPointer(made))
+            connections.connect(action, "activate", callback(handler), data: data)
+            g_action_map_add_action(mr_action_map_of(actions.pointer), mr_action(made))
+        }
+        gtk_widget_insert_action_group(window.widget, "win", mr_action_group(actions.pointer))
         connections.connect(onlineAccounts, "clicked", callback(onSetupOnlineAccounts), data: data)
         connections.connect(window, "close-request", callback(onSetupCloseRequest), data: data)
         gtk_window_present(mr_window(window.widget))
@@ -234,11 +244,11 @@ private func onSetupOffered(_ button: UnsafeMutableRawPointer?, _ data: UnsafeMu
     data.map { Unmanaged<ComposeSheet>.fromOpaque($0).takeUnretainedValue() }?.openSetup()
 }
 
-private func onSetupStart(_ button: UnsafeMutableRawPointer?, _ data: UnsafeMutableRawPointer?) {
+private func onSetupStartAction(_ action: OpaquePointer?, _ parameter: OpaquePointer?, _ data: UnsafeMutableRawPointer?) {
     dialog(data)?.begin()
 }
 
-private func onSetupCancel(_ button: UnsafeMutableRawPointer?, _ data: UnsafeMutableRawPointer?) {
+private func onSetupCancelAction(_ action: OpaquePointer?, _ parameter: OpaquePointer?, _ data: UnsafeMutableRawPointer?) {
     dialog(data)?.cancel()
 }
 
