@@ -55,9 +55,8 @@ public final class PostfixSubmissionServer: @unchecked Sendable {
 
     /// The delivered messages once there are `count` (Postfix delivers a tenth of a second or
     /// so after the end of DATA), or as many as there are after `seconds`.
-    public func delivered(count: Int, within seconds: Double = 10) -> [URL] {
-        let deadline = Date().addingTimeInterval(seconds)
-        while delivered.count < count, Date() < deadline { usleep(20_000) }
+    public func delivered(count: Int, within seconds: Double = patience) -> [URL] {
+        _ = try? waitUntil("Postfix delivered \(count) messages", timeout: seconds) { delivered.count >= count }
         return delivered
     }
 
@@ -76,13 +75,8 @@ public final class PostfixSubmissionServer: @unchecked Sendable {
 
     /// Whether the mail log says `text` within `seconds`: Postfix's daemons log through
     /// postlogd, which writes a moment after the client has had its answer.
-    public func logs(_ text: String, within seconds: Double = 5) -> Bool {
-        let deadline = Date().addingTimeInterval(seconds)
-        while !log.contains(text) {
-            guard Date() < deadline else { return false }
-            usleep(20_000)
-        }
-        return true
+    public func logs(_ text: String, within seconds: Double = patience) -> Bool {
+        (try? waitUntil("the mail log says \(text)", timeout: seconds) { log.contains(text) }) != nil
     }
 
     /// A delivered message as it was submitted: without the lines Postfix puts on top
