@@ -60,6 +60,16 @@ public final class PostfixSubmissionServer: @unchecked Sendable {
         return delivered
     }
 
+    /// smtpd's summary of each session so far, once there are `count` (or as many as there
+    /// are after `seconds`): "disconnect from unknown[127.0.0.1] ehlo=2 starttls=1 auth=0/1
+    /// commands=3/4", each command with how many succeeded, of how many when not all did.
+    /// The first is the start-up probe's (EHLO, STARTTLS, QUIT).
+    public func sessionSummaries(count: Int, within seconds: Double = patience) -> [String] {
+        func summaries() -> [String] { log.split(separator: "\n").filter { $0.contains(": disconnect from ") }.map(String.init) }
+        _ = try? waitUntil("smtpd logged the end of \(count) sessions", timeout: seconds) { summaries().count >= count }
+        return summaries()
+    }
+
     /// The mail log (SCRATCH/postfix.log): what smtpd and the queue did.
     public var log: String {
         (try? String(contentsOf: directory.appendingPathComponent("postfix.log"), encoding: .utf8)) ?? ""
