@@ -62,6 +62,10 @@ public final class AddressBookHelper: Sendable {
         self.retryAfter = retryAfter
     }
 
+    /// How many calls have been made (the newest one's number): for tests, which make a call
+    /// only once the one before is under way, as typing does.
+    var callsMade: UInt64 { newest.withLock { $0 } }
+
     deinit {
         helper.withLock { state in
             if let running = state.running { Self.stop(running) }

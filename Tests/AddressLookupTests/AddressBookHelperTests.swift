@@ -81,34 +81,49 @@ import TestSupport
     @Test func onlyTheNewestOfTheWaitingCallsIsAsked() throws {
         let sandbox = try Sandbox()
         let asked = sandbox.root.appendingPathComponent("asked")
+        let gate = sandbox.root.appendingPathComponent("gate")
         let script = sandbox.root.appendingPathComponent("slow-helper")
-        // Answers every line after a second, with one contact named after the line.
+        // Notes every line it is asked, and answers it with one contact named after the line
+        // once the test lets it: when no one holds the FIFO `gate` open for writing any more.
         try writeProgram("""
             #!/usr/bin/python3
-            import sys, time
+            import sys
+            gate = open("\(gate.path)")
             for line in sys.stdin:
                 with open("\(asked.path)", "a") as log: log.write(line)
-                time.sleep(1)
+                gate.read()
                 sys.stdout.write(line.strip() + "\\x1f" + "x@example.org\\n"); sys.stdout.flush()
             """, to: script)
-        let helper = AddressBookHelper(program: script.path, environment: sandbox.environment, firstAnswerWithin: .seconds(10))
+        try #require(mkfifo(gate.path, 0o600) == 0)
+        // O_RDWR opens a FIFO at once; O_CLOEXEC keeps it from the programs tests start.
+        let holder = open(gate.path, O_RDWR | O_CLOEXEC)
+        try #require(holder >= 0)
+        var holding = true
+        defer { if holding { close(holder) } }
+        let helper = AddressBookHelper(program: script.path, environment: sandbox.environment,
+                                       firstAnswerWithin: .seconds(patience), answerWithin: .seconds(patience))
         let results = Mutex<[String: [Contact]]>([:])
-        for prefix in ["A", "As", "Asa"] {
-            let thread = Thread {
+        let answered = DispatchGroup()
+        func type(_ prefix: String) {
+            answered.enter()
+            Thread {
                 let found = helper.contacts(matching: prefix)
                 results.withLock { $0[prefix] = found }
-            }
-            thread.start()
-            if prefix == "A" {
-                // "A" is with the helper before the others are typed.
-                let deadline = Date().addingTimeInterval(10)
-                while (try? String(contentsOf: asked, encoding: .utf8)) != "A\n", Date() < deadline { usleep(10_000) }
-            } else {
-                usleep(100_000)
-            }
+                answered.leave()
+            }.start()
         }
-        let deadline = Date().addingTimeInterval(15)
-        while results.withLock({ $0.count }) < 3, Date() < deadline { usleep(10_000) }
+        type("A")
+        // "A" is with the helper before the others are typed.
+        try waitUntil("the helper was asked for A") { (try? String(contentsOf: asked, encoding: .utf8)) == "A\n" }
+        for (prefix, number) in [("As", 2), ("Asa", 3)] as [(String, UInt64)] {
+            type(prefix)
+            // Typed after the one before: its call is made, waiting behind "A", before the next.
+            try waitUntil("the call for \(prefix) is made") { helper.callsMade == number }
+        }
+        // The helper answers "A" now, and at once whatever it is asked after.
+        close(holder)
+        holding = false
+        try #require(answered.wait(timeout: .now() + patience) == .success, "not every call came back")
         let found = results.withLock { $0 }
         #expect(found["A"] == [Contact(name: "A", address: "x@example.org")])
         #expect(found["As"] == [])

@@ -146,24 +146,13 @@ import TestSupport
     /// reading the staged directory (`XDG_DESKTOP_PORTAL_DIR`) on a private bus: it loads the
     /// file without an error and gives it the Email portal (no other backend is there). The
     /// portals.conf example is GLib's idea of a key file with mailto-route preferred for Email.
-    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/libexec/xdg-desktop-portal"),
-                   "xdg-desktop-portal is not installed"))
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: realPortal), "xdg-desktop-portal is not installed"))
     func installedPortalFileIsTheEmailBackendForTheRealPortal() throws {
         let sandbox = try Sandbox()
         let destination = sandbox.root.appendingPathComponent("dest")
         #expect(try make(["install"], destination: destination).status == 0)
         let portals = destination.appendingPathComponent("usr/share/xdg-desktop-portal/portals").path
-        let bus = try PrivateSessionBus()
-        let log = sandbox.root.appendingPathComponent("portal.log").path
-        let portal = try ServerProcess(["/usr/libexec/xdg-desktop-portal", "--verbose", "--replace"], environment: [
-            "DBUS_SESSION_BUS_ADDRESS": bus.address, "XDG_DESKTOP_PORTAL_DIR": portals, "XDG_CURRENT_DESKTOP": "GNOME",
-        ], output: log)
-        defer { portal.stop() }
-        var text = ""
-        for _ in 0..<500 where !text.contains("org.freedesktop.portal.Desktop acquired") && portal.isRunning {
-            usleep(20_000)
-            text = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
-        }
+        let text = try realPortalStartLog(portals: portals, desktop: "GNOME")
         #expect(text.contains("loading \(portals)/mailtoroute.portal"), "\(text)")
         #expect(!text.contains("Error loading"), "\(text)")
         #expect(text.contains("Falling back to mailtoroute.portal for org.freedesktop.impl.portal.Email"), "\(text)")

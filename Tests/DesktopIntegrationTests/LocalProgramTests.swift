@@ -155,21 +155,20 @@ import TestSupport
         let argv = try #require(sandbox.recordedArgv("thunderbird", timeout: 20), "\(result)")
         #expect(argv == ["mailto:support@evil.example?subject=Support"], "\(argv)")
         // The outcome log says what was not attached, whoever printed the report.
-        let log = try #require(waitForLogLine(in: sandbox))
+        let log = try #require(try waitForLogLine(in: sandbox))
         #expect(log.contains("not attached: \(secret)"), "\(log)")
     }
 
     /// The last line of the outcome log, once there is one (a launch through GIO returns
     /// before mailto-route has run).
-    func waitForLogLine(in sandbox: Sandbox) -> String? {
+    func waitForLogLine(in sandbox: Sandbox) throws -> String? {
         let log = sandbox.stateHome.appendingPathComponent("mailto-route/outcomes.log")
-        for _ in 0..<2000 {
-            if let text = sandbox.contents(log), text.hasSuffix("\n") {
-                return text.split(separator: "\n").last.map(String.init)
-            }
-            usleep(10_000)
+        var text = ""
+        try waitUntil("the outcome log has a line") {
+            text = sandbox.contents(log) ?? ""
+            return text.hasSuffix("\n")
         }
-        return nil
+        return text.split(separator: "\n").last.map(String.init)
     }
 
     /// Rule 2: a file the local program named that cannot be attached is an error that

@@ -7,8 +7,6 @@ import TestSupport
 /// `XDG_DESKTOP_PORTAL_DIR` instead of /usr/share/xdg-desktop-portal/portals, so it reads
 /// the same temporary directory), and a private session bus.
 @Suite struct PortalCheckTests {
-    static let realPortal = "/usr/libexec/xdg-desktop-portal"
-
     private func checkJSON(_ sandbox: Sandbox, _ extra: [String: String], offline: Bool) throws -> [String: Any] {
         let result = try route(["check", "--json"] + (offline ? ["--offline"] : []), in: sandbox, extra)
         return try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any], "\(result)")
@@ -28,27 +26,13 @@ import TestSupport
     /// The backend the real portal chose for Email, from its own log (`-v`): 1.16 says
     /// "Using X for IFACE in DESKTOP" or "Falling back to X for IFACE".
     private func realPortalChoice(portals: String, desktop: String) throws -> String? {
-        let bus = try PrivateSessionBus()
-        let log = FileManager.default.temporaryDirectory.appendingPathComponent("xdp-\(UUID().uuidString).log").path
-        defer { try? FileManager.default.removeItem(atPath: log) }
-        let portal = try ServerProcess([Self.realPortal, "--verbose", "--replace"], environment: [
-            "DBUS_SESSION_BUS_ADDRESS": bus.address, "XDG_DESKTOP_PORTAL_DIR": portals, "XDG_CURRENT_DESKTOP": desktop,
-        ], output: log)
-        defer { portal.stop() }
-        let deadline = Date().addingTimeInterval(10)
-        while Date() < deadline {
-            let text = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
-            if text.contains("org.freedesktop.portal.Desktop acquired") || !portal.isRunning {
-                for line in text.split(separator: "\n") where line.contains(" for org.freedesktop.impl.portal.Email") {
-                    for prefix in ["Using ", "Falling back to "] {
-                        if let range = line.range(of: prefix) {
-                            return String(line[range.upperBound...].prefix { $0 != " " })
-                        }
-                    }
+        let text = try realPortalStartLog(portals: portals, desktop: desktop)
+        for line in text.split(separator: "\n") where line.contains(" for org.freedesktop.impl.portal.Email") {
+            for prefix in ["Using ", "Falling back to "] {
+                if let range = line.range(of: prefix) {
+                    return String(line[range.upperBound...].prefix { $0 != " " })
                 }
-                return nil
             }
-            usleep(20_000)
         }
         return nil
     }

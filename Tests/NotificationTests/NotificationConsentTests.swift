@@ -154,19 +154,11 @@ import TestSupport
 
     @Test func busThatNeverAnswersIsGivenUp() throws {
         let sandbox = try Sandbox()
-        let socket = sandbox.root.appendingPathComponent("silent-bus").path
-        let ready = sandbox.root.appendingPathComponent("silent-bus.ready").path
-        // Listens and never accepts: connecting succeeds, authentication never ends.
-        let listener = try ServerProcess(["/usr/bin/python3", "-c", """
-            import socket, sys, time
-            s = socket.socket(socket.AF_UNIX); s.bind(sys.argv[1]); s.listen(8)
-            open(sys.argv[2], "w").close(); time.sleep(60)
-            """, socket, ready])
-        defer { listener.stop() }
-        try listener.waitForReady(ready, name: "the silent bus listener")
+        let bus = try silentBus(in: sandbox)
+        defer { bus.listener.stop() }
         let (result, seconds) = try probeWithoutTerminal(
             ["ask", "--channel", "notification", "mailto:joe@example.org"], in: sandbox,
-            extraEnvironment: ["DBUS_SESSION_BUS_ADDRESS": "unix:path=\(socket)"])
+            extraEnvironment: ["DBUS_SESSION_BUS_ADDRESS": bus.address])
         #expect(result.decision?.contains("did not answer within 2") == true, "\(result)")
         #expect(seconds < 6)
     }

@@ -117,8 +117,7 @@ private func outboxWithAnUnrecordedAttempt(_ sandbox: Sandbox) throws -> (Outbox
         let flusher = try start(tortureBinary, ["flush", outbox.directory, log, "2"])
         // Killed after some deliveries, before the first sync of removals (64): what it
         // took out is still waiting to be deleted.
-        let deadline = Date().addingTimeInterval(10)
-        while deliveries(log).count < 10, flusher.isRunning, Date() < deadline { usleep(500) }
+        try waitUntil("the flush made 10 deliveries or ended", every: 0.000_5) { deliveries(log).count >= 10 || !flusher.isRunning }
         try #require(flusher.isRunning, "the flush ended before it could be killed")
         kill(flusher.pid, SIGKILL)
         _ = flusher.finish()
@@ -172,10 +171,8 @@ private func outboxWithAnUnrecordedAttempt(_ sandbox: Sandbox) throws -> (Outbox
         }
         trash.add(taken)
         trash.finish()
-        let deadline = Date().addingTimeInterval(20)
-        while !leftovers(in: outbox.directory).allSatisfy({ $0 == ".trash" }) || !names(in: outbox.directory + "/.trash").isEmpty,
-              Date() < deadline {
-            usleep(10_000)
+        try waitUntil("the background removal emptied the outbox and its trash: \(leftovers(in: outbox.directory))") {
+            leftovers(in: outbox.directory).allSatisfy { $0 == ".trash" } && names(in: outbox.directory + "/.trash").isEmpty
         }
         #expect(leftovers(in: outbox.directory).allSatisfy { $0 == ".trash" }, "\(leftovers(in: outbox.directory))")
         #expect(names(in: outbox.directory + "/.trash").isEmpty)

@@ -42,7 +42,8 @@ import TestSupport
             for _ in 0..<2 {
                 group.addTask {
                     _ = try? outbox.flush { claim in
-                        usleep(500)
+                        // A send that takes a moment, so that the two threads' claims interleave.
+                        jitter(upTo: 0.001)
                         deliveries.record(claim.entry.id)
                     }
                 }
@@ -91,10 +92,12 @@ import TestSupport
         for _ in 0..<20 {
             let before = deliveries(log).count
             let flusher = try start(tortureBinary, ["flush", outbox.directory, log, "2"])
-            // Kill it mid-flush: after its first delivery, at a random moment.
-            let deadline = Date().addingTimeInterval(5)
-            while deliveries(log).count == before, flusher.isRunning, Date() < deadline { usleep(500) }
-            usleep(UInt32.random(in: 0...8_000))
+            // Kill it mid-flush: after its first delivery, at a random moment (the jitter:
+            // where the kill lands is what the test varies).
+            try waitUntil("the flush delivered a message or ended", every: 0.000_5) {
+                deliveries(log).count != before || !flusher.isRunning
+            }
+            jitter(upTo: 0.008)
             if flusher.isRunning {
                 kill(flusher.pid, SIGKILL)
                 kills += 1

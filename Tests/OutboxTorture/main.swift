@@ -41,11 +41,14 @@ do {
     case "flush":
         guard arguments.count >= 3 else { fail("flush OUTBOX DELIVERIES [MS]") }
         let pause = arguments.count > 3 ? Int32(arguments[3]) ?? 0 : 0
+        // Half of a send's MS: the time a real sender spends before and after the server's
+        // acceptance, which the tests' kills are meant to hit. Nothing is waited for.
+        let halfASend = { if pause > 0 { usleep(useconds_t(pause) * 500) } }
         let deliveries = open(arguments[2], O_WRONLY | O_APPEND | O_CREAT, 0o600)
         guard deliveries >= 0 else { fail("cannot open \(arguments[2])") }
         // A flush the user runs: every queued message, due or not (as `outbox flush`).
         let reports = try outbox.flush(allQueued: true) { claim in
-            if pause > 0 { usleep(useconds_t(pause) * 500) }
+            halfASend()
             // As a real sender does before the end of the data: the message before must
             // be out of the outbox before this one can be accepted.
             try claim.beforeAcceptance?()
@@ -53,7 +56,7 @@ do {
             guard write(deliveries, line, line.count) == line.count, fsync(deliveries) == 0 else {
                 fail("cannot record a delivery")
             }
-            if pause > 0 { usleep(useconds_t(pause) * 500) }
+            halfASend()
         }
         for report in reports where report.outcome != .sent || report.storeError != nil {
             fail("\(report.id): \(report.outcome) \(report.storeError?.description ?? "")")

@@ -22,15 +22,14 @@ import TestSupport
         try process.run()
         var sawProcess = false
         var leaked: [String] = []
-        while process.isRunning {
-            for entry in (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? [] where Int(entry) != nil {
-                guard let cmdline = FileManager.default.contents(atPath: "/proc/\(entry)/cmdline") else { continue }
-                let words = String(decoding: cmdline, as: UTF8.self)
-                if Int32(entry) == process.processIdentifier { sawProcess = true }
+        // Every argv looked through every 50 ms while it runs.
+        try waitUntil("mailto-route send has ended", every: 0.05) {
+            for (pid, words) in commandLines() {
+                if pid == process.processIdentifier { sawProcess = true }
                 // The test server's own argv carries it (it is the other side); nothing else may.
                 if words.contains(password), !words.contains("smtp_server.py") { leaked.append(words) }
             }
-            usleep(50_000)
+            return !process.isRunning
         }
         process.waitUntilExit()
         let stdout = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)

@@ -269,9 +269,12 @@ func startMailtoRoute(_ arguments: [String], in sandbox: Sandbox) throws -> Serv
         for _ in 0..<20 {
             let before = server.messages.count
             let flusher = try startMailtoRoute(["outbox", "flush"], in: sandbox)
-            let deadline = Date().addingTimeInterval(10)
-            while server.messages.count == before, flusher.isRunning, Date() < deadline { usleep(300) }
-            usleep(UInt32.random(in: 0...15_000))
+            // Killed mid-flush: after its first delivery (looked for every 0.3 ms, so as not
+            // to miss the start), at a random moment.
+            try waitUntil("the flush delivered a message or ended", every: 0.000_3) {
+                server.messages.count != before || !flusher.isRunning
+            }
+            jitter(upTo: 0.015)
             if flusher.isRunning {
                 kill(flusher.pid, SIGKILL)
                 kills += 1

@@ -9,24 +9,76 @@ private func withOutboxOnTmpfs(_ sandbox: Sandbox, size: String, _ body: (Outbox
     try withTmpfs(at: box.directory, size: size, mode: "0700") { try body(box) }
 }
 
-/// `outbox watch` for `seconds`, then SIGTERM; returns its exit status and what it printed.
-private func watchFor(_ seconds: Double, in sandbox: Sandbox) throws -> (status: Int32?, log: String) {
+private let hasStrace = FileManager.default.isExecutableFile(atPath: "/usr/bin/strace")
+
+/// After a flush that failed as a whole, `outbox watch` holds the next back for a minute
+/// (FlushBackoff), in whole seconds: 59 of them when a second began meanwhile.
+private let aboutAMinute = 59_000
+
+/// `outbox watch`, under strace, until it has said its first flush stopped for the outbox's
+/// sake and then either gone to sleep for about a minute or flushed again; then SIGTERM.
+/// Returns its exit status, what it printed, and the longest it meant to sleep in between, in
+/// milliseconds: the longest poll its process made (its own sleep; libcurl's waits for the
+/// server's goodbye are a second at most). The watch's own decision, read rather than waited
+/// out: without a back-off it would sleep a second and flush again, every second.
+private func watchUntilItSleeps(in sandbox: Sandbox) throws -> (status: Int32?, log: String, sleep: Int) {
     let log = sandbox.root.appendingPathComponent("watch.log").path
-    let watch = try ServerProcess([mailtoRouteBinary, "outbox", "watch"], environment: sandbox.environment, output: log)
-    usleep(UInt32(seconds * 1_000_000))
-    let running = watch.isRunning
-    let status = watch.terminate()
-    let text = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
-    return (running ? status : -1, text)
+    let trace = sandbox.root.appendingPathComponent("watch.strace").path
+    let tracer = try ServerProcess(["/usr/bin/strace", "-f", "-qq", "-s", "64", "-e", "trace=write,poll,ppoll", "-o", trace,
+                                    mailtoRouteBinary, "outbox", "watch"], environment: sandbox.environment, output: log)
+    defer { tracer.stop() }
+    var after: (pid: pid_t, polls: [Int], again: Bool)?
+    var traced = true
+    try waitUntil("the watch said its flush stopped, then slept or flushed again: \(sandbox.contents(URL(fileURLWithPath: log)) ?? "")") {
+        traced = tracer.isRunning
+        after = polls(after: "mailto-route: the flush stopped", in: (try? String(contentsOfFile: trace, encoding: .utf8)) ?? "")
+        guard let after else { return !traced }
+        return !traced || after.again || after.polls.contains { $0 >= aboutAMinute }
+    }
+    if let after { kill(after.pid, SIGTERM) }
+    // strace ends with the watch, with its exit status.
+    let status = traced ? tracer.wait(timeout: patience) : nil
+    return (status, sandbox.contents(URL(fileURLWithPath: log)) ?? "", after?.polls.max() ?? 0)
+}
+
+/// From an strace log (`-f`): the process that first wrote a line beginning with `report` to
+/// its standard error; the timeouts, in milliseconds, of the polls it made after, up to the
+/// next such line (`poll([…], 2, 60001)`, or where there is no poll (aarch64) `ppoll([…], 2,
+/// {tv_sec=60, tv_nsec=1000000}, NULL, 8)`); and whether there was a next.
+private func polls(after report: String, in trace: String) -> (pid: pid_t, polls: [Int], again: Bool)? {
+    var found: (pid: pid_t, polls: [Int], again: Bool)?
+    for line in trace.split(separator: "\n") {
+        let fields = line.split(separator: " ", maxSplits: 1)
+        guard fields.count == 2, let pid = pid_t(fields[0]) else { continue }
+        let call = fields[1].drop { $0 == " " }
+        if call.hasPrefix("write(2, \"\(report)") {
+            if let first = found { return (first.pid, first.polls, true) }
+            found = (pid, [], false)
+            continue
+        }
+        // After the descriptors: their count, then the timeout.
+        guard pid == found?.pid, call.hasPrefix("poll(") || call.hasPrefix("ppoll("),
+              let descriptorsEnd = call.range(of: "], ") else { continue }
+        let arguments = call[descriptorsEnd.upperBound...].split(separator: ", ").dropFirst()
+        func number(after prefix: String) -> Int? {
+            arguments.first { $0.hasPrefix(prefix) }.flatMap { Int($0.dropFirst(prefix.count).prefix { $0 == "-" || $0.isNumber }) }
+        }
+        if call.hasPrefix("poll("), let milliseconds = number(after: "") {
+            found?.polls.append(milliseconds)
+        } else if let seconds = number(after: "{tv_sec="), let nanoseconds = number(after: "tv_nsec=") {
+            found?.polls.append(seconds * 1000 + nanoseconds / 1_000_000)
+        }
+    }
+    return found
 }
 
 /// docs/design.md rule 9, against a real server and a real read-only or full
 /// file system: nothing is sent twice because a file could not be written.
 @Suite struct OutboxStorageFailureTests {
-    /// Before: 3 flushes delivered each message 3 times (each exiting 0), and 20 s of
-    /// `watch` 20 times more.
-    @Test(.enabled(if: canMountTmpfs, "mounting a tmpfs needs root"))
-    func aReadOnlyOutboxDeliversEachMessageAtMostOnceToThreeFlushesAndTwentySecondsOfWatch() throws {
+    /// Before: 3 flushes delivered each message 3 times (each exiting 0), and `watch` once
+    /// more every second. Now the watch holds its next flush back (a minute, then more).
+    @Test(.enabled(if: canMountTmpfs, "mounting a tmpfs needs root"), .enabled(if: hasStrace, "strace is not installed"))
+    func aReadOnlyOutboxDeliversEachMessageAtMostOnceToThreeFlushesAndAWatchThatHoldsItsNextFlushBack() throws {
         let sandbox = try Sandbox()
         let server = try SMTPTestServer(.plain)
         try writeAccount(sandbox, port: server.port, security: "none")
@@ -42,24 +94,26 @@ private func watchFor(_ seconds: Double, in sandbox: Sandbox) throws -> (status:
                 #expect(flush.stderr.contains("the flush stopped"), "\(flush)")
                 #expect(flush.stderr.contains("Read-only file system"), "\(flush)")
             }
-            let watch = try watchFor(20, in: sandbox)
+            let watch = try watchUntilItSleeps(in: sandbox)
             #expect(watch.status == 0, "\(watch.log)")
             #expect(watch.log.contains("Read-only file system"), "\(watch.log)")
+            #expect(watch.sleep >= aboutAMinute, "the watch meant to sleep \(watch.sleep) ms\n\(watch.log)")
 
+            // Counted once every sender has ended.
             let received = try server.receivedMessageIDs()
             let counts = Dictionary(received.map { ($0, 1) }, uniquingKeysWith: +)
             #expect(counts.values.allSatisfy { $0 <= 1 }, "delivered more than once: \(counts)")
             #expect(Set(received).isSubset(of: Set(ids)))
             // Nothing lost: not recorded as sent, so still queued.
             #expect(try box.list().compactMap(\.messageId) == ids)
-            print("read-only outbox, 3 flushes and 20 s of watch: deliveries=\(received.count) of \(ids.count) messages")
+            print("read-only outbox, 3 flushes and a watch: deliveries=\(received.count) of \(ids.count) messages")
         }
     }
 
     /// Before: `watch` tried every second (its failures could not be written, so the
-    /// message stayed due).
-    @Test(.enabled(if: canMountTmpfs, "mounting a tmpfs needs root"))
-    func aFullOutboxAndAServerSaying451AreTriedAtMostOncePerMessageInTwentySecondsOfWatch() throws {
+    /// message stayed due). Now it holds its next flush back (a minute, then more).
+    @Test(.enabled(if: canMountTmpfs, "mounting a tmpfs needs root"), .enabled(if: hasStrace, "strace is not installed"))
+    func aFullOutboxAndAServerSaying451AreTriedAtMostOncePerMessageByAWatchThatHoldsItsNextFlushBack() throws {
         let sandbox = try Sandbox()
         let server = try SMTPTestServer(.plain, dataReply: "451 4.3.0 try again later")
         try writeAccount(sandbox, port: server.port, security: "none")
@@ -68,13 +122,14 @@ private func watchFor(_ seconds: Double, in sandbox: Sandbox) throws -> (status:
             let filler = try run("/bin/dd", ["if=/dev/zero", "of=\(box.directory)/.filler", "bs=4096"])
             try #require(filler.stderr.contains("No space left on device"), "\(filler)")
 
-            let watch = try watchFor(20, in: sandbox)
+            let watch = try watchUntilItSleeps(in: sandbox)
             #expect(watch.status == 0, "\(watch.log)")
+            #expect(watch.sleep >= aboutAMinute, "the watch meant to sleep \(watch.sleep) ms\n\(watch.log)")
             // libcurl drops the connection after a refused message: one connection per try.
-            #expect(server.connections <= ids.count, "\(server.connections) tries in 20 s\n\(watch.log)")
+            #expect(server.connections <= ids.count, "\(server.connections) tries\n\(watch.log)")
             #expect(watch.log.contains("No space left on device"), "\(watch.log)")
             #expect(try box.list().compactMap(\.messageId) == ids)
-            print("full outbox, 451 server, 20 s of watch: tries=\(server.connections) for \(ids.count) messages")
+            print("full outbox, 451 server, a watch: tries=\(server.connections) for \(ids.count) messages")
         }
     }
 }

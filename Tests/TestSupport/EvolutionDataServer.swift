@@ -120,14 +120,15 @@ public final class EvolutionDataServer: @unchecked Sendable {
 }
 
 /// A unix socket that listens and never accepts, as the address of a bus: connecting
-/// succeeds, authentication never ends. Stop `listener` when done.
+/// succeeds, authentication never ends. Stop `listener` when done; it ends by itself
+/// after 90 s (SIGALRM), should the test process die first.
 public func silentBus(in sandbox: Sandbox) throws -> (address: String, listener: ServerProcess) {
     let socket = sandbox.root.appendingPathComponent("silent-bus").path
     let ready = sandbox.root.appendingPathComponent("silent-bus.ready").path
     let listener = try ServerProcess(["/usr/bin/python3", "-c", """
-        import socket, sys, time
+        import signal, socket, sys
         s = socket.socket(socket.AF_UNIX); s.bind(sys.argv[1]); s.listen(8)
-        open(sys.argv[2], "w").close(); time.sleep(90)
+        open(sys.argv[2], "w").close(); signal.alarm(90); signal.pause()
         """, socket, ready])
     try listener.waitForReady(ready, name: "the silent bus listener")
     return ("unix:path=\(socket)", listener)

@@ -97,19 +97,18 @@ extension Sandbox {
         try write("[Default Applications]\nx-scheme-handler/mailto=\(id)\n", to: "home/.config/mimeapps.list")
     }
 
-    /// The argv `program` was started with (without `$0`), waiting up to 5 s for the
-    /// launch: GIO and GLib start programs without waiting for them.
-    public func recordedArgv(_ program: String, timeout: TimeInterval = 5) -> [String]? {
+    /// The argv `program` was started with (without `$0`), waiting up to `timeout` seconds
+    /// for the launch: GIO and GLib start programs without waiting for them.
+    public func recordedArgv(_ program: String, timeout: TimeInterval = patience) -> [String]? {
         let path = recordsDirectory.appendingPathComponent("\(program).argv").path
-        let deadline = Date().addingTimeInterval(timeout)
-        repeat {
-            if let data = FileManager.default.contents(atPath: path) {
-                return String(decoding: data, as: UTF8.self).split(separator: "\0", omittingEmptySubsequences: false)
-                    .dropLast().map(String.init)
-            }
-            usleep(10_000)
-        } while Date() < deadline
-        return nil
+        var recorded: Data?
+        _ = try? waitUntil("\(program) was started", timeout: timeout) {
+            recorded = FileManager.default.contents(atPath: path)
+            return recorded != nil
+        }
+        return recorded.map { data in
+            String(decoding: data, as: UTF8.self).split(separator: "\0", omittingEmptySubsequences: false).dropLast().map(String.init)
+        }
     }
 
     /// Whether `program` was never started, asked once a mailto-route run has ended: a

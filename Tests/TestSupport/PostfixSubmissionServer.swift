@@ -55,10 +55,19 @@ public final class PostfixSubmissionServer: @unchecked Sendable {
 
     /// The delivered messages once there are `count` (Postfix delivers a tenth of a second or
     /// so after the end of DATA), or as many as there are after `seconds`.
-    public func delivered(count: Int, within seconds: Double = 10) -> [URL] {
-        let deadline = Date().addingTimeInterval(seconds)
-        while delivered.count < count, Date() < deadline { usleep(20_000) }
+    public func delivered(count: Int, within seconds: Double = patience) -> [URL] {
+        _ = try? waitUntil("Postfix delivered \(count) messages", timeout: seconds) { delivered.count >= count }
         return delivered
+    }
+
+    /// smtpd's summary of each session so far, once there are `count` (or as many as there
+    /// are after `seconds`): "disconnect from unknown[127.0.0.1] ehlo=2 starttls=1 auth=0/1
+    /// commands=3/4", each command with how many succeeded, of how many when not all did.
+    /// The first is the start-up probe's (EHLO, STARTTLS, QUIT).
+    public func sessionSummaries(count: Int, within seconds: Double = patience) -> [String] {
+        func summaries() -> [String] { log.split(separator: "\n").filter { $0.contains(": disconnect from ") }.map(String.init) }
+        _ = try? waitUntil("smtpd logged the end of \(count) sessions", timeout: seconds) { summaries().count >= count }
+        return summaries()
     }
 
     /// The mail log (SCRATCH/postfix.log): what smtpd and the queue did.
@@ -76,13 +85,8 @@ public final class PostfixSubmissionServer: @unchecked Sendable {
 
     /// Whether the mail log says `text` within `seconds`: Postfix's daemons log through
     /// postlogd, which writes a moment after the client has had its answer.
-    public func logs(_ text: String, within seconds: Double = 5) -> Bool {
-        let deadline = Date().addingTimeInterval(seconds)
-        while !log.contains(text) {
-            guard Date() < deadline else { return false }
-            usleep(20_000)
-        }
-        return true
+    public func logs(_ text: String, within seconds: Double = patience) -> Bool {
+        (try? waitUntil("the mail log says \(text)", timeout: seconds) { log.contains(text) }) != nil
     }
 
     /// A delivered message as it was submitted: without the lines Postfix puts on top

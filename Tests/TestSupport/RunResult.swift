@@ -27,6 +27,10 @@ public func run(
     process.standardOutput = outPipe
     process.standardError = errPipe
     process.standardInput = stdin == nil ? FileHandle.nullDevice : inPipe
+    // The exit is waited on as an event (Foundation calls the handler when it reaps the
+    // child), up to the timeout.
+    let exited = DispatchSemaphore(value: 0)
+    process.terminationHandler = { _ in exited.signal() }
     try process.run()
     if let stdin {
         inPipe.fileHandleForWriting.write(stdin)
@@ -46,9 +50,7 @@ public func run(
         errData = errPipe.fileHandleForReading.readDataToEndOfFile()
         group.leave()
     }
-    let deadline = Date().addingTimeInterval(timeout)
-    while process.isRunning, Date() < deadline { usleep(2_000) }
-    if process.isRunning {
+    if exited.wait(timeout: .now() + timeout) == .timedOut {
         kill(process.processIdentifier, SIGKILL)
     }
     process.waitUntilExit()

@@ -69,9 +69,8 @@ public final class SMTPTestServer: @unchecked Sendable {
 
     /// The first connection's close, once the server has seen it: the client may have ended
     /// before the server's loop got to it. `nil` when none came within `timeout` seconds.
-    public func firstClose(within timeout: Double = 10) -> Date? {
-        let deadline = Date().addingTimeInterval(timeout)
-        while closedTimes.isEmpty, Date() < deadline { usleep(20_000) }
+    public func firstClose(within timeout: Double = patience) -> Date? {
+        _ = try? waitUntil("the server saw a connection close", timeout: timeout) { !closedTimes.isEmpty }
         return closedTimes.first
     }
 

@@ -60,12 +60,8 @@ public final class PrivateSessionBus: @unchecked Sendable {
 
     /// Waits up to `timeout` seconds for `name` to have no owner; whether it came to that.
     public func waitUntilUnowned(_ name: String, environment: [String: String], timeout: Double) -> Bool {
-        let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline {
-            if !hasOwner(name, environment: environment) { return true }
-            usleep(100_000)
-        }
-        return false
+        // Each look runs gdbus: a tenth of a second between them.
+        (try? waitUntil("\(name) has no owner", timeout: timeout, every: 0.1) { !hasOwner(name, environment: environment) }) != nil
     }
 
     /// Ends the bus (SIGKILL), as a session whose bus crashed: every connection to it closes.
@@ -210,38 +206,35 @@ public final class ServerProcess: @unchecked Sendable {
     /// Waits up to `timeout` seconds for `path` to appear (the socket or ready file the
     /// server makes once it serves); when it does not, because the server exited first or
     /// the time ran out, stops the server and throws, naming it `name`.
-    public func waitForReady(_ path: String, name: String, timeout: Double = 10) throws {
-        let deadline = Date().addingTimeInterval(timeout)
-        while !FileManager.default.fileExists(atPath: path) {
-            if !isRunning, !FileManager.default.fileExists(atPath: path) {
-                throw TestSupportError("\(name) exited before it was ready (no \(path))")
+    public func waitForReady(_ path: String, name: String, timeout: Double = patience) throws {
+        do {
+            try waitUntil("\(name) is ready (\(path) exists)", timeout: timeout, every: 0.005) {
+                if FileManager.default.fileExists(atPath: path) { return true }
+                guard isRunning || FileManager.default.fileExists(atPath: path) else {
+                    throw TestSupportError("\(name) exited before it was ready (no \(path))")
+                }
+                return false
             }
-            guard Date() < deadline else {
-                stop()
-                throw TestSupportError("\(name) was not ready within \(Int(timeout)) s (no \(path))")
-            }
-            usleep(5_000)
+        } catch {
+            stop()
+            throw error
         }
     }
 
     /// Waits up to `timeout` seconds for the exit: its exit status (128 + the signal that
-    /// ended it, as a shell says), or `nil` when it is still running.
+    /// ended it, as a shell says), or `nil` when it is still running. The exit is an event:
+    /// the child's pidfd polls readable once it has exited.
     public func wait(timeout: Double) -> Int32? {
-        guard !stopped else { return nil }
+        guard !stopped, ProcessReference(pid).waitForExit(seconds: timeout) else { return nil }
         var status: Int32 = 0
-        for _ in 0..<max(1, Int(timeout * 200)) {
-            if waitpid(pid, &status, WNOHANG) == pid {
-                stopped = true
-                return status & 0x7F == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
-            }
-            usleep(5_000)
-        }
-        return nil
+        guard waitpid(pid, &status, WNOHANG) == pid else { return nil }
+        stopped = true
+        return status & 0x7F == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
     }
 
     /// Sends SIGTERM and waits up to `timeout` seconds: the exit status, or `nil` (then it
     /// is killed) when it did not end.
-    public func terminate(timeout: Double = 10) -> Int32? {
+    public func terminate(timeout: Double = patience) -> Int32? {
         guard !stopped else { return nil }
         kill(pid, SIGTERM)
         if let status = wait(timeout: timeout) { return status }
