@@ -135,7 +135,7 @@ import TestSupport
             "home/.config/autostart/io.github.mailto_route.MailtoRoute.Outbox.desktop"), encoding: .utf8)
         let exec = try #require(entry.split(separator: "\n").first { $0.hasPrefix("Exec=") }).dropFirst(5)
         let login = try DesktopProgram(exec.split(separator: " ").map(String.init), environment: environment, directory: sandbox.root)
-        #expect(waitFor(seconds: 30) { bus.hasOwner(Self.serviceName, environment: environment) }, "the login started the service")
+        try waitUntil("the login started the service") { bus.hasOwner(Self.serviceName, environment: environment) }
         #expect(try retryNow(id).status == 0)
         let quit = login.finish(timeout: 60)
         #expect(quit.status == 0, "the service quits once nothing is queued: \(quit)")

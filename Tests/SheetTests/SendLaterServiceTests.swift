@@ -64,9 +64,9 @@ extension ServiceTests.Service {
         func recoveryFiles() -> [String] {
             ((try? FileManager.default.contentsOfDirectory(atPath: recovery.path)) ?? []).filter { $0.hasSuffix(".recovery") }
         }
-        #expect(waitFor(seconds: 30) {
+        try waitUntil("the sheet keeps what was typed in its recovery file") {
             recoveryFiles().contains { (try? String(contentsOf: recovery.appendingPathComponent($0), encoding: .utf8))?.contains("held") == true }
-        }, "the sheet keeps what was typed")
+        }
         _ = try desktop.drive(["press:Send", "wait-label:Sending in"], timeout: 30)
         try stopService(signal: SIGKILL)
         _ = program.finish()
@@ -167,8 +167,7 @@ extension ServiceTests.Service {
         let id = try #require((try jsonObject(list.stdout)["queued"] as? [[String: Any]])?.first?["id"] as? String, "\(list)")
         let notifications = try GtkNotificationServer(environment: environment)
         #expect(try activateAction("undo-send", id).status == 0)
-        let deadline = Date().addingTimeInterval(20)
-        while sandbox.drafts.isEmpty, Date() < deadline { usleep(100_000) }
+        try waitUntil("the held message is saved as a draft") { !sandbox.drafts.isEmpty }
         let draft = try #require(sandbox.drafts.first)
         #expect(try sandbox.header("Subject", of: draft) == "Rather not")
         #expect(try outboxEntries().isEmpty)

@@ -115,13 +115,11 @@ extension ServiceTests {
             let frontend = try ServerProcess(["/usr/libexec/xdg-desktop-portal", "--replace"], environment: portalEnvironment,
                                              output: sandbox.root.appendingPathComponent("xdg-desktop-portal.log").path)
             defer { frontend.stop() }
-            let deadline = Date().addingTimeInterval(15)
-            func frontendIsUp() -> Bool {
+            try waitUntil("xdg-desktop-portal has its name on the bus") {
                 let reply = try? gdbus(["--dest", "org.freedesktop.DBus", "--object-path", "/org/freedesktop/DBus", "--method",
                                         "org.freedesktop.DBus.NameHasOwner", "org.freedesktop.portal.Desktop"])
                 return reply?.stdout.contains("true") == true
             }
-            while !frontendIsUp(), Date() < deadline { usleep(100_000) }
             let first = try file("minutes.txt", "the minutes\n")
             let second = try file("slides.odp", "slides, not really\n")
             let client = packageRoot.appendingPathComponent("Tests/TestSupport/Servers/email-portal-client.py").path
@@ -401,8 +399,7 @@ extension ServiceTests {
             let activate = ["--dest", "io.github.mailto_route.MailtoRoute", "--object-path", "/io/github/mailto_route/MailtoRoute",
                             "--method", "org.freedesktop.Application.ActivateAction", "retry-outbox", "[<'\(outboxID)'>]", "{}"]
             #expect(try gdbus(activate).status == 0)
-            let deadline = Date().addingTimeInterval(20)
-            while server.messages.isEmpty, Date() < deadline { usleep(100_000) }
+            try waitUntil("the message arrives") { !server.messages.isEmpty }
             #expect(server.messages.count == 1)
             #expect(try gdbus(activate).status == 0)
             // Once the service has quit (nothing queued), both clicks are handled: counted then.
@@ -484,8 +481,8 @@ extension ServiceTests {
 
         /// Waits up to `seconds` for the outbox to be empty: the service has sent what it held
         /// and recorded it (an entry goes once its message is sent); whether it came to that.
-        func waitForAnEmptyOutbox(seconds: Double) throws -> Bool {
-            try waitFor(seconds: seconds) { try outboxEntries().isEmpty }
+        func waitForAnEmptyOutbox(seconds: Double = patience) throws -> Bool {
+            (try? waitUntil("the outbox is empty", timeout: seconds) { try outboxEntries().isEmpty }) != nil
         }
 
         func outboxEntries() throws -> [String] {
@@ -521,30 +518,16 @@ final class GtkNotificationServer {
 
     /// The last notification shown (AddNotification), waited for: the service shows it
     /// moments after what the test saw (a window gone, a message sent).
-    func lastShown(timeout: Double = 10) -> [String: Any]? {
-        let deadline = Date().addingTimeInterval(timeout)
-        while true {
-            if let shown = (try? calls())?.last(where: { $0["method"] as? String == "AddNotification" }) { return shown }
-            guard Date() < deadline else { return nil }
-            usleep(50_000)
-        }
+    func lastShown(timeout: Double = patience) -> [String: Any]? {
+        func shown() -> [String: Any]? { (try? calls())?.last { $0["method"] as? String == "AddNotification" } }
+        try? waitUntil("a notification is shown", timeout: timeout) { shown() != nil }
+        return shown()
     }
 
     deinit {
         process.stop()
         try? FileManager.default.removeItem(at: directory)
     }
-}
-
-/// Waits up to `seconds` for `condition` to hold (a postcondition the test then asserts);
-/// whether it came to hold.
-func waitFor(seconds: Double, _ condition: () throws -> Bool) rethrows -> Bool {
-    let deadline = Date().addingTimeInterval(seconds)
-    while try !condition() {
-        guard Date() < deadline else { return false }
-        usleep(50_000)
-    }
-    return true
 }
 
 /// The group of the desktop service's tests (`Service`), on the second test desktop.

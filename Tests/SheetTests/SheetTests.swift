@@ -595,10 +595,10 @@ private let fleetDefaults = "etc/xdg/mailto-route/config"
             ((try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []).filter { $0.hasSuffix(".recovery") }
         }
         // Kept a moment after the typing (the sheet writes its recovery file when typing pauses).
-        #expect(waitFor(seconds: 30) {
+        try waitUntil("the sheet keeps what was typed in its recovery file") {
             recoveryFiles().contains { (try? String(contentsOf: directory.appendingPathComponent($0), encoding: .utf8))?
                 .contains("Typed%20before%20the%20crash") == true }
-        })
+        }
         let files = recoveryFiles()
         #expect(files.count == 1)
         let recovery = directory.appendingPathComponent(try #require(files.first))

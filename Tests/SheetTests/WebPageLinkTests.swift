@@ -40,14 +40,11 @@ extension SheetTests {
             return "shot:" + directory.appendingPathComponent("\(name).png").path
         }
 
-        /// The first message `server` received, waiting a little for it: the sheet runs
-        /// under the browser, not as a child of the test.
+        /// The first message `server` received, waited for: the sheet runs under the
+        /// browser, not as a child of the test.
         func arrived(at server: SMTPTestServer) -> URL? {
-            for _ in 0..<1000 {
-                if let message = server.messages.first { return message }
-                usleep(10_000)
-            }
-            return nil
+            try? waitUntil("a message arrives") { !server.messages.isEmpty }
+            return server.messages.first
         }
 
         func outcomes() -> [String] {
@@ -71,12 +68,8 @@ extension SheetTests {
             let argv = try #require(sandbox.recordedArgv("thunderbird", timeout: 30))
             #expect(argv == ["mailto:support@evil.example?subject=Support"], "\(argv)")
             #expect(!argv.joined().contains("id_rsa"))
-            var logged: String?
-            for _ in 0..<500 where logged == nil {
-                logged = outcomes().last
-                if logged == nil { usleep(10_000) }
-            }
-            let line = try #require(logged)
+            try waitUntil("the outcome is logged") { outcomes().last != nil }
+            let line = try #require(outcomes().last)
             #expect(line.contains("not attached: \(secret) (Chromium asked for it"), "\(line)")
         }
 
