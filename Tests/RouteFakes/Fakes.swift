@@ -58,10 +58,11 @@ public final class FakeWorld: @unchecked Sendable {
     static let configPath = "/fake/config"
 
     /// A new session over the same world (its outbox, drafts and state on disk, its fakes),
-    /// with `config` as the config file's text (`nil`: none): a later run.
+    /// with `config` as the config file's text (`nil`: none) and a command's `options`: a
+    /// later run.
     @discardableResult
-    public func newSession(config: String?) -> Session {
-        session = Session(paths: paths, configuration: Self.configuration(config), services: services)
+    public func newSession(config: String?, options: Session.Options = Session.Options()) -> Session {
+        session = Session(paths: paths, configuration: Self.configuration(config), services: services, options: options)
         return session
     }
 
