@@ -41,7 +41,7 @@ public enum Check {
         var report = CheckReport(
             handler: .init(gioDefault: nil, setBy: nil, xdgMime: nil, xdgMimeProblem: nil),
             mimeapps: .init(lists: [], winner: nil, overrides: [], stale: []),
-            registration: .init(registered: false, isDefault: false, desktopFile: Registration.desktopFilePath, remembered: nil),
+            registration: .init(registered: false, isDefault: false, desktopFile: session.paths.registration.desktopFilePath, remembered: nil),
             handoff: nil, handoffProblem: nil, candidates: [], sandbox: sandboxFacts(),
             account: .init(), live: nil, policy: .init(value: .ask, error: nil),
             consent: .unreachable(tr("not asked")), hasTerminal: hasTerminal(), outbox: outboxFacts(session.storage),
@@ -71,7 +71,7 @@ public enum Check {
             report.sandbox.portalUnknown = error.message
         }
         report.activation = activationFacts(askingTheBus: !offline)
-        report.desktopService = desktopServiceFacts(askingTheBus: !offline)
+        report.desktopService = desktopServiceFacts(askingTheBus: !offline, registration: session.paths.registration)
         report.emailBackend = emailBackendFacts(portal, portalVersion, activation: report.activation)
         if !offline, let usable = server {
             let left = budgetMilliseconds - (MonotonicClock.milliseconds - started)

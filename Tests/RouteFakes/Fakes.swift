@@ -182,7 +182,7 @@ public struct FakeMailProgram: MailProgram {
 
     public init() {}
 
-    public func take(_ email: EmailData, loopGuard: String?) throws -> HandoffResult {
+    public func take(_ email: EmailData, loopGuard: String?, filesDirectory: String) throws -> HandoffResult {
         if let failure { throw failure }
         record.emails.append(email)
         return HandoffResult(handlerID: id, handlerName: name, warnings: notCarried.map { "not carried: \($0)" },
@@ -196,7 +196,7 @@ public final class FakeMailPrograms: MailProgramFinder, @unchecked Sendable {
 
     public init() {}
 
-    public func find(configured handler: String?) throws -> any MailProgram {
+    public func find(configured handler: String?, paths: Paths) throws -> any MailProgram {
         guard let program else { throw DesktopError(.permanent, problem) }
         return program
     }
