@@ -21,8 +21,14 @@ public enum Check {
     /// `xdg-mime` runs alongside everything else; it is waited for at most this long.
     static let xdgMimeMilliseconds = 2000
 
-    /// Gathers every fact, then the verdict. `offline`: no live test of the server.
-    public static func run(_ session: Session, offline: Bool) -> CheckReport {
+    /// How a check's session asks for credentials: a password command within
+    /// `passwordCommandSeconds`, and never a prompt (it says the keyring is locked).
+    static let sessionOptions = Session.Options(passwordCommandTimeout: passwordCommandSeconds, passwordMayPrompt: false)
+
+    /// Gathers every fact, then the verdict, on the session `makeSession` makes with
+    /// check's options. `offline`: no live test of the server.
+    public static func run(offline: Bool, session makeSession: (Session.Options) -> Session) -> CheckReport {
+        let session = makeSession(sessionOptions)
         let started = MonotonicClock.milliseconds
         // A shell script of some 50 ms: started first, collected last.
         let xdgMime = DesktopEntries.findProgram("xdg-mime").flatMap {
@@ -35,7 +41,7 @@ public enum Check {
         var report = CheckReport(
             handler: .init(gioDefault: nil, setBy: nil, xdgMime: nil, xdgMimeProblem: nil),
             mimeapps: .init(lists: [], winner: nil, overrides: [], stale: []),
-            registration: .init(registered: false, isDefault: false, desktopFile: Registration.desktopFilePath, remembered: nil),
+            registration: .init(registered: false, isDefault: false, desktopFile: session.paths.registration.desktopFilePath, remembered: nil),
             handoff: nil, handoffProblem: nil, candidates: [], sandbox: sandboxFacts(),
             account: .init(), live: nil, policy: .init(value: .ask, error: nil),
             consent: .unreachable(tr("not asked")), hasTerminal: hasTerminal(), outbox: outboxFacts(session.storage),
@@ -65,7 +71,7 @@ public enum Check {
             report.sandbox.portalUnknown = error.message
         }
         report.activation = activationFacts(askingTheBus: !offline)
-        report.desktopService = desktopServiceFacts(askingTheBus: !offline)
+        report.desktopService = desktopServiceFacts(askingTheBus: !offline, registration: session.paths.registration)
         report.emailBackend = emailBackendFacts(portal, portalVersion, activation: report.activation)
         if !offline, let usable = server {
             let left = budgetMilliseconds - (MonotonicClock.milliseconds - started)

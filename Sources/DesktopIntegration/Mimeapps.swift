@@ -19,7 +19,11 @@ public enum Mimeapps {
     static let addedGroup = "Added Associations"
 
     /// The file GIO writes defaults and associations to.
-    public static var userListPath: String { XDGDirectories.configHome + "/mimeapps.list" }
+    public static var userListPath: String { userList(named: "mimeapps.list") }
+
+    /// The user's list `name` (`mimeapps.list`, `gnome-mimeapps.list`) where GIO reads it:
+    /// in GLib's configuration directory, as GIO takes it.
+    static func userList(named name: String) -> String { XDGDirectories.configHome + "/" + name }
 
     /// The lists GIO reads before `userListPath` (the mime-apps spec: in each directory
     /// the desktop-specific lists come first, for each desktop in `XDG_CURRENT_DESKTOP`)
@@ -28,7 +32,7 @@ public enum Mimeapps {
     public static func overrides(for type: String, expected: String) -> [MimeappsOverride] {
         var result: [MimeappsOverride] = []
         for desktop in XDGDirectories.currentDesktops {
-            let path = XDGDirectories.configHome + "/\(desktop)-mimeapps.list"
+            let path = userList(named: "\(desktop)-mimeapps.list")
             guard let file = try? KeyFile.load(path) else { continue }
             let handlers = file.stringList(defaultsGroup, type)
             if let first = handlers.first, first != expected {

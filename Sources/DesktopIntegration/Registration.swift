@@ -31,18 +31,26 @@ public struct UnregistrationReport: Sendable {
 }
 
 /// Installing mailto-route as the `mailto:` handler and taking it back out, leaving the
-/// user's `mimeapps.list` as it was found.
-public enum Registration {
+/// user's `mimeapps.list` as it was found. Its files are under the run's base directories
+/// (`Paths.directories`), by the rule of everything else mailto-route keeps.
+public struct Registration: Sendable {
     public static let desktopID = "mailto-route.desktop"
 
+    public let directories: BaseDirectories
+
+    public init(_ directories: BaseDirectories) {
+        self.directories = directories
+    }
+
     /// `$XDG_DATA_HOME/applications/mailto-route.desktop`.
-    public static var desktopFilePath: String { XDGDirectories.dataHome + "/applications/" + desktopID }
-    static var stateDirectory: String { XDGDirectories.stateHome + "/mailto-route" }
+    public var desktopFilePath: String { directories.dataHome + "/applications/" + Self.desktopID }
+    /// `$XDG_STATE_HOME/mailto-route`, where the outbox is too.
+    var stateDirectory: String { directories.stateHome + "/mailto-route" }
     /// `$XDG_STATE_HOME/mailto-route/state` (GLib key-file syntax).
-    public static var statePath: String { stateDirectory + "/state" }
+    public var statePath: String { stateDirectory + "/state" }
     /// `mimeapps.list` as it was before the first `register`, and as GIO left it after.
-    static var beforeSnapshotPath: String { stateDirectory + "/mimeapps.list.before" }
-    static var afterSnapshotPath: String { stateDirectory + "/mimeapps.list.after" }
+    var beforeSnapshotPath: String { stateDirectory + "/mimeapps.list.before" }
+    var afterSnapshotPath: String { stateDirectory + "/mimeapps.list.after" }
 
     static let stateGroup = "register"
     static let previousKey = "previous-default"
@@ -74,24 +82,24 @@ public enum Registration {
 
     /// Where `register` puts each service file: the autostart entry under
     /// `$XDG_CONFIG_HOME`, the rest under `$XDG_DATA_HOME`.
-    public static var autostartPath: String {
-        serviceFilePaths[serviceTemplates.firstIndex { $0.directory == "autostart" } ?? 0]
+    public var autostartPath: String {
+        serviceFilePaths[Self.serviceTemplates.firstIndex { $0.directory == "autostart" } ?? 0]
     }
 
-    static var serviceFilePaths: [String] {
-        serviceTemplates.map {
-            ($0.directory == "autostart" ? XDGDirectories.configHome : XDGDirectories.dataHome) + "/\($0.directory)/\($0.name)"
+    var serviceFilePaths: [String] {
+        Self.serviceTemplates.map {
+            ($0.directory == "autostart" ? directories.configHome : directories.dataHome) + "/\($0.directory)/\($0.name)"
         }
     }
 
     /// Installs the service's files for mailto-route-desktop beside this binary, or
     /// removes them when it is not there.
-    static func installServiceFiles() throws(DesktopError) -> [String] {
+    func installServiceFiles() throws(DesktopError) -> [String] {
         guard let desktop = SheetService.sheetProgram else {
             for path in serviceFilePaths { try Files.remove(path) }
             return []
         }
-        for (template, path) in zip(serviceTemplates, serviceFilePaths) {
+        for (template, path) in zip(Self.serviceTemplates, serviceFilePaths) {
             let text = Array(template.text.replacing("@DESKTOP@", with: DesktopEntryQuoting.execArgument(desktop)).utf8)
             try XDGDirectories.makeDirectory(Files.directory(of: path))
             if try Files.read(path) != text { try Files.write(text, to: path) }
@@ -107,8 +115,8 @@ public enum Registration {
 
     /// The default remembered by `register`, `nil` when there was none or no
     /// registration; read from the state file.
-    public static var previousDefault: String? {
-        guard let state = try? KeyFile.load(statePath), let id = state.string(stateGroup, previousKey),
+    public var previousDefault: String? {
+        guard let state = try? KeyFile.load(statePath), let id = state.string(Self.stateGroup, Self.previousKey),
               !id.isEmpty else { return nil }
         return id
     }
@@ -118,11 +126,12 @@ public enum Registration {
     /// nothing but the `Exec=` path. With `force`, a desktop-specific list of the user's
     /// that names another program (and so wins over `mimeapps.list` on that desktop) is
     /// made to name mailto-route first, the others after it.
-    public static func register(force: Bool = false) throws(DesktopError) -> RegistrationReport {
+    public func register(force: Bool = false) throws(DesktopError) -> RegistrationReport {
         // Before anything is written: without GIO the current default would read as none.
         try Handlers.checkGIO()
+        try Self.checkGIOAgrees()
         let executable = AppInfo.resolved("/proc/self/exe")
-        let entry = Array(desktopEntry(executable: executable).utf8)
+        let entry = Array(Self.desktopEntry(executable: executable).utf8)
         // The desktop file goes first: GIO reads the application directories once per
         // process, at the first lookup, and must find it there.
         try XDGDirectories.makeDirectory(Files.directory(of: desktopFilePath))
@@ -133,15 +142,15 @@ public enum Registration {
         let state = try KeyFile.load(statePath) ?? KeyFile()
         let current = Handlers.defaultForType(Handlers.mailtoType)
         let currentIsUs = current?.isMailtoRoute == true
-        if !state.has(stateGroup, previousKey) {
+        if !state.has(Self.stateGroup, Self.previousKey) {
             let listBefore = try Files.read(Mimeapps.userListPath)
             if let listBefore { try Files.write(listBefore, to: beforeSnapshotPath) }
-            state.set(listBefore == nil ? "false" : "true", stateGroup, listExistedKey)
-            state.set(currentIsUs ? "" : current?.id ?? "", stateGroup, previousKey)
+            state.set(listBefore == nil ? "false" : "true", Self.stateGroup, Self.listExistedKey)
+            state.set(currentIsUs ? "" : current?.id ?? "", Self.stateGroup, Self.previousKey)
             try state.save(to: statePath)
         }
-        if !currentIsUs || current?.id != desktopID {
-            guard let ours = AppInfo.named(desktopID) else {
+        if !currentIsUs || current?.id != Self.desktopID {
+            guard let ours = AppInfo.named(Self.desktopID) else {
                 throw DesktopError(.configuration, tr("GIO does not see %@; is %@ executable?", desktopFilePath, executable))
             }
             var error: UnsafeMutablePointer<GError>?
@@ -153,17 +162,30 @@ public enum Registration {
             }
         }
         let serviceFiles = try installServiceFiles()
-        let wasRegistered = currentIsUs && current?.id == desktopID
-        let takenOver = force ? try takeOver(Mimeapps.overrides(for: Handlers.mailtoType, expected: desktopID), state: state) : []
+        let wasRegistered = currentIsUs && current?.id == Self.desktopID
+        let takenOver = force ? try takeOver(Mimeapps.overrides(for: Handlers.mailtoType, expected: Self.desktopID), state: state) : []
         return RegistrationReport(
             desktopFile: desktopFilePath,
             previousDefault: previousDefault,
             wasRegistered: wasRegistered && takenOver.isEmpty,
             effectiveDefault: Handlers.defaultForType(Handlers.mailtoType)?.id,
-            overrides: Mimeapps.overrides(for: Handlers.mailtoType, expected: desktopID),
+            overrides: Mimeapps.overrides(for: Handlers.mailtoType, expected: Self.desktopID),
             takenOver: takenOver,
             serviceFiles: serviceFiles
         )
+    }
+
+    /// Refuses a relative `XDG_DATA_HOME` or `XDG_CONFIG_HOME`: mailto-route ignores it, as
+    /// the XDG spec says (`BaseDirectories`), but GIO takes it, relative to the current
+    /// directory, so GIO would not find the desktop file where it is installed, and would
+    /// write `mimeapps.list` where no click reads it.
+    static func checkGIOAgrees() throws(DesktopError) {
+        for (variable, value) in [("XDG_DATA_HOME", XDGDirectories.dataHome), ("XDG_CONFIG_HOME", XDGDirectories.configHome)]
+        where !value.hasPrefix("/") {
+            throw DesktopError(.configuration, tr("%@=%@ is not a full path: the XDG Base Directory spec says to ignore it, as "
+                + "mailto-route does, but GIO takes it relative to the current directory; set it to a full path or unset it",
+                                                  variable, value))
+        }
     }
 
     /// Puts mailto-route first in each of `overrides`, keeping each list as it was found
@@ -171,24 +193,24 @@ public enum Registration {
     /// changed since an earlier `--force` is kept anew as it is now: the user's changes
     /// are what `unregister` gives back. A list that is a symbolic link (dotfiles kept
     /// elsewhere) is written through the link.
-    static func takeOver(_ overrides: [MimeappsOverride], state: KeyFile) throws(DesktopError) -> [String] {
+    func takeOver(_ overrides: [MimeappsOverride], state: KeyFile) throws(DesktopError) -> [String] {
         var taken: [String] = []
         for found in overrides {
             let path = AppInfo.resolved(found.path)
             guard let before = try Files.read(path) else { continue }
             let name = Files.name(of: found.path)
-            var recorded = state.stringList(stateGroup, takenOverKey)
+            var recorded = state.stringList(Self.stateGroup, Self.takenOverKey)
             let lastLeft = try Files.read(snapshotPath(name, "after"))
             if !recorded.contains(name) || lastLeft != before {
                 try Files.write(before, to: snapshotPath(name, "before"))
             }
             if !recorded.contains(name) {
                 recorded.append(name)
-                state.set(recorded.joined(separator: ";"), stateGroup, takenOverKey)
+                state.set(recorded.joined(separator: ";"), Self.stateGroup, Self.takenOverKey)
                 try state.save(to: statePath)
             }
             let text = String(decoding: before, as: UTF8.self)
-            let edited = Array(MimeappsEdit.preferring(desktopID, for: Handlers.mailtoType, in: text).utf8)
+            let edited = Array(MimeappsEdit.preferring(Self.desktopID, for: Handlers.mailtoType, in: text).utf8)
             try Files.write(edited, to: path)
             try Files.write(edited, to: snapshotPath(name, "after"))
             taken.append(found.path)
@@ -196,22 +218,23 @@ public enum Registration {
         return taken
     }
 
-    static func snapshotPath(_ name: String, _ when: String) -> String {
+    func snapshotPath(_ name: String, _ when: String) -> String {
         stateDirectory + "/\(name).\(when)"
     }
 
     /// Gives back each desktop-specific list `register --force` changed: byte for byte
     /// when nothing else changed it since, else only its `x-scheme-handler/mailto` line.
-    static func giveBackTakenOver(_ state: KeyFile?) throws(DesktopError) -> Bool {
+    func giveBackTakenOver(_ state: KeyFile?) throws(DesktopError) -> Bool {
         var changed = false
-        for name in state?.stringList(stateGroup, takenOverKey) ?? [] {
-            let path = AppInfo.resolved(XDGDirectories.configHome + "/" + name)
+        for name in state?.stringList(Self.stateGroup, Self.takenOverKey) ?? [] {
+            // Where `Mimeapps.overrides` found it: GIO's configuration directory.
+            let path = AppInfo.resolved(Mimeapps.userList(named: name))
             if let current = try Files.read(path) {
                 if try Files.read(snapshotPath(name, "after")) == current, let before = try Files.read(snapshotPath(name, "before")) {
                     try Files.write(before, to: path)
                 } else {
                     let text = String(decoding: current, as: UTF8.self)
-                    try Files.write(Array(MimeappsEdit.removing(desktopID, from: Handlers.mailtoType, restoring: nil, in: text).utf8), to: path)
+                    try Files.write(Array(MimeappsEdit.removing(Self.desktopID, from: Handlers.mailtoType, restoring: nil, in: text).utf8), to: path)
                 }
                 changed = true
             }
@@ -224,7 +247,7 @@ public enum Registration {
     /// Removes the desktop file and gives the default back: when nothing else touched
     /// `mimeapps.list` since `register`, the file is restored byte for byte; otherwise only
     /// the `x-scheme-handler/mailto` lines that name mailto-route are changed.
-    public static func unregister() throws(DesktopError) -> UnregistrationReport {
+    public func unregister() throws(DesktopError) -> UnregistrationReport {
         let state = try KeyFile.load(statePath)
         let previous = previousDefault
         let hadDesktopFile = try Files.read(desktopFilePath) != nil
@@ -233,7 +256,7 @@ public enum Registration {
         let current = try Files.read(Mimeapps.userListPath)
         var changedList = false
         if let state, let current, try Files.read(afterSnapshotPath) == current {
-            if state.string(stateGroup, listExistedKey) == "false" {
+            if state.string(Self.stateGroup, Self.listExistedKey) == "false" {
                 try Files.remove(Mimeapps.userListPath)
             } else if let before = try Files.read(beforeSnapshotPath) {
                 try Files.write(before, to: Mimeapps.userListPath)
@@ -241,7 +264,7 @@ public enum Registration {
             changedList = true
         } else if let current {
             let text = String(decoding: current, as: UTF8.self)
-            let edited = MimeappsEdit.removing(desktopID, from: Handlers.mailtoType, restoring: previous, in: text)
+            let edited = MimeappsEdit.removing(Self.desktopID, from: Handlers.mailtoType, restoring: previous, in: text)
             if edited != text {
                 try Files.write(Array(edited.utf8), to: Mimeapps.userListPath)
                 changedList = true

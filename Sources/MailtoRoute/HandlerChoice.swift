@@ -9,7 +9,7 @@ enum HandoffTarget {
 /// Choosing the program to hand off to, in the order of docs/design.md, never mailto-route
 /// itself (rule 5: no loop).
 enum HandlerChoice {
-    static func choose(configured: String?, warnings: inout [String]) throws -> HandoffTarget {
+    static func choose(configured: String?, paths: Paths, warnings: inout [String]) throws -> HandoffTarget {
         // Without GIO every lookup below finds nothing: say why, not "no mail program".
         try Handlers.checkGIO()
         if let configured {
@@ -27,7 +27,7 @@ enum HandlerChoice {
         if let app = Handlers.defaultForScheme("mailto"), !app.isMailtoRoute {
             return .application(app)
         }
-        if let previous = Registration.previousDefault, let app = AppInfo.named(previous), !app.isMailtoRoute {
+        if let previous = paths.registration.previousDefault, let app = AppInfo.named(previous), !app.isMailtoRoute {
             return .application(app)
         }
         if let app = Handlers.candidates(forType: Handlers.mailtoType).first(where: { !$0.isMailtoRoute }) {
@@ -35,7 +35,7 @@ enum HandlerChoice {
         }
         throw DesktopError(.permanent, tr("no mail program is set up: nothing but mailto-route handles mailto: links here; install one, "
                                           + "or set handler= in the [route] section of %@ (a desktop id, %@)",
-                                          XDGDirectories.configHome + "/mailto-route/config", Webmail.Known.choices))
+                                          paths.configFile, Webmail.Known.choices))
     }
 }
 

@@ -66,9 +66,9 @@ public enum Handoff {
     /// default `mailto:` program unless it is mailto-route, else the default remembered by
     /// `register`, else the best other candidate. Never mailto-route itself. Throws why
     /// there is nowhere to go.
-    static func destination(configured handler: String?) throws -> Destination {
+    static func destination(configured handler: String?, paths: Paths) throws -> Destination {
         var warnings: [String] = []
-        let target = try HandlerChoice.choose(configured: handler, warnings: &warnings)
+        let target = try HandlerChoice.choose(configured: handler, paths: paths, warnings: &warnings)
         switch target {
         case .webmail(let service):
             return Destination(target: target, id: "webmail:\(service.rawValue)", name: service.name, warnings: warnings)
@@ -77,17 +77,18 @@ public enum Handoff {
         }
     }
 
-    /// Hands `email` off to `destination`. `loopGuard` is this run's `MAILTO_ROUTE_HANDOFF`.
+    /// Hands `email` off to `destination`. `loopGuard` is this run's `MAILTO_ROUTE_HANDOFF`;
+    /// `files`, where what the program reads later is written.
     /// The warnings are the handoff's own; the hfields the URL offered and mailto-route did
     /// not take are the caller's to name.
-    static func handOff(_ email: EmailData, to destination: Destination, loopGuard: String?) throws -> HandoffResult {
+    static func handOff(_ email: EmailData, to destination: Destination, loopGuard: String?, files: HandoffFiles) throws -> HandoffResult {
         try checkLoopGuard(loopGuard)
         let warnings = destination.warnings
         switch destination.target {
         case .webmail(let service):
             return try Webmail.open(email, in: service, warnings: warnings)
         case .application(let app):
-            return try launch(email, with: app, warnings: warnings)
+            return try launch(email, with: app, warnings: warnings, files: files)
         }
     }
 
@@ -111,7 +112,7 @@ public enum Handoff {
     /// one (in the foreground, waited for), else in the user's terminal emulator. A
     /// program that fails at once did not get the message: that is thrown, as a failure
     /// to start is (the router keeps the message as a draft).
-    static func launch(_ email: EmailData, with app: AppInfo, warnings: [String]) throws -> HandoffResult {
+    static func launch(_ email: EmailData, with app: AppInfo, warnings: [String], files handoffFiles: HandoffFiles) throws -> HandoffResult {
         var report = Leftovers(warnings: warnings)
         let id = app.id ?? app.executable
         let asURL = { (email: EmailData) in [MailtoURL.encode(email)] }
@@ -130,7 +131,7 @@ public enum Handoff {
             Launcher.connectSessionBusAhead()
         }
         if let client {
-            let files = try report.exported(HandoffFiles.attachmentPaths(email.attachments), of: email, for: app)
+            let files = try report.exported(handoffFiles.attachmentPaths(email.attachments), of: email, for: app)
             let onCommandLine = { (email: EmailData) in try client.arguments(for: email, attachments: files, bodyFile: nil) }
             var bodyFile: String?
             var sent = email
@@ -145,7 +146,7 @@ public enum Handoff {
             if try lineBreaks || !bodyFits(mended, onCommandLine) {
                 if client.takesBodyFile {
                     // The file carries the body as it is; the command line carries none.
-                    bodyFile = try HandoffFiles.bodyFile(email.body ?? "")
+                    bodyFile = try handoffFiles.bodyFile(email.body ?? "")
                     sent.body = nil
                 } else {
                     sent.body = try report.truncating(email, for: app.name) { try bodyFits(Leftovers.mendingNUL($0), onCommandLine) }

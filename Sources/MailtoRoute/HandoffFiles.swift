@@ -4,12 +4,13 @@ import Glibc
 import DesktopIntegration
 
 /// Files a mail program reads after mailto-route has exited: attachments given as bytes,
-/// and bodies too long for a URL. They live under `$XDG_STATE_HOME/mailto-route/handoff/`
-/// (readable by the user only), one directory per handoff, and are left there, since the
-/// program reads them later; a directory older than `keptSeconds` is removed at the next
-/// handoff that writes files.
-enum HandoffFiles {
-    static var directory: String { XDGDirectories.stateHome + "/mailto-route/handoff" }
+/// and bodies too long for a URL. They live under `directory`, the run's
+/// `$XDG_STATE_HOME/mailto-route/handoff/` (`StorageLocations.handoffDirectory`, readable by
+/// the user only), one directory per handoff, and are left there, since the program reads
+/// them later; a directory older than `keptSeconds` is removed at the next handoff that
+/// writes files.
+struct HandoffFiles {
+    let directory: String
     /// A week: long past any mail program's reading a file it was started with.
     static let keptSeconds = 7 * 24 * 3600
 
@@ -18,17 +19,17 @@ enum HandoffFiles {
     /// `LocalPath` in its `file://` form) is given as a link to it, in a fresh directory,
     /// named as the name is shown (U+FFFD for each such byte): a mail program's command
     /// line is text here, and most programs read a path, not a URI.
-    static func attachmentPaths(_ attachments: [Attachment]) throws -> [String] {
+    func attachmentPaths(_ attachments: [Attachment]) throws -> [String] {
         try attachments.map { attachment in
             switch attachment.content {
             case .file(let path) where LocalPath.isEscaped(path):
-                let link = try freshDirectory() + "/" + safeName(attachment.fileName)
+                let link = try freshDirectory() + "/" + Self.safeName(attachment.fileName)
                 try makeSymbolicLink(to: path, at: link)
                 return link
             case .file(let path):
-                return absolute(path)
+                return Self.absolute(path)
             case .data(let bytes):
-                let path = try freshDirectory() + "/" + safeName(attachment.fileName)
+                let path = try freshDirectory() + "/" + Self.safeName(attachment.fileName)
                 try writeNewFile(bytes, at: path)
                 return path
             }
@@ -42,7 +43,7 @@ enum HandoffFiles {
     }
 
     /// A new file holding `body`, for the clients that read a body from a file.
-    static func bodyFile(_ body: String) throws -> String {
+    func bodyFile(_ body: String) throws -> String {
         let path = try freshDirectory() + "/body.txt"
         try writeNewFile(Array(body.utf8), at: path)
         return path
@@ -55,7 +56,7 @@ enum HandoffFiles {
         return String(cString: cwd) + "/" + path
     }
 
-    private static func freshDirectory() throws -> String {
+    private func freshDirectory() throws -> String {
         let made = try makeTemporaryDirectory(in: directory)
         removeOldDirectories()
         return made
@@ -63,8 +64,8 @@ enum HandoffFiles {
 
     /// Removes the handoff directories (each holds files only) older than `keptSeconds`;
     /// one that cannot be removed is left for the next time.
-    private static func removeOldDirectories() {
-        let oldest = time(nil) - keptSeconds
+    private func removeOldDirectories() {
+        let oldest = time(nil) - Self.keptSeconds
         for name in (try? directoryNames(directory)) ?? [] {
             let path = directory + "/" + name
             guard let status = try? fileStatus(path), status.st_mode & S_IFMT == S_IFDIR, status.st_mtim.tv_sec < oldest

@@ -19,4 +19,6 @@ public struct StorageLocations: Equatable, Sendable {
     public var outcomeLog: OutcomeLog { OutcomeLog(path: stateDirectory + "/outcomes.log") }
     /// The addresses sent to, for the sheet's completion.
     public var recipients: RecipientHistory { RecipientHistory(path: stateDirectory + "/recipients") }
+    /// Files a mail program reads after mailto-route has exited (`HandoffFiles`).
+    public var handoffDirectory: String { stateDirectory + "/handoff" }
 }

@@ -30,16 +30,43 @@ import TestSupport
         #expect(try first(#"<release version="([^"]+)""#, in: metainfo) == Versions.mailtoRoute)
     }
 
+    /// The package names of `field` (`Depends`, `Build-Depends`) in debian/control, without
+    /// versions; substitution variables (`${shlibs:Depends}`) as they are written.
+    func controlNames(_ field: String) throws -> Set<String> {
+        let control = try text("debian/control")
+        let value = try #require(try first(#"\n"# + field + #":((?:[^\n]*\n[ \t][^\n]*)*[^\n]*)"#, in: control))
+        let named = value.split(separator: ",").map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.filter { !$0.isEmpty }
+        return Set(named.map { String($0.prefix { !$0.isWhitespace && $0 != "(" }) })
+    }
+
     /// A package build installs nothing (dpkg-checkbuilddeps refuses a missing one first), so
     /// every package that `make` asks install-deps for must be a Build-Depends.
     @Test func buildDependsAreInstallDepsBuildProfileAndDebhelper() throws {
         let profile = try #require(try first(#"\nbuild=\(([^)]*)\)"#, in: text("scripts/install-deps")))
         let wanted = Set(profile.split(whereSeparator: \.isWhitespace).map(String.init))
-        let control = try text("debian/control")
-        let field = try #require(try first(#"\nBuild-Depends:((?:[^\n]*\n[ \t][^\n]*)*[^\n]*)"#, in: control))
-        let named = field.split(separator: ",").map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.filter { !$0.isEmpty }
-        let names = Set(named.map { String($0.prefix { !$0.isWhitespace && $0 != "(" }) })
+        let names = try controlNames("Build-Depends")
         #expect(names == wanted.union(["debhelper-compat"]), "install-deps build: \(wanted.sorted()); debian/control: \(names.sorted())")
+    }
+
+    /// The dependencies as docs/installing.md says them: each library it names by hand is in
+    /// the field it gives (libcurl4 in Depends, libsecret-1-0, opened when present, in
+    /// Recommends), and what only mailto-route-books links is recommended, not a dependency
+    /// (debian/rules hands that binary to dpkg-shlibdeps -dRecommends). scripts/check-deb
+    /// checks the built package by the same rule.
+    @Test func dependenciesAreWhatDocsInstallingSays() throws {
+        let docs = try text("docs/installing.md")
+        let regex = try NSRegularExpression(pattern: #"`(Depends|Recommends): ([a-z0-9.+-]+)`"#)
+        let named = regex.matches(in: docs, range: NSRange(docs.startIndex..., in: docs)).compactMap { match in
+            Range(match.range(at: 1), in: docs).flatMap { field in Range(match.range(at: 2), in: docs).map { (String(docs[field]), String(docs[$0])) } }
+        }
+        #expect(Set(named.map(\.0)) == ["Depends", "Recommends"], "\(named)")
+        let depends = try controlNames("Depends"), recommends = try controlNames("Recommends")
+        for (field, package) in named {
+            #expect((field == "Depends" ? depends : recommends).contains(package), "\(package) is not in \(field)")
+            #expect(!(field == "Depends" ? recommends : depends).contains(package), "\(package) is in both fields")
+        }
+        #expect(depends.contains("${shlibs:Depends}") && recommends.contains("${shlibs:Recommends}"))
+        #expect(try text("debian/rules").contains("-dRecommends -edebian/mailto-route/usr/bin/mailto-route-books -dDepends"))
     }
 
     /// Each screenshot URL of the metainfo is docs/screenshots/NAME.png in the tree (where the

@@ -311,6 +311,21 @@ import TestSupport
         #expect(remaining.count == 2, "\(remaining)")
     }
 
+    /// The handoff files follow the one rule for paths: a relative XDG_STATE_HOME is
+    /// ignored, as the XDG spec says, so the mail program gets a full path that does not
+    /// depend on the directory either program runs in.
+    @Test func aRelativeXDGStateHomeIsIgnoredForTheHandoffFiles() throws {
+        let (sandbox, _) = try sandbox("thunderbird.desktop", program: "thunderbird")
+        let bodyFile = try sandbox.write(Self.longBody, to: "files/body.txt").path
+        let result = try sendHandoff(["mailto:a@example.org", "--body-file", bodyFile], in: sandbox,
+                                     ["XDG_STATE_HOME": "relative/state"])
+        #expect(result.status == 0, "\(result)")
+        let argv = try #require(sandbox.recordedArgv("thunderbird"))
+        let path = try #require(try ThunderbirdCompose(reading: argv.last ?? "").fields["message"])
+        #expect(path.hasPrefix(sandbox.stateHome.appendingPathComponent("mailto-route/handoff/").path), "\(path)")
+        #expect(FileManager.default.contents(atPath: path) == Data(Self.longBody.utf8))
+    }
+
     @Test func longBodyToOtherProgramIsCutAtALineAndReported() throws {
         let (sandbox, result) = try probeLongBody("fakebird.desktop", program: "fakebird")
         let body = Self.longBody

@@ -89,6 +89,33 @@ import TestSupport
         #expect(sandbox.contents(sandbox.stateHome.appendingPathComponent("mailto-route/state")) == state)
     }
 
+    /// One rule for every file mailto-route keeps: a relative XDG_STATE_HOME is ignored, as
+    /// the XDG spec says, for register's state file as for the outbox beside it.
+    @Test func aRelativeXDGStateHomeIsIgnoredForTheStateFile() throws {
+        let sandbox = try Sandbox()
+        try sandbox.installHandler("fakebird.desktop", name: "Fake Bird", program: "fakebird")
+        try sandbox.setDefaultMailHandler("fakebird.desktop")
+        let relative = ["XDG_STATE_HOME": "relative/state"]
+        let result = try route(["register"], in: sandbox, relative)
+        #expect(result.status == 0, "\(result)")
+        let state = sandbox.contents(sandbox.stateHome.appendingPathComponent("mailto-route/state"))
+        #expect(state?.contains("previous-default=fakebird.desktop") == true, "\(state ?? "no state file")")
+        #expect(try route(["unregister"], in: sandbox, relative).stdout.contains("default restored: fakebird.desktop"))
+    }
+
+    /// GIO (GLib 2.74) takes a relative XDG_DATA_HOME or XDG_CONFIG_HOME, which mailto-route
+    /// ignores: register says so, and writes nothing, rather than install a desktop file GIO
+    /// does not see.
+    @Test(arguments: ["XDG_DATA_HOME", "XDG_CONFIG_HOME"])
+    func registerRefusesARelativeDirectoryThatGIOWouldTake(variable: String) throws {
+        let sandbox = try Sandbox()
+        let result = try route(["register"], in: sandbox, [variable: "relative/dir"])
+        #expect(result.status == 78, "\(result)")
+        #expect(result.stderr.contains("\(variable)=relative/dir is not a full path"), "\(result)")
+        #expect(!FileManager.default.fileExists(atPath: sandbox.userApplications.appendingPathComponent("mailto-route.desktop").path))
+        #expect(!FileManager.default.fileExists(atPath: sandbox.stateHome.appendingPathComponent("mailto-route/state").path))
+    }
+
     @Test func unregisterRestoresThePreviousDefaultAndTheFileByteForByte() throws {
         let sandbox = try Sandbox()
         try sandbox.installHandler("fakebird.desktop", name: "Fake Bird", program: "fakebird")

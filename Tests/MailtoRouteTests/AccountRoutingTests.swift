@@ -170,8 +170,7 @@ import Testing
         world.newSession(config: nil)
         world.transport.answers = [.failure(Self.refusedToken)]
         _ = send()
-        world.newSession(config: nil)
-        world.session.personAsked = true
+        world.newSession(config: nil, options: Session.Options(personAsked: true))
         let flushed = try #require(try world.session.flushOutbox(allQueued: true))
         #expect(flushed.reports.map(\.outcome) == [.sent])
         #expect(world.transport.sent.count == 2)

@@ -21,6 +21,26 @@ import Testing
         #expect(session.account?.server.address == "127.0.0.1:587")
     }
 
+    /// A command's say over credentials is given when its session is made (`check`: a
+    /// password command gets little time, no prompt), never set on it afterwards.
+    @Test func theOptionsASessionIsMadeWithDecideHowItAsksForAPassword() throws {
+        let configuration = Configuration(config: ("/h/.config/mailto-route/config", .success((
+            "[account]\nfrom=a@x.example\nhost=127.0.0.1\nsecurity=none\nuser=a\npassword-command=sleep 5\n", 0o600))))
+        let display = Session.Environment(hasDisplay: true)
+        #expect(Session(paths: Self.paths, configuration: configuration, environment: display, services: FakeServices().services)
+            .passwordMayPrompt)
+        let checking = Session(paths: Self.paths, configuration: configuration, environment: display,
+                               services: FakeServices().services,
+                               options: Session.Options(passwordCommandTimeout: 0.2, passwordMayPrompt: false))
+        #expect(!checking.passwordMayPrompt)
+        #expect(throws: ConfigurationError.self) { try checking.server() }
+        do {
+            _ = try checking.server()
+        } catch {
+            #expect("\(error)".contains("within 0.2 s"))
+        }
+    }
+
     @Test func noAccountIsAConfigurationErrorThatNamesTheFile() {
         let session = Session(paths: Self.paths, configuration: Configuration(config: nil), services: FakeServices().services)
         #expect(throws: ConfigurationError.self) { try session.server() }

@@ -58,10 +58,11 @@ public final class FakeWorld: @unchecked Sendable {
     static let configPath = "/fake/config"
 
     /// A new session over the same world (its outbox, drafts and state on disk, its fakes),
-    /// with `config` as the config file's text (`nil`: none): a later run.
+    /// with `config` as the config file's text (`nil`: none) and a command's `options`: a
+    /// later run.
     @discardableResult
-    public func newSession(config: String?) -> Session {
-        session = Session(paths: paths, configuration: Self.configuration(config), services: services)
+    public func newSession(config: String?, options: Session.Options = Session.Options()) -> Session {
+        session = Session(paths: paths, configuration: Self.configuration(config), services: services, options: options)
         return session
     }
 
@@ -181,7 +182,7 @@ public struct FakeMailProgram: MailProgram {
 
     public init() {}
 
-    public func take(_ email: EmailData, loopGuard: String?) throws -> HandoffResult {
+    public func take(_ email: EmailData, loopGuard: String?, filesDirectory: String) throws -> HandoffResult {
         if let failure { throw failure }
         record.emails.append(email)
         return HandoffResult(handlerID: id, handlerName: name, warnings: notCarried.map { "not carried: \($0)" },
@@ -195,7 +196,7 @@ public final class FakeMailPrograms: MailProgramFinder, @unchecked Sendable {
 
     public init() {}
 
-    public func find(configured handler: String?) throws -> any MailProgram {
+    public func find(configured handler: String?, paths: Paths) throws -> any MailProgram {
         guard let program else { throw DesktopError(.permanent, problem) }
         return program
     }

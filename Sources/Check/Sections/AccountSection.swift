@@ -185,9 +185,6 @@ extension Check {
     /// Fills in the accounts and the default one; returns the default's server with its
     /// credentials when it is usable, for the live test (they go no further).
     static func gatherAccount(into report: inout CheckReport, session: Session) -> SMTPServer? {
-        session.passwordCommandTimeout = passwordCommandSeconds
-        // A check never pops up a prompt: it says the keyring is locked.
-        session.passwordMayPrompt = false
         report.accounts = session.accountChoices(checkingCredentials: true)
         report.onlineAccountsProblem = session.onlineAccountsProblem
         let setup: AccountSetup

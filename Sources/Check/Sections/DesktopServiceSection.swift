@@ -25,14 +25,14 @@ extension CheckReport {
 
 extension Check {
     /// Where the service's files are, and, unless `offline`, whether it runs.
-    static func desktopServiceFacts(askingTheBus: Bool) -> CheckReport.DesktopService {
+    static func desktopServiceFacts(askingTheBus: Bool, registration: Registration) -> CheckReport.DesktopService {
         var facts = CheckReport.DesktopService()
         facts.sheetProgram = SheetService.sheetProgram
         let name = "dbus-1/services/\(ServiceProtocol.busName).service"
         facts.serviceFiles = ([XDGDirectories.dataHome] + XDGDirectories.dataDirs)
             .map { "\($0)/\(name)" }
             .filter { access($0, R_OK) == 0 }
-        facts.startsAtLogin = access(Registration.autostartPath, R_OK) == 0
+        facts.startsAtLogin = access(registration.autostartPath, R_OK) == 0
         if askingTheBus {
             do {
                 facts.running = try SheetService.isRunning(callTimeout: busSeconds)

@@ -160,8 +160,9 @@ extension Check {
         if let choice = userList?.defaults.first {
             report.mimeapps.overrides = Mimeapps.overrides(for: type, expected: choice)
         }
-        report.registration.registered = access(Registration.desktopFilePath, F_OK) == 0
-        report.registration.remembered = Registration.previousDefault
+        let registration = session.paths.registration
+        report.registration.registered = access(registration.desktopFilePath, F_OK) == 0
+        report.registration.remembered = registration.previousDefault
         switch session.destination() {
         case .success(let target):
             if target.id.hasPrefix("webmail:") {

@@ -232,7 +232,8 @@ private struct Routing {
         case .failure(let failure): return notHandedOff(failure)
         }
         do {
-            let result = try destination.take(email, loopGuard: session.environment.handoffGuard)
+            let result = try destination.take(email, loopGuard: session.environment.handoffGuard,
+                                              filesDirectory: session.storage.handoffDirectory)
             var report = RouteReport(path: .handoff, result: .handedOff)
             report.handler = RouteReport.Handler(id: result.handlerID, name: result.handlerName)
             report.warnings = result.warnings

@@ -124,7 +124,7 @@ extension Session {
             guard case .success(let account) = setup.account else { return nil }
             return Way(kind: .account(setup.name), name: account.from.readable, origin: setup.originText)
         }
-        ways += services.mailPrograms.ways(configured: routeSettings.handler)
+        ways += services.mailPrograms.ways(configured: routeSettings.handler, paths: paths)
         if accounts.isEmpty { ways.append(Way(kind: .setUp, name: tr("Set up sending"), origin: "")) }
         return ways
     }
@@ -153,7 +153,7 @@ extension Session {
             return accounts.contains(where: { $0.name == name }) ? Way(kind: kind, name: name, origin: "") : nil
         }
         // The configured handler= too: a webmail template is a way only where it is named.
-        return services.mailPrograms.ways(configured: Way(kind: kind, name: "", origin: "").handler).first { $0.kind == kind }
+        return services.mailPrograms.ways(configured: Way(kind: kind, name: "", origin: "").handler, paths: paths).first { $0.kind == kind }
     }
 
     /// The way kept for `request`, as the plan sees it.

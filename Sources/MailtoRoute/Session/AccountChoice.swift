@@ -53,7 +53,7 @@ public struct AccountChoice: Sendable, Equatable {
 extension Session {
     /// Every account as a person chooses among them, in `accounts`' order; with
     /// `checkingCredentials`, each one's credentials are asked for now (a password command
-    /// runs within `passwordCommandTimeout`, GNOME Online Accounts is asked for a token),
+    /// runs within `options.passwordCommandTimeout`, GNOME Online Accounts is asked for a token),
     /// with no prompt, nothing remembered and nobody notified.
     public func accountChoices(checkingCredentials: Bool) -> [AccountChoice] {
         let defaultName = try? defaultAccountSetup?.get().name
@@ -85,11 +85,8 @@ extension Session {
     public func credentials(of account: Account) -> (state: AccountChoice.Credentials, server: SMTPServer?) {
         guard let online = account.onlineAccount else {
             guard account.server.user != nil else { return (.notNeeded, account.server) }
-            let mayPrompt = passwordMayPrompt
-            passwordMayPrompt = false
-            defer { passwordMayPrompt = mayPrompt }
             do {
-                return (.available, try server(for: account))
+                return (.available, try server(for: account, mayPrompt: false))
             } catch {
                 return (.unavailable(Failure(error, otherwise: .configuration).message), nil)
             }

@@ -3,11 +3,13 @@ import Glibc
 #endif
 import DesktopIntegration
 
-/// Where mailto-route reads and keeps everything (docs/design.md, Files), by one rule: GLib's
-/// (`g_get_home_dir`, `g_get_user_config_dir`, `g_get_user_data_dir`,
-/// `g_get_user_state_dir`), which is what GIO itself uses for `mimeapps.list` and the
-/// desktop files, so that the config file, the drafts, the outbox, the state file and the
-/// handoff files agree, also when `HOME` is unset (GLib then takes the password database's).
+/// Where mailto-route reads and keeps everything (docs/design.md, Files), by one rule
+/// (`BaseDirectories`): GLib's (`g_get_home_dir`, `g_get_user_config_dir`,
+/// `g_get_user_data_dir`, `g_get_user_state_dir`), which is what GIO itself uses for
+/// `mimeapps.list` and the desktop files, a relative value ignored as the XDG spec says, so
+/// that the config file, the drafts, the outbox, the state file, the handoff files and what
+/// `register` installs agree, also when `HOME` is unset (GLib then takes the password
+/// database's).
 public struct Paths: Sendable, Equatable {
     public var home: String
     public var configHome: String
@@ -31,21 +33,27 @@ public struct Paths: Sendable, Equatable {
         self.defaultCAFile = defaultCAFile
     }
 
-    /// This process's, as GLib read them once from its environment.
-    public static func current() -> Paths {
-        let home = XDGDirectories.home
-        // The XDG Base Directory spec: a relative path in a variable is ignored (GLib 2.74
-        // still takes it), and the default under the home applies.
-        func base(_ value: String, _ relative: String) -> String {
-            value.hasPrefix("/") ? value : (home.hasSuffix("/") ? home : home + "/") + relative
-        }
-        let caFile = getenv("SSL_CERT_FILE").map { String(cString: $0) }.flatMap { $0.hasPrefix("/") ? $0 : nil }
-        return Paths(home: home, configHome: base(XDGDirectories.configHome, ".config"),
-                     dataHome: base(XDGDirectories.dataHome, ".local/share"),
-                     stateHome: base(XDGDirectories.stateHome, ".local/state"),
-                     // The spec ignores relative entries here too.
-                     configDirs: XDGDirectories.configDirs.filter { $0.hasPrefix("/") }, defaultCAFile: caFile)
+    /// These directories, each by its own name.
+    public init(_ directories: BaseDirectories, defaultCAFile: String? = nil) {
+        self.init(home: directories.home, configHome: directories.configHome, dataHome: directories.dataHome,
+                  stateHome: directories.stateHome, configDirs: directories.configDirs, defaultCAFile: defaultCAFile)
     }
+
+    /// This process's, as GLib read them once from its environment, by the one rule
+    /// (`BaseDirectories`: a relative value is ignored, as the XDG spec says).
+    public static func current() -> Paths {
+        let caFile = getenv("SSL_CERT_FILE").map { String(cString: $0) }.flatMap { $0.hasPrefix("/") ? $0 : nil }
+        return Paths(.current(), defaultCAFile: caFile)
+    }
+
+    /// The base directories alone, for what DesktopIntegration keeps and installs
+    /// (`Registration`).
+    public var directories: BaseDirectories {
+        BaseDirectories(home: home, configHome: configHome, dataHome: dataHome, stateHome: stateHome, configDirs: configDirs)
+    }
+
+    /// `register` and `unregister`, with their files under these directories.
+    public var registration: Registration { Registration(directories) }
 
     /// `$XDG_CONFIG_HOME/mailto-route/config` (it may not exist).
     public var configFile: String { configHome + "/mailto-route/config" }

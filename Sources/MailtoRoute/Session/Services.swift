@@ -78,25 +78,27 @@ public protocol MailProgram {
     /// A desktop id (`thunderbird.desktop`) or `webmail:SERVICE`.
     var id: String { get }
     var name: String { get }
-    /// Gives it `email`. `loopGuard` is this run's `MAILTO_ROUTE_HANDOFF` (rule 5).
-    func take(_ email: EmailData, loopGuard: String?) throws -> HandoffResult
+    /// Gives it `email`. `loopGuard` is this run's `MAILTO_ROUTE_HANDOFF` (rule 5);
+    /// `filesDirectory`, where the files it reads later go (`StorageLocations.handoffDirectory`).
+    func take(_ email: EmailData, loopGuard: String?, filesDirectory: String) throws -> HandoffResult
 }
 
 /// Finds where a handoff goes.
 public protocol MailProgramFinder {
     /// `handler` when given (the `[route]` group's `handler=`), else the desktop's choice;
-    /// never mailto-route itself. Throws why there is nowhere to go.
-    func find(configured handler: String?) throws -> any MailProgram
+    /// never mailto-route itself. Throws why there is nowhere to go. `paths` are the run's
+    /// (the default `register` remembered, the config file a mistake names).
+    func find(configured handler: String?, paths: Paths) throws -> any MailProgram
     /// Every mail program and webmail service a link can be handed to now, for the chooser
     /// (`Session.ways`): each that can start, the default first; `handler` is `handler=`
     /// (a webmail template it names is a way too).
-    func ways(configured handler: String?) -> [Way]
+    func ways(configured handler: String?, paths: Paths) -> [Way]
 }
 
 extension MailProgramFinder {
     /// The one program `find` finds, for a finder that knows no other.
-    public func ways(configured handler: String?) -> [Way] {
-        guard let program = try? find(configured: handler) else { return [] }
+    public func ways(configured handler: String?, paths: Paths) -> [Way] {
+        guard let program = try? find(configured: handler, paths: paths) else { return [] }
         let kind = Way.kind(ofID: program.id)
         return [Way(kind: kind, name: program.name, origin: program.id)]
     }
@@ -104,18 +106,18 @@ extension MailProgramFinder {
 
 /// GIO's `mailto:` handlers and the webmail services (`Handoff`).
 struct DesktopMailPrograms: MailProgramFinder {
-    func find(configured handler: String?) throws -> any MailProgram {
-        try Handoff.destination(configured: handler)
+    func find(configured handler: String?, paths: Paths) throws -> any MailProgram {
+        try Handoff.destination(configured: handler, paths: paths)
     }
 
-    func ways(configured handler: String?) -> [Way] {
+    func ways(configured handler: String?, paths: Paths) -> [Way] {
         Handoff.ways(configured: handler)
     }
 }
 
 extension Handoff.Destination: MailProgram {
-    public func take(_ email: EmailData, loopGuard: String?) throws -> HandoffResult {
-        try Handoff.handOff(email, to: self, loopGuard: loopGuard)
+    public func take(_ email: EmailData, loopGuard: String?, filesDirectory: String) throws -> HandoffResult {
+        try Handoff.handOff(email, to: self, loopGuard: loopGuard, files: HandoffFiles(directory: filesDirectory))
     }
 }
 

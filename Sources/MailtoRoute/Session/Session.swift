@@ -26,15 +26,8 @@ public final class Session {
     public let configuration: Configuration
     public let environment: Environment
     public let services: Services
-    /// How long a password command may take (`check` gives it less: a click would wait).
-    public var passwordCommandTimeout = PasswordCommand.timeoutSeconds
-    /// Whether a locked keyring may show its unlock prompt: with a display, as GNOME
-    /// applications do (`check` never shows one).
-    public lazy var passwordMayPrompt = environment.hasDisplay
-    /// Whether the person asked for this run's sending by hand (`outbox retry`, `outbox
-    /// flush`): an account whose sign-in was refused is tried again with the credential it
-    /// has (`AccountMemory`).
-    public var personAsked = false
+    /// How this run asks for credentials, as its command asked when it was made.
+    public let options: Options
 
     /// Each account's server with its credentials, or why there are none, by name.
     private var credentials: [String: Result<SMTPServer, any Error>] = [:]
@@ -77,12 +70,34 @@ public final class Session {
         }
     }
 
+    /// How a run asks for credentials: its command's say, given when the session is made
+    /// and never changed after (`check` asks differently from a click).
+    public struct Options: Sendable {
+        /// How long a password command may take (`check` gives it less: a click would wait).
+        public var passwordCommandTimeout: Double
+        /// Whether a locked keyring may show its unlock prompt; `nil`: with a display, as
+        /// GNOME applications do (`check` never shows one).
+        public var passwordMayPrompt: Bool?
+        /// Whether the person asked for this run's sending by hand (`outbox retry`, `outbox
+        /// flush`): an account whose sign-in was refused is tried again with the credential
+        /// it has (`AccountMemory`).
+        public var personAsked: Bool
+
+        public init(passwordCommandTimeout: Double = PasswordCommand.timeoutSeconds, passwordMayPrompt: Bool? = nil,
+                    personAsked: Bool = false) {
+            self.passwordCommandTimeout = passwordCommandTimeout
+            self.passwordMayPrompt = passwordMayPrompt
+            self.personAsked = personAsked
+        }
+    }
+
     public init(paths: Paths, configuration: Configuration, environment: Environment = Environment(),
-                services: Services = .system) {
+                services: Services = .system, options: Options = Options()) {
         self.paths = paths
         self.configuration = configuration
         self.environment = environment
         self.services = services
+        self.options = options
     }
 
     /// This process's run: its paths, its configuration read now, its environment.
@@ -186,6 +201,9 @@ public final class Session {
 
     // MARK: - Credentials
 
+    /// Whether a locked keyring may show its unlock prompt in this run (`Options`).
+    public var passwordMayPrompt: Bool { options.passwordMayPrompt ?? environment.hasDisplay }
+
     /// The default account's server with its password (see `server(for:)`).
     public func server() throws -> SMTPServer {
         try server(for: try defaultAccount())
@@ -195,15 +213,21 @@ public final class Session {
     /// this run (a password command runs, the keyring is asked, GNOME Online Accounts hands
     /// out a token or the password) and kept for the rest of the run, never beyond.
     public func server(for account: Account) throws -> SMTPServer {
-        let obtained = credentials[account.name] ?? obtainCredentials(account)
+        try server(for: account, mayPrompt: passwordMayPrompt)
+    }
+
+    /// `server(for:)`, with or without the keyring's unlock prompt should the password be
+    /// obtained now.
+    func server(for account: Account, mayPrompt: Bool) throws -> SMTPServer {
+        let obtained = credentials[account.name] ?? obtainCredentials(account, mayPrompt: mayPrompt)
         credentials[account.name] = obtained
         return try obtained.get()
     }
 
-    private func obtainCredentials(_ account: Account) -> Result<SMTPServer, any Error> {
+    private func obtainCredentials(_ account: Account, mayPrompt: Bool) -> Result<SMTPServer, any Error> {
         guard let online = account.onlineAccount else {
             return Result { () throws(ConfigurationError) in
-                try account.serverWithPassword(commandTimeout: passwordCommandTimeout, mayPrompt: passwordMayPrompt)
+                try account.serverWithPassword(commandTimeout: options.passwordCommandTimeout, mayPrompt: mayPrompt)
             }.mapError { $0 }
         }
         return Result { try onlineCredentials(account, online) }
@@ -216,7 +240,7 @@ public final class Session {
     /// acted since (`AccountMemory`).
     private func onlineCredentials(_ account: Account, _ online: OnlineMailAccount) throws -> SMTPServer {
         let memory = accountMemory
-        if personAsked { memory.clearRefusal(of: account.name) }
+        if options.personAsked { memory.clearRefusal(of: account.name) }
         var server = account.server
         let credential: String
         do throws(OnlineAccountsError) {
@@ -317,7 +341,7 @@ public final class Session {
     /// desktop's; the failure says why there is nowhere to go.
     public func destination() -> Result<any MailProgram, Failure> {
         if let handoffDestination { return handoffDestination }
-        let found = Result { try services.mailPrograms.find(configured: rememberedWay?.handler ?? routeSettings.handler) }
+        let found = Result { try services.mailPrograms.find(configured: rememberedWay?.handler ?? routeSettings.handler, paths: paths) }
             .mapError { Failure($0, otherwise: .permanent) }
         handoffDestination = found
         return found
@@ -328,7 +352,7 @@ public final class Session {
     public func destination(for request: RouteRequest) -> Result<any MailProgram, Failure> {
         let kept = request.source == .portal ? rememberedWay(for: request)?.handler : nil
         guard let handler = request.handler ?? kept else { return destination() }
-        return Result { try services.mailPrograms.find(configured: handler) }.mapError { Failure($0, otherwise: .permanent) }
+        return Result { try services.mailPrograms.find(configured: handler, paths: paths) }.mapError { Failure($0, otherwise: .permanent) }
     }
 }
 

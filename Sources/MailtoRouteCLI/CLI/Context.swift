@@ -23,8 +23,8 @@ public struct Context {
         Context(output: .standard, paths: .current(), environment: .current(), services: .system)
     }
 
-    /// A session for this run, with the configuration read now.
-    public func session() -> Session {
-        Session(paths: paths, configuration: .load(paths), environment: environment, services: services)
+    /// A session for this run, with the configuration read now and the command's `options`.
+    public func session(_ options: Session.Options = Session.Options()) -> Session {
+        Session(paths: paths, configuration: .load(paths), environment: environment, services: services, options: options)
     }
 }

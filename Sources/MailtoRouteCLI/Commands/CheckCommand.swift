@@ -17,7 +17,7 @@ enum CheckCommand: Command {
 
     static func run(_ arguments: Arguments, context: Context) throws -> ExitStatus {
         let output = context.output
-        let report = Check.run(context.session(), offline: arguments.has("--offline"))
+        let report = Check.run(offline: arguments.has("--offline"), session: context.session)
         if arguments.has("--json") {
             output.print(report.json.serialized)
         } else {

@@ -20,12 +20,11 @@ enum OutboxCommand: Command {
     static func run(_ arguments: Arguments, context: Context) throws -> ExitStatus {
         let output = context.output
         let json = arguments.has("--json")
-        let session = context.session()
-        let outbox = session.storage.outbox
         let action = arguments.positionals.first ?? "list"
         // The person asks for these by hand: an account whose sign-in was refused is tried
         // again with what GNOME Online Accounts has now (`AccountMemory`).
-        session.personAsked = action == "retry" || action == "flush"
+        let session = context.session(Session.Options(personAsked: action == "retry" || action == "flush"))
+        let outbox = session.storage.outbox
         let id = arguments.positionals.dropFirst().first
         let needsID = ["show", "retry", "drop"].contains(action)
         if needsID, id == nil {

@@ -13,7 +13,7 @@ enum RegisterCommand: Command {
 
     static func run(_ arguments: Arguments, context: Context) throws -> ExitStatus {
         let output = context.output
-        let report = try Registration.register(force: arguments.has("--force"))
+        let report = try context.paths.registration.register(force: arguments.has("--force"))
         output.print(report.wasRegistered
             ? tr("mailto-route is already the default mailto: handler (%@)", report.desktopFile)
             : tr("mailto-route is now the default mailto: handler (%@)", report.desktopFile))

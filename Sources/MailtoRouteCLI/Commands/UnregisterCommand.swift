@@ -11,7 +11,7 @@ enum UnregisterCommand: Command {
 
     static func run(_ arguments: Arguments, context: Context) throws -> ExitStatus {
         let output = context.output
-        let report = try Registration.unregister()
+        let report = try context.paths.registration.unregister()
         output.print(report.wasRegistered
             ? tr("mailto-route is no longer the mailto: handler; default restored: %@", report.restoredDefault ?? tr("none"))
             : tr("mailto-route was not registered; nothing changed"))
