@@ -91,6 +91,27 @@ typedef struct mr_gio_api {
                                                           GDBusSignalFlags flags, GDBusSignalCallback callback,
                                                           gpointer user_data, GDestroyNotify user_data_free_func);
     void (* _Nonnull g_dbus_connection_signal_unsubscribe)(GDBusConnection *connection, guint subscription_id);
+    /* The server half: the desktop service's objects on the bus */
+    GDBusNodeInfo *(* _Nonnull g_dbus_node_info_new_for_xml)(const gchar *xml_data, GError **error);
+    GDBusInterfaceInfo *(* _Nonnull g_dbus_node_info_lookup_interface)(GDBusNodeInfo *info, const gchar *name);
+    void (* _Nonnull g_dbus_node_info_unref)(GDBusNodeInfo *info);
+    guint (* _Nonnull g_dbus_connection_register_object)(GDBusConnection *connection, const gchar *object_path,
+                                                         GDBusInterfaceInfo *interface_info,
+                                                         const GDBusInterfaceVTable *vtable, gpointer user_data,
+                                                         GDestroyNotify user_data_free_func, GError **error);
+    gboolean (* _Nonnull g_dbus_connection_unregister_object)(GDBusConnection *connection, guint registration_id);
+    guint (* _Nonnull g_bus_own_name_on_connection)(GDBusConnection *connection, const gchar *name,
+                                                    GBusNameOwnerFlags flags, GBusNameAcquiredCallback name_acquired_handler,
+                                                    GBusNameLostCallback name_lost_handler, gpointer user_data,
+                                                    GDestroyNotify user_data_free_func);
+    void (* _Nonnull g_bus_unown_name)(guint owner_id);
+    gboolean (* _Nonnull g_dbus_connection_emit_signal)(GDBusConnection *connection, const gchar *destination_bus_name,
+                                                        const gchar *object_path, const gchar *interface_name,
+                                                        const gchar *signal_name, GVariant *parameters, GError **error);
+    gboolean (* _Nonnull g_dbus_connection_flush_sync)(GDBusConnection *connection, GCancellable *cancellable, GError **error);
+    void (* _Nonnull g_dbus_method_invocation_return_value)(GDBusMethodInvocation *invocation, GVariant *parameters);
+    void (* _Nonnull g_dbus_method_invocation_return_dbus_error)(GDBusMethodInvocation *invocation,
+                                                                const gchar *error_name, const gchar *error_message);
     /* File descriptors over D-Bus: the Documents portal's AddFull (gunixfdlist.h, gio-unix) */
     GVariant *(* _Nonnull g_dbus_connection_call_with_unix_fd_list_sync)(
         GDBusConnection *connection, const gchar *bus_name, const gchar *object_path, const gchar *interface_name,
@@ -168,6 +189,17 @@ static inline const char *mr_gio_load(mr_gio_api *api) {
     MR_SYM(g_dbus_connection_close);
     MR_SYM(g_dbus_connection_signal_subscribe);
     MR_SYM(g_dbus_connection_signal_unsubscribe);
+    MR_SYM(g_dbus_node_info_new_for_xml);
+    MR_SYM(g_dbus_node_info_lookup_interface);
+    MR_SYM(g_dbus_node_info_unref);
+    MR_SYM(g_dbus_connection_register_object);
+    MR_SYM(g_dbus_connection_unregister_object);
+    MR_SYM(g_bus_own_name_on_connection);
+    MR_SYM(g_bus_unown_name);
+    MR_SYM(g_dbus_connection_emit_signal);
+    MR_SYM(g_dbus_connection_flush_sync);
+    MR_SYM(g_dbus_method_invocation_return_value);
+    MR_SYM(g_dbus_method_invocation_return_dbus_error);
     MR_SYM(g_dbus_connection_call_with_unix_fd_list_sync);
     MR_SYM(g_unix_fd_list_new);
     MR_SYM(g_unix_fd_list_append);

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import ComposeSheet
+import DesktopIntegration
 import MailtoCore
 import MailtoRoute
 
@@ -101,6 +102,15 @@ public enum DesktopProgram {
         let application = SheetApplication(id: ServiceNames.applicationID, isService: true,
                                            windowed: SheetApplication.canStart())
         let service = DesktopService(context: context, presenter: application)
+        // Its objects first (Compose, the Email portal), then its name: the call that
+        // activated it finds them.
+        let server: ServiceServer
+        do throws(DesktopError) {
+            server = try ServiceServer(answering: service)
+            try server.export()
+        } catch {
+            return fail(error.message, status: 1)
+        }
         do {
             try application.serve(service, actions: DesktopService.actions, idleSeconds: serviceIdleSeconds)
         } catch {
@@ -112,7 +122,7 @@ public enum DesktopProgram {
             if available { service.networkAvailable() }
         }
         service.start()
-        return withExtendedLifetime((service, network)) { application.run() }
+        return withExtendedLifetime((service, server, network)) { application.run() }
     }
 
     /// One request, as the service's `Compose` answers it, in a non-unique application that

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import ComposeSheet
+import DesktopIntegration
 import MailtoRoute
 
 /// mailto-route as a desktop service (`mailto-route-desktop --gapplication-service`,
@@ -13,7 +14,7 @@ import MailtoRoute
 /// change between two clicks. What it shows and when it wakes are its presenter's (GTK's
 /// main loop, or a test's fake and clock). Used on the main thread only: the `then` of
 /// background work runs there, hence `@unchecked Sendable`.
-public final class DesktopService: ServiceDelegate, @unchecked Sendable {
+public final class DesktopService: ServiceDelegate, ServiceRequests, @unchecked Sendable {
     /// Notification buttons' actions, each with one string: the id it is for (an outbox
     /// entry, a draft, an account of GNOME Online Accounts); `own-outbox` (its string
     /// unused), which the command line activates when a run left a message queued; and
@@ -120,6 +121,10 @@ public final class DesktopService: ServiceDelegate, @unchecked Sendable {
         }
     }
 
+    /// A caller's request is under way: the program stays for it.
+    public func hold() { application.hold() }
+    public func release() { application.release() }
+
     /// GLib's `Open` of the D-Bus activatable entry: each URI as a clicked link.
     public func open(_ uris: [String]) {
         for uri in uris {
@@ -159,7 +164,7 @@ public final class DesktopService: ServiceDelegate, @unchecked Sendable {
     /// files ticked and the application named; with `policy=handoff`, no account, or no
     /// display to show the sheet on, a handoff that carries the files on the mail
     /// program's own command line, else a draft.
-    public func composeEmail(_ request: PortalEmailRequest, respond: @escaping @Sendable (UInt32) -> Void) -> (any SheetWindow)? {
+    public func composeEmail(_ request: PortalEmailRequest, respond: @escaping @Sendable (UInt32) -> Void) -> (any WithdrawableRequest)? {
         let session = context.session()
         var email = EmailData()
         // An application may give `Name <address>`: read as a typed list, the name kept;

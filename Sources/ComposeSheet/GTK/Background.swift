@@ -23,11 +23,6 @@ enum Background {
         g_object_unref(UnsafeMutableRawPointer(task))
     }
 
-    /// Runs `body` on the main loop once, soon (an idle source at default priority): an
-    /// answer given while its request is still being set up runs after the setting up.
-    static func soon(_ body: @escaping () -> Void) {
-        _ = mr_idle_add_soon(onSoon, Unmanaged.passRetained(BackgroundJob(work: body, done: {})).toOpaque())
-    }
 }
 
 /// The result of one job: written by the worker before the task returns, read on the main
@@ -58,11 +53,4 @@ private func onBackgroundThread(_ task: OpaquePointer?, _ source: gpointer?, _ d
 private func onBackgroundDone(_ source: UnsafeMutablePointer<GObject>?, _ result: OpaquePointer?, _ data: gpointer?) {
     guard let data else { return }
     Unmanaged<BackgroundJob>.fromOpaque(data).takeRetainedValue().done()
-}
-
-/// The idle callback of `soon`: once.
-private func onSoon(_ data: UnsafeMutableRawPointer?) -> gboolean {
-    guard let data else { return 0 }
-    Unmanaged<BackgroundJob>.fromOpaque(data).takeRetainedValue().work()
-    return 0
 }

@@ -20,16 +20,14 @@ public struct NotificationButton: Sendable {
 }
 
 extension SheetApplication {
-    /// Makes this the desktop service: exports its D-Bus objects (mailto-route's interface,
-    /// the Email portal backend), adds `actions` (each taking one string: an outbox or draft
-    /// id) for notification buttons, and registers the application, which takes its
-    /// well-known name. Call before `run`. Throws when there is no session bus, or when
-    /// another process is the primary instance already.
+    /// Makes this the desktop service: adds `actions` (each taking one string: an outbox or
+    /// draft id) for notification buttons, and registers the application, which takes its
+    /// well-known name. Call before `run`, once the service's own D-Bus objects are exported
+    /// (DesktopIntegration's `ServiceServer`), so that the call that activated it finds them.
+    /// Throws when there is no session bus, or when another process is the primary instance
+    /// already.
     public func serve(_ delegate: any ServiceDelegate, actions: [String], idleSeconds: Double) throws(ServiceError) {
         self.delegate = delegate
-        let bus = try ServiceBus(application: self)
-        try bus.export()
-        service = bus
         for name in actions {
             let action = mr_string_action_new(name)
             let data = Unmanaged.passUnretained(self).toOpaque()

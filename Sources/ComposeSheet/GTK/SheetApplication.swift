@@ -1,5 +1,5 @@
 internal import CGTK
-import DesktopIntegration
+public import DesktopIntegration
 
 /// The AdwApplication that holds the sheets of one process (libadwaita's: its style manager
 /// follows the system's light or dark appearance, and its widgets are initialised). Without an id it is the
@@ -24,8 +24,6 @@ public final class SheetApplication {
     var choosers: [ChooserWindow] = []
     var waitingChoosers: [() -> Void] = []
     private(set) var started = false
-    /// The service's D-Bus side, while it serves.
-    var service: ServiceBus?
     weak var delegate: (any ServiceDelegate)?
 
     /// Whether GTK can start here (a display it can open): wraps `gtk_init_check`. Without
@@ -166,7 +164,7 @@ public final class SheetApplication {
 
 /// A window a request opened (its chooser, then its sheet), as the code that asked for it
 /// holds it: the GTK application's `SheetHandle`, a test's recording fake. Main thread only.
-public protocol SheetWindow: AnyObject {
+public protocol SheetWindow: WithdrawableRequest {
     /// Ends it as its request was withdrawn (the Email portal's `Request.Close`): a chooser
     /// is cancelled; a sheet with nothing edited is cancelled, one with edits saved as a draft.
     func withdraw()
