@@ -32,6 +32,13 @@ public enum Localization {
             break
         }
         bind_textdomain_codeset(domain, "UTF-8")
+        // The program's own domain is the default one, as every GNOME program sets it (gio's
+        // main does with glib20). GLib and GTK translate their own messages only while that
+        // domain has a catalog for the language (or the language is English or C), so that a
+        // window never mixes two languages; left at "messages", every message GLib marks
+        // was looked up, and GIO looks up 132 as it starts (gettext searching for a catalog
+        // that is not there: a quarter of a million instructions of each click in C.UTF-8).
+        textdomain(domain)
     }
 }
 
