@@ -26,7 +26,9 @@ public enum Localization {
         // writes them (a report's JSON, a timestamp).
         setlocale(LC_MESSAGES, "")
         setlocale(LC_CTYPE, "")
-        let directory = executable.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
+        // (lastIndex, not split and joined: those are the standard library's unspecialised
+        // generic code, which cost 170,000 instructions at every start.)
+        let directory = executable.lastIndex(of: "/").map { String(executable[..<$0]) } ?? ""
         for candidate in [directory + "/../share/locale", directory + "/../../locale"] where access(candidate, F_OK) == 0 {
             bindtextdomain(domain, candidate)
             break
@@ -88,8 +90,10 @@ func fill(_ format: String, with values: [String]) -> String {
     // Copied up to `copied`; looking for the next mark from `position`.
     var copied = utf8.startIndex
     var position = copied
+    // String's own append(contentsOf: Substring), not `+=`, whose generic form the runtime
+    // instantiates at the first message (100,000 instructions) and goes through at each.
     while let percent = utf8[position...].firstIndex(of: percentSign) {
-        result += format[copied..<percent]
+        result.append(contentsOf: format[copied..<percent])
         let after = utf8.index(after: percent)
         let mark = after < utf8.endIndex ? utf8[after] : 0
         if mark == percentSign {
@@ -108,7 +112,8 @@ func fill(_ format: String, with values: [String]) -> String {
         }
         copied = position
     }
-    return result + format[copied...]
+    result.append(contentsOf: format[copied...])
+    return result
 }
 
 /// `N$@` at `index` (after a `%`): N, and where the mark ends; `nil` when it is not one.
