@@ -194,7 +194,11 @@ struct Leftovers {
         }
     }
 
-    mutating func attachmentsNotCarried(_ attachments: [Attachment], because reason: String) {
+    /// `reason` is asked for only when there is an attachment: finding out why a program
+    /// takes none may read its command line (`MailClient.noCommandLineReason`).
+    mutating func attachmentsNotCarried(_ attachments: [Attachment], because reason: @autoclosure () -> String) {
+        guard !attachments.isEmpty else { return }
+        let reason = reason()
         for attachment in attachments {
             notCarried.append(tr("attachment %@", attachment.fileName))
             warnings.append(tr("attachment %@ not carried: %@", attachment.fileName, reason))

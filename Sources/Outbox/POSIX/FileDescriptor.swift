@@ -58,17 +58,17 @@ package final class FileDescriptor {
     /// Wraps `read(2)` until end of file; more than `limit` bytes is an error (`EFBIG`).
     func readAll(limit: Int = .max) throws -> [UInt8] {
         var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 65_536)
         while true {
-            let count = chunk.withUnsafeMutableBytes { buffer in
-                Glibc.read(raw, buffer.baseAddress, buffer.count)
+            // Read into memory that is not zeroed first: a small file (a config file, the
+            // recipient history) touches the one page it fills, not sixteen.
+            let chunk = try [UInt8](unsafeUninitializedCapacity: 65_536) { buffer, count in
+                var got = Glibc.read(raw, buffer.baseAddress, buffer.count)
+                while got < 0, errno == EINTR { got = Glibc.read(raw, buffer.baseAddress, buffer.count) }
+                if got < 0 { throw OutboxError.system(tr("cannot read"), path: path, errno: errno) }
+                count = got
             }
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw OutboxError.system(tr("cannot read"), path: path, errno: errno)
-            }
-            if count == 0 { return bytes }
-            bytes.append(contentsOf: chunk[0..<count])
+            if chunk.isEmpty { return bytes }
+            bytes.append(contentsOf: chunk)
             if bytes.count > limit { throw OutboxError.system(tr("cannot read"), path: path, errno: EFBIG) }
         }
     }
