@@ -61,7 +61,7 @@ func benchHandoff() {
     print(String(format: """
         handoff, until the mail program has the link: mailto-route open %.1f ms; gio open %.1f ms; %@ \
         (middle half of the rounds %.2f–%.2f); xdg-email %@
-        """, median(times.ours), median(times.reference), untargeted(median(times.ratios), reference: "gio open"),
+        """, median(times.ours), median(times.reference), Target.atMost(1.1, "×").judge(median(times.ratios), reference: "gio open"),
         spread[spread.count / 4], spread[spread.count * 3 / 4], xdgText))
     let returnRatios = zip(returned.ours, returned.reference).map { $0 / $1 }
     print(String(format: """
