@@ -73,6 +73,7 @@ typedef struct mr_gio_api {
     /* GDBus */
     GDBusConnection *(* _Nonnull g_bus_get_sync)(GBusType bus_type, GCancellable *cancellable, GError **error);
     gchar *(* _Nonnull g_dbus_address_get_for_bus_sync)(GBusType bus_type, GCancellable *cancellable, GError **error);
+    gboolean (* _Nonnull g_dbus_is_supported_address)(const gchar *string, GError **error);
     void (* _Nonnull g_dbus_connection_new_for_address)(const gchar *address, GDBusConnectionFlags flags,
                                                         GDBusAuthObserver *observer, GCancellable *cancellable,
                                                         GAsyncReadyCallback callback, gpointer user_data);
@@ -182,6 +183,7 @@ static inline const char *mr_gio_load(mr_gio_api *api) {
     MR_SYM(g_cancellable_cancel);
     MR_SYM(g_bus_get_sync);
     MR_SYM(g_dbus_address_get_for_bus_sync);
+    MR_SYM(g_dbus_is_supported_address);
     MR_SYM(g_dbus_connection_new_for_address);
     MR_SYM(g_dbus_connection_new_for_address_finish);
     MR_SYM(g_dbus_connection_call_sync);

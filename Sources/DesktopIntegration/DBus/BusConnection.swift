@@ -45,6 +45,11 @@ final class BusConnection {
         guard let address = takeString(gio.pointee.g_dbus_address_get_for_bus_sync(G_BUS_TYPE_SESSION, nil, &error)) else {
             throw takeError(error, .configuration, tr("no session bus"))
         }
+        // An address none of whose elements GDBus can use (`disabled:`, which sandboxes and
+        // GLib's own tests set to mean "no bus", or one that does not parse) is no bus, said
+        // at once: a connection attempt, on a thread of GDBus's own, could only fail.
+        let usable = address.split(separator: ";").contains { gio.pointee.g_dbus_is_supported_address(String($0), nil) != 0 }
+        guard usable else { throw DesktopError(.configuration, tr("no session bus: GDBus cannot use the address %@", address)) }
         let context = MainContext()
         var connection: OpaquePointer?
         var failure: String?
