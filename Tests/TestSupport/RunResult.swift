@@ -12,10 +12,12 @@ public struct RunResult: Sendable, CustomStringConvertible {
 }
 
 /// Runs a program to completion with the given environment and standard input, killing it
-/// after `timeout` seconds (a hang is a failure, never a stuck suite).
+/// after `timeout` seconds (a hang is a failure, never a stuck suite): by default
+/// `patience`: a program that must give up at a deadline of its own shows it did by
+/// ending, and the test needs no clock of its own.
 public func run(
     _ executable: String, _ arguments: [String], environment: [String: String]? = nil,
-    stdin: Data? = nil, timeout: TimeInterval = 60
+    stdin: Data? = nil, timeout: TimeInterval = patience
 ) throws -> RunResult {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: executable)
@@ -69,7 +71,7 @@ public let packageRoot: URL = URL(fileURLWithPath: #filePath)
 /// Runs the built `mailto-route` in `sandbox` (or with no HOME at all when `nil`).
 public func mailtoRoute(
     _ arguments: [String], in sandbox: Sandbox, extraEnvironment: [String: String] = [:],
-    stdin: Data? = nil, timeout: TimeInterval = 60
+    stdin: Data? = nil, timeout: TimeInterval = patience
 ) throws -> RunResult {
     var environment = sandbox.environment
     environment.merge(extraEnvironment) { $1 }
