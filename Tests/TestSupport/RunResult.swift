@@ -12,9 +12,9 @@ public struct RunResult: Sendable, CustomStringConvertible {
 }
 
 /// Runs a program to completion with the given environment and standard input, killing it
-/// after `timeout` seconds (a hang is a failure, never a stuck suite): by default
-/// `patience`: a program that must give up at a deadline of its own shows it did by
-/// ending, and the test needs no clock of its own.
+/// and every process below it after `timeout` seconds (a hang is a failure, never a stuck
+/// suite): by default `patience`: a program that must give up at a deadline of its own
+/// shows it did by ending, and the test needs no clock of its own.
 public func run(
     _ executable: String, _ arguments: [String], environment: [String: String]? = nil,
     stdin: Data? = nil, timeout: TimeInterval = patience
@@ -53,7 +53,10 @@ public func run(
         group.leave()
     }
     if exited.wait(timeout: .now() + timeout) == .timedOut {
-        kill(process.processIdentifier, SIGKILL)
+        // Below it too: `setsid -w PROGRAM` (Foundation makes the child a process group
+        // leader, so setsid forks) leaves PROGRAM, in a session of its own, holding the
+        // output pipes read to their end below.
+        for pid in [process.processIdentifier] + descendants(of: process.processIdentifier) { kill(pid, SIGKILL) }
     }
     process.waitUntilExit()
     group.wait()
@@ -62,6 +65,28 @@ public func run(
         stdout: String(decoding: outData, as: UTF8.self),
         stderr: String(decoding: errData, as: UTF8.self)
     )
+}
+
+/// Every process below `pid` (its children, theirs, and so on), from each one's parent in
+/// `/proc/PID/stat`.
+func descendants(of pid: pid_t) -> [pid_t] {
+    var children: [pid_t: [pid_t]] = [:]
+    for entry in (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? [] {
+        // "PID (COMM) STATE PPID ...": COMM may hold spaces and parentheses of its own.
+        guard let child = pid_t(entry), let stat = try? String(contentsOfFile: "/proc/\(entry)/stat", encoding: .utf8),
+              let end = stat.lastIndex(of: ")") else { continue }
+        let fields = stat[stat.index(after: end)...].split(separator: " ")
+        guard fields.count > 1, let parent = pid_t(fields[1]) else { continue }
+        children[parent, default: []].append(child)
+    }
+    var found: [pid_t] = []
+    var next = [pid]
+    while let parent = next.popLast() {
+        let below = children[parent] ?? []
+        found += below
+        next += below
+    }
+    return found
 }
 
 /// The package's root directory, found from this file's place in it.
