@@ -5,9 +5,9 @@ import Foundation
 
 let sections: [String: () -> Void] = [
     "parse": benchParse, "handoff": benchHandoff, "check": benchCheck, "send": benchSend, "flush": benchFlush,
-    "memory": benchMemory, "sheet": benchSheet,
+    "memory": benchMemory, "sheet": benchSheet, "books": benchBooks,
 ]
-let order = ["parse", "handoff", "check", "send", "flush", "memory", "sheet"]
+let order = ["parse", "handoff", "check", "send", "flush", "memory", "sheet", "books"]
 /// `--quick`: the send and flush sections at a tenth of their size, a check that they run
 /// and where they write (the bench's own test), not a figure to quote.
 let quick = CommandLine.arguments.contains("--quick")

@@ -44,36 +44,44 @@ import TestSupport
         #expect(helper.contacts(matching: "zz").isEmpty)
     }
 
+    /// With no EDS the helper ends (no books to read), and the lookup finds nothing then,
+    /// not at its deadline: that is twice the test's patience here, and the lookup comes back
+    /// within the patience.
     @Test func noEvolutionDataServerMeansNoContactsAtOnce() throws {
         let sandbox = try Sandbox()
         // A bus that can start nothing.
         let bus = try PrivateSessionBus()
         var environment = sandbox.environment.merging(EvolutionDataServer.schemaEnvironment) { $1 }
         environment["DBUS_SESSION_BUS_ADDRESS"] = bus.address
-        let helper = AddressBookHelper(program: builtExecutable(AddressBookHelper.programName), environment: environment)
-        let clock = ContinuousClock()
-        var found: [Contact] = [.init(name: "", address: "not asked")]
-        let took = clock.measure { found = helper.contacts(matching: "As") }
-        #expect(found.isEmpty)
-        #expect(took < .seconds(2), "\(took)")
+        let helper = AddressBookHelper(program: builtExecutable(AddressBookHelper.programName), environment: environment,
+                                       firstAnswerWithin: .seconds(2 * patience))
+        let lookup = try #require(lookUp("As", with: helper), "the lookup waited for its deadline")
+        #expect(lookup.found.isEmpty)
     }
 
     /// A helper that never answers (EDS stuck) costs one deadline, then nothing: it is
     /// killed, and for `retryAfter` no other is started.
     @Test func aHelperThatNeverAnswersIsGivenUpAtTheDeadline() throws {
         let sandbox = try Sandbox()
-        let started = sandbox.root.appendingPathComponent("started")
-        let script = sandbox.root.appendingPathComponent("silent-helper")
-        try writeProgram("#!/bin/sh\necho started >> '\(started.path)'\nexec sleep 60\n", to: script)
+        let gate = try Gate(at: sandbox.root.appendingPathComponent("gate"))
+        let script = sandbox.root.appendingPathComponent("helper")
+        // Waits at the gate, which this test holds: it neither answers nor ends by itself.
+        try writeProgram("#!/bin/sh\nexec flock -s '\(gate.path)' true\n", to: script)
         let helper = AddressBookHelper(program: script.path, environment: sandbox.environment,
                                        firstAnswerWithin: .milliseconds(500), answerWithin: .milliseconds(500))
-        let clock = ContinuousClock()
-        let first = clock.measure { #expect(helper.contacts(matching: "As").isEmpty) }
-        #expect(first >= .milliseconds(500) && first < .seconds(2), "\(first)")
-        let second = clock.measure { #expect(helper.contacts(matching: "Asa").isEmpty) }
-        #expect(second < .milliseconds(100), "\(second)")
-        let starts = try String(contentsOf: started, encoding: .utf8).split(separator: "\n").count
-        #expect(starts == 1)
+        // The lookup comes back with the helper silent: its deadline ended it, and not
+        // before (load can only make it later); the helper was killed then.
+        let first = try #require(lookUp("As", with: helper, unlessStuck: gate.release), "the lookup did not come back")
+        #expect(first.found.isEmpty)
+        #expect(first.took >= .milliseconds(500), "\(first.took)")
+        let running = commandLines().filter { $0.words.contains(script.path) || $0.words.contains(gate.path) }
+        #expect(running.isEmpty, "the helper still runs: \(running)")
+        // Within `retryAfter` no other is started: the program now answers at once, and the
+        // next lookup still finds nothing.
+        try writeProgram("#!/bin/sh\nwhile read -r line; do printf '%s\\037x@example.org\\n' \"$line\"; done\n", to: script)
+        #expect(helper.contacts(matching: "Asa").isEmpty)
+        // Held until here: the helper could not have ended by itself.
+        gate.release()
     }
 
     /// Calls that pile up behind a slow one are answered with nothing at once but the newest:
@@ -81,25 +89,19 @@ import TestSupport
     @Test func onlyTheNewestOfTheWaitingCallsIsAsked() throws {
         let sandbox = try Sandbox()
         let asked = sandbox.root.appendingPathComponent("asked")
-        let gate = sandbox.root.appendingPathComponent("gate")
+        let gate = try Gate(at: sandbox.root.appendingPathComponent("gate"))
         let script = sandbox.root.appendingPathComponent("slow-helper")
         // Notes every line it is asked, and answers it with one contact named after the line
-        // once the test lets it: when no one holds the FIFO `gate` open for writing any more.
+        // once the test lets it: when it releases the gate.
         try writeProgram("""
             #!/usr/bin/python3
-            import sys
+            import fcntl, sys
             gate = open("\(gate.path)")
             for line in sys.stdin:
                 with open("\(asked.path)", "a") as log: log.write(line)
-                gate.read()
+                fcntl.flock(gate, fcntl.LOCK_SH)
                 sys.stdout.write(line.strip() + "\\x1f" + "x@example.org\\n"); sys.stdout.flush()
             """, to: script)
-        try #require(mkfifo(gate.path, 0o600) == 0)
-        // O_RDWR opens a FIFO at once; O_CLOEXEC keeps it from the programs tests start.
-        let holder = open(gate.path, O_RDWR | O_CLOEXEC)
-        try #require(holder >= 0)
-        var holding = true
-        defer { if holding { close(holder) } }
         let helper = AddressBookHelper(program: script.path, environment: sandbox.environment,
                                        firstAnswerWithin: .seconds(patience), answerWithin: .seconds(patience))
         let results = Mutex<[String: [Contact]]>([:])
@@ -121,14 +123,34 @@ import TestSupport
             try waitUntil("the call for \(prefix) is made") { helper.callsMade == number }
         }
         // The helper answers "A" now, and at once whatever it is asked after.
-        close(holder)
-        holding = false
+        gate.release()
         try #require(answered.wait(timeout: .now() + patience) == .success, "not every call came back")
         let found = results.withLock { $0 }
         #expect(found["A"] == [Contact(name: "A", address: "x@example.org")])
         #expect(found["As"] == [])
         #expect(found["Asa"] == [Contact(name: "Asa", address: "x@example.org")])
         #expect(try String(contentsOf: asked, encoding: .utf8) == "A\nAsa\n")
+    }
+
+    /// `helper.contacts(matching: prefix)` on a thread of its own, and how long it took; `nil`
+    /// when it has not come back within the test's patience (then `unlessStuck` is run, to
+    /// let it end).
+    private func lookUp(
+        _ prefix: String, with helper: AddressBookHelper, unlessStuck: () -> Void = {}
+    ) -> (found: [Contact], took: Duration)? {
+        let lookup = Mutex<(found: [Contact], took: Duration)?>(nil)
+        let answered = DispatchSemaphore(value: 0)
+        Thread {
+            var found: [Contact] = []
+            let took = ContinuousClock().measure { found = helper.contacts(matching: prefix) }
+            lookup.withLock { $0 = (found, took) }
+            answered.signal()
+        }.start()
+        guard answered.wait(timeout: .now() + patience) == .success else {
+            unlessStuck()
+            return nil
+        }
+        return lookup.withLock { $0 }
     }
 
     /// Writes an executable script from another process: a file this test process holds open

@@ -11,10 +11,8 @@ import TestSupport
         var opened: Bool
         var openMilliseconds: Double
         var books: [String]
-        /// Per prefix: the mailboxes found, and the time of each repeat.
+        /// Per prefix: the mailboxes found.
         var found: [String: [String]]
-        var milliseconds: [String: [Double]]
-        var elapsed: Duration
     }
 
     static let people = [
@@ -81,23 +79,25 @@ import TestSupport
         #expect(!probe.opened)
     }
 
+    /// Nil as soon as the bus says there is no EDS, not at the deadline: that is twice the
+    /// harness's patience here, which a probe that waited for it would be killed at.
     @Test func noEvolutionDataServerOnTheBusIsNilAtOnce() throws {
         let sandbox = try Sandbox()
         // A bus that can start nothing.
         let bus = try PrivateSessionBus()
         var environment = sandbox.environment.merging(EvolutionDataServer.schemaEnvironment) { $1 }
         environment["DBUS_SESSION_BUS_ADDRESS"] = bus.address
-        let probe = try runProbe(["As"], environment: environment)
+        let probe = try runProbe(["As"], timeout: 2 * patience, environment: environment)
         #expect(!probe.opened)
-        #expect(probe.openMilliseconds < 1000, "\(probe.openMilliseconds) ms")
     }
 
+    /// As without EDS: nil at once, not at a deadline the harness's patience would end first.
     @Test func noSessionBusIsNilAtOnce() throws {
         let sandbox = try Sandbox()
         // Sandbox.environment: DBUS_SESSION_BUS_ADDRESS=disabled:
-        let probe = try runProbe(["As"], environment: sandbox.environment.merging(EvolutionDataServer.schemaEnvironment) { $1 })
+        let probe = try runProbe(["As"], timeout: 2 * patience,
+                                 environment: sandbox.environment.merging(EvolutionDataServer.schemaEnvironment) { $1 })
         #expect(!probe.opened)
-        #expect(probe.openMilliseconds < 1000, "\(probe.openMilliseconds) ms")
     }
 
     /// libedataserver aborts the process when its settings schemas cannot be found: they
@@ -116,67 +116,56 @@ import TestSupport
         defer { bus.listener.stop() }
         var environment = sandbox.environment.merging(EvolutionDataServer.schemaEnvironment) { $1 }
         environment["DBUS_SESSION_BUS_ADDRESS"] = bus.address
+        // The bus never answers while the probe runs (its listener outlives the harness's
+        // patience): a probe that ends came back at the deadline, and the open still under way
+        // on its own thread did not hold the process (it would be killed at the patience).
         let probe = try runProbe(["As"], timeout: 1, environment: environment)
         #expect(!probe.opened)
-        #expect(probe.openMilliseconds >= 1000 && probe.openMilliseconds < 3000, "\(probe.openMilliseconds) ms")
-        // The open still under way on its own thread does not hold the process.
-        #expect(probe.elapsed < .seconds(5), "\(probe.elapsed)")
+        // No earlier than the deadline, but for libdispatch's semaphore, which the open waits
+        // on and which may come back a few milliseconds before its time.
+        #expect(probe.openMilliseconds >= 1000 - 20, "\(probe.openMilliseconds) ms")
     }
 
-    /// How long opening the books and one query take, warm (EDS running, as in a desktop
-    /// session), with 1,000 contacts: printed for the record, and bounded well above what
-    /// this machine takes so that only a hang or a regression by an order fails.
-    @Test func openingAndAskingTakeMilliseconds() throws {
+    /// The books open cold (the bus starts the registry and the address book factory, and the
+    /// factory makes the built-in book, as at the first completion of a session without
+    /// Evolution), and a book of a thousand contacts gives its first ones by name, up to the
+    /// limit. How long that takes is `scripts/bench books`' figure.
+    @Test func booksOpenColdAndAThousandContactsGiveTheLimit() throws {
         let eds = try EvolutionDataServer()
-        // Cold: the bus starts the registry and the address book factory, and the factory
-        // makes the built-in book, as at the first completion of a session without Evolution.
-        let cold = try runProbe([], timeout: 30, environment: eds.environment)
+        let cold = try runProbe([], environment: eds.environment)
         #expect(cold.opened)
         let many = (0..<1000).map { index in
             EvolutionDataServer.Person("Person \(index) Example", ["person\(index)@example.org"])
         }
         try eds.seed([.init("Personal", contacts: Self.people + many)])
-        let prefixes = ["asa", "Person 12", "p", "zz"]
-        let probe = try runProbe(prefixes, limit: 10, repeats: 20, environment: eds.environment)
+        let probe = try runProbe(["asa", "Person 12", "p", "zz"], limit: 10, environment: eds.environment)
         #expect(probe.opened)
-        #expect(probe.found["Person 12"]?.count == 10)
-        var report = "open: \(rounded(probe.openMilliseconds)) ms (cold: \(rounded(cold.openMilliseconds)) ms)"
-        for prefix in prefixes {
-            let times = (probe.milliseconds[prefix] ?? []).dropFirst().sorted()
-            let median = times.isEmpty ? 0 : times[times.count / 2]
-            report += "; \"\(prefix)\": median \(rounded(median)) ms, max \(rounded(times.last ?? 0)) ms"
-            #expect(median < 1000, "\(prefix): \(times)")
-        }
-        print("AddressBooks timings (1,004 contacts, warm): \(report)")
-        #expect(probe.openMilliseconds < 10_000)
+        #expect(probe.found["asa"] == ["Asa Berg <asa.berg@work.example>", "Asa Berg <asa@example.org>"])
+        // Person 12 and Person 120 to 129: the first ten by name.
+        #expect(probe.found["Person 12"] == ["Person 12 Example <person12@example.org>"]
+            + (120...128).map { "Person \($0) Example <person\($0)@example.org>" })
+        #expect(probe.found["p"]?.count == 10)
+        #expect(probe.found["zz"] == [])
     }
 
     // MARK: -
 
-    private func rounded(_ value: Double) -> String {
-        String(format: "%.2f", value)
-    }
-
     private func runProbe(
-        _ prefixes: [String], timeout: Double = 30, limit: Int = 10, repeats: Int = 1, environment: [String: String]
+        _ prefixes: [String], timeout: Double = 30, limit: Int = 10, environment: [String: String]
     ) throws -> Probe {
-        let clock = ContinuousClock()
-        let started = clock.now
         let result = try run(builtExecutable("address-book-probe"),
-                             ["--timeout", String(timeout), "--limit", String(limit), "--repeat", String(repeats)] + prefixes,
-                             environment: environment, timeout: 60)
-        let elapsed = clock.now - started
+                             ["--timeout", String(timeout), "--limit", String(limit)] + prefixes,
+                             environment: environment)
         guard result.status == 0,
               let object = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any] else {
             throw TestSupportError("address-book-probe: \(result)")
         }
         var probe = Probe(opened: object["opened"] as? Bool ?? false, openMilliseconds: object["openMs"] as? Double ?? 0,
-                          books: object["books"] as? [String] ?? [], found: [:], milliseconds: [:], elapsed: elapsed)
+                          books: object["books"] as? [String] ?? [], found: [:])
         for query in object["queries"] as? [[String: Any]] ?? [] {
             guard let prefix = query["prefix"] as? String else { continue }
             let contacts = query["contacts"] as? [[String: Any]] ?? []
             probe.found[prefix] = contacts.compactMap { $0["mailbox"] as? String }
-            probe.milliseconds[prefix] = query["ms"] as? [Double] ?? []
         }
         return probe
     }

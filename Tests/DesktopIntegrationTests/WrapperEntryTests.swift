@@ -129,47 +129,44 @@ import TestSupport
     }
 
     /// Like Thunderbird's launcher when Thunderbird runs already (or a program that
-    /// daemonises): it exits 0 at once, and the handoff ends then, not after the watch.
+    /// daemonises): it exits 0 at once, and the handoff ends then, not after the watch, nor
+    /// when the process it left behind ends (here it waits at a gate the test holds until
+    /// the run is over). How long the click's command takes is `scripts/bench handoff`'s
+    /// figure (its recording handler exits 0 at once too).
     @Test func launcherThatDaemonisesAndExitsZeroIsNotDelayed() throws {
         let (sandbox, _) = try sandbox("fakebird.desktop", exec: "fakebird %u", name: "Fake Bird")
         let record = sandbox.recordsDirectory.path
+        let gate = try Gate(at: sandbox.root.appendingPathComponent("gate"))
         try sandbox.installScript("fakebird", """
-            sleep 5 </dev/null >/dev/null 2>&1 &
+            flock -s '\(gate.path)' true </dev/null >/dev/null 2>&1 &
             printf '%s\\0' "$@" > '\(record)/fakebird.argv'
             exit 0
             """)
-        var ours: [Double] = []
-        var gio: [Double] = []
-        for _ in 0..<3 {
-            let start = Date()
-            let result = try routeWithoutTerminal(["open", Self.url], in: sandbox)
-            ours.append(Date().timeIntervalSince(start))
-            #expect(result.status == 0, "\(result)")
-            let gioStart = Date()
-            #expect(try judge("/usr/bin/setsid", ["-w", "/usr/bin/gio", "open", Self.url], in: sandbox).status == 0)
-            gio.append(Date().timeIntervalSince(gioStart))
-        }
-        let oursMedian = ours.sorted()[1], gioMedian = gio.sorted()[1]
-        print("daemonising launcher: mailto-route open \(Int(oursMedian * 1000)) ms, gio open \(Int(gioMedian * 1000)) ms")
-        // Far below the 2 s watch: the exit was seen when it came.
-        #expect(oursMedian < 1.0, "\(ours)")
+        let result = try routeWithoutTerminal(["open", Self.url], in: sandbox)
+        #expect(result.status == 0, "\(result)")
+        #expect(result.stdout == "handed off to Fake Bird (fakebird.desktop)\n")
         #expect(sandbox.recordedArgv("fakebird") == [Self.url])
+        gate.release()
     }
 
     /// A program that keeps running (the mail program itself) has the message: handed off,
-    /// once the watch is over.
+    /// once the watch is over. It runs until the test releases a gate, after the run: the
+    /// report came while it ran, at the end of the watch, which it did not cut short (the
+    /// run took the watch's 2 s at least, measured from before it started).
     @Test func programStillRunningAfterTheWatchIsHandedOff() throws {
         let (sandbox, _) = try sandbox("fakebird.desktop", exec: "fakebird %u", name: "Fake Bird")
         let record = sandbox.recordsDirectory.path
+        let gate = try Gate(at: sandbox.root.appendingPathComponent("gate"))
         try sandbox.installScript("fakebird", """
             printf '%s\\0' "$@" > '\(record)/fakebird.argv'
-            exec sleep 4 </dev/null >/dev/null 2>&1
+            exec flock -s '\(gate.path)' true </dev/null >/dev/null 2>&1
             """)
         let start = Date()
         let result = try routeWithoutTerminal(["open", Self.url], in: sandbox)
         let seconds = Date().timeIntervalSince(start)
         #expect(result.status == 0, "\(result)")
         #expect(result.stdout == "handed off to Fake Bird (fakebird.desktop)\n")
-        #expect(seconds >= 2 && seconds < 3.5, "\(seconds)")
+        #expect(seconds >= 2, "\(seconds)")
+        gate.release()
     }
 }

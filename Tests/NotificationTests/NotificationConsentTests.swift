@@ -13,7 +13,7 @@ import TestSupport
         let sandbox = try Sandbox()
         let bus = try PrivateSessionBus()
         let server = try ScriptedNotificationServer(on: bus, capabilities: capabilities, answers: answers)
-        let (result, _) = try probeWithoutTerminal(
+        let result = try probeWithoutTerminal(
             ["ask", "--channel", "notification", "--timeout", "10"] + options + [url], in: sandbox, bus: bus.address)
         return (result.decision, server, result)
     }
@@ -34,7 +34,7 @@ import TestSupport
         let sandbox = try Sandbox()
         let bus = try PrivateSessionBus()
         let server = try ScriptedNotificationServer(on: bus, answers: ["action:send"])
-        let (result, _) = try probeWithoutTerminal(
+        let result = try probeWithoutTerminal(
             ["ask", "--channel", "notification", "--timeout", "10", "mailto:joe@example.org?subject=Hallo"], in: sandbox,
             bus: bus.address, extraEnvironment: ["LC_ALL": "de_DE.UTF-8"])
         #expect(result.decision == "send", "\(result)")
@@ -105,10 +105,9 @@ import TestSupport
         let sandbox = try Sandbox()
         let bus = try PrivateSessionBus()
         let server = try ScriptedNotificationServer(on: bus, answers: [])
-        let (result, seconds) = try probeWithoutTerminal(
+        let result = try probeWithoutTerminal(
             ["ask", "--channel", "notification", "--timeout", "1", "mailto:joe@example.org"], in: sandbox, bus: bus.address)
         #expect(result.decision == "notConsented: no answer to the notification within 1 s", "\(result)")
-        #expect(seconds < 5)
         let calls = server.calls
         #expect(calls.map(\.method) == ["Notify", "CloseNotification"])
         #expect(calls.count == 2 && calls[0].id == calls[1].id)
@@ -123,10 +122,9 @@ import TestSupport
     @Test func busWithoutNotificationServerIsNotConsent() throws {
         let sandbox = try Sandbox()
         let bus = try PrivateSessionBus()
-        let (result, seconds) = try probeWithoutTerminal(
+        let result = try probeWithoutTerminal(
             ["ask", "--channel", "notification", "mailto:joe@example.org"], in: sandbox, bus: bus.address)
         #expect(result.decision?.hasPrefix("notConsented: cannot ask with a notification: no notification server") == true, "\(result)")
-        #expect(seconds < 5)
     }
 
     @Test(arguments: [
@@ -135,20 +133,22 @@ import TestSupport
     ])
     func noSessionBusIsNotConsent(environment: [String: String]) throws {
         let sandbox = try Sandbox()
-        let (result, seconds) = try probeWithoutTerminal(
+        let result = try probeWithoutTerminal(
             ["ask", "mailto:joe@example.org"], in: sandbox, extraEnvironment: environment)
         #expect(result.decision?.hasPrefix("notConsented: cannot ask with a notification") == true, "\(result)")
-        #expect(seconds < 5)
     }
 
+    /// A server that takes the question and never answers the call is given up at the
+    /// call's own deadline (2 s), as the reason says: not the answer's (30 s here), nor
+    /// GDBus's default (25 s).
     @Test func stuckServerIsGivenUpWithinTheCallTimeout() throws {
         let sandbox = try Sandbox()
         let bus = try PrivateSessionBus()
         let server = try ScriptedNotificationServer(on: bus, silentNotify: true)
-        let (result, seconds) = try probeWithoutTerminal(
+        let result = try probeWithoutTerminal(
             ["ask", "--channel", "notification", "--timeout", "30", "mailto:joe@example.org"], in: sandbox, bus: bus.address)
-        #expect(result.decision?.hasPrefix("notConsented: cannot ask with a notification: the notification could not be shown") == true, "\(result)")
-        #expect(seconds < 6)
+        #expect(result.decision == "notConsented: cannot ask with a notification: the notification could not be shown: "
+            + "no answer to org.freedesktop.Notifications.Notify within 2 s", "\(result)")
         #expect(server.notifications.count == 1)
     }
 
@@ -156,18 +156,17 @@ import TestSupport
         let sandbox = try Sandbox()
         let bus = try silentBus(in: sandbox)
         defer { bus.listener.stop() }
-        let (result, seconds) = try probeWithoutTerminal(
+        let result = try probeWithoutTerminal(
             ["ask", "--channel", "notification", "mailto:joe@example.org"], in: sandbox,
             extraEnvironment: ["DBUS_SESSION_BUS_ADDRESS": bus.address])
-        #expect(result.decision?.contains("did not answer within 2") == true, "\(result)")
-        #expect(seconds < 6)
+        #expect(result.decision?.contains("did not answer within 2 s") == true, "\(result)")
     }
 
     @Test func noTerminalAsksWithANotification() throws {
         let sandbox = try Sandbox()
         let bus = try PrivateSessionBus()
         let server = try ScriptedNotificationServer(on: bus, answers: ["action:send"])
-        let (result, _) = try probeWithoutTerminal(["ask", "mailto:joe@example.org"], in: sandbox, bus: bus.address)
+        let result = try probeWithoutTerminal(["ask", "mailto:joe@example.org"], in: sandbox, bus: bus.address)
         #expect(result.decision == "send", "\(result)")
         #expect(server.notifications.count == 1)
     }
@@ -199,7 +198,7 @@ import TestSupport
         let sandbox = try Sandbox()
         let bus = try PrivateSessionBus()
         let server = try ScriptedNotificationServer(on: bus)
-        let (result, _) = try probeWithoutTerminal(["reach"], in: sandbox, bus: bus.address)
+        let result = try probeWithoutTerminal(["reach"], in: sandbox, bus: bus.address)
         #expect(result.stdout == "notification: scripted-notifications 1.0\n", "\(result)")
         #expect(server.notifications.isEmpty)
     }
@@ -208,14 +207,14 @@ import TestSupport
         let sandbox = try Sandbox()
         let bus = try PrivateSessionBus()
         let server = try ScriptedNotificationServer(on: bus, capabilities: ["body"])
-        let (result, _) = try probeWithoutTerminal(["reach"], in: sandbox, bus: bus.address)
+        let result = try probeWithoutTerminal(["reach"], in: sandbox, bus: bus.address)
         #expect(result.stdout.hasPrefix("unreachable: the notification server (scripted-notifications 1.0) shows no buttons"), "\(result)")
         #expect(server.notifications.isEmpty)
     }
 
     @Test func noBusIsUnreachable() throws {
         let sandbox = try Sandbox()
-        let (result, _) = try probeWithoutTerminal(["reach"], in: sandbox)
+        let result = try probeWithoutTerminal(["reach"], in: sandbox)
         #expect(result.stdout.hasPrefix("unreachable: no terminal, and no notification server"), "\(result)")
     }
 
@@ -232,7 +231,7 @@ import TestSupport
         let sandbox = try Sandbox()
         let bus = try PrivateSessionBus()
         let server = try ScriptedNotificationServer(on: bus)
-        let (result, _) = try probeWithoutTerminal(
+        let result = try probeWithoutTerminal(
             ["report", "handed off to Fake Bird (fakebird.desktop)", "warning: not taken from the URL: 'from'"],
             in: sandbox, bus: bus.address)
         #expect(result.status == 0 && result.stdout == "shown\n", "\(result)")
@@ -250,7 +249,7 @@ import TestSupport
         let sandbox = try Sandbox()
         let bus = try PrivateSessionBus()
         let server = try ScriptedNotificationServer(on: bus)
-        let (result, _) = try probeWithoutTerminal(["report", "not sent: refused", "--urgent"], in: sandbox, bus: bus.address)
+        let result = try probeWithoutTerminal(["report", "not sent: refused", "--urgent"], in: sandbox, bus: bus.address)
         #expect(result.status == 0, "\(result)")
         #expect(server.notifications.first?.urgency == 2)
     }
@@ -259,16 +258,15 @@ import TestSupport
         let sandbox = try Sandbox()
         let bus = try PrivateSessionBus()
         let server = try ScriptedNotificationServer(on: bus, capabilities: ["body"])
-        let (result, _) = try probeWithoutTerminal(["report", "saved"], in: sandbox, bus: bus.address)
+        let result = try probeWithoutTerminal(["report", "saved"], in: sandbox, bus: bus.address)
         #expect(result.status == 0, "\(result)")
         #expect(server.notifications.count == 1)
     }
 
     @Test func reportWithoutABusSaysItWasNotShown() throws {
         let sandbox = try Sandbox()
-        let (result, seconds) = try probeWithoutTerminal(["report", "saved"], in: sandbox)
+        let result = try probeWithoutTerminal(["report", "saved"], in: sandbox)
         #expect(result.status == 1)
         #expect(result.stdout.hasPrefix("unavailable: "), "\(result)")
-        #expect(seconds < 5)
     }
 }

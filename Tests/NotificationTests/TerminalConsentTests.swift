@@ -68,10 +68,8 @@ import TestSupport
 
     @Test func noAnswerInTimeIsNotConsent() throws {
         let sandbox = try Sandbox()
-        let start = Date()
         let result = try probeOnTerminal(["ask", "--timeout", "1", "mailto:joe@example.org"], answers: [], in: sandbox)
         #expect(result.decision == "notConsented: no answer on the terminal within 1 s", "\(result)")
-        #expect(Date().timeIntervalSince(start) < 5)
     }
 
     @Test func promptShowsEveryFieldEscaped() throws {
@@ -116,9 +114,8 @@ import TestSupport
 
     @Test func noTerminalAndNoBusIsNeverSend() throws {
         let sandbox = try Sandbox()
-        let (result, seconds) = try probeWithoutTerminal(["ask", "mailto:joe@example.org"], in: sandbox)
+        let result = try probeWithoutTerminal(["ask", "mailto:joe@example.org"], in: sandbox)
         #expect(result.decision?.hasPrefix("notConsented: ") == true, "\(result)")
-        #expect(seconds < 5)
     }
 
     @Test func backgroundJobDoesNotAskOnTheTerminal() throws {
@@ -133,7 +130,7 @@ import TestSupport
 
     @Test func terminalChannelWithoutATerminalIsNotConsent() throws {
         let sandbox = try Sandbox()
-        let (result, _) = try probeWithoutTerminal(["ask", "--channel", "terminal", "mailto:joe@example.org"], in: sandbox)
+        let result = try probeWithoutTerminal(["ask", "--channel", "terminal", "mailto:joe@example.org"], in: sandbox)
         #expect(result.decision == "notConsented: no terminal to ask on", "\(result)")
     }
 }

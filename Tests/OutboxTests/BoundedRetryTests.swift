@@ -14,6 +14,7 @@ import TestSupport
         let id = try outbox.enqueue(sampleMessage(0), now: now).id
         var seenBySender: [OutboxEntry] = []
         var markerAtSend = false
+        let attempted = Timestamp.now()
         let reports = try outbox.flush(now: now) { claim in
             markerAtSend = FileManager.default.fileExists(atPath: outbox.directory + "/.attempt-" + claim.entry.id)
             // What any other process reads at this moment: the attempt already counts.
@@ -22,7 +23,13 @@ import TestSupport
         }
         #expect(markerAtSend)
         #expect(seenBySender.map(\.attempts) == [1])
-        #expect(try #require(seenBySender.first).nextAttempt > Timestamp.now())
+        // Waiting its back-off from the attempt, which the listing dates by the attempt's
+        // record (made after `attempted`; a file's times come from the kernel's coarse clock,
+        // which may be a tick behind the one Timestamp.now() reads).
+        let seen = try #require(seenBySender.first)
+        let lastAttempt = try #require(seen.lastAttempt, "\(seen)")
+        #expect(((attempted - 1)...Timestamp.now()).contains(lastAttempt), "\(lastAttempt), attempted at \(attempted)")
+        #expect(seen.nextAttempt == lastAttempt + 60, "\(seen)")
         #expect(reports.map(\.outcome) == [.rescheduled])
         // Recorded: the metadata holds the attempt, once, and the marker is gone.
         let entry = try outbox.entry(id).entry

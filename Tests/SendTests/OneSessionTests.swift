@@ -92,20 +92,3 @@ import TestSupport
     }
 }
 
-/// A server that goes silent holds `send` for `timeout=`, not twice
-/// that (libcurl's QUIT at the end waited as long again for its answer).
-@Suite struct SilentServerTests {
-    @Test func aServerSilentAfterTheMessageHoldsASendForTimeoutOnly() throws {
-        let sandbox = try Sandbox()
-        let server = try SMTPTestServer(.plain, dataDelay: 30)
-        let config = try writeAccount(sandbox, port: server.port, security: "none")
-        let text = try String(contentsOf: config, encoding: .utf8)
-        try text.replacingOccurrences(of: "[account]\n", with: "[account]\ntimeout=2\n").write(to: config, atomically: true, encoding: .utf8)
-        let started = Date()
-        let result = try mailtoRoute(["send", "--to", "joe@example.com", "--body", "x"], in: sandbox)
-        let elapsed = Date().timeIntervalSince(started)
-        #expect(result.status == 75, "\(result)")
-        #expect(result.stdout.contains("timed out"), "\(result)")
-        #expect(elapsed < 3.5, "a send to a silent server took \(elapsed) s with timeout=2")
-    }
-}

@@ -141,12 +141,12 @@ extension Sandbox {
 /// Runs the built `mailto-route` in `sandbox` with no controlling terminal (`setsid`), as
 /// a clicked link runs it, also when the tests themselves run on one.
 public func routeWithoutTerminal(_ arguments: [String], in sandbox: Sandbox, _ extra: [String: String] = [:]) throws -> RunResult {
-    try run("/usr/bin/setsid", ["-w", mailtoRouteBinary] + arguments, environment: sandbox.environment(extra), timeout: 30)
+    try run("/usr/bin/setsid", ["-w", mailtoRouteBinary] + arguments, environment: sandbox.environment(extra), timeout: patience)
 }
 
 /// Runs the built `mailto-route` in `sandbox`, its `bin` first in `PATH`.
 public func route(_ arguments: [String], in sandbox: Sandbox, _ extra: [String: String] = [:]) throws -> RunResult {
-    try run(mailtoRouteBinary, arguments, environment: sandbox.environment(extra), timeout: 30)
+    try run(mailtoRouteBinary, arguments, environment: sandbox.environment(extra), timeout: patience)
 }
 
 extension Sandbox {

@@ -105,7 +105,7 @@ public final class MailDomain: @unchecked Sendable {
 
     /// Runs `executable` in the domain (see the type's comment), in `environment(base)`.
     public func run(_ executable: String, _ arguments: [String], environment base: [String: String],
-                    stdin: Data? = nil, timeout: TimeInterval = 60, trustingTestCA: Bool = true) throws -> RunResult {
+                    stdin: Data? = nil, timeout: TimeInterval = patience, trustingTestCA: Bool = true) throws -> RunResult {
         let argv = wrapped(executable) + arguments
         return try TestSupport.run(argv[0], Array(argv.dropFirst()), environment: environment(base, trustingTestCA: trustingTestCA),
                                    stdin: stdin, timeout: timeout)

@@ -12,10 +12,12 @@ public struct RunResult: Sendable, CustomStringConvertible {
 }
 
 /// Runs a program to completion with the given environment and standard input, killing it
-/// after `timeout` seconds (a hang is a failure, never a stuck suite).
+/// and every process below it after `timeout` seconds (a hang is a failure, never a stuck
+/// suite): by default `patience`: a program that must give up at a deadline of its own
+/// shows it did by ending, and the test needs no clock of its own.
 public func run(
     _ executable: String, _ arguments: [String], environment: [String: String]? = nil,
-    stdin: Data? = nil, timeout: TimeInterval = 60
+    stdin: Data? = nil, timeout: TimeInterval = patience
 ) throws -> RunResult {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: executable)
@@ -51,7 +53,10 @@ public func run(
         group.leave()
     }
     if exited.wait(timeout: .now() + timeout) == .timedOut {
-        kill(process.processIdentifier, SIGKILL)
+        // Below it too: `setsid -w PROGRAM` (Foundation makes the child a process group
+        // leader, so setsid forks) leaves PROGRAM, in a session of its own, holding the
+        // output pipes read to their end below.
+        for pid in [process.processIdentifier] + descendants(of: process.processIdentifier) { kill(pid, SIGKILL) }
     }
     process.waitUntilExit()
     group.wait()
@@ -62,6 +67,28 @@ public func run(
     )
 }
 
+/// Every process below `pid` (its children, theirs, and so on), from each one's parent in
+/// `/proc/PID/stat`.
+func descendants(of pid: pid_t) -> [pid_t] {
+    var children: [pid_t: [pid_t]] = [:]
+    for entry in (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? [] {
+        // "PID (COMM) STATE PPID ...": COMM may hold spaces and parentheses of its own.
+        guard let child = pid_t(entry), let stat = try? String(contentsOfFile: "/proc/\(entry)/stat", encoding: .utf8),
+              let end = stat.lastIndex(of: ")") else { continue }
+        let fields = stat[stat.index(after: end)...].split(separator: " ")
+        guard fields.count > 1, let parent = pid_t(fields[1]) else { continue }
+        children[parent, default: []].append(child)
+    }
+    var found: [pid_t] = []
+    var next = [pid]
+    while let parent = next.popLast() {
+        let below = children[parent] ?? []
+        found += below
+        next += below
+    }
+    return found
+}
+
 /// The package's root directory, found from this file's place in it.
 public let packageRoot: URL = URL(fileURLWithPath: #filePath)
     .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
@@ -69,7 +96,7 @@ public let packageRoot: URL = URL(fileURLWithPath: #filePath)
 /// Runs the built `mailto-route` in `sandbox` (or with no HOME at all when `nil`).
 public func mailtoRoute(
     _ arguments: [String], in sandbox: Sandbox, extraEnvironment: [String: String] = [:],
-    stdin: Data? = nil, timeout: TimeInterval = 60
+    stdin: Data? = nil, timeout: TimeInterval = patience
 ) throws -> RunResult {
     var environment = sandbox.environment
     environment.merge(extraEnvironment) { $1 }

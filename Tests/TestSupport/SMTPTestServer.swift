@@ -5,8 +5,11 @@ import Foundation
 /// `directory`: `N.eml` as received, `N.json` with the envelope.
 public final class SMTPTestServer: @unchecked Sendable {
     public enum Mode: String, Sendable { case plain, starttls, tls, silent }
-    /// A command the server never answers, nor anything after it (`--silent-after`).
-    public enum Stage: String, Sendable { case ehlo = "EHLO", mail = "MAIL", rcpt = "RCPT", data = "DATA" }
+    /// A command the server never answers, nor anything after it (`--silent-after`);
+    /// `endOfMessage`: the end of the message (its `.` line), the message not kept.
+    public enum Stage: String, Sendable {
+        case ehlo = "EHLO", mail = "MAIL", rcpt = "RCPT", data = "DATA", endOfMessage = "END"
+    }
 
     public let port: Int
     public let directory: URL
@@ -55,10 +58,7 @@ public final class SMTPTestServer: @unchecked Sendable {
     }
 
     /// How many SMTP connections the server accepted so far (connections.log).
-    public var connections: Int {
-        let text = (try? String(contentsOf: directory.appendingPathComponent("connections.log"), encoding: .utf8)) ?? ""
-        return text.split(separator: "\n").count
-    }
+    public var connections: Int { lines(in: "connections.log").count }
 
     /// When each connection was accepted (`Date`'s clock), in order.
     public var acceptedTimes: [Date] { times(in: "accepted.log") }
@@ -66,6 +66,16 @@ public final class SMTPTestServer: @unchecked Sendable {
     /// When the client closed each connection, in order: where its wait on this server ended,
     /// before it queued, reported and exited (all of which a loaded machine slows).
     public var closedTimes: [Date] { times(in: "closed.log") }
+
+    /// When the server last spoke before each silence of a `silentAfter:` server, in order:
+    /// a client's wait on that silence began no earlier (it heard that last word, or sent
+    /// the command that went unanswered, after it).
+    public var silentSince: [Date] { times(in: "silence.log") }
+
+    /// What the client said while the server kept silent (a `.silent` server, or one
+    /// `silentAfter:` a stage), line by line: a client that gave up says nothing more (no
+    /// `QUIT` to wait on). Complete once the server has seen the connection close.
+    public var heardInSilence: [String] { lines(in: "heard.log").map(String.init) }
 
     /// The first connection's close, once the server has seen it: the client may have ended
     /// before the server's loop got to it. `nil` when none came within `timeout` seconds.
@@ -75,8 +85,13 @@ public final class SMTPTestServer: @unchecked Sendable {
     }
 
     private func times(in log: String) -> [Date] {
+        lines(in: log).compactMap { Double($0).map(Date.init(timeIntervalSince1970:)) }
+    }
+
+    /// The lines of one of the server's logs in `directory`, none before it is written.
+    private func lines(in log: String) -> [Substring] {
         let text = (try? String(contentsOf: directory.appendingPathComponent(log), encoding: .utf8)) ?? ""
-        return text.split(separator: "\n").compactMap { Double($0).map(Date.init(timeIntervalSince1970:)) }
+        return text.split(separator: "\n")
     }
 
     /// The Message-ID of each received message, in order, as Python's `email` package
@@ -94,10 +109,7 @@ public final class SMTPTestServer: @unchecked Sendable {
     }
 
     /// Each AUTH exchange, in order (see smtp_server.py).
-    public var authLog: [[String: Any]] {
-        let text = (try? String(contentsOf: directory.appendingPathComponent("auth.log"), encoding: .utf8)) ?? ""
-        return text.split(separator: "\n").compactMap { try? jsonObject(String($0)) }
-    }
+    public var authLog: [[String: Any]] { lines(in: "auth.log").compactMap { try? jsonObject(String($0)) } }
 
     /// `mail_from`, `rcpt_tos`, `auth`, `mechanism`, `tls` of message `message` (an `.eml` URL).
     public func envelope(of message: URL) throws -> [String: Any] {

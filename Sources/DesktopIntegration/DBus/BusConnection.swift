@@ -86,7 +86,8 @@ final class BusConnection {
 
     /// Calls `method` and waits at most `seconds` for the reply: wraps
     /// `g_dbus_connection_call_sync`. `parameters` is consumed if floating (as GLib does);
-    /// the reply is transfer full.
+    /// the reply is transfer full. A call that ran out of time says so with its deadline
+    /// (GDBus's "Timeout was reached" says neither).
     func call(
         _ destination: String, _ path: String, _ interface: String, _ method: String,
         _ parameters: OpaquePointer?, replyType: String, seconds: Double
@@ -100,6 +101,12 @@ final class BusConnection {
             )
         }
         guard let reply else {
+            // G_IO_ERROR is GIO's quark, so it is looked up by name (as g_io_error_quark does).
+            if let error, error.pointee.domain == g_quark_from_static_string("g-io-error-quark"),
+               error.pointee.code == G_IO_ERROR_TIMED_OUT.rawValue {
+                g_error_free(error)
+                throw DesktopError(.transient, tr("no answer to %@ within %@ s", "\(interface).\(method)", seconds.secondsText))
+            }
             throw takeError(error, .transient, "\(interface).\(method)")
         }
         return Variant(adopting: reply)

@@ -21,10 +21,11 @@ and N.json (envelope) in --outdir.
   --defer ADDR                answer RCPT TO:<ADDR> with 450, try again later (repeatable)
   --data-delay SECONDS        wait before answering the end of DATA (slow server)
   --data-reply REPLY          answer the end of DATA with REPLY (and keep nothing)
-  --silent-after EHLO|MAIL|RCPT|DATA
+  --silent-after EHLO|MAIL|RCPT|DATA|END
                               never answer that command (the first RCPT, or DATA itself
-                              rather than the message after it), nor anything after it on
-                              that connection: a server that stops talking mid-session
+                              rather than the message after it; END: the end of the
+                              message, which is not kept), nor anything after it on that
+                              connection: a server that stops talking mid-session
   --port PORT                 listen on PORT instead of a free one (a server brought back up,
                               or a well-known port such as 465 for mail server discovery)
   --address ADDRESS           the loopback address to listen on (default 127.0.0.1; discovery
@@ -33,7 +34,12 @@ and N.json (envelope) in --outdir.
 
 Each connection accepted appends one line to connections.log in --outdir, and the time it
 was accepted (UNIX seconds) to accepted.log, and the time the client closed it to closed.log;
-a silent server writes only accepted.log and closed.log.
+a silent server writes only accepted.log and closed.log (and heard.log).
+
+A server that goes silent (--silent-after) appends to silence.log the time it last spoke
+before it did (a client's wait on its silence began no earlier), and, as
+a --mode silent server does, every line the client sends meanwhile to heard.log: the
+server reads on, and answers nothing.
 
 Each AUTH command appends one JSON line to auth.log in --outdir, the exchange as it went:
   {"connection": N (the Nth TCP connection; connections.log has two lines for one that
@@ -105,6 +111,8 @@ class Handler:
         return "250 2.1.5 Ok"
 
     async def handle_DATA(self, server, session, envelope):
+        if await server.silent("END"):
+            return "451 4.3.0 Not kept"
         if self.delay:
             await asyncio.sleep(self.delay)
         if self.data_reply:
@@ -144,6 +152,17 @@ def note_closed(outdir):
     before whatever it does next (queue the message, write its report, exit)."""
     with open(os.path.join(outdir, "closed.log"), "a") as log:
         log.write("%.6f\n" % time.time())
+
+
+async def overhear(reader, outdir):
+    """Reads what the client says to a server that has gone silent, into heard.log (one line
+    each, as received), until the client hangs up."""
+    while True:
+        line = await reader.readline()
+        if not line:
+            return
+        with open(os.path.join(outdir, "heard.log"), "a") as log:
+            log.write(line.rstrip(b"\r\n").decode("utf-8", "backslashreplace") + "\n")
 
 
 # MARK: - OAuth 2.0 SASL mechanisms
@@ -238,6 +257,8 @@ class TestSMTP(SMTP):
         self.oauth_tokens = list(oauth_tokens)
         self.mechanism_order = mechanisms
         self.sasl = None
+        # When the server last began to say something (push).
+        self.spoke = None
         offered = mechanisms if mechanisms is not None else \
             MECHANISMS if self.oauth_tokens else ("PLAIN", "LOGIN")
         super().__init__(*args, auth_exclude_mechanism=[m for m in MECHANISMS if m not in offered], **kwargs)
@@ -258,6 +279,7 @@ class TestSMTP(SMTP):
         super().connection_made(transport)
 
     async def push(self, status):
+        self.spoke = time.time()
         if self.mechanism_order is not None and isinstance(status, str) and status.startswith("250-AUTH "):
             if not self.mechanism_order:
                 return
@@ -281,11 +303,18 @@ class TestSMTP(SMTP):
         return response
 
     async def silent(self, command):
-        """Whether this command is the one never answered: if so, wait out the server's
-        lifetime, holding the connection (aiosmtpd reads no further command meanwhile)."""
+        """Whether this command is the one never answered: if so, note when the server last
+        spoke (silence.log), then hold the connection, answering nothing and noting what
+        the client says (heard.log), until the client hangs up or the server's lifetime is
+        over (aiosmtpd runs no further command meanwhile)."""
         if self.silent_after != command:
             return False
-        await asyncio.sleep(self.lifetime)
+        with open(os.path.join(self.outdir, "silence.log"), "a") as log:
+            log.write("%.6f\n" % self.spoke)
+        try:
+            await asyncio.wait_for(overhear(self._reader, self.outdir), self.lifetime)
+        except asyncio.TimeoutError:
+            pass
         return True
 
     async def smtp_EHLO(self, arg):
@@ -396,7 +425,7 @@ def main():
     parser.add_argument("--defer", action="append", default=[])
     parser.add_argument("--data-delay", type=float, default=0)
     parser.add_argument("--data-reply")
-    parser.add_argument("--silent-after", choices=["EHLO", "MAIL", "RCPT", "DATA"])
+    parser.add_argument("--silent-after", choices=["EHLO", "MAIL", "RCPT", "DATA", "END"])
     parser.add_argument("--outdir", required=True)
     parser.add_argument("--lifetime", type=float, default=600)
     parser.add_argument("--port", type=int, default=0)
@@ -458,8 +487,7 @@ def main():
         async def mute(reader, writer):
             note_accepted(args.outdir)
             # Says nothing; reads until the client hangs up.
-            while await reader.read(4096):
-                pass
+            await overhear(reader, args.outdir)
             note_closed(args.outdir)
         loop.run_until_complete(asyncio.start_server(mute, sock=listener))
         loop.call_later(args.lifetime, loop.stop)
