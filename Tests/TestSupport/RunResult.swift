@@ -25,19 +25,25 @@ public func run(
     if let environment { process.environment = environment }
     let outPipe = Pipe()
     let errPipe = Pipe()
-    let inPipe = Pipe()
     process.standardOutput = outPipe
     process.standardError = errPipe
-    process.standardInput = stdin == nil ? FileHandle.nullDevice : inPipe
+    // Standard input from a file, not a pipe: a program that ends without reading it (a
+    // usage mistake) would have the test process's write to the pipe raise SIGPIPE, which
+    // ends the whole test process with no word.
+    var input: FileHandle?
+    if let stdin {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("stdin-\(UUID().uuidString)")
+        try stdin.write(to: file)
+        input = try FileHandle(forReadingFrom: file)
+        try FileManager.default.removeItem(at: file)
+    }
+    process.standardInput = input ?? FileHandle.nullDevice
+    defer { try? input?.close() }
     // The exit is waited on as an event (Foundation calls the handler when it reaps the
     // child), up to the timeout.
     let exited = DispatchSemaphore(value: 0)
     process.terminationHandler = { _ in exited.signal() }
     try process.run()
-    if let stdin {
-        inPipe.fileHandleForWriting.write(stdin)
-        try inPipe.fileHandleForWriting.close()
-    }
     // Read both pipes while the process runs, so neither can fill up and block it.
     nonisolated(unsafe) var outData = Data()
     nonisolated(unsafe) var errData = Data()
