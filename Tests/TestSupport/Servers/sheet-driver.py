@@ -476,9 +476,26 @@ for step in args:
         # GTK's file chooser: a "/" opens its location field (or goes into it, when the
         # chooser remembered it open); the path is typed once that field has the focus, and
         # Return pressed once the field holds all of it (typed at once, a busy chooser loses
-        # the first keys while it makes the field).
-        press_keys("slash")
+        # the first keys while it makes the field). The "/" goes to the window that has the
+        # keyboard, so it waits until that is the chooser (a loaded window manager gives it
+        # the focus a moment after it maps), and it is pressed again while no field of the
+        # chooser has the focus (a key pressed as the chooser took the focus can be lost).
         deadline = time.time() + TIMEOUT
+
+        def chooser_active():
+            # GTK marks a control focused only in the window that has the keyboard.
+            try:
+                return any(found.getState().contains(pyatspi.STATE_FOCUSED)
+                           for root in windows_named("Attach Files") for found in walk(root))
+            except Exception:
+                return False
+
+        while not chooser_active():
+            if time.time() > deadline:
+                fail("the file chooser never became the active window")
+            time.sleep(0.05)
+        press_keys("slash")
+        slashed_at = time.time()
 
         def location_field():
             return next((found for root in windows_named("Attach Files") for found in walk(root)
@@ -500,6 +517,9 @@ for step in args:
             if time.time() > deadline:
                 fail("the location field holds %r, not %r" % (held, rest) if node is not None
                      else "the file chooser's location field did not take the focus")
+            if node is None and time.time() - slashed_at > 2.0 and chooser_active():
+                press_keys("slash")
+                slashed_at = time.time()
             if node is not None and (typed_at is None or time.time() - typed_at > 3.0):
                 press_keys("ctrl+a")
                 type_text(rest)
