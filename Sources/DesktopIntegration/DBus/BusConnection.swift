@@ -41,15 +41,23 @@ final class BusConnection {
     /// socket and never answers is given up at the deadline instead of hanging the caller.
     static func session(within seconds: Double) throws(DesktopError) -> BusConnection {
         let gio = try GIOLibrary.load()
+        // An address none of whose elements GDBus can use (`disabled:`, which sandboxes and
+        // GLib's own tests set to mean "no bus", or one that does not parse) is no bus, said
+        // at once: a connection attempt, on a thread of GDBus's own, could only fail. The
+        // environment's is judged first, before GDBus's own lookup starts its machinery (its
+        // types and a thread pool: a third of a millisecond of a click with no bus).
+        func noBus(_ address: String) -> DesktopError? {
+            let usable = address.split(separator: ";").contains { gio.pointee.g_dbus_is_supported_address(String($0), nil) != 0 }
+            return usable ? nil : DesktopError(.configuration, tr("no session bus: GDBus cannot use the address %@", address))
+        }
+        if let given = getenv("DBUS_SESSION_BUS_ADDRESS").map({ String(cString: $0) }), !given.isEmpty, let error = noBus(given) {
+            throw error
+        }
         var error: UnsafeMutablePointer<GError>?
         guard let address = takeString(gio.pointee.g_dbus_address_get_for_bus_sync(G_BUS_TYPE_SESSION, nil, &error)) else {
             throw takeError(error, .configuration, tr("no session bus"))
         }
-        // An address none of whose elements GDBus can use (`disabled:`, which sandboxes and
-        // GLib's own tests set to mean "no bus", or one that does not parse) is no bus, said
-        // at once: a connection attempt, on a thread of GDBus's own, could only fail.
-        let usable = address.split(separator: ";").contains { gio.pointee.g_dbus_is_supported_address(String($0), nil) != 0 }
-        guard usable else { throw DesktopError(.configuration, tr("no session bus: GDBus cannot use the address %@", address)) }
+        if let error = noBus(address) { throw error }
         let context = MainContext()
         var connection: OpaquePointer?
         var failure: String?
