@@ -55,6 +55,7 @@ public enum Check {
         report.stateDirectory = session.storage.stateDirectory
         gatherHandlers(into: &report, session: session)
         gatherSettings(into: &report, session: session)
+        report.browsers = browserFacts()
         let server = gatherAccount(into: &report, session: session)
         report.consent = consentReach(callTimeout: busSeconds, includingTerminal: false)
         // The click's own input to its plan, on this run's facts.

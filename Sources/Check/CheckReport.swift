@@ -23,6 +23,8 @@ public struct CheckReport: Sendable {
     /// Every program that handles `mailto:` links (`MailHandlers.all`), the default first.
     public var mailPrograms: [MailHandler] = []
     public var mimeapps: Mimeapps
+    /// Every browser profile found, with where its `mailto:` links go.
+    public var browsers: [BrowserProfile] = []
     public var registration: Registration
     /// Where a handoff goes, or why nowhere.
     public var handoff: Program?

@@ -15,7 +15,7 @@ public protocol CheckSection: Sendable {
 extension CheckReport {
     /// Every section, in the order printed.
     public var sections: [any CheckSection] {
-        [verdictSection, mailProgramSection, mimeapps, sandbox, emailBackend, activation, desktopService, accountSection,
+        [verdictSection, mailProgramSection, mimeapps, browsersSection, sandbox, emailBackend, activation, desktopService, accountSection,
          linksSection, settingsSection, outbox, toDoSection]
     }
 

@@ -39,6 +39,8 @@ enum Verdict {
         if let setting = report.alwaysSetting, report.always == nil {
             report.warnings.append(tr("always=%@ in [route] names a way that cannot be taken now; a click asks again (mailto-route route reset forgets it)", setting))
         }
+        // A browser that keeps mailto: links: no click of it reaches any handler.
+        report.warnings += report.browsers.compactMap(\.warning)
         if report.policy.value == .direct, account.usable {
             report.warnings.append(
                 tr("policy=direct lets any clicked link send mail without asking; set policy=ask in [route] of %@ to be asked", report.configFile))

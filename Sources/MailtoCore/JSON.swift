@@ -6,6 +6,8 @@ public indirect enum JSON: Equatable, Sendable {
     case null
     case bool(Bool)
     case int(Int)
+    /// A number with a fraction or an exponent, as read (`JSONReader`); the outputs write none.
+    case number(Double)
     case string(String)
     case array([JSON])
     case object([(String, JSON)])
@@ -15,6 +17,7 @@ public indirect enum JSON: Equatable, Sendable {
         case (.null, .null): return true
         case let (.bool(a), .bool(b)): return a == b
         case let (.int(a), .int(b)): return a == b
+        case let (.number(a), .number(b)): return a == b
         case let (.string(a), .string(b)): return a == b
         case let (.array(a), .array(b)): return a == b
         case let (.object(a), .object(b)):
@@ -45,6 +48,8 @@ public indirect enum JSON: Equatable, Sendable {
         case .null: out.append(contentsOf: "null".utf8)
         case .bool(let value): out.append(contentsOf: (value ? "true" : "false").utf8)
         case .int(let value): out.append(contentsOf: String(value).utf8)
+        // Swift's shortest round-trip form is JSON's syntax; JSON has no infinity or NaN.
+        case .number(let value): out.append(contentsOf: (value.isFinite ? String(value) : "null").utf8)
         case .string(let value): JSON.writeString(value, to: &out)
         case .array(let values):
             out.append(UInt8(ascii: "["))

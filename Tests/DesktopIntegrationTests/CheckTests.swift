@@ -457,3 +457,108 @@ private func emailPortal(on bus: PrivateSessionBus, version: Int) throws -> Serv
                 "\(problems(object))")
     }
 }
+
+/// The browsers' own `mailto:` settings in `check`: a profile that keeps `mailto:` for a web
+/// site is a warning with the remedy; one that hands links to the desktop says so; an
+/// unreadable settings file is one line; no browser, no section. Files as Firefox and
+/// Chromium write them, in the sandbox's home.
+@Suite struct CheckBrowserTests {
+    static let gmail = "https://mail.google.com/mail/?extsrc=mailto&url=%s"
+
+    /// Firefox's profiles.ini with a profile `default-release` that chose Gmail for mailto and
+    /// one `work` that uses the system's mail program; Chromium with Outlook on the web as the
+    /// default mailto handler; a Chromium profile whose Preferences is cut short.
+    private func browsers(_ sandbox: Sandbox) throws {
+        try sandbox.write("""
+            [Install4F96D1932A9F858E]
+            Default=abcd.default-release
+            Locked=1
+
+            [Profile1]
+            Name=work
+            IsRelative=1
+            Path=efgh.work
+
+            [Profile0]
+            Name=default-release
+            IsRelative=1
+            Path=abcd.default-release
+            Default=1
+
+            [General]
+            StartWithLastProfile=1
+            Version=2
+            """, to: "home/.mozilla/firefox/profiles.ini")
+        try sandbox.write("""
+            {"defaultHandlersVersion":{"en-US":4},"mimeTypes":{"application/pdf":{"action":3,"extensions":["pdf"]}},\
+            "schemes":{"mailto":{"action":2,"handlers":[{"name":"Gmail","uriTemplate":"\(Self.gmail)"}]}},\
+            "isDownloadsImprovementsAlreadyMigrated":true}
+            """, to: "home/.mozilla/firefox/abcd.default-release/handlers.json")
+        try sandbox.write("""
+            {"defaultHandlersVersion":{"en-US":4},"mimeTypes":{},\
+            "schemes":{"mailto":{"action":4,"handlers":[null,{"name":"Gmail","uriTemplate":"\(Self.gmail)"}]}}}
+            """, to: "home/.mozilla/firefox/efgh.work/handlers.json")
+        try sandbox.write("""
+            {"partition":{"per_host_zoom_levels":{"x":{"example.org":{"zoom_level":1.5}}}},"custom_handlers":{\
+            "registered_protocol_handlers":[{"default":true,"last_modified":"13351234567890123","protocol":"mailto",\
+            "url":"https://outlook.office.com/mail/deeplink/compose?mailtouri=%s"}]}}
+            """, to: "home/.config/chromium/Default/Preferences")
+        try sandbox.write(#"{"custom_handlers":{"registered_protocol_"#, to: "home/.config/chromium/Profile 1/Preferences")
+    }
+
+    @Test func aFirefoxProfileThatSendsMailtoToAWebSiteIsAWarningWithTheRemedy() throws {
+        let sandbox = try Sandbox()
+        try browsers(sandbox)
+        let (table, _, object) = try check(sandbox)
+        #expect(table.stdout.contains("\nBrowsers\n"), "\(table)")
+        #expect(row(table, "Firefox (default-release)") == "keeps mailto: links: opens them in Gmail (\(Self.gmail))", "\(table)")
+        #expect(row(table, "Firefox (work)") == "hands mailto: links to the desktop's handler (none is set)")
+        #expect(row(table, "Chromium (Default)")
+            == "keeps mailto: links: opens them in outlook.office.com (https://outlook.office.com/mail/deeplink/compose?mailtouri=%s)")
+        let corrupt = sandbox.configHome.appendingPathComponent("chromium/Profile 1/Preferences").path
+        #expect(row(table, "Chromium (Profile 1)") == "\(corrupt) cannot be read: not JSON")
+        #expect(rows(table, "to change") == [
+            "in Firefox: Settings → General → Applications → mailto → “Use … (default)”, the desktop's handler",
+            "in Chromium: open chrome://settings/handlers and remove outlook.office.com for email (mailto)",
+        ])
+        let warnings = rows(table, "warning")
+        #expect(warnings.contains("Firefox (default-release) opens mailto: links in Gmail (\(Self.gmail)): they never reach "
+            + "mailto-route or your mail program; in Firefox: Settings → General → Applications → mailto → “Use … (default)”, "
+            + "the desktop's handler"), "\(warnings)")
+        #expect(warnings.filter { $0.hasPrefix("Chromium (Default) opens mailto: links in outlook.office.com") }.count == 1)
+        #expect(!warnings.contains { $0.hasPrefix("Firefox (work)") || $0.hasPrefix("Chromium (Profile 1)") })
+
+        let browsers = try #require(object["browsers"] as? [[String: Any]], "\(object)")
+        #expect(browsers.map { "\($0["browser"] ?? "")/\($0["profile"] ?? "")/\($0["mailto"] ?? "")" } == [
+            "Firefox/work/desktop", "Firefox/default-release/website", "Chromium/Default/website", "Chromium/Profile 1/unreadable",
+        ])
+        #expect(browsers[1]["name"] as? String == "Gmail")
+        #expect(browsers[1]["url"] as? String == Self.gmail)
+        #expect(browsers[1]["file"] as? String
+            == sandbox.home.appendingPathComponent(".mozilla/firefox/abcd.default-release/handlers.json").path)
+        #expect((browsers[1]["fix"] as? String)?.hasPrefix("in Firefox: Settings") == true)
+        #expect(browsers[0]["fix"] is NSNull)
+        #expect(browsers[3]["error"] as? String == "not JSON")
+        #expect((object["warnings"] as? [String])?.filter { $0.contains("opens mailto: links in") }.count == 2)
+    }
+
+    @Test func aBrowserThatHandsMailtoToTheDesktopNamesTheHandlerItReaches() throws {
+        let sandbox = try Sandbox()
+        try sandbox.installHandler("fakebird.desktop", name: "Fake Bird", program: "fakebird")
+        try sandbox.setDefaultMailHandler("fakebird.desktop")
+        try sandbox.write("[Profile0]\nName=default\nIsRelative=1\nPath=x.default\n", to: "home/.mozilla/firefox/profiles.ini")
+        let (table, _, object) = try check(sandbox)
+        // No handlers.json: Firefox stored no choice, and asks the desktop.
+        #expect(row(table, "Firefox (default)") == "hands mailto: links to the desktop's handler, Fake Bird", "\(table)")
+        #expect(rows(table, "to change").isEmpty)
+        #expect(!rows(table, "warning").contains { $0.hasPrefix("Firefox") })
+        #expect((object["browsers"] as? [[String: Any]])?.first?["mailto"] as? String == "desktop")
+    }
+
+    @Test func noBrowserProfileLeavesTheSectionOut() throws {
+        let sandbox = try Sandbox()
+        let (table, _, object) = try check(sandbox)
+        #expect(!table.stdout.contains("Browsers"), "\(table)")
+        #expect((object["browsers"] as? [Any])?.isEmpty == true, "\(object)")
+    }
+}

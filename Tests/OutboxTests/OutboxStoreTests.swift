@@ -248,8 +248,17 @@ import TestSupport
         ])
         #expect(JSONReader.parse(Array(value.serialized.utf8)) == value)
         #expect(JSONReader.parse(Array(#"{"a": "\ud83d\ude00"}"#.utf8)) == .object([("a", .string("😀"))]))
-        for broken in ["", "{", #"{"a": }"#, #"{"a": 1,}"#, "[1 2]", #""\x""#, "1.5", "{} x"] {
+        for broken in ["", "{", #"{"a": }"#, #"{"a": 1,}"#, "[1 2]", #""\x""#, "1.", ".5", "1e", "1e+", "-", "{} x"] {
             #expect(JSONReader.parse(Array(broken.utf8)) == nil, "\(broken)")
         }
+    }
+
+    /// Chromium's Preferences hold fractions, exponents and numbers beyond an Int: read as
+    /// `.number`, whole numbers that fit stay `.int` (what the outbox reads back).
+    @Test func numbersWithAFractionAnExponentOrBeyondAnIntAreReadAsNumbers() {
+        #expect(JSONReader.parse(Array("[7, -3, 1.5, -2.5e3, 1E2, 0.25e-1, 99999999999999999999]".utf8))
+            == .array([.int(7), .int(-3), .number(1.5), .number(-2500), .number(100), .number(0.025), .number(1e20)]))
+        #expect(JSON.array([.number(1.5), .number(1e20)]).serialized == "[1.5, 1e+20]")
+        #expect(JSONReader.parse(Array("1.5".utf8))?.intValue == nil)
     }
 }

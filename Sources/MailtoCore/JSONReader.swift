@@ -1,8 +1,10 @@
-import MailtoCore
-
-/// Reads back the JSON this module writes (entry metadata, outcome-log lines): objects,
-/// arrays, strings, integers, booleans and null, into `MailtoCore.JSON`. Numbers with a
-/// fraction or an exponent are refused; nothing here writes them.
+/// Reads JSON into `JSON`: what the outbox writes and reads back (entry metadata,
+/// outcome-log lines), and the browsers' own settings that `check` reads (Firefox's
+/// `handlers.json`, Chromium's `Preferences`). Whole numbers are `.int`; a number with a
+/// fraction or an exponent, or one too large for an `Int`, is `.number` (Chromium's
+/// `Preferences` holds such numbers; nothing of this project writes them). Anything that is
+/// not RFC 8259 JSON, or nests deeper than 32, is `nil`: the caller names the file as
+/// unreadable, never guesses.
 package struct JSONReader {
     private let bytes: [UInt8]
     private var index = 0
@@ -89,28 +91,53 @@ package struct JSONReader {
         case UInt8(ascii: "n"):
             return consume("null") ? .null : nil
         default:
-            return integer()
+            return number()
         }
     }
 
-    private mutating func integer() -> JSON? {
+    /// A whole number as `.int` when it fits; else, and with a fraction or an exponent
+    /// (RFC 8259 §6: `-? int frac? exp?`), the nearest `Double`.
+    private mutating func number() -> JSON? {
+        let start = index
         var negative = false
         if index < bytes.count, bytes[index] == UInt8(ascii: "-") {
             negative = true
             index += 1
         }
         var value = 0
-        var digits = 0
-        while index < bytes.count, bytes[index] >= UInt8(ascii: "0"), bytes[index] <= UInt8(ascii: "9") {
+        var fits = true
+        let digits = self.digits { digit in
             let (times, overflow1) = value.multipliedReportingOverflow(by: 10)
-            let (sum, overflow2) = times.addingReportingOverflow(Int(bytes[index] - UInt8(ascii: "0")))
-            guard !overflow1, !overflow2 else { return nil }
+            let (sum, overflow2) = times.addingReportingOverflow(Int(digit))
+            if overflow1 || overflow2 { fits = false }
             value = sum
-            digits += 1
-            index += 1
         }
         guard digits > 0 else { return nil }
-        return .int(negative ? -value : value)
+        var whole = fits
+        if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
+            index += 1
+            guard self.digits({ _ in }) > 0 else { return nil }
+            whole = false
+        }
+        if index < bytes.count, bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") {
+            index += 1
+            if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") { index += 1 }
+            guard self.digits({ _ in }) > 0 else { return nil }
+            whole = false
+        }
+        if whole { return .int(negative ? -value : value) }
+        return Double(String(decoding: bytes[start..<index], as: UTF8.self)).map(JSON.number)
+    }
+
+    /// Consumes a run of ASCII digits, each given to `each` as its value; how many there were.
+    private mutating func digits(_ each: (UInt8) -> Void) -> Int {
+        var count = 0
+        while index < bytes.count, bytes[index] >= UInt8(ascii: "0"), bytes[index] <= UInt8(ascii: "9") {
+            each(bytes[index] - UInt8(ascii: "0"))
+            count += 1
+            index += 1
+        }
+        return count
     }
 
     private mutating func string() -> String? {
@@ -189,6 +216,16 @@ extension JSON {
 
     package var intValue: Int? {
         if case .int(let value) = self { return value }
+        return nil
+    }
+
+    package var boolValue: Bool? {
+        if case .bool(let value) = self { return value }
+        return nil
+    }
+
+    package var arrayValue: [JSON]? {
+        if case .array(let values) = self { return values }
         return nil
     }
 
