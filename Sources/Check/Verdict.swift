@@ -39,6 +39,14 @@ enum Verdict {
         if let setting = report.alwaysSetting, report.always == nil {
             report.warnings.append(tr("always=%@ in [route] names a way that cannot be taken now; a click asks again (mailto-route route reset forgets it)", setting))
         }
+        for missing in report.emailBackend.missingBackends {
+            let fix = missing.key == EmailBackends.interface && missing.name == "mailtoroute"
+                ? tr("run mailto-route portal disable, or remove mailtoroute from that line")
+                : tr("remove %@ from that line", missing.name)
+            report.warnings.append(tr("%@= in %@ names %@, which has no .portal file: xdg-desktop-portal 1.17.0 to 1.19.0 crash at "
+                + "start-up on that (their issue 1455), taking every portal down; %@", missing.key, report.emailBackend.config ?? "?",
+                                      missing.name, fix))
+        }
         if report.policy.value == .direct, account.usable {
             report.warnings.append(
                 tr("policy=direct lets any clicked link send mail without asking; set policy=ask in [route] of %@ to be asked", report.configFile))
