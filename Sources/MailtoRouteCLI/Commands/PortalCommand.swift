@@ -10,9 +10,8 @@ enum PortalCommand: Command {
     static let usage = "portal [status | enable | disable]"
     static let options: [OptionSpec] = []
     static let arguments: [(name: String, help: String)] = [
-        ("status", trNoop("the Email portal's backend, and whether portal enable set it (the default)")),
-        ("enable", trNoop("set org.freedesktop.impl.portal.Email=mailtoroute in your own portals.conf "
-            + "(xdg-desktop-portal 1.17 and later; a copy of the desktop's when you have none)")),
+        ("status", trNoop("which backend has the Email portal (the default)")),
+        ("enable", trNoop("give it to mailto-route in your portals.conf (1.17 and later)")),
         ("disable", trNoop("take that back: the file as it was before, byte for byte")),
     ]
     static let maxPositionals = 1
