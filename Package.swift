@@ -119,7 +119,7 @@ let package = Package(
         .systemLibrary(name: "CTestProcess", path: "Tests/CTestProcess"),
         .testTarget(name: "MailtoCoreTests", dependencies: ["MailtoCore"]),
         // Snapshots/ holds expected outputs, read from the source tree.
-        .testTarget(name: "CLITests", dependencies: ["TestSupport", "mailto-route", "MailtoRouteCLI", "MailtoRoute", "Outbox", "RouteFakes", "SMTPTransport"], exclude: ["Snapshots"]),
+        .testTarget(name: "CLITests", dependencies: ["TestSupport", "mailto-route", "MailtoRouteCLI", "MailtoRoute", "Check", "Outbox", "RouteFakes", "SMTPTransport"], exclude: ["Snapshots"]),
         // DesktopIntegration in-process too, for what needs no GIO (ExecLine: GLib only).
         .testTarget(
             name: "DesktopIntegrationTests",

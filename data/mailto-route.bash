@@ -7,7 +7,7 @@
 # compares them). IDs come from `mailto-route outbox list --json` and
 # `mailto-route drafts list --json`, asked of the mailto-route being completed.
 
-_mailto_route_commands="open send compose check parse register unregister outbox drafts log account route help"
+_mailto_route_commands="open send compose check parse register unregister portal outbox drafts log account route help"
 
 # The options of command $1, one string.
 _mailto_route_options() {
@@ -18,7 +18,7 @@ _mailto_route_options() {
         send) echo "--to --cc --bcc --subject --body --body-file --html --attach --from --account --direct --handoff --json --help" ;;
         check) echo "--json --offline --help" ;;
         register) echo "--force --help" ;;
-        unregister) echo "--help" ;;
+        unregister | portal) echo "--help" ;;
         outbox | drafts | route) echo "--json --help" ;;
         log) echo "--stats --count --json --help" ;;
         account) echo "--account --host --port --security --user --password-stdin --json --help" ;;
@@ -101,6 +101,7 @@ _mailto_route() {
         drafts) _mailto_route_action "$program" drafts "list send drop" "send drop" "${words[@]}" ;;
         account) ((${#words[@]} == 0)) && mapfile -t COMPREPLY < <(compgen -W "add" -- "$current") ;;
         route) ((${#words[@]} == 0)) && mapfile -t COMPREPLY < <(compgen -W "show reset" -- "$current") ;;
+        portal) ((${#words[@]} == 0)) && mapfile -t COMPREPLY < <(compgen -W "status enable disable" -- "$current") ;;
     esac
 }
 

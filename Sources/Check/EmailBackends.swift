@@ -21,6 +21,13 @@ extension CheckReport {
         public var desktopsFrom = tr("this run")
         /// The portals.conf that is read (1.18 and later).
         public var config: String?
+        /// The user's own directory of portals.conf files, the first one searched (1.17 and
+        /// later), and the file in it that `mailto-route portal enable` sets the Email line in:
+        /// the one read when it is the user's, else a copy named for the desktop.
+        public var userConfigDirectory: String?
+        public var enableTarget: String?
+        /// The names in the portals.conf read that no `.portal` file gives (issue 1455).
+        public var missingBackends: [MissingBackend] = []
         /// The backends that offer Email, in the order the portal keeps them.
         public var offering: [PortalBackend] = []
         public var rejected: [PortalBackend.Rejected] = []
@@ -31,6 +38,20 @@ extension CheckReport {
         public var steps: [String] = []
 
         public var mailtoRouteWins: Bool { winner?.dbusName == EmailBackends.busName }
+    }
+
+    /// A key of `[preferred]` naming a backend that has no `.portal` file: xdg-desktop-portal
+    /// 1.17.0 to 1.19.0 look it up, find nothing and crash at start-up (their issue 1455,
+    /// `find_portal_implementation_iface`), taking every portal down; later ones skip it.
+    public struct MissingBackend: Sendable, Equatable {
+        /// `default`, or the interface (`org.freedesktop.impl.portal.Email`).
+        public var key: String
+        public var name: String
+
+        public init(key: String, name: String) {
+            self.key = key
+            self.name = name
+        }
     }
 }
 
@@ -109,16 +130,40 @@ public enum EmailBackends {
                 + environment.dataDirs.map { $0 + subdirectory } + [dataDir + subdirectory]
             config = PortalsConf.find(in: configDirectories, desktops: desktops)
             facts.config = config?.path
+            facts.userConfigDirectory = configDirectories.first
+            facts.enableTarget = configDirectories.first.map {
+                enableTarget(config: config?.path, userConfigDirectory: $0, desktops: desktops)
+            }
+            facts.missingBackends = config.map { missing(in: $0, installed: backends) } ?? []
         }
         let chosen = PortalRules.choose(interface, from: backends, desktops: desktops, version: version, config: config)
         facts.winner = chosen.backend
         facts.how = chosen.how
         if !facts.mailtoRouteWins {
             facts.steps = steps(backends: backends, config: config, desktops: desktops, version: version,
-                                directory: directory, prefix: prefix, dataDir: dataDir,
-                                userConfigDirectory: configDirectories.first ?? "")
+                                directory: directory, prefix: prefix, target: facts.enableTarget)
         }
         return facts
+    }
+
+    /// The file `portal enable` writes: the portals.conf read when it is in the user's
+    /// directory; else one there named for the first desktop, which that desktop reads
+    /// before every other (a plain portals.conf would be read on every desktop, over each
+    /// one's own `DESKTOP-portals.conf`).
+    static func enableTarget(config: String?, userConfigDirectory: String, desktops: [String]) -> String {
+        if let config, config.hasPrefix(userConfigDirectory + "/") { return config }
+        return userConfigDirectory + "/" + (desktops.first.map { "\($0)-portals.conf" } ?? "portals.conf")
+    }
+
+    /// Each name of `config`'s `[preferred]` that is no installed backend's (`none` and `*`
+    /// are not names): `default` first, then the interfaces by name.
+    static func missing(in config: PortalsConf, installed: [PortalBackend]) -> [CheckReport.MissingBackend] {
+        let names = Set(installed.map(\.name))
+        let keyed = (config.defaultPortals.map { [("default", $0)] } ?? []) + config.interfaces.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
+        return keyed.flatMap { key, portals in
+            portals.filter { !$0.isEmpty && $0 != "none" && $0 != "*" && !names.contains($0) }
+                .map { CheckReport.MissingBackend(key: key, name: $0) }
+        }
     }
 
     /// `/usr` for `/usr/libexec/xdg-desktop-portal` and `/usr/lib/xdg-desktop-portal`.
@@ -131,9 +176,11 @@ public enum EmailBackends {
 
     /// The changes that make mailto-route's backend win, each tried with the same rule
     /// (`PortalRules.choose`) before it is offered, so that the advice and the portal agree.
+    /// None leaves a file that outlives the package: on 1.17 and later the one step is
+    /// `mailto-route portal enable`, which `portal disable` (and `unregister`) takes back.
     static func steps(
         backends: [PortalBackend], config: PortalsConf?, desktops: [String], version: PortalVersion,
-        directory: String, prefix: String, dataDir: String, userConfigDirectory: String
+        directory: String, prefix: String, target: String?
     ) -> [String] {
         func wins(_ backends: [PortalBackend], _ config: PortalsConf?) -> Bool {
             PortalRules.choose(interface, from: backends, desktops: desktops, version: version, config: config)
@@ -152,42 +199,18 @@ public enum EmailBackends {
                 + "other directory)", directory, prefix))
         }
         if wins(installed, config) { return steps + [restart] }
-        let others = installed.filter { $0.dbusName != busName }
-        if version.readsPortalsConf {
-            let line = "org.freedesktop.impl.portal.Email=mailtoroute"
-            var chosen = config ?? PortalsConf(path: userConfigDirectory + "/portals.conf", interfaces: [:], defaultPortals: nil)
+        if version.readsPortalsConf, let target {
+            var chosen = config ?? PortalsConf(path: target, interfaces: [:], defaultPortals: nil)
+            chosen.path = target
             chosen.interfaces[interface] = [ours.name]
-            if let config {
-                let folder = String(config.path[..<(config.path.lastIndex(of: "/") ?? config.path.endIndex)])
-                steps.append(folder == userConfigDirectory
-                    ? tr("set %@ in the [preferred] group of %@", line, config.path)
-                    : tr("copy %@ to %@/ and set %@ in its [preferred] group (the copy is read instead of it, and "
-                        + "keeps its other choices)", config.path, userConfigDirectory, line))
-            } else {
-                steps.append(tr("create %@/portals.conf holding [preferred] and %@ (the example "
-                    + "%@/doc/mailto-route/mailtoroute-portals.conf)", userConfigDirectory, line, dataDir))
-            }
-            return wins(installed, chosen) ? steps + [restart] : steps
+            guard wins(installed, chosen) else { return steps }
+            return steps + [tr("run mailto-route portal enable: it sets %@=%@ in %@ (mailto-route portal disable takes it back)",
+                               interface, ours.name, target), restart]
         }
-        // 1.16 has no configuration: only UseIn and the file name decide.
-        let desktop = desktops.first
-        if let desktop {
-            var named = ours
-            named.useIn = (ours.useIn ?? []) + [desktop]
-            if wins(others + [named], nil) {
-                return steps + [tr("as root, add %@ to UseIn= of %@/%@", desktop, directory, ours.fileName), restart]
-            }
-        }
-        var first = ours
-        first.fileName = "00-mailtoroute.portal"
-        first.useIn = desktop.map { [$0] } ?? []
-        let ahead = PortalRules.choose(interface, from: others, desktops: desktops, version: version, config: nil).backend
-        if wins(others + [first], nil) {
-            return steps + [tr("as root, copy %@/%@ to %@/%@", directory, ours.fileName, directory, first.fileName)
-                + (desktop.map { tr(" with UseIn=%@", $0) } ?? "")
-                + tr(": xdg-desktop-portal %@ takes the first file by name", version)
-                + (ahead.map { tr(", and %@ comes before %@", $0.fileName, ours.fileName) } ?? ""), restart]
-        }
-        return steps
+        // 1.16 has no configuration: the installed .portal files alone decide (UseIn, then
+        // the file name), and the one that can change that is the package's own.
+        let ahead = PortalRules.choose(interface, from: installed, desktops: desktops, version: version, config: nil).backend
+        return steps + [tr("xdg-desktop-portal %@ has no setting for this: the .portal files in %@ decide, and they give "
+            + "it to %@, not to %@, the file mailto-route installs", version, directory, ahead?.fileName ?? "?", ours.fileName)]
     }
 }

@@ -41,6 +41,14 @@ enum Verdict {
         }
         // A browser that keeps mailto: links: no click of it reaches any handler.
         report.warnings += report.browsers.compactMap(\.warning)
+        for missing in report.emailBackend.missingBackends {
+            let fix = missing.key == EmailBackends.interface && missing.name == "mailtoroute"
+                ? tr("run mailto-route portal disable, or remove mailtoroute from that line")
+                : tr("remove %@ from that line", missing.name)
+            report.warnings.append(tr("%@= in %@ names %@, which has no .portal file: xdg-desktop-portal 1.17.0 to 1.19.0 crash at "
+                + "start-up on that (their issue 1455), taking every portal down; %@", missing.key, report.emailBackend.config ?? "?",
+                                      missing.name, fix))
+        }
         if report.policy.value == .direct, account.usable {
             report.warnings.append(
                 tr("policy=direct lets any clicked link send mail without asking; set policy=ask in [route] of %@ to be asked", report.configFile))

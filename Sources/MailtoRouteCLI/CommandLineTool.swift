@@ -18,6 +18,7 @@ public enum CommandLineTool {
         ParseCommand.self,
         RegisterCommand.self,
         UnregisterCommand.self,
+        PortalCommand.self,
         OutboxCommand.self,
         DraftsCommand.self,
         LogCommand.self,

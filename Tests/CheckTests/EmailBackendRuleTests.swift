@@ -6,7 +6,7 @@ import Testing
 /// A portal installation under a temporary prefix: `.portal` files in its datadir and
 /// portals.conf files in the XDG directories, read by the rule of the version given
 /// (`EmailBackends.gather`, as `check` calls it), never the machine's own.
-private final class PortalTree {
+final class PortalTree {
     let root: String
     var prefix: String { root + "/usr" }
     var executable: String { prefix + "/libexec/xdg-desktop-portal" }
@@ -121,34 +121,19 @@ private final class PortalTree {
         #expect(new.rejected.map(\.fileName) == ["broken.portal"])
     }
 
-    @Test func version116StepsMakeMailtoRouteWinOnceCarriedOut() throws {
+    @Test func version116StepsSayWhatIsTrueAndAskForNoRootStep() throws {
         let tree = try PortalTree()
         try tree.gtk()
-        // Not installed: the first step installs it; on GNOME gtk.portal still comes first by
-        // name, so the step after it is the copy that sorts before it.
+        // Not installed: the first step installs it; on GNOME gtk.portal still wins, and 1.16
+        // has no setting a user could change: check says so, and advises no file for root
+        // to copy (such a file outlives the package).
         let before = tree.gather("1.16.0", desktop: "GNOME")
         #expect(before.winner?.fileName == "gtk.portal")
         #expect(before.steps.first?.hasPrefix("install data/mailtoroute.portal to \(tree.portals)/") == true)
         try tree.installMailtoRoute()
         let installed = tree.gather("1.16.0", desktop: "GNOME")
-        let copy = try #require(installed.steps.first)
-        #expect(copy.hasPrefix("as root, copy \(tree.portals)/mailtoroute.portal to \(tree.portals)/00-mailtoroute.portal with UseIn=GNOME"))
-        #expect(installed.steps.last?.contains("systemctl --user restart xdg-desktop-portal") == true)
-        var text = try String(contentsOfFile: tree.portals + "/mailtoroute.portal", encoding: .utf8)
-        text = text.replacingOccurrences(of: "\nUseIn=\n", with: "\nUseIn=GNOME\n")
-        try tree.write(text, to: tree.portals + "/00-mailtoroute.portal")
-        let after = tree.gather("1.16.0", desktop: "GNOME")
-        #expect(after.mailtoRouteWins, "\(after)")
-        #expect(after.steps.isEmpty)
-
-        // A desktop whose backend sorts after mailtoroute.portal: naming it in UseIn is enough.
-        let other = try PortalTree()
-        try other.installMailtoRoute()
-        try other.backend("xapp.portal", bus: "org.freedesktop.impl.portal.desktop.xapp", useIn: "X-Cinnamon")
-        let step = try #require(other.gather("1.16.0", desktop: "X-Cinnamon").steps.first)
-        #expect(step == "as root, add X-Cinnamon to UseIn= of \(other.portals)/mailtoroute.portal")
-        try other.write(text.replacingOccurrences(of: "UseIn=GNOME", with: "UseIn=X-Cinnamon"), to: other.portals + "/mailtoroute.portal")
-        #expect(other.gather("1.16.0", desktop: "X-Cinnamon").mailtoRouteWins)
+        #expect(installed.steps == ["xdg-desktop-portal 1.16.0 has no setting for this: the .portal files in \(tree.portals) "
+            + "decide, and they give it to gtk.portal, not to mailtoroute.portal, the file mailto-route installs"])
     }
 
     @Test func version118ReadsTheFirstPortalsConfDesktopFileFirstAndTheInterfaceKeyOverDefault() throws {
@@ -184,7 +169,7 @@ private final class PortalTree {
         #expect(overridden.mailtoRouteWins)
     }
 
-    @Test func version118StepsCopyTheDesktopsConfigurationAndAddTheEmailLine() throws {
+    @Test func version118StepsAreThePortalEnableCommandWhichMakesMailtoRouteWin() throws {
         let tree = try PortalTree()
         try tree.gtk()
         try tree.installMailtoRoute()
@@ -193,28 +178,24 @@ private final class PortalTree {
         let facts = tree.gather("1.18.4", desktop: "GNOME")
         #expect(facts.winner?.fileName == "gtk.portal")
         let userDirectory = tree.configHome + "/xdg-desktop-portal"
-        #expect(facts.steps.first == "copy \(system) to \(userDirectory)/ and set org.freedesktop.impl.portal.Email=mailtoroute "
-            + "in its [preferred] group (the copy is read instead of it, and keeps its other choices)")
-        // The copy, before the line is set in it: now it is the file to change.
-        try tree.write("[preferred]\ndefault=gnome;gtk\n", to: userDirectory + "/gnome-portals.conf")
-        #expect(tree.gather("1.18.4", desktop: "GNOME").steps.first
-            == "set org.freedesktop.impl.portal.Email=mailtoroute in the [preferred] group of \(userDirectory)/gnome-portals.conf")
-        try tree.write("[preferred]\ndefault=gnome;gtk\norg.freedesktop.impl.portal.Email=mailtoroute\n",
-                       to: userDirectory + "/gnome-portals.conf")
-        let after = tree.gather("1.18.4", desktop: "GNOME")
-        #expect(after.mailtoRouteWins, "\(after)")
+        #expect(facts.enableTarget == userDirectory + "/gnome-portals.conf")
+        #expect(facts.steps.first == "run mailto-route portal enable: it sets org.freedesktop.impl.portal.Email=mailtoroute in "
+            + "\(userDirectory)/gnome-portals.conf (mailto-route portal disable takes it back)")
+        #expect(facts.steps.allSatisfy { !$0.contains("as root") })
+        // Carried out, the step makes it win.
+        let choice = EmailPortalChoice(stateDirectory: tree.root + "/state")
+        _ = try choice.enable(facts)
+        #expect(tree.gather("1.18.4", desktop: "GNOME").mailtoRouteWins)
 
-        // With no portals.conf anywhere: create the user's, as the shipped example has it.
+        // With no portals.conf anywhere: the same command, which makes the user's.
         let bare = try PortalTree()
         try bare.gtk()
         try bare.installMailtoRoute()
         let none = bare.gather("1.18.4", desktop: "GNOME")
         #expect(none.config == nil)
         #expect(none.how.contains("deprecated"))
-        #expect(none.steps.first?.hasPrefix("create \(bare.configHome)/xdg-desktop-portal/portals.conf") == true)
-        let snippet = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("data/mailtoroute-portals.conf")
-        try bare.write(try String(contentsOf: snippet, encoding: .utf8), to: bare.configHome + "/xdg-desktop-portal/portals.conf")
+        #expect(none.steps.first?.hasPrefix("run mailto-route portal enable: it sets") == true)
+        _ = try EmailPortalChoice(stateDirectory: bare.root + "/state").enable(none)
         #expect(bare.gather("1.18.4", desktop: "GNOME").mailtoRouteWins)
     }
 }

@@ -20,6 +20,10 @@ extension CheckReport.EmailBackend: CheckSection {
         if version.readsPortalsConf {
             rows.append((tr("rule"), tr("portals.conf ([preferred]: the interface's key, else default=), then UseIn (deprecated); backends from %@", portalsDirectory)))
             rows.append(("portals.conf", config ?? tr("none")))
+            for missing in missingBackends {
+                rows.append((tr("names no backend"), tr("%@= names %@, which has no .portal file in %@", missing.key, missing.name,
+                                                        portalsDirectory)))
+            }
         } else {
             rows.append((tr("rule"), tr("%@ reads no portals.conf: backends from %@ only, those whose UseIn names a desktop of XDG_CURRENT_DESKTOP first, then by file name", version, portalsDirectory)))
         }
@@ -47,6 +51,8 @@ extension CheckReport.EmailBackend: CheckSection {
             ("directory", .string(executable == nil ? nil : portalsDirectory)),
             ("desktops", .strings(desktops)), ("desktopsFrom", .string(desktopsFrom)),
             ("config", .string(config)),
+            ("missingBackends", .array(missingBackends.map { .object([("key", .string($0.key)), ("name", .string($0.name))]) })),
+            ("enableTarget", .string(enableTarget)),
             ("offering", .array(offering.map(backend))),
             ("skipped", .array(rejected.map { .object([("file", .string($0.fileName)), ("reason", .string($0.reason))]) })),
             ("winner", winner.map(backend) ?? .null), ("how", .string(executable == nil ? nil : how)),
@@ -56,6 +62,13 @@ extension CheckReport.EmailBackend: CheckSection {
 }
 
 extension Check {
+    /// The Email backend as `check` finds it, alone: for `mailto-route portal`.
+    public static func emailBackend() -> CheckReport.EmailBackend {
+        let portal = EmailBackends.findPortal()
+        let version = portal.map { executable in Result { () throws(SubprocessError) in try Subprocess([executable, "--version"]) } }
+        return emailBackendFacts(portal, version, activation: activationFacts(askingTheBus: true))
+    }
+
     /// The Email backend by the installed portal's rule. The portal is started by D-Bus
     /// activation, so with systemd --user the desktop it sees is the user manager's.
     static func emailBackendFacts(
