@@ -4,19 +4,12 @@ import MailtoCore
 /// GIO and GObject, opened with `dlopen` the first time something needs them (see
 /// `CGIO/shim.h` for why: a direct send never does), and never unloaded. GLib itself is
 /// linked.
-public enum GIOLibrary {
+enum GIOLibrary {
     /// The one table of entry points in the process, or the reason GIO could not be loaded
     /// (see `loadTable`). `nonisolated(unsafe)` because a pointer is not `Sendable`: Swift
     /// initialises the global once, thread-safely, and the table behind it is only ever
     /// read after that.
     nonisolated(unsafe) private static let shared = loadTable("GIO") { mr_gio_load($0) }
-
-    /// Starts loading GIO ahead (`MailtoCore.loadAhead`), for a run that will surely need
-    /// it (a click: the handler, the accounts and the bus are all GIO's): about a
-    /// millisecond, made while the words and the configuration are read.
-    public static func loadAhead() {
-        MailtoCore.loadAhead { _ = shared }
-    }
 
     /// The loaded table; throws when GIO cannot be loaded.
     static func load() throws(DesktopError) -> UnsafePointer<mr_gio_api> {

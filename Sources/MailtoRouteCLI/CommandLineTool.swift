@@ -1,7 +1,6 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import DesktopIntegration
 import MailtoRoute
 import SMTPTransport
 
@@ -59,18 +58,14 @@ public enum CommandLineTool {
         return words
     }
 
-    /// Starts loading the large library the command `words` name will surely open, while
-    /// its words are read and its configuration loaded (`MailtoCore.loadAhead`): GIO for a
-    /// click (`open`) and a `send --handoff`, libcurl for any other `send`; nothing for
-    /// `--help`. One library only: two loads at once would take turns at the dynamic
-    /// loader's lock.
+    /// Starts what the command `words` name will surely need and can be had while its words
+    /// are read and its configuration loaded: a `send` that may send directly starts
+    /// loading libcurl (`SMTPSession.loadLibraryAhead`), about three of the four
+    /// milliseconds a send takes to start. Not for `--handoff` or `--help`, which never
+    /// send: a handoff's own library (GIO) would wait for libcurl's load to end first.
     public static func startAhead(_ words: [String]) {
-        guard let command = words.first, !words.contains(where: { $0 == "--help" || $0 == "-h" }) else { return }
-        if command == OpenCommand.name || command == SendCommand.name && words.contains("--handoff") {
-            GIOLibrary.loadAhead()
-        } else if command == SendCommand.name {
-            SMTPSession.loadLibraryAhead()
-        }
+        guard words.first == SendCommand.name, !words.contains(where: { ["--handoff", "--help", "-h"].contains($0) }) else { return }
+        SMTPSession.loadLibraryAhead()
     }
 
     /// The options whose value is a local file's path, opened as `LocalPath` text.
