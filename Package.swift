@@ -81,7 +81,7 @@ let package = Package(
         .executableTarget(name: "mailto-route-desktop", dependencies: ["MailtoRouteDesktop", "MailtoCore"]),
         // The command line as a library: every subcommand, the argument parser, the output;
         // tested in-process (CLITests) as well as by running the binary.
-        .target(name: "MailtoRouteCLI", dependencies: ["MailtoRoute", "Check", "SMTPTransport"]),
+        .target(name: "MailtoRouteCLI", dependencies: ["MailtoRoute", "Check"]),
         // `mailto-route check`: what a click would do now (the plan on this machine's facts),
         // section by section, and what to fix.
         .target(name: "Check", dependencies: ["MailtoRoute", "DesktopIntegration", "SMTPTransport", "Outbox"]),

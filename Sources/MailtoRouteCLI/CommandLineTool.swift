@@ -2,7 +2,6 @@
 import Glibc
 #endif
 import MailtoRoute
-import SMTPTransport
 
 /// The command line as a library: `mailto-route`'s `main` is one call of `run`, and the
 /// tests call it in-process with their own context, as swift-argument-parser's tests
@@ -56,16 +55,6 @@ public enum CommandLineTool {
             }
         }
         return words
-    }
-
-    /// Starts what the command `words` name will surely need and can be had while its words
-    /// are read and its configuration loaded: a `send` that may send directly starts
-    /// loading libcurl (`SMTPSession.loadLibraryAhead`), about three of the four
-    /// milliseconds a send takes to start. Not for `--handoff` or `--help`, which never
-    /// send: a handoff's own library (GIO) would wait for libcurl's load to end first.
-    public static func startAhead(_ words: [String]) {
-        guard words.first == SendCommand.name, !words.contains(where: { ["--handoff", "--help", "-h"].contains($0) }) else { return }
-        SMTPSession.loadLibraryAhead()
     }
 
     /// The options whose value is a local file's path, opened as `LocalPath` text.

@@ -66,12 +66,6 @@ public final class SMTPSession {
         try SMTPSubmission.configure(easy, server: server)
     }
 
-    /// Starts loading libcurl now, on a thread of its own, for a process that knows it will
-    /// send: the first session then waits only for what is left of that load.
-    public static func loadLibraryAhead() {
-        CurlLibrary.loadAhead()
-    }
-
     /// Submits `message` as it is, Message-ID and all. Returns when the server accepted it
     /// for at least one recipient; throws an `SMTPError` whose kind says whether a retry
     /// can help.

@@ -10,7 +10,6 @@ import MailtoRouteCLI
 // free memory the kernel takes back anyway (libcurl's OpenSSL and GnuTLS clean-ups, p11-kit's
 // finalisation): about 0.2 ms of every send.
 let words = CommandLineTool.processWords()
-CommandLineTool.startAhead(words)
 // A person's language for what a person reads; JSON is for programs, and stays as it is
 // documented, messages included (the catalog is only opened by the first message said).
 if !CommandLineTool.asksForJSON(words) { Localization.bind() }

@@ -1,6 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 internal import CCurl
 import MailtoCore
 
@@ -36,24 +33,6 @@ struct CurlLibrary: @unchecked Sendable {
 
     static func load() throws(SMTPError) -> CurlLibrary {
         try shared.get()
-    }
-
-    /// Starts loading libcurl on a detached thread of its own: three quarters of a send's
-    /// start-up is opening libcurl and the thirty libraries it brings (as it is of `curl`'s
-    /// own), and a process that will send does its other work meanwhile. The first `load`
-    /// after it waits for that thread's load (Swift runs `shared`'s initialiser once, and
-    /// a second caller waits for the first) rather than starting another.
-    static func loadAhead() {
-        var thread = pthread_t()
-        var attributes = pthread_attr_t()
-        pthread_attr_init(&attributes)
-        defer { pthread_attr_destroy(&attributes) }
-        pthread_attr_setdetachstate(&attributes, Int32(PTHREAD_CREATE_DETACHED))
-        // No thread to be had: the first send loads libcurl itself, as it always could.
-        _ = pthread_create(&thread, &attributes, { _ in
-            _ = CurlLibrary.shared
-            return nil
-        }, nil)
     }
 
     /// Wraps `curl_version_info(CURLVERSION_NOW)`: `version_num` (0xXXYYZZ) and its text.
