@@ -60,6 +60,13 @@ final class SessionBusAhead: @unchecked Sendable {
         defer { g_mutex_unlock(lock) }
         guard !started else { return }
         started = true
+        // No bus to wait for (an address nothing can use): settled at once, with no thread,
+        // and GIO's own attempt fails as fast. A second thread is not free: every mmap and
+        // mprotect of what the launch loads then costs the other core a TLB shoot-down.
+        if let gio = try? GIOLibrary.load(), BusConnection.unusableAddressGiven(gio) != nil {
+            settled = true
+            return
+        }
         // Unretained: `shared` lives as long as the process.
         g_thread_unref(g_thread_new("mailto-route-bus", connectSessionBus, Unmanaged.passUnretained(self).toOpaque()))
     }

@@ -34,6 +34,25 @@ final class BusConnection {
         gio.pointee.g_dbus_connection_is_closed(pointer) != 0
     }
 
+    /// Whether GDBus can use one of `address`'s elements. One it cannot use at all
+    /// (`disabled:`, which sandboxes and GLib's own tests set to mean "no bus", or one that
+    /// does not parse) is no bus, said at once: a connection attempt, on a thread of
+    /// GDBus's own, could only fail.
+    static func isUsable(_ address: String, _ gio: UnsafePointer<mr_gio_api>) -> Bool {
+        address.split(separator: ";").contains { gio.pointee.g_dbus_is_supported_address(String($0), nil) != 0 }
+    }
+
+    /// `DBUS_SESSION_BUS_ADDRESS` when it is set and GDBus can use none of it: then there
+    /// is no session bus, whatever else the system has.
+    static func unusableAddressGiven(_ gio: UnsafePointer<mr_gio_api>) -> String? {
+        guard let given = getenv("DBUS_SESSION_BUS_ADDRESS").map({ String(cString: $0) }), !given.isEmpty else { return nil }
+        return isUsable(given, gio) ? nil : given
+    }
+
+    private static func noBus(_ address: String) -> DesktopError {
+        DesktopError(.configuration, tr("no session bus: GDBus cannot use the address %@", address))
+    }
+
     /// Connects to the session bus within `seconds`: the address from
     /// `g_dbus_address_get_for_bus_sync(G_BUS_TYPE_SESSION)` (`DBUS_SESSION_BUS_ADDRESS`,
     /// else `$XDG_RUNTIME_DIR/bus`), then `g_dbus_connection_new_for_address` as a client
@@ -41,23 +60,15 @@ final class BusConnection {
     /// socket and never answers is given up at the deadline instead of hanging the caller.
     static func session(within seconds: Double) throws(DesktopError) -> BusConnection {
         let gio = try GIOLibrary.load()
-        // An address none of whose elements GDBus can use (`disabled:`, which sandboxes and
-        // GLib's own tests set to mean "no bus", or one that does not parse) is no bus, said
-        // at once: a connection attempt, on a thread of GDBus's own, could only fail. The
-        // environment's is judged first, before GDBus's own lookup starts its machinery (its
-        // types and a thread pool: a third of a millisecond of a click with no bus).
-        func noBus(_ address: String) -> DesktopError? {
-            let usable = address.split(separator: ";").contains { gio.pointee.g_dbus_is_supported_address(String($0), nil) != 0 }
-            return usable ? nil : DesktopError(.configuration, tr("no session bus: GDBus cannot use the address %@", address))
-        }
-        if let given = getenv("DBUS_SESSION_BUS_ADDRESS").map({ String(cString: $0) }), !given.isEmpty, let error = noBus(given) {
-            throw error
-        }
+        // The environment's address is judged first, before GDBus's own lookup starts its
+        // machinery (its types and a thread pool: a third of a millisecond of a click with
+        // no bus).
+        if let given = unusableAddressGiven(gio) { throw noBus(given) }
         var error: UnsafeMutablePointer<GError>?
         guard let address = takeString(gio.pointee.g_dbus_address_get_for_bus_sync(G_BUS_TYPE_SESSION, nil, &error)) else {
             throw takeError(error, .configuration, tr("no session bus"))
         }
-        if let error = noBus(address) { throw error }
+        if !isUsable(address, gio) { throw noBus(address) }
         let context = MainContext()
         var connection: OpaquePointer?
         var failure: String?
