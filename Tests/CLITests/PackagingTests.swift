@@ -95,6 +95,8 @@ import TestSupport
         #expect(entry.contains("Categories=Network;Email;"))
         #expect(entry.contains("MimeType=x-scheme-handler/mailto;"))
         #expect(entry.contains("Exec=/usr/bin/mailto-route open %u"))
+        // GIO asks for a click's activation token only for an entry that says so.
+        #expect(entry.contains("StartupNotify=true"))
         #expect(!entry.contains { $0.hasPrefix("NoDisplay=") })
 
         // The desktop service: its D-Bus activatable entry, named after the application id
