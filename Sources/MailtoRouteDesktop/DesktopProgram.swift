@@ -130,11 +130,12 @@ public enum DesktopProgram {
     /// standard output), for the command line to print with its own output.
     private static func runOne(_ arguments: SheetArguments, context: DesktopContext) -> Int32 {
         var request = arguments.request
-        // The token the click carries, so that the desktop brings the sheet to the front: read
-        // before GTK starts, which takes DESKTOP_STARTUP_ID and XDG_ACTIVATION_TOKEN out of the
-        // environment.
-        request.activationToken = [getenv("XDG_ACTIVATION_TOKEN"), getenv("DESKTOP_STARTUP_ID")]
-            .compactMap { $0.map { String(cString: $0) } }.first { !$0.isEmpty }
+        // The token the click carries, so that the desktop brings its first window to the
+        // front: as the program was started with it (libgtk-4, linked here, has unset
+        // DESKTOP_STARTUP_ID before main), and then out of the environment, spent by that
+        // window and inherited by no program started from here.
+        request.activationToken = ClickTokenEnvironment.atStart()
+        ClickTokenEnvironment.clear()
         // Nobody at a terminal: the user learns in a notification what came of it (the sheet
         // has closed by then).
         request.notify = !hasTerminal()

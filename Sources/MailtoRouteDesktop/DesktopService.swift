@@ -71,8 +71,10 @@ public final class DesktopService: ServiceDelegate, ServiceRequests, @unchecked 
             return answer(ServiceProtocol.Answer(status: ServiceProtocol.noDisplay, report: nil,
                                                   message: tr("the desktop service has no display to show a sheet on")))
         }
+        // The chooser, when it asks first, spends the click's token; the sheet after it has none.
+        let token = ClickToken(request.activationToken)
         let showSheet = { [self] (setUp: Bool) -> Void in
-            openSheet(start.email, source: start.source, session: session, token: request.activationToken,
+            openSheet(start.email, source: start.source, session: session, token: token.take(),
                       attachmentsRequestedBy: request.requestedBy, setUp: setUp) { [self] host, warnings in
                 conclude(host, warnings: warnings, notify: request.notify) { report in
                     answer(SheetDelivery.outcome(report))
@@ -82,7 +84,7 @@ public final class DesktopService: ServiceDelegate, ServiceRequests, @unchecked 
         // A link that can go several ways asks once first (the plan's .choose): as the caller
         // planned it, with the ways it offers, else as planned here.
         if let email = start.email, let ways = chooserWays(request, email: email, source: start.source, session: session) {
-            choose(email, ways: ways, session: session, token: request.activationToken, notify: request.notify,
+            choose(email, ways: ways, session: session, token: token.take(), notify: request.notify,
                    requestedBy: request.requestedBy, sheet: showSheet, done: { answer(SheetDelivery.outcome($0)) })
             return
         }
@@ -183,13 +185,14 @@ public final class DesktopService: ServiceDelegate, ServiceRequests, @unchecked 
         routed.requestingApplication = app
         let plan = session.plan(routed)
         let wantsSheet = plan == .sheet || plan == .choose
+        let token = ClickToken(request.activationToken)
         if plan == .choose, application.showsSheets {
             // The application's first request asks once; Always is kept for its app id. The
             // handle withdraws the chooser, then the sheet it opened.
             var handle: (any SheetWindow)?
-            handle = choose(email, session: session, token: request.activationToken, notify: true, source: .portal, application: app,
+            handle = choose(email, session: session, token: token.take(), notify: true, source: .portal, application: app,
                             sheet: { [self] setUp in
-                                let opened = openSheet(email, source: .portal, session: session, token: request.activationToken,
+                                let opened = openSheet(email, source: .portal, session: session, token: token.take(),
                                                        requestedBy: app, setUp: setUp) { [self] host, warnings in
                                     conclude(host, warnings: warnings, notify: true) { report in respond(report.map(Self.portalResponse) ?? 2) }
                                 }
@@ -204,7 +207,7 @@ public final class DesktopService: ServiceDelegate, ServiceRequests, @unchecked 
             }
             return nil
         }
-        return openSheet(email, source: .portal, session: session, token: request.activationToken,
+        return openSheet(email, source: .portal, session: session, token: token.take(),
                          requestedBy: request.appID.isEmpty ? nil : request.appID) { [self] host, warnings in
             conclude(host, warnings: warnings, notify: true) { report in
                 respond(report.map(Self.portalResponse) ?? 2)

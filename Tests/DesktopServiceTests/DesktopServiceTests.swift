@@ -61,7 +61,7 @@ private let link = "mailto:joe@example.com?subject=Lunch&body=Noon%3F"
     }
 
     @Test func withoutADisplayALinkIsRoutedAndTheReportSaysNoSheet() throws {
-        let world = try ServiceWorld(config: "[route]\npolicy=ask\n" + ServiceWorld.account)
+        let world = try ServiceWorld(config: "[route]\npolicy=ask\nhandler=fake.desktop\n" + ServiceWorld.account)
         world.desktop.showsSheets = false
         world.service.open([link])
         world.desktop.settle()
@@ -445,4 +445,42 @@ private let link = "mailto:joe@example.com?subject=Lunch&body=Noon%3F"
 
 final class ResponseBox: @unchecked Sendable {
     var codes: [UInt32] = []
+}
+
+/// The click's activation token reaches the first window its request opens, and only that
+/// one: a desktop honours a token once, and the sheet a chooser's answer opens later must not
+/// take the focus back from wherever the person has gone.
+@Suite struct ClickTokenTests {
+    func compose(_ world: ServiceWorld, token: String?) {
+        var request = ServiceProtocol.Request(url: link, source: .link)
+        request.activationToken = token
+        world.service.compose(request) { _ in }
+        world.desktop.settle()
+    }
+
+    @Test func theChooserTakesTheTokenAndTheSheetAfterItNone() throws {
+        let world = try ServiceWorld(config: nil)
+        compose(world, token: "click-1")
+        let chooser = try #require(world.desktop.openChoosers.first)
+        #expect(chooser.activationToken == "click-1")
+        chooser.choose("Set up sending…")
+        world.desktop.settle()
+        let sheet = try #require(world.desktop.openSheets.first)
+        #expect(sheet.activationToken == nil)
+    }
+
+    @Test func theSheetTakesTheTokenWhenNoChooserAsks() throws {
+        let world = try ServiceWorld(config: "[route]\npolicy=ask\nhandler=fake.desktop\n" + ServiceWorld.account)
+        compose(world, token: "click-2")
+        #expect(world.desktop.choosers.isEmpty)
+        #expect(world.desktop.openSheets.map(\.activationToken) == ["click-2"])
+    }
+
+    @Test func eachClickBringsItsOwnToken() throws {
+        let world = try ServiceWorld(config: "[route]\npolicy=ask\nhandler=fake.desktop\n" + ServiceWorld.account)
+        compose(world, token: "click-3")
+        compose(world, token: nil)
+        compose(world, token: "")
+        #expect(world.desktop.openSheets.map(\.activationToken) == ["click-3", nil, nil])
+    }
 }

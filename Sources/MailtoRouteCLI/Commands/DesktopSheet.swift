@@ -17,7 +17,9 @@ enum DesktopSheet {
         var request = request
         request.notify = !hasTerminal()
         // The click's activation token: Wayland's, else X11's startup notification id.
-        request.activationToken = (getenv("XDG_ACTIVATION_TOKEN") ?? getenv("DESKTOP_STARTUP_ID")).map { String(cString: $0) }
+        // (This program does not load GTK, so the environment still holds it; the sheet
+        // program started below inherits it and reads it as it was started.)
+        request.activationToken = ClickTokenEnvironment.current()
         // The desktop service first: one process for every sheet of the session, started
         // by D-Bus activation when it does not run, and a sheet at once when it does. One
         // with no display of its own (its activation environment lacked one) says so:

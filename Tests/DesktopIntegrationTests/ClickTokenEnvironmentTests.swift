@@ -1,0 +1,36 @@
+import DesktopIntegration
+import Testing
+
+/// The click's token as a launcher leaves it in the environment, read from an environment
+/// block as `/proc/self/environ` holds it (what `exec` gave the process, before libgtk-4's
+/// constructor unset DESKTOP_STARTUP_ID).
+@Suite struct ClickTokenEnvironmentTests {
+    func block(_ entries: [String]) -> [UInt8] {
+        entries.flatMap { Array($0.utf8) + [0] }
+    }
+
+    @Test func waylandsTokenComesBeforeTheStartupID() {
+        let both = block(["HOME=/h", "DESKTOP_STARTUP_ID=x11-id_TIME42", "XDG_ACTIVATION_TOKEN=wayland-token"])
+        #expect(ClickTokenEnvironment.token(inBlock: both) == "wayland-token")
+    }
+
+    @Test func theStartupIDAloneIsTheToken() {
+        let startup = block(["PATH=/usr/bin", "DESKTOP_STARTUP_ID=gio-launch-7_TIME42", "LANG=C"])
+        #expect(ClickTokenEnvironment.token(inBlock: startup) == "gio-launch-7_TIME42")
+    }
+
+    @Test func anEmptyValueIsNoToken() {
+        #expect(ClickTokenEnvironment.token(inBlock: block(["XDG_ACTIVATION_TOKEN=", "DESKTOP_STARTUP_ID=id-1"])) == "id-1")
+        #expect(ClickTokenEnvironment.token(inBlock: block(["XDG_ACTIVATION_TOKEN=", "HOME=/h"])) == nil)
+        #expect(ClickTokenEnvironment.token(inBlock: []) == nil)
+    }
+
+    @Test func theFirstOfANameIsTheOneGetenvFinds() {
+        let twice = block(["DESKTOP_STARTUP_ID=first", "DESKTOP_STARTUP_ID=second"])
+        #expect(ClickTokenEnvironment.token(inBlock: twice) == "first")
+    }
+
+    @Test func aValueKeepsItsEqualsSigns() {
+        #expect(ClickTokenEnvironment.token(inBlock: block(["XDG_ACTIVATION_TOKEN=a=b="])) == "a=b=")
+    }
+}
