@@ -9,6 +9,7 @@
 
 #include <gtk/gtk.h>
 #include <adwaita.h>
+#include <gdk/wayland/gdkwayland.h>
 
 /* g_signal_connect is a macro. */
 static inline gulong mr_signal_connect(gpointer instance, const char *signal, GCallback handler, gpointer data) {
@@ -36,6 +37,10 @@ static inline GtkFileChooser *mr_file_chooser(GtkFileChooserNative *chooser) { r
 static inline GApplication *mr_application(GtkApplication *application) { return G_APPLICATION(application); }
 static inline GtkEventController *mr_event_controller(gpointer controller) { return GTK_EVENT_CONTROLLER(controller); }
 static inline GtkMenuButton *mr_menu_button(GtkWidget *widget) { return GTK_MENU_BUTTON(widget); }
+static inline GtkNative *mr_native(GtkWidget *widget) { return GTK_NATIVE(widget); }
+
+/* Whether GDK runs on Wayland here: gdk_wayland_* calls are for a GdkWaylandDisplay only. */
+static inline gboolean mr_is_wayland_display(GdkDisplay *display) { return GDK_IS_WAYLAND_DISPLAY(display); }
 
 /* gtk_accessible_update_property and _relation are variadic. The name a screen reader
  * speaks, and the tests find the control by. */

@@ -93,13 +93,10 @@ final class ChooserWindow {
         updateButtons()
     }
 
-    /// Shows it; `activationToken` as for the sheet (`gtk_window_set_startup_id`).
+    /// Shows it; `activationToken` as for the sheet (WindowActivation.swift).
     func present(activationToken: String?) {
         if let chosen { gtk_window_set_focus(mr_window(window.widget), choices[chosen].widget) }
-        if let activationToken, !activationToken.isEmpty {
-            gtk_window_set_startup_id(mr_window(window.widget), activationToken)
-        }
-        gtk_window_present(mr_window(window.widget))
+        presentWindow(window.widget, activationToken: activationToken)
     }
 
     /// Whether the keyboard focus is on one of the ways.

@@ -183,15 +183,12 @@ final class ComposeSheet {
 
     /// Shows the sheet, the first empty field focused (the message, once To is filled);
     /// `activationToken` (the launcher's XDG activation token or startup id) lets the
-    /// desktop give it the focus the click asked for: wraps `gtk_window_set_startup_id`.
+    /// desktop give it the focus the click asked for (WindowActivation.swift).
     func present(activationToken: String? = nil) {
         // Before presenting: focusing To and then moving on would leave its text selected.
         let first = entryText(to.widget).isEmpty ? to : textView
         gtk_window_set_focus(mr_window(window.widget), first.widget)
-        if let activationToken, !activationToken.isEmpty {
-            gtk_window_set_startup_id(mr_window(window.widget), activationToken)
-        }
-        gtk_window_present(mr_window(window.widget))
+        presentWindow(window.widget, activationToken: activationToken)
         if content.offersSetup, content.opensSetup { openSetup() }
     }
 

@@ -1,0 +1,72 @@
+internal import CGTK
+
+// The window a click opens first takes the focus with the click's activation token.
+//
+// On X11 the token is a startup notification id: `gtk_window_set_startup_id` puts it on the
+// window (_NET_STARTUP_ID, and its _TIME as _NET_WM_USER_TIME) and ends the startup sequence
+// when the window maps.
+//
+// On Wayland GTK 4.8's `gtk_window_set_startup_id` does nothing. What activates is
+// `gtk_window_present`: GDK's toplevel focus (gdk/wayland, gdk_wayland_toplevel_focus) takes
+// the display's startup notification id and sends xdg_activation_v1.activate with it; with
+// none it asks for a token of its own, from an input serial this process never had, which a
+// strict compositor refuses. And the first present sends it as the window is created, before
+// its surface has a buffer, which mutter 43–46 in strict mode and wlroots compositors ignore.
+// So the token goes on the display, the window is presented, and once the compositor has
+// put the surface on a monitor (GdkSurface::enter-monitor) it is presented again with the
+// same token.
+
+/// Shows `widget` (a GtkWindow) as `gtk_window_present` does, with `token` (the click's
+/// XDG activation token or startup id) where there is one.
+func presentWindow(_ widget: UnsafeMutablePointer<GtkWidget>, activationToken token: String?) {
+    let window = mr_window(widget)
+    guard let token, !token.isEmpty else { return gtk_window_present(window) }
+    guard let display = gtk_widget_get_display(widget), mr_is_wayland_display(display) != 0 else {
+        gtk_window_set_startup_id(window, token)
+        return gtk_window_present(window)
+    }
+    gdk_wayland_display_set_startup_notification_id(display, token)
+    gtk_window_present(window)
+    guard let surface = gtk_native_get_surface(mr_native(widget)) else { return }
+    let again = PresentAgain(window: widget, surface: UnsafeMutableRawPointer(surface), token: token)
+    // The surface holds it until it has presented again (or the surface goes first).
+    again.handler = g_signal_connect_data(UnsafeMutableRawPointer(surface), "enter-monitor",
+                                          unsafeBitCast(onEnterMonitor as EnterMonitorHandler, to: GCallback.self),
+                                          Unmanaged.passRetained(again).toOpaque(), releasePresentAgain, GConnectFlags(0))
+}
+
+/// A window to present once more, with its click's token, when its surface is on screen.
+private final class PresentAgain {
+    let window: UnsafeMutablePointer<GtkWidget>
+    let surface: UnsafeMutableRawPointer
+    let token: String
+    var handler: gulong = 0
+
+    init(window: UnsafeMutablePointer<GtkWidget>, surface: UnsafeMutableRawPointer, token: String) {
+        self.window = window
+        self.surface = surface
+        self.token = token
+    }
+
+    func present() {
+        if let display = gtk_widget_get_display(window) {
+            gdk_wayland_display_set_startup_notification_id(display, token)
+        }
+        gtk_window_present(mr_window(window))
+        // Once: the handler goes, and with it the surface's reference to this.
+        g_signal_handler_disconnect(surface, handler)
+    }
+}
+
+/// GdkSurface::enter-monitor: the surface, the monitor.
+private typealias EnterMonitorHandler = @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> Void
+
+private func onEnterMonitor(_ surface: UnsafeMutableRawPointer?, _ monitor: UnsafeMutableRawPointer?, _ data: UnsafeMutableRawPointer?) {
+    guard let data else { return }
+    Unmanaged<PresentAgain>.fromOpaque(data).takeUnretainedValue().present()
+}
+
+private func releasePresentAgain(_ data: UnsafeMutableRawPointer?, _ closure: UnsafeMutablePointer<GClosure>?) {
+    guard let data else { return }
+    Unmanaged<PresentAgain>.fromOpaque(data).release()
+}
