@@ -34,6 +34,29 @@ import TestSupport
         #expect(value >= before && value <= after, "\(value), handed off between \(before) and \(after)")
     }
 
+    /// A click that opens no window passes its activation token on to the mail program it
+    /// starts (inherited through GIO's launch), so that program's window takes the focus and
+    /// the desktop's startup sequence ends there rather than in a busy cursor.
+    @Test func handoffPassesTheClicksTokenToTheMailProgram() throws {
+        let sandbox = try Sandbox()
+        try sandbox.installHandler("tokenbird.desktop", name: "Token Bird", program: "tokenbird", extraLines: ["StartupNotify=true"])
+        let record = sandbox.recordsDirectory.appendingPathComponent("tokenbird.tokens").path
+        // The recorder, replaced by one that writes the two variables it was started with.
+        try sandbox.installScript("tokenbird", """
+            printf '%s|%s' "$XDG_ACTIVATION_TOKEN" "$DESKTOP_STARTUP_ID" > '\(record).new' && mv '\(record).new' '\(record)'
+            """)
+        let entry = sandbox.systemApplications.appendingPathComponent("tokenbird.desktop")
+        let text = try String(contentsOf: entry, encoding: .utf8)
+        let exec = try #require(text.split(separator: "\n").first { $0.hasPrefix("Exec=") })
+        try text.replacingOccurrences(of: String(exec), with: "Exec=\(sandbox.binDirectory.path)/tokenbird %u")
+            .write(to: entry, atomically: false, encoding: .utf8)
+        let result = try route(["open", "mailto:a@example.org"], in: sandbox,
+                               ["XDG_ACTIVATION_TOKEN": "wayland-click-1", "DESKTOP_STARTUP_ID": "x11-click-1_TIME42"])
+        #expect(result.status == 0, "\(result)")
+        try waitUntil("tokenbird was started", timeout: patience) { FileManager.default.fileExists(atPath: record) }
+        #expect(sandbox.contents(URL(fileURLWithPath: record)) == "wayland-click-1|x11-click-1_TIME42")
+    }
+
     @Test func freshLoopGuardRefusesToHandOffAgain() throws {
         let sandbox = try Sandbox()
         try sandbox.installHandler("fakebird.desktop", name: "Fake Bird", program: "fakebird")
