@@ -22,7 +22,7 @@ public enum IDNA {
         guard domain.utf8.count > 4, domain.asciiLowercased().contains("xn--") else { return domain }
         return domain.split(separator: ".", omittingEmptySubsequences: false).map { label -> String in
             guard label.utf8.count > 4, label.prefix(4).asciiLowercased() == "xn--",
-                  let scalars = Punycode.decode(Array(label.dropFirst(4).utf8)) else { return String(label) }
+                  let scalars = Punycode.decode(Array(label.dropFirst(4).asciiLowercased().utf8)) else { return String(label) }
             var text = ""
             text.unicodeScalars.append(contentsOf: scalars)
             return text

@@ -30,7 +30,7 @@ private let link = "mailto:joe@example.com?subject=Lunch&body=Noon%3F"
         world.service.open([link])
         world.desktop.settle()
         #expect(world.desktop.choosers.count == 1)
-        #expect(world.desktop.choosers.first?.titles == ["Open in Fake Mail", "Set up sending…"])
+        #expect(world.desktop.choosers.first?.titles == ["Open in Fake Mail", "Set up sending…", "Copy Address"])
         #expect(world.handedOff.isEmpty && world.sent.isEmpty)
     }
 
@@ -84,7 +84,7 @@ private let link = "mailto:joe@example.com?subject=Lunch&body=Noon%3F"
                                 ServiceProtocol.OfferedWay(id: "", name: "Set up sending", origin: "")])
         world.service.compose(request) { _ in }
         let chooser = try #require(world.desktop.openChoosers.first)
-        #expect(chooser.titles == ["Open in Other Mail", "Set up sending…"])
+        #expect(chooser.titles == ["Open in Other Mail", "Set up sending…", "Copy Address"])
         #expect(chooser.content.preselected == 0)
         chooser.finish(.cancelled)
         world.desktop.settle()

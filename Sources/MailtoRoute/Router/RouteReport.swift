@@ -147,6 +147,8 @@ public struct RouteReport: Sendable, Equatable {
         case .saved: return tr("Saved as a draft")
         case .copied: return tr("Address copied")
         case .cancelled: return tr("Not sent")
+        case .failed where path == .copy:
+            return error.map { tr("Not copied: %@", $0.message) } ?? tr("Not copied")
         case .failed:
             switch (whom, error?.reason) {
             case let (whom?, reason?): return tr("Not sent to %@: %@", whom, reason)
@@ -199,7 +201,7 @@ public struct RouteReport: Sendable, Equatable {
         case .cancelled:
             return tr("cancelled: not sent")
         case .failed:
-            let notSent = server.map { tr("not sent via %@", $0) } ?? tr("not sent")
+            let notSent = path == .copy ? tr("not copied") : server.map { tr("not sent via %@", $0) } ?? tr("not sent")
             return error.map { tr("%@: %@", notSent, $0.message) } ?? notSent
         }
     }

@@ -204,7 +204,7 @@ private struct Routing {
         do throws(DesktopError) {
             try session.services.clipboard.copy(text)
         } catch {
-            report.error = Failure(kind: error.kind, message: tr("cannot copy the address: %@", error.message))
+            report.error = Failure(kind: error.kind, message: error.message)
             return report
         }
         report.result = .copied

@@ -53,7 +53,8 @@ public struct Way: Sendable, Equatable {
     /// when there is one; else the desktop's default mail program, if it is a window of its
     /// own; else the first such program; else the first webmail service; else the first way.
     /// Never a program that runs in a terminal because GIO merely lists it, nor "Set up
-    /// sending…" while anything else can go. `nil` for no ways.
+    /// sending…" while anything else can go, nor Copy Address while anything else is
+    /// offered (it sends nothing). `nil` for no ways.
     public static func preferred(in ways: [Way]) -> Int? {
         func first(_ test: (Way) -> Bool) -> Int? { ways.firstIndex(where: test) }
         func isProgram(_ way: Way) -> Bool { if case .program = way.kind { !way.inTerminal } else { false } }
@@ -62,6 +63,7 @@ public struct Way: Sendable, Equatable {
             ?? first(isProgram)
             ?? first { if case .webmail = $0.kind { true } else { false } }
             ?? first { $0.kind != .setUp && $0.kind != .copyAddress }
+            ?? first { $0.kind != .copyAddress }
             ?? (ways.isEmpty ? nil : 0)
     }
 
