@@ -84,7 +84,7 @@ private let link = "mailto:joe@example.com?subject=Lunch&body=Noon%3F"
                                 ServiceProtocol.OfferedWay(id: "", name: "Set up sending", origin: "")])
         world.service.compose(request) { _ in }
         let chooser = try #require(world.desktop.openChoosers.first)
-        #expect(chooser.titles == ["Open in Other Mail", "Set up sending…", "Copy Address"])
+        #expect(chooser.titles == ["Open in Other Mail", "Set up sending…"])
         #expect(chooser.content.preselected == 0)
         chooser.finish(.cancelled)
         world.desktop.settle()

@@ -59,7 +59,7 @@ extension ServiceTests {
 
             // Another program copies something: the service's hold ends, and it goes.
             #expect(bus.hasOwner(HeadlessServiceTests.serviceName, environment: environment))
-            let other = try run("/bin/sh", ["-c", "printf other | /usr/bin/xclip -i -selection clipboard -loops 1"],
+            let other = try run("/bin/sh", ["-c", "printf other | /usr/bin/xclip -i -selection clipboard -loops 1 >/dev/null 2>&1"],
                                 environment: environment, timeout: 30)
             #expect(other.status == 0, "\(other)")
             #expect(try pasted().stdout == "other")
