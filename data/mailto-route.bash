@@ -7,13 +7,14 @@
 # compares them). IDs come from `mailto-route outbox list --json` and
 # `mailto-route drafts list --json`, asked of the mailto-route being completed.
 
-_mailto_route_commands="open send compose check parse register unregister portal outbox drafts log account route help"
+_mailto_route_commands="open send compose check parse copy register unregister portal outbox drafts log account route help"
 
 # The options of command $1, one string.
 _mailto_route_options() {
     case $1 in
         open) echo "--local --xdg-email --json --help" ;;
         parse) echo "--json --help" ;;
+        copy) echo "--json --help" ;;
         compose) echo "--json --editor --sheet --help" ;;
         send) echo "--to --cc --bcc --subject --body --body-file --html --attach --from --account --direct --handoff --json --help" ;;
         check) echo "--json --offline --help" ;;

@@ -69,6 +69,7 @@ enum Verdict {
                 switch way.kind {
                 case .account: tr("send from %@", way.name)
                 case .program, .webmail: tr("open in %@", way.name)
+                case .copyAddress: tr("copy the address")
                 case .setUp: tr("set up sending")
                 }
             }
@@ -107,6 +108,9 @@ enum Verdict {
             // Context.handOff: a program that cannot be started leaves the message a draft.
             if let problem = handoff?.problem { return (tr("would save a draft: %@", problem), false) }
             return (tr("would open %@", handoff?.name ?? tr("the mail program")) + why, handoff?.executableExists ?? false)
+        case .copy:
+            return (tr("would copy its addresses to the clipboard (always, as chosen in the chooser; mailto-route route reset asks again)"),
+                    true)
         case .saveDraft:
             if !account.configured { return (tr("would save a draft: no mail program and no account"), false) }
             return (tr("would save a draft: no mail program, and the account cannot send (%@)", account.error ?? account.passwordError ?? "?"), false)

@@ -26,6 +26,9 @@ public enum ServiceProtocol {
     /// The exit status with which the service says it has no display to show a sheet on
     /// (EX_UNAVAILABLE): the caller shows the sheet itself.
     public static let noDisplay: Int32 = 69
+    /// The D-Bus error `Copy` answers with when it could not (no display), its message the
+    /// reason, for a person.
+    public static let copyError = "io.github.mailto_route.MailtoRoute1.Error.CannotCopy"
 
     /// What the caller asks for: a sheet for a link (`open`) or for writing (`compose`).
     public struct Request: Sendable, Equatable {

@@ -84,6 +84,38 @@ public enum SheetService {
         return g_variant_get_boolean(reply.child(0).pointer) != 0
     }
 
+    /// How long the service may take to start and put text on the clipboard: as for a sheet.
+    public static let copyTimeout: Double = startTimeout
+
+    /// Asks the desktop service to put `text` on the desktop's clipboard and hold it
+    /// (`Copy`), D-Bus activating it when it does not run: the clipboard of X11 and of
+    /// Wayland is owned by a process, and the one that asks ends at once. Returns once the
+    /// clipboard holds it. Throws why not: no session bus, no service, a service with no
+    /// display.
+    public static func copy(_ text: String) throws(DesktopError) {
+        let bus: BusConnection
+        do throws(DesktopError) {
+            bus = try BusConnection.session(within: 5)
+        } catch {
+            throw DesktopError(.permanent, tr("no desktop session to hold the clipboard (%@)", error.message))
+        }
+        try bus.context.run { () throws(DesktopError) in
+            do throws(DesktopError) {
+                _ = try bus.call(busName, ServiceProtocol.objectPath, ServiceProtocol.interface, "Copy",
+                                 VariantBuilder.tuple([VariantBuilder.string(text)]), replyType: "()", seconds: copyTimeout)
+            } catch {
+                if ["org.freedesktop.DBus.Error.ServiceUnknown", "org.freedesktop.DBus.Error.Spawn",
+                    "org.freedesktop.DBus.Error.NameHasNoOwner"].contains(where: { error.message.contains($0) }) {
+                    throw DesktopError(.permanent, tr("the desktop service (mailto-route-desktop) cannot be started to hold the clipboard"))
+                }
+                // The service's own reason, without GDBus's wrapping of the remote error.
+                let remote = "GDBus.Error:\(ServiceProtocol.copyError): "
+                guard let range = error.message.firstRange(of: remote) else { throw error }
+                throw DesktopError(.permanent, String(error.message[range.upperBound...]))
+            }
+        }
+    }
+
     /// Asks the service for `request`'s sheet and waits until it has ended: what came of
     /// it. `nil` when there is no service to ask: no session bus, no service file
     /// installed, or a service that could not start; the caller then starts the sheet

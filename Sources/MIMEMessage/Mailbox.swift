@@ -49,6 +49,13 @@ public struct Mailbox: Equatable, Hashable, Sendable {
         return String(address[...at]) + IDNA.asciiDomain(String(address[address.index(after: at)...]))
     }
 
+    /// `address` as a person reads it: the domain's A-labels decoded (`joe@xn--bcher-kva.example`
+    /// is `joe@bücher.example`), the local part as written.
+    public static func unicodeAddress(_ address: String) -> String {
+        guard let at = address.lastIndex(of: "@") else { return address }
+        return String(address[...at]) + IDNA.unicodeDomain(String(address[address.index(after: at)...]))
+    }
+
     /// The local part is not ASCII (`jörg@example.org`): the message can only be submitted
     /// with SMTPUTF8 (RFC 6531), and its header fields carry the address as UTF-8 (RFC 6532).
     public var needsSMTPUTF8: Bool {

@@ -14,6 +14,7 @@ public enum CommandLineTool {
         ComposeCommand.self,
         CheckCommand.self,
         ParseCommand.self,
+        CopyCommand.self,
         RegisterCommand.self,
         UnregisterCommand.self,
         PortalCommand.self,

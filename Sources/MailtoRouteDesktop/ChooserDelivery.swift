@@ -47,6 +47,9 @@ enum ChooserDelivery {
                 ChooserContent.Way(title: tr("Open in %@", way.name), detail: tr("The mail program (%@)", way.origin), canRemember: true)
             case .webmail:
                 ChooserContent.Way(title: tr("Open in %@", way.name), detail: tr("Its web page, in %@", way.origin), canRemember: true)
+            case .copyAddress:
+                ChooserContent.Way(title: tr("Copy Address"), detail: tr("Put the addresses on the clipboard, to paste them "
+                                                                         + "where you write: nothing is sent"), canRemember: true)
             case .setUp:
                 ChooserContent.Way(title: tr("Set up sending…"), detail: tr("Send from your own address: add an account"),
                                    canRemember: false)
@@ -63,7 +66,8 @@ enum ChooserDelivery {
     /// What `answer` to the chooser of `ways` comes to for `email`: **Always** is written to
     /// the config file first (`Session.rememberWay`; a file that cannot be written is said in
     /// the report, and the choice still goes this once); an account becomes the From shown
-    /// first; a program or service, a handoff to it. `requestedBy` names the program that
+    /// first; a program or service, a handoff to it; Copy Address, the addresses on the
+    /// clipboard. `requestedBy` names the program that
     /// asked for the files the link lists (rule 8: named in the report of what is not carried).
     /// For the Email portal (`source`), Always is kept for `application`, the caller's app id.
     static func outcome(of answer: ChooserAnswer, ways: [Way], email: EmailData, session: Session,
@@ -92,6 +96,12 @@ enum ChooserDelivery {
             request.requestingApplication = application
             request.warnings = warnings
             request.attachmentsRequestedBy = requestedBy
+            return .route(request)
+        case .copyAddress:
+            // Through the service's Copy, as the command line's: the service holds the
+            // clipboard, also when this is the one-sheet program, which ends at once.
+            var request = RouteRequest(email: email, source: source.routeSource, forcedPath: .copy)
+            request.warnings = warnings
             return .route(request)
         case .setUp:
             return SetUpSending.outcome(for: email, session: session)

@@ -44,6 +44,9 @@ public protocol DesktopPresenter: AnyObject {
     func withdrawNotification(id: String)
     /// Opens `path` with the desktop's program for its type.
     func showFile(_ path: String) throws(ServiceError)
+    /// Puts `text` on the desktop's clipboard and holds it until another program takes it
+    /// (Copy Address); throws where there is no display.
+    func copy(_ text: String) throws(ServiceError)
     /// Keeps the program running while work it started goes on.
     func hold()
     func release()

@@ -123,6 +123,16 @@ public final class DesktopService: ServiceDelegate, ServiceRequests, @unchecked 
         }
     }
 
+    /// The command line's `Copy` (`mailto-route copy`, a link kept with Always): `text` on
+    /// this program's display's clipboard, held until another program takes it.
+    public func copy(_ text: String) throws(DesktopError) {
+        do throws(ServiceError) {
+            try application.copy(text)
+        } catch {
+            throw DesktopError(.permanent, error.description)
+        }
+    }
+
     /// A caller's request is under way: the program stays for it.
     public func hold() { application.hold() }
     public func release() { application.release() }
@@ -219,7 +229,7 @@ public final class DesktopService: ServiceDelegate, ServiceRequests, @unchecked 
     /// saved), 1 cancelled, 2 anything else.
     public static func portalResponse(_ report: RouteReport) -> UInt32 {
         switch report.result {
-        case .sent, .queued, .handedOff, .saved: 0
+        case .sent, .queued, .handedOff, .saved, .copied: 0
         case .cancelled: 1
         case .failed: 2
         }

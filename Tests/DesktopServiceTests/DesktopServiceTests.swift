@@ -30,7 +30,7 @@ private let link = "mailto:joe@example.com?subject=Lunch&body=Noon%3F"
         world.service.open([link])
         world.desktop.settle()
         #expect(world.desktop.choosers.count == 1)
-        #expect(world.desktop.choosers.first?.titles == ["Open in Fake Mail", "Set up sending…"])
+        #expect(world.desktop.choosers.first?.titles == ["Open in Fake Mail", "Set up sending…", "Copy Address"])
         #expect(world.handedOff.isEmpty && world.sent.isEmpty)
     }
 

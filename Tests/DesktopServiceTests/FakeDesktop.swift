@@ -72,6 +72,23 @@ final class FakeDesktop: DesktopPresenter, @unchecked Sendable {
         shownFiles.append(path)
     }
 
+    /// What Copy Address put on the clipboard, while this program owns it (it holds itself
+    /// meanwhile, as the application does).
+    private(set) var clipboard: String?
+
+    func copy(_ text: String) throws(ServiceError) {
+        guard showsSheets else { throw ServiceError("no display") }
+        if clipboard == nil { hold() }
+        clipboard = text
+    }
+
+    /// Another program takes the clipboard: the hold ends.
+    func clipboardTaken() {
+        guard clipboard != nil else { return }
+        clipboard = nil
+        release()
+    }
+
     func hold() { holds += 1 }
 
     func release() {

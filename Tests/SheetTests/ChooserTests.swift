@@ -47,7 +47,7 @@ extension SheetTests {
         let verdict = try check(environment)
         #expect(verdict["decision"] as? String == "choose", "\(verdict)")
         let ways = (verdict["ways"] as? [[String: Any]] ?? []).compactMap { $0["id"] as? String }
-        #expect(ways == ["recorder-mail.desktop", "setup"], "\(verdict)")
+        #expect(ways == ["recorder-mail.desktop", "setup", "copy"], "\(verdict)")
         let sentence = verdict["throughMailtoRoute"] as? String ?? verdict["sentence"] as? String ?? ""
         #expect(sentence.hasPrefix("would ask how to send it"), "\(verdict)")
 
@@ -57,7 +57,7 @@ extension SheetTests {
             "wait-chooser", screenshot("chooser-no-account"), "pick:Open in Recorder Mail", "press:Always", "wait-chooser-gone",
         ])
         let offered = try #require(steps.first { $0["step"] as? String == "wait-chooser" }?["ways"] as? [String])
-        #expect(offered == ["Open in Recorder Mail", "Set up sending…"], "only the ways that can start: \(offered)")
+        #expect(offered == ["Open in Recorder Mail", "Set up sending…", "Copy Address"], "only the ways that can start: \(offered)")
         let result = first.finish(timeout: 30)
         #expect(result.status == 0, "\(result)")
         let report = try jsonObject(result.stdout)
@@ -168,7 +168,7 @@ extension SheetTests {
             "press:Just this once", "wait-sheet", "press:Cancel", "wait-gone",
         ])
         let offered = try #require(steps.first { $0["step"] as? String == "wait-chooser" }?["ways"] as? [String])
-        #expect(offered == ["Send from Jane Doe <jane@example.org>", "Open in Recorder Mail"], "\(offered)")
+        #expect(offered == ["Send from Jane Doe <jane@example.org>", "Open in Recorder Mail", "Copy Address"], "\(offered)")
         let result = program.finish(timeout: 30)
         #expect(result.status == 4, "\(result)")
         #expect(!configText().contains("always="))

@@ -169,7 +169,7 @@ extension ServiceTests {
                 "wait-chooser", screenshot("portal-chooser"), "pick:Open in Thunderbird", "press:Always", "wait-chooser-gone",
             ], timeout: 30)
             let offered = try #require(steps.first { $0["step"] as? String == "wait-chooser" }?["ways"] as? [String])
-            #expect(offered == ["Open in Thunderbird", "Set up sending…"], "\(offered)")
+            #expect(offered == ["Open in Thunderbird", "Set up sending…", "Copy Address"], "\(offered)")
             let result = first.finish(timeout: 30)
             #expect(try jsonObject(result.stdout)["response"] as? Int == 0, "\(result)")
             let argv = try #require(sandbox.recordedArgv("thunderbird", timeout: 10))

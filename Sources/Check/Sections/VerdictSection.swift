@@ -42,6 +42,7 @@ struct VerdictSection: CheckSection {
         case .send: "direct"
         case .ask: "askThenDirect"
         case .handOff: "handoff"
+        case .copy: "copy"
         case .saveDraft: "draft"
         case .fail: "impossible"
         }

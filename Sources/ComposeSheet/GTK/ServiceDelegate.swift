@@ -22,7 +22,7 @@ public enum ServiceNames {
 public struct ServiceError: Error, CustomStringConvertible {
     public let description: String
 
-    init(_ message: String) {
+    public init(_ message: String) {
         description = message
     }
 

@@ -24,6 +24,8 @@ public final class SheetApplication {
     var choosers: [ChooserWindow] = []
     var waitingChoosers: [() -> Void] = []
     private(set) var started = false
+    /// The text of Copy Address while this program owns the clipboard (ClipboardHold.swift).
+    var clipboardHold: ClipboardHold?
     weak var delegate: (any ServiceDelegate)?
 
     /// Whether GTK can start here (a display it can open): wraps `gtk_init_check`. Without

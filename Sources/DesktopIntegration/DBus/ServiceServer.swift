@@ -10,6 +10,9 @@ public protocol ServiceRequests: AnyObject {
     /// The Email portal's `ComposeEmail`; `respond` with its response code once the person
     /// has chosen. What it returns withdraws the request (`Request.Close`).
     func composeEmail(_ request: PortalEmailRequest, respond: @escaping @Sendable (UInt32) -> Void) -> (any WithdrawableRequest)?
+    /// mailto-route's own `Copy`: `text` on the desktop's clipboard, held by this program
+    /// until another takes the clipboard. Throws why not (no display).
+    func copy(_ text: String) throws(DesktopError)
     /// Work for a caller began or ended: the program stays while any goes on.
     func hold()
     func release()
@@ -117,6 +120,15 @@ public final class ServiceServer: @unchecked Sendable {
                     self.delegate?.release()
                 }
             }
+        case (ServiceProtocol.interface, "Copy"):
+            let values = Variant(borrowing: parameters)
+            guard values.isOfType("(s)"), let text = values.child(0).string else { return reply.fail("Copy takes (s)") }
+            do throws(DesktopError) {
+                try delegate.copy(text)
+                reply.succeed(nil)
+            } catch {
+                reply.fail(error.message, name: ServiceProtocol.copyError)
+            }
         case (ServiceProtocol.portalInterface, "ComposeEmail"):
             composeEmail(parameters, reply: reply, delegate: delegate)
         case (ServiceProtocol.requestInterface, "Close"):
@@ -176,11 +188,12 @@ private final class PendingReply: @unchecked Sendable {
         gio.pointee.g_dbus_method_invocation_return_value(invocation, value)
     }
 
-    /// Wraps `g_dbus_method_invocation_return_dbus_error` with org.freedesktop.DBus.Error.Failed.
-    func fail(_ message: String) {
+    /// Wraps `g_dbus_method_invocation_return_dbus_error`, org.freedesktop.DBus.Error.Failed
+    /// unless `name` says otherwise.
+    func fail(_ message: String, name: String = "org.freedesktop.DBus.Error.Failed") {
         guard let invocation else { return }
         self.invocation = nil
-        gio.pointee.g_dbus_method_invocation_return_dbus_error(invocation, "org.freedesktop.DBus.Error.Failed", message)
+        gio.pointee.g_dbus_method_invocation_return_dbus_error(invocation, name, message)
     }
 }
 

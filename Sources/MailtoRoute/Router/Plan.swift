@@ -21,6 +21,9 @@ public enum Plan: Equatable, Sendable {
     case ask(otherwise: Fallback)
     /// Give it to the mail program.
     case handOff
+    /// Copy Address: put the recipients on the clipboard (`EmailData.copiedAddresses`),
+    /// send nothing; chosen in the chooser, kept with Always, or asked for (`copy`).
+    case copy
     /// Save it as a draft; `reason`, when it is not what the caller asked for.
     case saveDraft(reason: String?)
     /// What the caller insists on cannot be done: the report fails (and the message is kept
@@ -49,13 +52,15 @@ public enum Plan: Equatable, Sendable {
         case sheet
         /// A mail program or webmail service: a handoff, as `policy=handoff` has it.
         case handOff
+        /// Copy Address (`always=copy`): every link's addresses go to the clipboard.
+        case copy
     }
 
     /// Whether this plan sends, and so needs the account's password first.
     public var sends: Bool {
         switch self {
         case .send, .ask: true
-        case .sheet, .choose, .handOff, .saveDraft, .fail: false
+        case .sheet, .choose, .handOff, .copy, .saveDraft, .fail: false
         }
     }
 
@@ -82,6 +87,8 @@ public enum Plan: Equatable, Sendable {
                 // The program the person chose for good, as policy=handoff would: a link
                 // never sends, and where the program cannot start, a draft.
                 return decide(source: source, forcedPath: nil, policy: .handoff, account: account, handlerProblem)
+            case .copy?:
+                return .copy
             case .sheet?:
                 break
             case nil:
@@ -126,6 +133,8 @@ public enum Plan: Equatable, Sendable {
             return .handOff
         case .draft:
             return .saveDraft(reason: nil)
+        case .copy:
+            return .copy
         case nil:
             break
         }

@@ -3,8 +3,9 @@ import Outbox
 /// What every run produces (docs/design.md "Data model"): which path, what came of it, and the
 /// details that apply. Printed as one human line, or as JSON with `--json`.
 public struct RouteReport: Sendable, Equatable {
-    public enum Path: String, Sendable { case direct, compose, handoff, outbox, draft }
-    public enum Result: String, Sendable { case sent, queued, handedOff, saved, cancelled, failed }
+    public enum Path: String, Sendable { case direct, compose, handoff, outbox, draft, copy }
+    /// `copied`: Copy Address put the link's addresses on the clipboard; nothing was sent.
+    public enum Result: String, Sendable { case sent, queued, handedOff, saved, cancelled, failed, copied }
 
     public struct Refusal: Sendable, Equatable {
         public var address: String
@@ -45,6 +46,8 @@ public struct RouteReport: Sendable, Equatable {
     /// Queued after a failed attempt: when the outbox tries it again.
     public var nextAttempt: Timestamp?
     public var error: Failure?
+    /// Copy Address: the text put on the clipboard (`EmailData.copiedAddresses`).
+    public var copied: String?
     /// Whom the message is to, as a person reads each (the name given with the address,
     /// else the address): said in a notification's first line.
     public var to: [String] = []
@@ -56,7 +59,7 @@ public struct RouteReport: Sendable, Equatable {
     public var exitStatus: Int32 {
         switch result {
         case .sent: refusedForGood.isEmpty ? ExitStatus.success.rawValue : ExitStatus.partlyRefused.rawValue
-        case .handedOff: ExitStatus.success.rawValue
+        case .handedOff, .copied: ExitStatus.success.rawValue
         case .saved: ExitStatus.saved.rawValue
         case .cancelled: ExitStatus.cancelled.rawValue
         case .queued: ExitStatus.queued.rawValue
@@ -92,6 +95,7 @@ public struct RouteReport: Sendable, Equatable {
         if let messageId { members.append(("messageId", .string(messageId))) }
         if let outboxId { members.append(("outboxId", .string(outboxId))) }
         if let draft { members.append(("draft", .string(draft))) }
+        if let copied { members.append(("copied", .string(copied))) }
         if let hold { members.append(("hold", .string(hold.rawValue))) }
         if let notBefore { members.append(("notBefore", .string(notBefore.iso8601))) }
         if let nextAttempt { members.append(("nextAttempt", .string(nextAttempt.iso8601))) }
@@ -141,7 +145,10 @@ public struct RouteReport: Sendable, Equatable {
                 ?? tr("Not sent yet: %@. It will be tried again.", reason)
         case .handedOff: return handler.map { tr("Opened in %@", $0.name) } ?? tr("Opened in your mail program")
         case .saved: return tr("Saved as a draft")
+        case .copied: return tr("Address copied")
         case .cancelled: return tr("Not sent")
+        case .failed where path == .copy:
+            return error.map { tr("Not copied: %@", $0.message) } ?? tr("Not copied")
         case .failed:
             switch (whom, error?.reason) {
             case let (whom?, reason?): return tr("Not sent to %@: %@", whom, reason)
@@ -162,6 +169,7 @@ public struct RouteReport: Sendable, Equatable {
         for refusal in refusedForGood { lines.append(tr("Refused by the mail server: %@", refusal.address)) }
         if let draft, result != .saved { lines.append(tr("Saved as a draft: %@", draft)) }
         if result == .saved, let draft { lines.append(draft) }
+        if result == .copied, let copied { lines.append(copied) }
         return (lines + warnings).map(\.visible)
     }
 
@@ -188,10 +196,12 @@ public struct RouteReport: Sendable, Equatable {
             return handler.map { tr("handed off to %@ (%@)", $0.name, $0.id) } ?? tr("handed off to the mail program")
         case .saved:
             return draft.map { tr("saved as a draft: %@", $0) } ?? tr("saved as a draft")
+        case .copied:
+            return copied.map { tr("copied to the clipboard: %@", $0) } ?? tr("copied to the clipboard")
         case .cancelled:
             return tr("cancelled: not sent")
         case .failed:
-            let notSent = server.map { tr("not sent via %@", $0) } ?? tr("not sent")
+            let notSent = path == .copy ? tr("not copied") : server.map { tr("not sent via %@", $0) } ?? tr("not sent")
             return error.map { tr("%@: %@", notSent, $0.message) } ?? notSent
         }
     }
@@ -214,6 +224,7 @@ extension RouteReport {
         messageId = object["messageId"]?.stringValue
         outboxId = object["outboxId"]?.stringValue
         draft = object["draft"]?.stringValue
+        copied = object["copied"]?.stringValue
         hold = object["hold"]?.stringValue.flatMap(Hold.init(rawValue:))
         notBefore = object["notBefore"]?.stringValue.flatMap(Timestamp.init(iso8601:))
         accepted = object["accepted"]?.stringsValue ?? []

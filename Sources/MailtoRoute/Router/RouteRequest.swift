@@ -29,6 +29,8 @@ public struct RouteRequest: Sendable {
         case handoff
         /// Saved as a draft, and nothing else (the user chose to keep it for later).
         case draft
+        /// Copy Address: the recipients on the clipboard, nothing sent (`mailto-route copy`).
+        case copy
     }
 
     public var email: EmailData

@@ -127,17 +127,19 @@ private struct Routing {
     private var saysAccountProblems: Bool { request.source == .link || request.forcedPath == .handoff }
 
     mutating func run() -> RouteReport {
+        // The sheet is shown by its caller (`Session.plan` with `request.sheet`), which then
+        // routes what the user did there; here it is the plan without one.
+        var sheetless = request
+        sheetless.sheet = false
+        let plan = session.plan(sheetless)
+        // Copying sends nothing: the account and the route's settings are not its business.
+        if plan == .copy { return copyAddresses() }
         // A broken [route] group is read as policy=handoff, keeping its handler=.
         if let error = session.routeSettings.error {
             warnings.append(tr("%@; links are handed off until it is fixed", error.message))
         }
         let state = session.accountState(for: request)
         if case .unusable(let problem) = state, saysAccountProblems { warnings.append(tr("account not usable: %@", problem)) }
-        // The sheet is shown by its caller (`Session.plan` with `request.sheet`), which then
-        // routes what the user did there; here it is the plan without one.
-        var sheetless = request
-        sheetless.sheet = false
-        let plan = session.plan(sheetless)
         // A usable account is one whose password can be had now, without a terminal.
         if state == .usable, saysAccountProblems, session.triedPassword, let problem = session.passwordProblem(for: request) {
             warnings.append(tr("account not usable: %@", problem))
@@ -146,6 +148,7 @@ private struct Routing {
         case .sheet, .choose:
             preconditionFailure("a plan made without a sheet is never .sheet or .choose")
         case .send: return sendDirect()
+        case .copy: return copyAddresses()
         case .ask(let otherwise): return askThenSend(otherwise: otherwise)
         case .handOff: return handOff()
         case .saveDraft(let reason): return saveDraft(because: reason)
@@ -187,6 +190,27 @@ private struct Routing {
     }
 
     // MARK: Paths
+
+    /// Copy Address: the recipients on the clipboard (`services.clipboard`), nothing sent.
+    /// A link that names nobody is bad input; no clipboard to hold them, a failure. No draft
+    /// is kept either way: the person asked for the addresses, not for the message.
+    func copyAddresses() -> RouteReport {
+        var report = RouteReport(path: .copy, result: .failed)
+        let text = email.copiedAddresses
+        guard !text.isEmpty else {
+            report.error = Failure(kind: .input, message: tr("the link names no address to copy"))
+            return report
+        }
+        do throws(DesktopError) {
+            try session.services.clipboard.copy(text)
+        } catch {
+            report.error = Failure(kind: error.kind, message: error.message)
+            return report
+        }
+        report.result = .copied
+        report.copied = text
+        return report
+    }
 
     mutating func sendDirect() -> RouteReport {
         guard let account = session.account(for: request) else {

@@ -13,6 +13,8 @@ public struct Way: Sendable, Equatable {
         case program(String)
         /// Open this webmail service's compose page (what follows `webmail:` in `handler=`).
         case webmail(String)
+        /// Copy Address: the link's addresses on the clipboard, nothing sent (`always=copy`).
+        case copyAddress
         /// There is no account: set one up (the sheet's setup page).
         case setUp
     }
@@ -51,7 +53,8 @@ public struct Way: Sendable, Equatable {
     /// when there is one; else the desktop's default mail program, if it is a window of its
     /// own; else the first such program; else the first webmail service; else the first way.
     /// Never a program that runs in a terminal because GIO merely lists it, nor "Set up
-    /// sending…" while anything else can go. `nil` for no ways.
+    /// sending…" while anything else can go, nor Copy Address while anything else is
+    /// offered (it sends nothing). `nil` for no ways.
     public static func preferred(in ways: [Way]) -> Int? {
         func first(_ test: (Way) -> Bool) -> Int? { ways.firstIndex(where: test) }
         func isProgram(_ way: Way) -> Bool { if case .program = way.kind { !way.inTerminal } else { false } }
@@ -59,18 +62,20 @@ public struct Way: Sendable, Equatable {
             ?? first { isProgram($0) && $0.isSystemDefault }
             ?? first(isProgram)
             ?? first { if case .webmail = $0.kind { true } else { false } }
-            ?? first { $0.kind != .setUp }
+            ?? first { $0.kind != .setUp && $0.kind != .copyAddress }
+            ?? first { $0.kind != .copyAddress }
             ?? (ways.isEmpty ? nil : 0)
     }
 
     /// The way as `always=` of `[route]` names it: `account:NAME`, a desktop id
-    /// (`thunderbird.desktop`), `webmail:SERVICE`; `nil` for setting up, which is not
+    /// (`thunderbird.desktop`), `webmail:SERVICE`, `copy`; `nil` for setting up, which is not
     /// remembered (once set up, there is an account).
     public var id: String? {
         switch kind {
         case .account(let name): Self.accountPrefix + name
         case .program(let id): id
         case .webmail(let service): Self.webmailPrefix + service
+        case .copyAddress: Self.copyID
         case .setUp: nil
         }
     }
@@ -79,6 +84,8 @@ public struct Way: Sendable, Equatable {
     public static func kind(ofID id: String) -> Kind {
         if id.hasPrefix(accountPrefix) { return .account(String(id.dropFirst(accountPrefix.count))) }
         if id.hasPrefix(webmailPrefix) { return .webmail(String(id.dropFirst(webmailPrefix.count))) }
+        // A desktop id ends in .desktop: `copy` is never one.
+        if id == copyID { return .copyAddress }
         return .program(id)
     }
 
@@ -88,7 +95,7 @@ public struct Way: Sendable, Equatable {
         switch kind {
         case .program(let id): id
         case .webmail(let service): Self.webmailPrefix + service
-        case .account, .setUp: nil
+        case .account, .copyAddress, .setUp: nil
         }
     }
 
@@ -98,19 +105,27 @@ public struct Way: Sendable, Equatable {
         switch kind {
         case .account: .sheet
         case .program, .webmail: .handOff
+        case .copyAddress: .copy
         case .setUp: nil
         }
     }
 
     /// How many different ways `ways` are, as the plan counts them: every account is the
     /// one compose sheet (its From chooses among them), each program or service one more.
+    /// Copy Address sends nothing: it is offered beside the others, never a reason to ask.
     public static func count(_ ways: [Way]) -> Int {
         let accounts = ways.contains { if case .account = $0.kind { true } else { false } } ? 1 : 0
-        return accounts + ways.filter { if case .account = $0.kind { false } else { true } }.count
+        return accounts + ways.filter {
+            switch $0.kind {
+            case .account, .copyAddress: false
+            case .program, .webmail, .setUp: true
+            }
+        }.count
     }
 
     static let accountPrefix = "account:"
     static let webmailPrefix = "webmail:"
+    static let copyID = "copy"
 }
 
 extension Session {
@@ -118,7 +133,8 @@ extension Session {
     /// chooser's order: the accounts that read (the sheet, its From the one chosen), the
     /// mail programs (the desktop's default first; a `Terminal=true` one only when there is
     /// a terminal emulator to run it in; never mailto-route itself), the webmail services
-    /// (with a web browser to open them in), and "set up sending" when there is no account.
+    /// (with a web browser to open them in), "set up sending" when there is no account, and
+    /// last Copy Address (the desktop service holds the clipboard: docs/desktop-service.md).
     public func ways() -> [Way] {
         var ways = accounts.compactMap { setup -> Way? in
             guard case .success(let account) = setup.account else { return nil }
@@ -126,6 +142,7 @@ extension Session {
         }
         ways += services.mailPrograms.ways(configured: routeSettings.handler, paths: paths)
         if accounts.isEmpty { ways.append(Way(kind: .setUp, name: tr("Set up sending"), origin: "")) }
+        ways.append(Way(kind: .copyAddress, name: tr("Copy Address"), origin: ""))
         return ways
     }
 
@@ -152,6 +169,7 @@ extension Session {
         if case .account(let name) = kind {
             return accounts.contains(where: { $0.name == name }) ? Way(kind: kind, name: name, origin: "") : nil
         }
+        if kind == .copyAddress { return Way(kind: kind, name: tr("Copy Address"), origin: "") }
         // The configured handler= too: a webmail template is a way only where it is named.
         return services.mailPrograms.ways(configured: Way(kind: kind, name: "", origin: "").handler, paths: paths).first { $0.kind == kind }
     }

@@ -21,6 +21,9 @@ public struct Services {
     /// Asks the desktop service to own the outbox, a run having left a message queued
     /// ("it will be retried": `SheetService.ownOutbox`).
     public var ownOutbox: @Sendable () -> Void = { SheetService.ownOutbox() }
+    /// The desktop's clipboard, for Copy Address: the desktop service holds it
+    /// (`SheetService.copy`), as a process that ends cannot.
+    public var clipboard: any Clipboard = DesktopServiceClipboard()
 
     public init(transport: any Transport, mailPrograms: any MailProgramFinder, consent: any ConsentAsker,
                 notifier: any Notifier, clock: any WallClock, onlineAccounts: any OnlineAccountsSource = GnomeOnlineAccounts(),
@@ -174,6 +177,23 @@ struct DesktopNotifier: Notifier {
     func askToSignIn(_ request: SignInRequest) throws {
         if SheetService.askToSignIn(account: request.account) { return }
         try show(summary: request.summary, details: request.details, urgent: true)
+    }
+}
+
+// MARK: - The clipboard
+
+/// The desktop's clipboard (the `CLIPBOARD` selection), which Copy Address puts a link's
+/// addresses on.
+public protocol Clipboard {
+    /// Puts `text` on the clipboard, held by a program that outlives this run. Throws why
+    /// it could not: no display, no desktop service.
+    func copy(_ text: String) throws(DesktopError)
+}
+
+/// The desktop service's `Copy`, which holds the clipboard after this run has ended.
+struct DesktopServiceClipboard: Clipboard {
+    func copy(_ text: String) throws(DesktopError) {
+        try SheetService.copy(text)
     }
 }
 
