@@ -95,6 +95,19 @@ extension ServiceTests {
             #expect(try pasted().stdout == "cy@example.net")
         }
 
+        /// The sheet's menu has Copy Address too: the recipients as the sheet holds them (its
+        /// Cc included, the name kept, the domain in Unicode) on the clipboard, still there
+        /// after the click ended.
+        @Test func theSheetsMenuCopiesItsRecipients() throws {
+            try writeAccount(sandbox, port: 9, security: "none")
+            let link = "mailto:ann@example.com?cc=Bob%20Berg%20%3Cbob@xn--bcher-kva.example%3E&subject=Hello"
+            let click = try DesktopProgram([mailtoRouteBinary, "open", link, "--json"], environment: environment, directory: sandbox.root)
+            _ = try desktop.drive(["wait-sheet", "menu:Copy Address", "wait-label:Copied:", "press:Cancel", "wait-gone"], timeout: 30)
+            let result = click.finish(timeout: 30)
+            #expect(result.status == 4, "\(result)")
+            #expect(try pasted().stdout == "ann@example.com, Bob Berg <bob@bücher.example>")
+        }
+
         /// No session bus, so no service to hold the clipboard: one line that says so, exit 1,
         /// and nothing copied is claimed.
         @Test func copyWithoutASessionBusSaysWhyInOneLine() throws {

@@ -96,6 +96,10 @@ func onHandOffAction(_ action: OpaquePointer?, _ parameter: OpaquePointer?, _ da
     sheet(data)?.start(.handOff)
 }
 
+func onCopyAddressAction(_ action: OpaquePointer?, _ parameter: OpaquePointer?, _ data: UnsafeMutableRawPointer?) {
+    sheet(data)?.copyAddress()
+}
+
 func onCancelAction(_ action: OpaquePointer?, _ parameter: OpaquePointer?, _ data: UnsafeMutableRawPointer?) {
     sheet(data)?.requestCancel()
 }

@@ -17,6 +17,8 @@ final class ComposeSheet {
     /// Changes once, when sending is set up in the sheet (`sendingSetUp`).
     var content: SheetContent
     let host: any SheetHost
+    /// Puts text on the clipboard and holds it there (the application's `copy`).
+    var copyAddresses: ((String) throws(ServiceError) -> Void)?
     let recovery: RecoveryFile?
     /// Told when the sheet is gone, with the hold that goes on without it, if any.
     private let ended: (ComposeSheet, ClosedHold?) -> Void
@@ -220,7 +222,7 @@ final class ComposeSheet {
         let handlers: [(String, ActionHandler)] = [
             ("send", onSendAction), ("save-draft", onSaveDraftAction), ("attach", onAttachAction),
             ("cancel", onCancelAction), ("show-cc", onShowCcAction), ("show-bcc", onShowBccAction),
-            ("hand-off", onHandOffAction), ("forget-way", onForgetWayAction),
+            ("hand-off", onHandOffAction), ("forget-way", onForgetWayAction), ("copy-address", onCopyAddressAction),
             ("send-at", onSendAtAction), ("undo-send", onUndoSendAction), ("show-help-overlay", onShowShortcutsAction),
         ]
         for (name, handler) in handlers {
@@ -245,6 +247,7 @@ final class ComposeSheet {
         if let name = content.mailProgramName {
             g_menu_append(mr_menu(handOffSection.pointer), tr("Open in %@", name.visible), "win.hand-off")
         }
+        g_menu_append(mr_menu(handOffSection.pointer), tr("Copy Address"), "win.copy-address")
         if content.remembersWay {
             g_menu_append(mr_menu(handOffSection.pointer), tr("Ask How to Send Each Time"), "win.forget-way")
         }
@@ -319,8 +322,27 @@ final class ComposeSheet {
     }
 
     /// A short message over the sheet that goes by itself (AdwToast).
+    /// Copy Address from the menu: the sheet's recipients as they stand now (To, Cc, Bcc, as
+    /// `mailto-route copy` copies a link's) on the clipboard, held by the application
+    /// (`copyAddresses`, SheetApplication's `copy`); the sheet stays as it is.
+    func copyAddress() {
+        let text = message().copiedAddresses
+        guard !text.isEmpty else { return toast(tr("No address to copy")) }
+        do throws(ServiceError) {
+            try copyAddresses?(text)
+            toast(tr("Copied: %@", text))
+        } catch {
+            toast(error.description)
+        }
+    }
+
+    /// Shows `text` as a toast over the sheet. Escaped: libadwaita 1.2 reads a toast's title
+    /// as Pango markup, and a title with an address in it (`Joe <joe@example.org>`) was not
+    /// valid markup, so the toast showed nothing.
     func toast(_ text: String) {
-        adw_toast_overlay_add_toast(mr_toast_overlay(toasts.pointer), adw_toast_new(text))
+        guard let escaped = g_markup_escape_text(text, -1) else { return }
+        defer { g_free(escaped) }
+        adw_toast_overlay_add_toast(mr_toast_overlay(toasts.pointer), adw_toast_new(escaped))
     }
 
     // MARK: - Filling in

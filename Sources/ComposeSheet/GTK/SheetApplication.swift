@@ -136,6 +136,7 @@ public final class SheetApplication {
                                      self.sheets.removeAll { $0 === sheet }
                                      if let closedHold { self.keep(closedHold, for: handle) }
                                  })
+        sheet.copyAddresses = { [unowned self] text throws(ServiceError) in try copy(text) }
         sheets.append(sheet)
         handle.sheet = sheet
         return sheet

@@ -1,4 +1,4 @@
-import MIMEMessage
+public import MailtoCore
 
 extension EmailData {
     /// Copy Address's text: the link's recipients as a person reads them and another
