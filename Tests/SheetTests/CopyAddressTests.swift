@@ -7,8 +7,6 @@ import TestSupport
 /// `xclip` reads them back after the program that asked has exited (X11's clipboard belongs
 /// to a process: only one that outlives the click can hold it).
 extension ServiceTests {
-    // Disabled until its hang is found: its first test ran past 500 s under scripts/test-like
-    // runs (the same steps by hand, Xvfb + a private bus, pass: see the branch report).
     @Suite(.serialized) struct CopyAddress {
         let sandbox: Sandbox
         let desktop: TestDesktop
