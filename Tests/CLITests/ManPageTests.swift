@@ -89,6 +89,19 @@ func variablesReadBySources() throws -> Set<String> {
         for match in pattern.matches(in: text, range: NSRange(text.startIndex..., in: text)) {
             if let range = Range(match.range(at: 1), in: text) { names.insert(String(text[range])) }
         }
+        // The click's token is read by name from a list, in the environment and in the
+        // block the process was started with (ClickTokenEnvironment.names).
+        if file.lastPathComponent == "ClickTokenEnvironment.swift" {
+            let list = try NSRegularExpression(pattern: #"static let names = \[([^\]]*)\]"#)
+            let quoted = try NSRegularExpression(pattern: #""([A-Z][A-Z0-9_]*)""#)
+            for match in list.matches(in: text, range: NSRange(text.startIndex..., in: text)) {
+                guard let range = Range(match.range(at: 1), in: text) else { continue }
+                let inside = String(text[range])
+                for name in quoted.matches(in: inside, range: NSRange(inside.startIndex..., in: inside)) {
+                    if let found = Range(name.range(at: 1), in: inside) { names.insert(String(inside[found])) }
+                }
+            }
+        }
     }
     return names
 }

@@ -37,6 +37,6 @@ extension ServiceTests.Service {
         let (running, file) = (pair[0] as? [[Any]], pair[1] as? [[Any]])
         #expect(running != nil && file != nil, "\(compared.stdout)")
         #expect(running.map { "\($0)" } == file.map { "\($0)" }, "exported \(String(describing: running)), shipped \(String(describing: file))")
-        #expect(file?.count == 2, "Compose and Finished: \(String(describing: file))")
+        #expect(file?.count == 3, "Compose, Copy and Finished: \(String(describing: file))")
     }
 }
