@@ -77,7 +77,7 @@ extension ServiceTests {
         @Test func chooserCopiesTheAddressAndAlwaysKeepsIt() throws {
             let click = try DesktopProgram([mailtoRouteBinary, "open", "mailto:ann@example.com?cc=Bob%20Berg%20%3Cbob@example.org%3E", "--json"],
                                            environment: environment, directory: sandbox.root)
-            let steps = try desktop.drive(["wait-chooser", "pick:Copy Address", "press:Always", "wait-chooser-gone"], timeout: 30)
+            let steps = try desktop.drive(["wait-chooser", "pick:Copy Address", serviceScreenshot("copy-address-chooser"), "press:Always", "wait-chooser-gone"], timeout: 30)
             let offered = try #require(steps.first { $0["step"] as? String == "wait-chooser" }?["ways"] as? [String])
             #expect(offered.last == "Copy Address", "\(offered)")
             let result = click.finish(timeout: 30)
@@ -100,7 +100,7 @@ extension ServiceTests {
             try writeAccount(sandbox, port: 9, security: "none")
             let link = "mailto:ann@example.com?cc=Bob%20Berg%20%3Cbob@xn--bcher-kva.example%3E&subject=Hello"
             let click = try DesktopProgram([mailtoRouteBinary, "open", link, "--json"], environment: environment, directory: sandbox.root)
-            _ = try desktop.drive(["wait-sheet", "menu:Copy Address", "wait-label:Copied:", "press:Cancel", "wait-gone"], timeout: 30)
+            _ = try desktop.drive(["wait-sheet", "menu:Copy Address", "wait-label:Copied:", serviceScreenshot("copy-address-toast"), "press:Cancel", "wait-gone"], timeout: 30)
             let result = click.finish(timeout: 30)
             #expect(result.status == 4, "\(result)")
             #expect(try pasted().stdout == "ann@example.com, Bob Berg <bob@bücher.example>")

@@ -34,11 +34,7 @@ extension ServiceTests {
             self.environment = environment
         }
 
-        func screenshot(_ name: String) -> String {
-            let directory = packageRoot.appendingPathComponent(".build/sheet-screenshots")
-            try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-            return "shot:" + directory.appendingPathComponent("service-\(name).png").path
-        }
+        func screenshot(_ name: String) -> String { serviceScreenshot(name) }
 
         func click(_ arguments: [String]) throws -> DesktopProgram {
             try DesktopProgram([mailtoRouteBinary] + arguments, environment: environment, directory: sandbox.root)
@@ -532,3 +528,11 @@ final class GtkNotificationServer {
 
 /// The group of the desktop service's tests (`Service`), on the second test desktop.
 @Suite(.serialized) enum ServiceTests {}
+
+/// The sheet driver's step that leaves a screenshot of the test desktop in
+/// `.build/sheet-screenshots/service-NAME.png`.
+func serviceScreenshot(_ name: String) -> String {
+    let directory = packageRoot.appendingPathComponent(".build/sheet-screenshots")
+    try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    return "shot:" + directory.appendingPathComponent("service-\(name).png").path
+}
