@@ -168,6 +168,27 @@ extension ServiceTests {
             #expect(try ThunderbirdCompose(reading: argv.last ?? "").attachments == [first, second], "\(argv)")
         }
 
+        /// Someone who never chose mailto-route, whose Email portal it serves because the
+        /// package made it the backend (xdg-desktop-portal 1.16): the desktop's mailto:
+        /// handler is Thunderbird, so Thunderbird gets the message and both files, as from
+        /// the GTK backend, with no window of mailto-route's, even with an account and
+        /// policy=ask (a sheet would have held the response until someone acted).
+        @Test func portalComposeOfSomeoneWhoChoseAnotherProgramReachesItWithBothFiles() throws {
+            try sandbox.installHandler("thunderbird.desktop", name: "Thunderbird", program: "thunderbird")
+            _ = try writeAccount(sandbox, port: 9, security: "none")
+            let chosen = try run("/usr/bin/gio", ["mime", "x-scheme-handler/mailto", "thunderbird.desktop"], environment: environment)
+            try #require(chosen.status == 0, "\(chosen)")
+            let first = try file("a.txt", "one\n")
+            let second = try file("b.txt", "two\n")
+            let call = try compose(["--handle", "/org/freedesktop/portal/desktop/request/1_42/t3", "--app-id", "org.example.Editor",
+                                    "--to", "joe@example.com", "--subject", "Files", "--attach", first, "--attach", second])
+            let result = call.finish(timeout: 30)
+            #expect(result.status == 0, "\(result)")
+            #expect(try jsonObject(result.stdout)["response"] as? Int == 0)
+            let argv = try #require(sandbox.recordedArgv("thunderbird", timeout: 10))
+            #expect(try ThunderbirdCompose(reading: argv.last ?? "").attachments == [first, second], "\(argv)")
+        }
+
         /// No account: an application's first request through the Email portal asks once;
         /// "Always" on Thunderbird is kept for that application (`[portal APPID]`), so its
         /// next request goes straight there with its file; another application is asked.
