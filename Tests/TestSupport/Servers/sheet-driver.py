@@ -10,8 +10,10 @@ Steps:
   sheet-words:NEW:TO:SEND     the words a sheet in another language shows, for wait-sheet,
                               wait-sheets and wait-gone: its titles ("Neue Nachricht",
                               "Nachricht an ") and its Send button ("Senden")
-  type:NAME:TEXT              click into the field NAME, select all, type TEXT (replaces it)
-  append:NAME:TEXT            click into the field NAME, go to its end, type TEXT
+  type:NAME:TEXT              click into the field NAME, select all, type TEXT (replaces it),
+                              until the field holds it
+  append:NAME:TEXT            click into the field NAME, go to its end, type TEXT, until the
+                              field holds it
   tick:NAME                   toggle the check box NAME (an attachment's path or name)
   press:NAME                  press the push button NAME
   press-in:TITLE:NAME         press the push button NAME of the window TITLE (a dialog's
@@ -19,7 +21,8 @@ Steps:
   menu:ITEM                   open the sheet's main menu and choose ITEM
   menu-of:BUTTON:ITEM         open the menu of the menu button BUTTON (Send's "Send Later")
                               and choose ITEM
-  open-menu:BUTTON            open the menu of the menu button BUTTON (then choose:ITEM)
+  open-menu:BUTTON            open the menu of the menu button BUTTON, until it shows (then
+                              choose:ITEM)
   right-click:NAME:TEXT       right-click the first TEXT in the field NAME (its context menu)
   choose:ITEM                 choose the menu item ITEM of a menu that is open
   underlined:NAME             prints the words of the field NAME underlined as misspelt
@@ -29,8 +32,11 @@ Steps:
   drop:NAME:PATH              drag the file PATH from a window of another program onto the
                               middle of the control NAME and drop it (Servers/drag-file.py);
                               prints the action the sheet chose
-  key:KEYS                    press KEYS (ctrl+Return, Escape, Tab...) where the focus is
-  text:TEXT                   type TEXT where the focus is
+  key:KEYS                    press KEYS (ctrl+Return, Escape, Tab...) where the focus is; the
+                              next step that is not a wait-… first waits until the press
+                              changed something a person sees (windows, controls, states, text),
+                              or for 2 s that it changes nothing
+  text:TEXT                   type TEXT where the focus is, until the focused field holds it
   location:PATH               in GTK's file chooser: open its location field ("/"), type
                               PATH, and press Return once the field holds it
   wait-label:PREFIX           wait for a label starting with PREFIX; prints its text
@@ -41,8 +47,7 @@ Steps:
                               Send"); prints the ways it offers (its radio buttons), in order
   pick:NAME                   choose the way NAME in the chooser (click its radio button)
   wait-chooser-gone           wait until no chooser is left
-  click:NAME                  click the control NAME
-  open:NAME                   press the menu button NAME (the sheet's From), opening its menu
+  open:NAME                   press the menu button NAME (the sheet's From), until its menu shows
   state:NAME                  prints whether NAME is showing, enabled, checked, focused, editable,
                               where it is in its window, and a field's text
   focused                     prints the name of the focused control
@@ -64,9 +69,10 @@ Steps:
                               the last once more, and prints the answers (none, as GTK
                               gives when its last window closed, is one); fails when the
                               program left the bus
-  shot:PATH                   a screenshot of the screen (ImageMagick import)
-  sleep:SECONDS
-A step that cannot be done (a control not found within --timeout seconds) ends the driver
+  shot:PATH                   a screenshot of the screen (ImageMagick import), once three in a
+                              row are the same (the last change is drawn)
+No step sleeps for a fixed time: each waits for what it did to show, or the next step
+waits for what it needs. A step that cannot be done (a control not found within --timeout seconds) ends the driver
 with status 2 and the reason on standard error.
 """
 import json
@@ -260,7 +266,6 @@ def press_keys(keys):
         pyatspi.Registry.generateKeyboardEvent(code, None, pyatspi.KEY_PRESS)
     for code in reversed(codes):
         pyatspi.Registry.generateKeyboardEvent(code, None, pyatspi.KEY_RELEASE)
-    time.sleep(0.05)
 
 
 def click(node, left=False):
@@ -270,7 +275,6 @@ def click(node, left=False):
     x = extents.x + (8 if left else min(extents.width // 2, 40))
     y = extents.y + min(extents.height // 2, 14)
     pyatspi.Registry.generateMouseEvent(x, y, "b1c")
-    time.sleep(0.1)
 
 
 def type_text(text):
@@ -281,7 +285,65 @@ def type_text(text):
             press_keys("Return")
         for chunk in [line[i:i + 20] for i in range(0, len(line), 20)]:
             pyatspi.Registry.generateKeyboardEvent(0, chunk, pyatspi.KEY_STRING)
-    time.sleep(0.1)
+
+
+def wait_holding(node, text, what):
+    """Until the field `node` holds `text` (typed keys reach the window after the registry
+    sends them, and an action asked over AT-SPI must not overtake them)."""
+    deadline = time.time() + TIMEOUT
+    while text not in (text_of(node) or ""):
+        if time.time() > deadline:
+            fail("%s holds %r, not the %r typed" % (what, text_of(node), text))
+        time.sleep(0.03)
+
+
+def view():
+    """What a person sees: every window of every program on the accessibility bus, and every
+    control of the sheets and dialogs with its name, states and text."""
+    seen = []
+    for app in applications():
+        try:
+            seen += [("window", app.name, app[j].name) for j in range(app.childCount)]
+        except Exception:
+            continue
+    for root in roots():
+        for node in walk(root):
+            try:
+                seen.append((node.getRoleName(), node.name, tuple(sorted(node.getState().getStates())), text_of(node)))
+            except Exception:
+                continue
+    return seen
+
+
+# A key press (key:) whose effect no step has waited for yet: its keys and the view before it.
+PRESSED = None
+
+
+# How long a key press may show nothing before the next step goes on all the same: a key
+# that does nothing is a key too (Space on the way the chooser has chosen already).
+UNCHANGED = 2.0
+
+
+def settle():
+    """Until the last key press changed what a person sees, or UNCHANGED seconds showed that
+    it changes nothing: keys go through the X server, a step's questions and actions through
+    the accessibility bus, and one must not overtake the other."""
+    global PRESSED
+    if PRESSED is None:
+        return
+    before = PRESSED[1]
+    PRESSED = None
+    deadline = time.time() + UNCHANGED
+    while view() == before and time.time() < deadline:
+        time.sleep(0.03)
+
+
+def wait_menu(what):
+    deadline = time.time() + TIMEOUT
+    while not menu_shown():
+        if time.time() > deadline:
+            fail("%s opened no menu" % what)
+        time.sleep(0.03)
 
 
 def wait_focused(node):
@@ -348,6 +410,11 @@ FIELDS = ["text", "entry", "password text"]
 
 for step in args:
     kind, _, rest = step.partition(":")
+    # A wait-… step waits for its own sign; any other first for the last key press's.
+    if kind.startswith("wait-"):
+        PRESSED = None
+    else:
+        settle()
     if kind == "wait-sheet":
         deadline = time.time() + TIMEOUT
         while not sheets():
@@ -365,6 +432,7 @@ for step in args:
         wait_focused(field)
         press_keys("ctrl+End" if kind == "append" and name == "Message" else "End" if kind == "append" else "ctrl+a")
         type_text(text)
+        wait_holding(field, text, "the field %r" % name)
         say(step=kind, field=name)
     elif kind == "tick":
         box = find(rest, ["check box"])
@@ -383,7 +451,6 @@ for step in args:
         if not button.getState().contains(pyatspi.STATE_SENSITIVE):
             fail("%r is not enabled" % rest)
         button.queryAction().doAction(0)
-        time.sleep(0.1)
         say(step=kind, button=name)
     elif kind in ("menu", "menu-of", "open-menu"):
         opener_name, item_name = ("Main Menu", rest) if kind == "menu" else (rest, None) if kind == "open-menu" \
@@ -402,14 +469,13 @@ for step in args:
             time.sleep(0.05)
         actionable[0].queryAction().doAction(0)
         if item_name is None:
-            time.sleep(0.3)
+            wait_menu(opener_name)
             say(step=kind, button=opener_name)
             continue
         item = find(rest, ["menu item", "push button", "check menu item"])
         if not item.getState().contains(pyatspi.STATE_SENSITIVE):
             fail("%r is not enabled" % rest)
         item.queryAction().doAction(0)
-        time.sleep(0.1)
         say(step=kind, item=rest)
     elif kind == "right-click":
         name, _, text = rest.partition(":")
@@ -433,12 +499,10 @@ for step in args:
                 time.sleep(0.05)
             if menu_shown():
                 break
-        time.sleep(0.1)
         say(step=kind, field=name, text=text, clicks=attempt + 1)
     elif kind == "choose":
         item = find(rest, ["menu item", "push button", "check menu item", "radio menu item"])
         item.queryAction().doAction(0)
-        time.sleep(0.2)
         say(step=kind, item=rest)
     elif kind == "underlined":
         say(step=kind, field=rest, words=underlined(find(rest, ["text"])))
@@ -467,10 +531,14 @@ for step in args:
             fail("dropping %r on %r at %s: %s%s" % (path, name, to, drag.stdout, drag.stderr))
         say(step=kind, target=name, at=to, **json.loads(drag.stdout))
     elif kind == "key":
+        PRESSED = (rest, view())
         press_keys(rest)
         say(step=kind, keys=rest)
     elif kind == "text":
+        node = focused()
         type_text(rest)
+        if node is not None and text_of(node) is not None:
+            wait_holding(node, rest.split("\n")[-1], "the focused field %r" % node.name)
         say(step=kind)
     elif kind == "location":
         # GTK's file chooser: a "/" opens its location field (or goes into it, when the
@@ -594,11 +662,8 @@ for step in args:
                 fail("no menu button %r to press: %s" % (rest, "; ".join(described)))
             time.sleep(0.05)
         toggles[0].queryAction().doAction(0)
-        time.sleep(0.2)
+        wait_menu(rest)
         say(step=kind, button=rest)
-    elif kind == "click":
-        click(find(rest))
-        say(step=kind, control=rest)
     elif kind == "wait-gone":
         deadline = time.time() + TIMEOUT
         while sheets():
@@ -707,11 +772,19 @@ for step in args:
     elif kind == "names":
         say(step=kind, names=named_controls())
     elif kind == "shot":
-        # Nine frames for the last change to be drawn.
-        time.sleep(0.15)
-        subprocess.run(["import", "-window", "root", rest], check=True)
+        # Taken again until three in a row are the same: the last change is drawn. (A window
+        # just mapped shows what was on the screen before it until it paints, so one capture
+        # the same as the one before can still be of what it covers.)
+        deadline = time.time() + TIMEOUT
+        images = []
+        while True:
+            images.append(subprocess.run(["import", "-window", "root", "-define", "png:exclude-chunk=date,time", "png:-"],
+                                         check=True, stdout=subprocess.PIPE).stdout)
+            image = images[-1]
+            if (len(images) >= 3 and images[-3] == images[-2] == image) or time.time() > deadline:
+                break
+        with open(rest, "wb") as file:
+            file.write(image)
         say(step=kind, path=rest)
-    elif kind == "sleep":
-        time.sleep(float(rest))
     else:
         fail("unknown step %r" % step)
