@@ -39,6 +39,15 @@ public enum Webmail {
             }
         }
 
+        /// The drafts view of the account `address`, where a draft stored over IMAP shows;
+        /// `nil` for a template, which names no such page.
+        func draftsURL(of address: String) -> String? {
+            switch self {
+            case .known(let known): known.draftsURL(of: address)
+            case .template: nil
+            }
+        }
+
         /// The compose page for `email`.
         func composeURL(for email: EmailData) -> String {
             switch self {
@@ -73,6 +82,19 @@ public enum Webmail {
             case .fastmail: "Fastmail"
             case .proton: "Proton Mail"
             case .yahoo: "Yahoo Mail"
+            }
+        }
+
+        /// The drafts folder of the account `address`, signed in in this browser: Gmail picks
+        /// the account by `authuser` (an address, as Google's own account switcher links);
+        /// the others show the one account the browser is signed in to.
+        func draftsURL(of address: String) -> String {
+            switch self {
+            case .gmail: "https://mail.google.com/mail/?authuser=\(URIs.component(address))#drafts"
+            case .outlook: "https://outlook.live.com/mail/0/drafts"
+            case .fastmail: "https://app.fastmail.com/mail/Drafts/"
+            case .proton: "https://mail.proton.me/u/0/drafts"
+            case .yahoo: "https://mail.yahoo.com/d/folders/3"
             }
         }
 
@@ -213,6 +235,26 @@ public enum Webmail {
         }
     }
 
+    /// Opens `service`'s drafts view for the account `address` in the default browser: the
+    /// whole message, attachments and all, waits there (`IMAPDraftStore` stored it).
+    static func openDrafts(of address: String, in service: Service, warnings: [String]) throws -> HandoffResult {
+        guard let url = service.draftsURL(of: address) else {
+            throw DesktopError(.configuration, tr("%@ has no drafts view", service.name))
+        }
+        let browser = try defaultBrowser(for: service)
+        try Launcher.launch(browser, uris: [url])
+        return HandoffResult(handlerID: "webmail:\(service.rawValue)", handlerName: tr("%@ in %@", service.name, browser.name),
+                             warnings: warnings, notCarried: [])
+    }
+
+    static func defaultBrowser(for service: Service) throws -> AppInfo {
+        guard let browser = Handlers.defaultForScheme("https") else {
+            throw DesktopError(.configuration, tr("handler=webmail:%@, but there is no default web browser "
+                + "(x-scheme-handler/https)", service.rawValue))
+        }
+        return browser
+    }
+
     static func open(_ email: EmailData, in service: Service, warnings: [String]) throws -> HandoffResult {
         var report = Leftovers(warnings: warnings)
         report.attachmentsNotCarried(email.attachments, because: tr("%@ compose pages take none", service.name))
@@ -230,10 +272,7 @@ public enum Webmail {
         if carriesBody, !Handoff.bodyFits(email, asComposeURL) {
             sent.body = report.truncating(email, for: service.name) { Handoff.bodyFits($0, asComposeURL) }
         }
-        guard let browser = Handlers.defaultForScheme("https") else {
-            throw DesktopError(.configuration, tr("handler=webmail:%@, but there is no default web browser "
-                + "(x-scheme-handler/https)", service.rawValue))
-        }
+        let browser = try defaultBrowser(for: service)
         // A compose URL is not a mailto: URL the browser would hand back to us, and a
         // browser started now may open mailto: links for real later: no loop guard here.
         try Launcher.launch(browser, uris: asComposeURL(sent))

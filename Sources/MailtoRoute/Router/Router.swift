@@ -255,6 +255,7 @@ private struct Routing {
         case .success(let found): destination = found
         case .failure(let failure): return notHandedOff(failure)
         }
+        if destination.showsDrafts, let report = storedAsDraft(then: destination) { return report }
         do {
             let result = try destination.take(email, loopGuard: session.environment.handoffGuard,
                                               filesDirectory: session.storage.handoffDirectory)
@@ -280,6 +281,40 @@ private struct Routing {
             session.log(report, source: request.source)
             return notHandedOff(Failure(error, otherwise: .permanent))
         }
+    }
+
+    /// A webmail handoff that carries everything (issue 34): the whole message, every
+    /// attachment, stored in the Drafts of the account's own mailbox (IMAP), then the
+    /// webmail's drafts view opened for that account. `nil` where the account names no IMAP
+    /// server or the message could not be stored there (said once, in the warnings): the
+    /// compose page is opened as before, and what it cannot carry kept in a local draft.
+    mutating func storedAsDraft(then destination: any MailProgram) -> RouteReport? {
+        guard let account = session.account(for: request), account.imap != nil else { return nil }
+        let (message, draftWarnings) = OutgoingMessage.draft(of: email, from: account.from)
+        let stored: StoredDraft
+        do {
+            stored = try session.storeInDrafts(try message.makeStream().readAll(), of: account)
+        } catch {
+            warnings.append(tr("not stored in the Drafts of %@: %@", account.from.address, Failure(error, otherwise: .transient).message))
+            return nil
+        }
+        var report = RouteReport(path: .handoff, result: .handedOff)
+        report.account = account.name
+        report.server = stored.server
+        report.mailbox = stored.mailbox
+        report.messageId = message.messageID
+        report.warnings = draftWarnings
+        do {
+            let result = try destination.openDrafts(of: account.from.address, loopGuard: session.environment.handoffGuard)
+            report.handler = RouteReport.Handler(id: result.handlerID, name: result.handlerName)
+            report.warnings += result.warnings
+        } catch {
+            // The draft is in the mailbox, so nothing is lost; but nothing was opened.
+            report.result = .failed
+            report.handler = RouteReport.Handler(id: destination.id, name: destination.name)
+            report.error = Failure(error, otherwise: .permanent)
+        }
+        return report
     }
 
     /// The mail program could not take it: a forced handoff fails, any other is saved.
