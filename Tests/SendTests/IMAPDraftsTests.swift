@@ -1,0 +1,189 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// A webmail handoff that carries everything (issue 34): `send --handoff --attach FILE` with
+/// `handler=webmail:gmail` stores the whole message in the Drafts of the account's own
+/// mailbox on a real Dovecot (Resources/imap_server.py: TLS with the test CA, a `Drafts`
+/// mailbox marked `\Drafts`, a passwd-file, and XOAUTH2 through Dovecot's oauth2 passdb and a
+/// loopback introspection endpoint), and a recording browser (`x-scheme-handler/https`) gets
+/// the drafts view of that account. Python's `email` judges the file Dovecot stored.
+@Suite struct IMAPDraftsTests {
+    let sandbox: Sandbox
+    let certificates: TestCertificates
+    /// The file attached: bytes of every value, so that any change to one shows.
+    let attachment: URL
+    let attachmentBytes: [UInt8]
+
+    init() throws {
+        sandbox = try Sandbox()
+        certificates = try TestCertificates.shared.get()
+        try sandbox.installHandler("browser.desktop", name: "Browser", program: "browser",
+                                   mimeTypes: "x-scheme-handler/https;x-scheme-handler/http;")
+        attachmentBytes = (0..<3000).map { UInt8(truncatingIfNeeded: $0 &* 131 &+ $0 / 7) }
+        attachment = try sandbox.write(Data(attachmentBytes), to: "home/figures.bin")
+    }
+
+    /// A config account whose IMAP server is `port` with `security`; its password in the
+    /// Secret Service under `service=imap`.
+    func writeConfigAccount(imapPort: Int, security: String) throws {
+        try sandbox.write("""
+            [account]
+            from=Jane Doe <jane@example.org>
+            host=127.0.0.1
+            port=1
+            user=jane@example.org
+            ca-file=\(certificates.caFile)
+            imap-host=127.0.0.1
+            imap-port=\(imapPort)
+            imap-security=\(security)
+
+            [route]
+            handler=webmail:gmail
+
+            """, to: "home/.config/mailto-route/config")
+    }
+
+    static let sendWords = ["send", "--handoff", "--to", "Bob Baker <bob@example.com>", "--cc", "carol@example.org",
+                            "--subject", "Quarterly figures – Q3", "--body", "Here they are.\n"]
+
+    /// Runs mailto-route with `arguments` and `environment`, looking through every process's
+    /// argv while it runs for `secrets` (the test servers' own argv, the other side, aside).
+    func runWatchingArgv(_ arguments: [String], environment: [String: String], secrets: [String])
+        throws -> (result: (status: Int32, stdout: String, stderr: String), leaks: [String]) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: mailtoRouteBinary)
+        process.arguments = arguments
+        process.environment = environment
+        let out = Pipe()
+        let err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        var leaks: [String] = []
+        try waitUntil("mailto-route \(arguments.first ?? "") has ended") {
+            for (_, words) in commandLines() where secrets.contains(where: { words.contains($0) })
+                && !words.contains("imap_server.py") && !words.contains("secret_service.py") {
+                leaks.append(words)
+            }
+            return !process.isRunning
+        }
+        process.waitUntilExit()
+        let stdout = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        return ((process.terminationStatus, stdout, stderr), leaks)
+    }
+
+    /// Every file under the sandbox that holds one of `secrets`.
+    func filesHolding(_ secrets: [String]) -> [String] {
+        let enumerator = FileManager.default.enumerator(at: sandbox.root, includingPropertiesForKeys: [.isRegularFileKey])
+        var found: [String] = []
+        while let url = enumerator?.nextObject() as? URL {
+            guard (try? url.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true,
+                  let data = FileManager.default.contents(atPath: url.path) else { continue }
+            if secrets.contains(where: { String(decoding: data, as: UTF8.self).contains($0) }) { found.append(url.path) }
+        }
+        return found
+    }
+
+    /// The one draft Dovecot stored: flagged `\Draft` (Maildir's `D`), every field and the
+    /// attachment byte for byte as Python's `email` reads them. Its header block is printed,
+    /// as Dovecot stored it.
+    func expectOneDraft(in dovecot: DovecotIMAPServer, from: String) throws {
+        let drafts = dovecot.drafts
+        #expect(drafts.count == 1, "\(drafts)\n\(dovecot.log)")
+        #expect(dovecot.inbox.isEmpty)
+        let draft = try #require(drafts.first)
+        let flags = draft.lastPathComponent.split(separator: ":").last.map { $0.split(separator: ",").last ?? "" } ?? ""
+        #expect(flags.contains("D"), "\(draft.lastPathComponent)")
+        let view = try pythonView(of: draft)
+        let headers = try #require(view["headers"] as? [String: String])
+        #expect(headers["From"] == from)
+        #expect(headers["To"] == "Bob Baker <bob@example.com>")
+        #expect(headers["Cc"] == "carol@example.org")
+        #expect(headers["Subject"] == "Quarterly figures – Q3")
+        #expect(headers["Message-ID"] != nil && headers["Date"] != nil)
+        #expect((view["defects"] as? [String])?.isEmpty == true, "\(view)")
+        let parts = try #require(view["parts"] as? [[String: Any]])
+        #expect(parts.first { $0["type"] as? String == "text/plain" }?["text"] as? String == "Here they are.\n")
+        let file = try #require(parts.first { $0["filename"] as? String == "figures.bin" }, "\(parts)")
+        #expect(file["size"] as? Int == attachmentBytes.count)
+        #expect(file["sha256"] as? String == sha256(attachmentBytes))
+        let stored = try String(contentsOf: draft, encoding: .utf8)
+        print("The draft's header block as Dovecot stored it (\(draft.lastPathComponent)):\n"
+              + (stored.components(separatedBy: "\n\n").first ?? stored))
+    }
+
+    func sha256(_ bytes: [UInt8]) -> String {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("sha-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: file) }
+        try? Data(bytes).write(to: file)
+        let result = try? run("/usr/bin/sha256sum", [file.path])
+        return String(result?.stdout.prefix(64) ?? "")
+    }
+
+    /// Over implicit TLS and over STARTTLS, the password from the keyring (`service=imap`).
+    @Test(arguments: ["tls", "starttls"])
+    func aConfigAccountsDraftWaitsInItsDovecotDrafts(security: String) throws {
+        let password = "pw-\(UUID().uuidString)"
+        let dovecot = try DovecotIMAPServer(certificate: certificates.server, user: "jane@example.org", password: password)
+        let keyring = try FakeSecretService(items: [(["host": "127.0.0.1", "service": "imap", "user": "jane@example.org"], password)])
+        try writeConfigAccount(imapPort: security == "tls" ? dovecot.imapsPort : dovecot.imapPort, security: security)
+        var environment = sandbox.environment
+        environment["DBUS_SESSION_BUS_ADDRESS"] = keyring.address
+        let run = try runWatchingArgv(Self.sendWords + ["--attach", attachment.path, "--json"], environment: environment,
+                                      secrets: [password])
+        #expect(run.result.status == 0, "\(run.result)\n\(dovecot.log)")
+        let report = try jsonObject(run.result.stdout)
+        #expect(report["result"] as? String == "handedOff")
+        #expect((report["handler"] as? [String: Any])?["id"] as? String == "webmail:gmail")
+        #expect(report["mailbox"] as? String == "Drafts")
+        #expect(report["account"] as? String == "default")
+        #expect(report["server"] as? String == "127.0.0.1:\(security == "tls" ? dovecot.imapsPort : dovecot.imapPort)")
+        #expect(report["warnings"] as? [String] == [], "\(report)")
+        #expect(sandbox.recordedArgv("browser") == ["https://mail.google.com/mail/?authuser=jane%40example.org#drafts"])
+        try expectOneDraft(in: dovecot, from: "Jane Doe <jane@example.org>")
+        // Kept in the mailbox: no local draft besides.
+        #expect(sandbox.drafts.isEmpty)
+        #expect(run.leaks.isEmpty, "\(run.leaks)")
+        #expect(!run.result.stdout.contains(password) && !run.result.stderr.contains(password))
+        #expect(filesHolding([password]).isEmpty)
+    }
+
+    /// A password the server refuses: nothing stored, the compose page opened as before,
+    /// the attachment kept in a local draft, and the refusal said once.
+    @Test func aRefusedPasswordStoresNothingAndLosesNothing() throws {
+        let dovecot = try DovecotIMAPServer(certificate: certificates.server, user: "jane@example.org", password: "the-right-one")
+        let keyring = try FakeSecretService(items: [(["host": "127.0.0.1", "service": "imap", "user": "jane@example.org"], "a-wrong-one")])
+        try writeConfigAccount(imapPort: dovecot.imapsPort, security: "tls")
+        let result = try mailtoRoute(Self.sendWords + ["--attach", attachment.path], in: sandbox,
+                                     extraEnvironment: ["DBUS_SESSION_BUS_ADDRESS": keyring.address])
+        #expect(result.status == 0, "\(result)")
+        #expect(dovecot.drafts.isEmpty && dovecot.inbox.isEmpty)
+        let refusal = "warning: not stored in the Drafts of jane@example.org: 127.0.0.1:\(dovecot.imapsPort) refused the user name or password"
+        #expect(result.stderr.components(separatedBy: refusal).count == 2, "\(result)")
+        #expect(result.stderr.contains("warning: attachment figures.bin not carried"), "\(result)")
+        let urls = try #require(sandbox.recordedArgv("browser"))
+        #expect(urls.count == 1 && urls[0].hasPrefix("https://mail.google.com/mail/?extsrc=mailto&url="), "\(urls)")
+        #expect(sandbox.drafts.count == 1)
+        let kept = try pythonView(of: try #require(sandbox.drafts.first))
+        let parts = try #require(kept["parts"] as? [[String: Any]])
+        #expect(parts.first { $0["filename"] as? String == "figures.bin" }?["sha256"] as? String == sha256(attachmentBytes))
+    }
+
+    /// No IMAP server listening: today's handoff, its "not carried" line, the local draft.
+    @Test func anUnreachableServerLeavesTodaysHandoffAndALocalDraft() throws {
+        let (closed, descriptor) = try unlistenedPort()
+        defer { close(descriptor) }
+        try writeConfigAccount(imapPort: closed, security: "tls")
+        let keyring = try FakeSecretService(items: [(["host": "127.0.0.1", "service": "imap", "user": "jane@example.org"], "pw")])
+        let result = try mailtoRoute(Self.sendWords + ["--attach", attachment.path], in: sandbox,
+                                     extraEnvironment: ["DBUS_SESSION_BUS_ADDRESS": keyring.address])
+        #expect(result.status == 0, "\(result)")
+        #expect(result.stderr.contains("warning: not stored in the Drafts of jane@example.org: "), "\(result)")
+        #expect(result.stderr.contains("warning: attachment figures.bin not carried"), "\(result)")
+        let draft = try #require(sandbox.drafts.first)
+        #expect(result.stderr.contains("is saved as \(draft.path)"), "\(result)")
+        #expect(sandbox.recordedArgv("browser")?.count == 1)
+    }
+}
