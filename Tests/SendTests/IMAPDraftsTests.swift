@@ -20,6 +20,8 @@ import TestSupport
         certificates = try TestCertificates.shared.get()
         try sandbox.installHandler("browser.desktop", name: "Browser", program: "browser",
                                    mimeTypes: "x-scheme-handler/https;x-scheme-handler/http;")
+        // Each URL of each launch, one a line: how many the browser got, not only the last.
+        try sandbox.installScript("browser", "printf '%s\\n' \"$@\" >> '\(sandbox.root.path)/browser-urls'")
         attachmentBytes = (0..<3000).map { UInt8(truncatingIfNeeded: $0 &* 131 &+ $0 / 7) }
         attachment = try sandbox.write(Data(attachmentBytes), to: "home/figures.bin")
     }
@@ -72,6 +74,17 @@ import TestSupport
         let stdout = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         return ((process.terminationStatus, stdout, stderr), leaks)
+    }
+
+    /// Every URL the recording browser was started with so far, once it has been started
+    /// `launches` times (a run that launches a program has it on record when it ends).
+    func browserURLs(launches: Int = 1) -> [String] {
+        let path = sandbox.root.appendingPathComponent("browser-urls").path
+        func urls() -> [String] {
+            (FileManager.default.contents(atPath: path)).map { String(decoding: $0, as: UTF8.self).split(separator: "\n").map(String.init) } ?? []
+        }
+        _ = try? waitUntil("the browser was started \(launches) times") { urls().count >= launches }
+        return urls()
     }
 
     /// Every file under the sandbox that holds one of `secrets`.
@@ -141,7 +154,7 @@ import TestSupport
         #expect(report["account"] as? String == "default")
         #expect(report["server"] as? String == "127.0.0.1:\(security == "tls" ? dovecot.imapsPort : dovecot.imapPort)")
         #expect(report["warnings"] as? [String] == [], "\(report)")
-        #expect(sandbox.recordedArgv("browser") == ["https://mail.google.com/mail/?authuser=jane%40example.org#drafts"])
+        #expect(browserURLs() == ["https://mail.google.com/mail/?authuser=jane%40example.org#drafts"])
         try expectOneDraft(in: dovecot, from: "Jane Doe <jane@example.org>")
         // Kept in the mailbox: no local draft besides.
         #expect(sandbox.drafts.isEmpty)
@@ -163,7 +176,7 @@ import TestSupport
         let refusal = "warning: not stored in the Drafts of jane@example.org: 127.0.0.1:\(dovecot.imapsPort) refused the user name or password"
         #expect(result.stderr.components(separatedBy: refusal).count == 2, "\(result)")
         #expect(result.stderr.contains("warning: attachment figures.bin not carried"), "\(result)")
-        let urls = try #require(sandbox.recordedArgv("browser"))
+        let urls = browserURLs()
         #expect(urls.count == 1 && urls[0].hasPrefix("https://mail.google.com/mail/?extsrc=mailto&url="), "\(urls)")
         #expect(sandbox.drafts.count == 1)
         let kept = try pythonView(of: try #require(sandbox.drafts.first))
@@ -184,6 +197,82 @@ import TestSupport
         #expect(result.stderr.contains("warning: attachment figures.bin not carried"), "\(result)")
         let draft = try #require(sandbox.drafts.first)
         #expect(result.stderr.contains("is saved as \(draft.path)"), "\(result)")
-        #expect(sandbox.recordedArgv("browser")?.count == 1)
+        #expect(browserURLs().count == 1)
+    }
+
+    // MARK: - GNOME Online Accounts
+
+    /// A Google account of the GOA stand-in whose IMAP server is Dovecot's implicit TLS port.
+    static func googleAccount(imapPort: Int, token: String) -> String {
+        """
+        {"account_1700000000_0": {
+          "ProviderType": "google", "Identity": "jane@gmail.com",
+          "Mail": {"ImapHost": "127.0.0.1:\(imapPort)", "SmtpHost": "127.0.0.1:1"},
+          "AccessToken": "\(token)", "ExpiresIn": 3599
+        }}
+        """
+    }
+
+    /// The sandbox's environment with the private bus, the test CA trusted as the system's
+    /// (an online account has no file to name it in), and `handler=webmail:gmail`.
+    func onlineEnvironment(_ bus: PrivateSessionBus) throws -> [String: String] {
+        try sandbox.write("[route]\nhandler=webmail:gmail\n", to: "home/.config/mailto-route/config")
+        var environment = sandbox.environment
+        environment["DBUS_SESSION_BUS_ADDRESS"] = bus.address
+        environment["SSL_CERT_FILE"] = certificates.caFile
+        return environment
+    }
+
+    /// Signed in with GOA's own token (XOAUTH2, checked by Dovecot's oauth2 passdb), the
+    /// draft waits in the account's Drafts and Gmail opens that account's drafts view.
+    @Test func aGoogleOnlineAccountsDraftWaitsInItsDrafts() throws {
+        let token = "ya29.\(UUID().uuidString)"
+        let bus = try PrivateSessionBus()
+        let dovecot = try DovecotIMAPServer(certificate: certificates.server, user: "jane@gmail.com", token: token)
+        let standIn = try GOAStandIn(on: bus, accounts: Self.googleAccount(imapPort: dovecot.imapsPort, token: token))
+        let run = try runWatchingArgv(Self.sendWords + ["--attach", attachment.path, "--json"],
+                                      environment: try onlineEnvironment(bus), secrets: [token])
+        #expect(run.result.status == 0, "\(run.result)\n\(dovecot.log)")
+        let report = try jsonObject(run.result.stdout)
+        #expect(report["result"] as? String == "handedOff")
+        #expect(report["mailbox"] as? String == "Drafts", "\(run.result)")
+        #expect(report["account"] as? String == "goa:account_1700000000_0")
+        #expect(report["server"] as? String == "127.0.0.1:\(dovecot.imapsPort)")
+        #expect(dovecot.introspections == ["introspection: active=True"])
+        #expect(dovecot.log.contains("method=XOAUTH2"), "\(dovecot.log)")
+        #expect(browserURLs() == ["https://mail.google.com/mail/?authuser=jane%40gmail.com#drafts"])
+        try expectOneDraft(in: dovecot, from: "jane@gmail.com")
+        #expect(sandbox.drafts.isEmpty)
+        #expect(run.leaks.isEmpty, "\(run.leaks)")
+        #expect(!run.result.stdout.contains(token) && !run.result.stderr.contains(token))
+        #expect(filesHolding([token]).isEmpty)
+        #expect(standIn.callNames == ["EnsureCredentials account_1700000000_0", "GetAccessToken account_1700000000_0"])
+    }
+
+    /// A token Dovecot refuses: nothing stored, the message kept in a local draft, one
+    /// **Sign in again**; the next message does not offer the same token again.
+    @Test func aRefusedTokenIsOneSignInAgainAndNotALoop() throws {
+        let refused = "ya29.refused-\(UUID().uuidString)"
+        let bus = try PrivateSessionBus()
+        let dovecot = try DovecotIMAPServer(certificate: certificates.server, user: "jane@gmail.com", token: "ya29.another")
+        let standIn = try GOAStandIn(on: bus, accounts: Self.googleAccount(imapPort: dovecot.imapsPort, token: refused))
+        let notifications = try ScriptedNotificationServer(on: bus)
+        let environment = try onlineEnvironment(bus)
+        let first = try mailtoRoute(Self.sendWords + ["--attach", attachment.path], in: sandbox, extraEnvironment: environment)
+        #expect(first.status == 0, "\(first)")
+        #expect(first.stderr.components(separatedBy: "warning: not stored in the Drafts of jane@gmail.com").count == 2, "\(first)")
+        #expect(dovecot.drafts.isEmpty && dovecot.inbox.isEmpty)
+        #expect(dovecot.introspections == ["introspection: active=False"])
+        #expect(sandbox.drafts.count == 1)
+
+        let second = try mailtoRoute(Self.sendWords + ["--attach", attachment.path], in: sandbox, extraEnvironment: environment)
+        #expect(second.status == 0, "\(second)")
+        #expect(second.stderr.contains("not tried again"), "\(second)")
+        #expect(dovecot.introspections.count == 1, "the refused token went to the server again")
+        let signIns = notifications.notifications.filter { $0.summary.hasSuffix("Sign in again to jane@gmail.com") }
+        #expect(signIns.count == 1, "\(notifications.calls.map(\.summary))")
+        #expect(browserURLs(launches: 2).count == 2)
+        #expect(filesHolding([refused]).isEmpty)
+        #expect(standIn.callNames.filter { $0.hasPrefix("GetAccessToken") }.count == 2)
     }
 }
