@@ -49,31 +49,12 @@ import TestSupport
     static let sendWords = ["send", "--handoff", "--to", "Bob Baker <bob@example.com>", "--cc", "carol@example.org",
                             "--subject", "Quarterly figures – Q3", "--body", "Here they are.\n"]
 
-    /// Runs mailto-route with `arguments` and `environment`, looking through every process's
-    /// argv while it runs for `secrets` (the test servers' own argv, the other side, aside).
+    /// Runs mailto-route, looking through every argv for `secrets` while it runs (the test
+    /// servers', the other side, aside).
     func runWatchingArgv(_ arguments: [String], environment: [String: String], secrets: [String])
         throws -> (result: (status: Int32, stdout: String, stderr: String), leaks: [String]) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: mailtoRouteBinary)
-        process.arguments = arguments
-        process.environment = environment
-        let out = Pipe()
-        let err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        var leaks: [String] = []
-        try waitUntil("mailto-route \(arguments.first ?? "") has ended") {
-            for (_, words) in commandLines() where secrets.contains(where: { words.contains($0) })
-                && !words.contains("imap_server.py") && !words.contains("secret_service.py") {
-                leaks.append(words)
-            }
-            return !process.isRunning
-        }
-        process.waitUntilExit()
-        let stdout = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        return ((process.terminationStatus, stdout, stderr), leaks)
+        try TestSupport.runWatchingArgv(arguments, environment: environment, secrets: secrets,
+                                        otherSide: ["imap_server.py", "secret_service.py"])
     }
 
     /// Every URL the recording browser was started with so far, once it has been started
@@ -89,14 +70,7 @@ import TestSupport
 
     /// Every file under the sandbox that holds one of `secrets`.
     func filesHolding(_ secrets: [String]) -> [String] {
-        let enumerator = FileManager.default.enumerator(at: sandbox.root, includingPropertiesForKeys: [.isRegularFileKey])
-        var found: [String] = []
-        while let url = enumerator?.nextObject() as? URL {
-            guard (try? url.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true,
-                  let data = FileManager.default.contents(atPath: url.path) else { continue }
-            if secrets.contains(where: { String(decoding: data, as: UTF8.self).contains($0) }) { found.append(url.path) }
-        }
-        return found
+        TestSupport.filesHolding(secrets, under: sandbox.root)
     }
 
     /// The one draft Dovecot stored: flagged `\Draft` (Maildir's `D`), every field and the
@@ -121,18 +95,10 @@ import TestSupport
         #expect(parts.first { $0["type"] as? String == "text/plain" }?["text"] as? String == "Here they are.\n")
         let file = try #require(parts.first { $0["filename"] as? String == "figures.bin" }, "\(parts)")
         #expect(file["size"] as? Int == attachmentBytes.count)
-        #expect(file["sha256"] as? String == sha256(attachmentBytes))
+        #expect(file["sha256"] as? String == sha256(Data(attachmentBytes)))
         let stored = try String(contentsOf: draft, encoding: .utf8)
         print("The draft's header block as Dovecot stored it (\(draft.lastPathComponent)):\n"
               + (stored.components(separatedBy: "\n\n").first ?? stored))
-    }
-
-    func sha256(_ bytes: [UInt8]) -> String {
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("sha-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: file) }
-        try? Data(bytes).write(to: file)
-        let result = try? run("/usr/bin/sha256sum", [file.path])
-        return String(result?.stdout.prefix(64) ?? "")
     }
 
     /// Over implicit TLS and over STARTTLS, the password from the keyring (`service=imap`).
@@ -181,7 +147,7 @@ import TestSupport
         #expect(sandbox.drafts.count == 1)
         let kept = try pythonView(of: try #require(sandbox.drafts.first))
         let parts = try #require(kept["parts"] as? [[String: Any]])
-        #expect(parts.first { $0["filename"] as? String == "figures.bin" }?["sha256"] as? String == sha256(attachmentBytes))
+        #expect(parts.first { $0["filename"] as? String == "figures.bin" }?["sha256"] as? String == sha256(Data(attachmentBytes)))
     }
 
     /// No IMAP server listening: today's handoff, its "not carried" line, the local draft.
