@@ -10,6 +10,12 @@ public struct StoredDraft: Sendable, Equatable {
     public var server: String
     /// Whom the server logged in.
     public var user: String
+
+    public init(mailbox: String, server: String, user: String) {
+        self.mailbox = mailbox
+        self.server = server
+        self.user = user
+    }
 }
 
 /// Stores a message in the Drafts mailbox of an IMAP account, flagged `\Draft`, for a
