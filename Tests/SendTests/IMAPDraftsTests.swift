@@ -27,8 +27,8 @@ import TestSupport
     }
 
     /// A config account whose IMAP server is `port` with `security`; its password in the
-    /// Secret Service under `service=imap`.
-    func writeConfigAccount(imapPort: Int, security: String) throws {
+    /// Secret Service under `service=imap`; `policy=` for clicked links.
+    func writeConfigAccount(imapPort: Int, security: String, policy: String = "ask") throws {
         try sandbox.write("""
             [account]
             from=Jane Doe <jane@example.org>
@@ -42,6 +42,7 @@ import TestSupport
 
             [route]
             handler=webmail:gmail
+            policy=\(policy)
 
             """, to: "home/.config/mailto-route/config")
     }
@@ -127,6 +128,34 @@ import TestSupport
         #expect(run.leaks.isEmpty, "\(run.leaks)")
         #expect(!run.result.stdout.contains(password) && !run.result.stderr.contains(password))
         #expect(filesHolding([password]).isEmpty)
+    }
+
+    /// LibreOffice's File ▸ Send ▸ Email Document: its real senddoc, in LibreOffice's app
+    /// scope, runs Debian's xdg-email and its hook; the document, a local program's file,
+    /// waits whole in the account's Drafts (`policy=handoff`: a link is handed off).
+    @Test func libreOfficesDocumentWaitsInTheDrafts() throws {
+        let password = "pw-\(UUID().uuidString)"
+        let dovecot = try DovecotIMAPServer(certificate: certificates.server, user: "jane@example.org", password: password)
+        let keyring = try FakeSecretService(items: [(["host": "127.0.0.1", "service": "imap", "user": "jane@example.org"], password)])
+        try writeConfigAccount(imapPort: dovecot.imapsPort, security: "tls", policy: "handoff")
+        try sandbox.installXDGEmailHook()
+        let document = try sandbox.write(Data(attachmentBytes), to: "lu1234.tmp/Budget 100%, final.odt")
+        let scope = try AppScope(unit: #"app-gnome-libreoffice\x2dwriter-\#(getpid()).scope"#)
+        let senddoc = ["/usr/lib/libreoffice/program/senddoc", "--mailclient", "sensible-lomua", "--to", "bob@example.com",
+                       "--subject", "Budget 100%, final.odt", "--attach", document.path]
+        let result = try run("/usr/bin/setsid", ["-w"] + scope.wrap(senddoc),
+                             environment: sandbox.environment(["DBUS_SESSION_BUS_ADDRESS": keyring.address]), timeout: 30)
+        #expect(result.status == 0, "\(result)")
+        #expect(browserURLs() == ["https://mail.google.com/mail/?authuser=jane%40example.org#drafts"], "\(result)")
+        #expect(dovecot.drafts.count == 1, "\(dovecot.log)")
+        let draft = try #require(dovecot.drafts.first)
+        #expect(draft.lastPathComponent.hasSuffix(",D") || draft.lastPathComponent.contains(":2,D"))
+        let view = try pythonView(of: draft)
+        #expect((view["headers"] as? [String: String])?["Subject"] == "Budget 100%, final.odt")
+        let parts = try #require(view["parts"] as? [[String: Any]])
+        let file = try #require(parts.first { $0["filename"] as? String == "Budget 100%, final.odt" }, "\(parts)")
+        #expect(file["sha256"] as? String == sha256(Data(attachmentBytes)))
+        #expect(sandbox.drafts.isEmpty)
     }
 
     /// A password the server refuses: nothing stored, the compose page opened as before,
