@@ -198,9 +198,22 @@ public enum OnlineAccounts {
     /// attention; the SMTP server itself is the judge of the password.
     public static func smtpPassword(_ account: OnlineMailAccount, within seconds: Double = callTimeout)
         throws(OnlineAccountsError) -> String {
+        try password(account, id: "smtp-password", within: seconds)
+    }
+
+    /// `PasswordBased.GetPassword("imap-password")`: the IMAP password GOA keeps, for a
+    /// webmail handoff's draft (the IMAP server is the judge of it, as above).
+    public static func imapPassword(_ account: OnlineMailAccount, within seconds: Double = callTimeout)
+        throws(OnlineAccountsError) -> String {
+        try password(account, id: "imap-password", within: seconds)
+    }
+
+    /// `PasswordBased.GetPassword(id)`.
+    private static func password(_ account: OnlineMailAccount, id: String, within seconds: Double)
+        throws(OnlineAccountsError) -> String {
         try withBus(seconds) { bus throws(OnlineAccountsError) in
             let reply = try call(bus, account, passwordInterface, "GetPassword",
-                                 VariantBuilder.tuple([VariantBuilder.string("smtp-password")]), replyType: "(s)",
+                                 VariantBuilder.tuple([VariantBuilder.string(id)]), replyType: "(s)",
                                  seconds: seconds)
             return reply.child(0).string ?? ""
         }

@@ -103,4 +103,22 @@ import Testing
         #expect(world.draftsMailbox.attempts.count == 1)
         #expect(world.notifier.signIns.count == 1)
     }
+
+    /// An IMAP and SMTP account of GOA logs in to IMAP with the IMAP password GOA keeps.
+    @Test func anIMAPAndSMTPOnlineAccountLogsInWithItsIMAPPassword() throws {
+        var account = FakeOnlineAccounts.imapSMTP("p1", address: "jane.doe@example.net", login: "jdoe", host: "smtp.example.net")
+        account.imapHost = "imap.example.net:1993"
+        account.imapUseTls = true
+        account.imapUserName = "jdoe-imap"
+        world.onlineAccounts.accounts = [account]
+        world.onlineAccounts.credentials["p1"] = "pw"
+        world.newSession(config: nil)
+        let report = handOff()
+        #expect(report.mailbox == "Drafts", "\(report.warnings)")
+        #expect(world.onlineAccounts.calls == ["imap-password p1"])
+        let server = try #require(world.draftsMailbox.stored.first?.server)
+        #expect(server.address == "imap.example.net:1993" && server.security == .starttls)
+        #expect(server.user == "jdoe-imap" && server.password == "pw" && server.bearerToken == nil)
+        #expect(webmail?.draftsOpened == ["jane.doe@example.net"])
+    }
 }

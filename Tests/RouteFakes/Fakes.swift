@@ -287,6 +287,11 @@ public final class FakeOnlineAccounts: OnlineAccountsSource, @unchecked Sendable
         return try answer(account)
     }
 
+    public func imapPassword(for account: OnlineMailAccount) throws(OnlineAccountsError) -> String {
+        calls.append("imap-password \(account.id)")
+        return try answer(account)
+    }
+
     private func answer(_ account: OnlineMailAccount) throws(OnlineAccountsError) -> String {
         if let failure = failures[account.id] { throw failure }
         return credentials[account.id] ?? ""

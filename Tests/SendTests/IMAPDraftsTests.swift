@@ -270,4 +270,33 @@ import TestSupport
         #expect(filesHolding([refused]).isEmpty)
         #expect(standIn.callNames.filter { $0.hasPrefix("GetAccessToken") }.count == 2)
     }
+
+    /// An IMAP and SMTP account of GOA: its IMAP login and the IMAP password GOA keeps, over
+    /// STARTTLS (`ImapUseTls`), on Dovecot.
+    @Test func anIMAPAndSMTPOnlineAccountsDraftWaitsInItsDrafts() throws {
+        let password = "pw-\(UUID().uuidString)"
+        let bus = try PrivateSessionBus()
+        let dovecot = try DovecotIMAPServer(certificate: certificates.server, user: "jdoe-login", password: password)
+        let standIn = try GOAStandIn(on: bus, accounts: """
+            {"account_1700000001_0": {
+              "ProviderType": "imap_smtp", "Identity": "jane.doe@example.net",
+              "Mail": {"EmailAddress": "jane.doe@example.net", "Name": "Jane Doe",
+                       "ImapHost": "127.0.0.1:\(dovecot.imapPort)", "ImapUserName": "jdoe-login", "ImapUseTls": true,
+                       "SmtpHost": "127.0.0.1:1", "SmtpUseTls": true, "SmtpUseAuth": true,
+                       "SmtpUserName": "jdoe-login", "SmtpAuthPlain": true},
+              "Passwords": {"smtp-password": "not-this-one", "imap-password": "\(password)"}
+            }}
+            """)
+        let run = try runWatchingArgv(Self.sendWords + ["--attach", attachment.path, "--json"],
+                                      environment: try onlineEnvironment(bus), secrets: [password])
+        #expect(run.result.status == 0, "\(run.result)\n\(dovecot.log)")
+        let report = try jsonObject(run.result.stdout)
+        #expect(report["mailbox"] as? String == "Drafts", "\(run.result)")
+        #expect(report["server"] as? String == "127.0.0.1:\(dovecot.imapPort)")
+        #expect(browserURLs() == ["https://mail.google.com/mail/?authuser=jane.doe%40example.net#drafts"])
+        try expectOneDraft(in: dovecot, from: "Jane Doe <jane.doe@example.net>")
+        #expect(run.leaks.isEmpty && filesHolding([password]).isEmpty)
+        #expect(!run.result.stdout.contains(password) && !run.result.stderr.contains(password))
+        #expect(standIn.callNames == ["GetPassword account_1700000001_0"])
+    }
 }

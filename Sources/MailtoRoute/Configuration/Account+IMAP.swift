@@ -41,10 +41,11 @@ extension Account {
 
     /// GNOME Online Accounts' IMAP server for `online`, read as its SMTP server is
     /// (`ImapHost` with its `:port`, `ImapUseSsl` before `ImapUseTls`, `ImapUserName`):
-    /// for an OAuth 2.0 account (Google, Microsoft), whose token IMAP takes with XOAUTH2.
-    /// `nil` where GOA names none, or where it would be plain text off this machine.
+    /// an OAuth 2.0 account's (Google, Microsoft), whose token IMAP takes with XOAUTH2, or an
+    /// IMAP and SMTP account's, with its IMAP password. `nil` where GOA names none, or where
+    /// it would be plain text off this machine.
     static func imapServer(online: OnlineMailAccount, like smtp: SMTPServer) -> SMTPServer? {
-        guard online.auth == .oauth2, !online.imapHost.isEmpty, let (host, port) = hostAndPort(online.imapHost) else { return nil }
+        guard online.auth != .none, !online.imapHost.isEmpty, let (host, port) = hostAndPort(online.imapHost) else { return nil }
         var server = smtp
         server.host = host
         server.security = online.imapUseSsl ? .tls : online.imapUseTls ? .starttls : .none

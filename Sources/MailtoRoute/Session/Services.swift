@@ -248,6 +248,8 @@ public protocol OnlineAccountsSource {
     func accessToken(for account: OnlineMailAccount) throws(OnlineAccountsError) -> String
     /// `GetPassword("smtp-password")`.
     func smtpPassword(for account: OnlineMailAccount) throws(OnlineAccountsError) -> String
+    /// `GetPassword("imap-password")`.
+    func imapPassword(for account: OnlineMailAccount) throws(OnlineAccountsError) -> String
     /// Whether GNOME Online Accounts can be asked now (running, or startable on the bus):
     /// where the sheet offers to use it.
     var isAvailable: Bool { get }
@@ -269,6 +271,10 @@ public struct GnomeOnlineAccounts: OnlineAccountsSource {
 
     public func smtpPassword(for account: OnlineMailAccount) throws(OnlineAccountsError) -> String {
         try OnlineAccounts.smtpPassword(account)
+    }
+
+    public func imapPassword(for account: OnlineMailAccount) throws(OnlineAccountsError) -> String {
+        try OnlineAccounts.imapPassword(account)
     }
 }
 
