@@ -39,12 +39,13 @@ public enum Webmail {
             }
         }
 
-        /// The drafts view of the account `address`, where a draft stored over IMAP shows;
-        /// `nil` for a template, which names no such page.
-        func draftsURL(of address: String) -> String? {
+        /// The drafts view of the account `address`, where a draft stored over IMAP shows:
+        /// a known service's own; for a template, `drafts` (`webmail-drafts=`) expanded, or
+        /// `nil` without one.
+        func draftsURL(of address: String, template drafts: String?) throws(DesktopError) -> String? {
             switch self {
             case .known(let known): known.draftsURL(of: address)
-            case .template: nil
+            case .template: try drafts.map { (text) throws(DesktopError) in try DraftsTemplate(text).expanded(account: address) }
             }
         }
 
@@ -235,12 +236,33 @@ public enum Webmail {
         }
     }
 
-    /// Opens `service`'s drafts view for the account `address` in the default browser: the
-    /// whole message, attachments and all, waits there (`IMAPDraftStore` stored it).
-    static func openDrafts(of address: String, in service: Service, warnings: [String]) throws -> HandoffResult {
-        guard let url = service.draftsURL(of: address) else {
-            throw DesktopError(.configuration, tr("%@ has no drafts view", service.name))
+    /// `webmail-drafts=URL-TEMPLATE`: the drafts view of a webmail named by a template, an
+    /// https:// URL as a compose template is, with `{account}` (the account's address,
+    /// percent-encoded as a query component) its one placeholder, if any.
+    struct DraftsTemplate {
+        let pieces: [String]
+
+        init(_ text: String) throws(DesktopError) {
+            let pieces = text.split(separator: "{account}", omittingEmptySubsequences: false).map(String.init)
+            // The rules of a compose template, the placeholder set aside (`{to}` stands in).
+            do {
+                guard !pieces.joined().contains(where: { $0 == "{" || $0 == "}" }) else { throw DesktopError(.configuration, "") }
+                _ = try Template(pieces.joined(separator: "{to}") + (pieces.count == 1 ? "{to}" : ""))
+            } catch {
+                throw DesktopError(.configuration, "webmail-drafts=\(text.visible): "
+                    + tr("a drafts template is an https:// URL of the webmail's host, with {account} its only placeholder"))
+            }
+            self.pieces = pieces
         }
+
+        func expanded(account address: String) -> String {
+            pieces.joined(separator: URIs.component(address))
+        }
+    }
+
+    /// Opens `url`, `service`'s drafts view, in the default browser: the whole message,
+    /// attachments and all, waits there (`IMAPDraftStore` stored it).
+    static func openDrafts(at url: String, in service: Service, warnings: [String]) throws -> HandoffResult {
         let browser = try defaultBrowser(for: service)
         try Launcher.launch(browser, uris: [url])
         return HandoffResult(handlerID: "webmail:\(service.rawValue)", handlerName: tr("%@ in %@", service.name, browser.name),

@@ -14,7 +14,7 @@ import Testing
         var webmail = FakeMailProgram()
         webmail.id = "webmail:gmail"
         webmail.name = "Gmail in Browser"
-        webmail.showsDrafts = true
+        webmail.drafts = "https://mail.example/?u=ADDRESS#drafts"
         webmail.notCarried = ["attachment figures.bin"]
         world.mailPrograms.program = webmail
     }
@@ -47,7 +47,7 @@ import Testing
         #expect(report.handler?.id == "webmail:gmail")
         #expect(report.warnings.isEmpty, "\(report.warnings)")
         #expect(report.readableLines.contains("the whole message, attachments included, is stored as a draft in Drafts of default (imap.example.org:993)"))
-        #expect(webmail?.draftsOpened == ["jane@example.org"])
+        #expect(webmail?.draftsOpened == ["https://mail.example/?u=jane@example.org#drafts"])
         #expect(webmail?.taken.isEmpty == true)
         let stored = try #require(world.draftsMailbox.stored.first)
         #expect(world.draftsMailbox.stored.count == 1)
@@ -119,6 +119,6 @@ import Testing
         let server = try #require(world.draftsMailbox.stored.first?.server)
         #expect(server.address == "imap.example.net:1993" && server.security == .starttls)
         #expect(server.user == "jdoe-imap" && server.password == "pw" && server.bearerToken == nil)
-        #expect(webmail?.draftsOpened == ["jane.doe@example.net"])
+        #expect(webmail?.draftsOpened == ["https://mail.example/?u=jane.doe@example.net#drafts"])
     }
 }

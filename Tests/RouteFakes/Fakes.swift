@@ -180,11 +180,11 @@ public struct FakeMailProgram: MailProgram {
     public var name = "Fake Mail"
     public var failure: DesktopError?
     public var notCarried: [String] = []
-    /// A webmail service with a drafts view (`openDrafts`).
-    public var showsDrafts = false
+    /// A webmail service's drafts view (`draftsURL`), `ADDRESS` standing for the account.
+    public var drafts: String?
     let record = Taken()
     public var taken: [EmailData] { record.emails }
-    /// The accounts whose drafts view was opened, in order.
+    /// The drafts views opened, in order.
     public var draftsOpened: [String] { record.draftsOpened }
 
     public init() {}
@@ -196,9 +196,13 @@ public struct FakeMailProgram: MailProgram {
                              notCarried: notCarried)
     }
 
-    public func openDrafts(of address: String, loopGuard: String?) throws -> HandoffResult {
+    public func draftsURL(of address: String, template: String?) throws -> String? {
+        drafts.map { $0.replacingOccurrences(of: "ADDRESS", with: address) }
+    }
+
+    public func openDrafts(at url: String, loopGuard: String?) throws -> HandoffResult {
         if let failure { throw failure }
-        record.draftsOpened.append(address)
+        record.draftsOpened.append(url)
         return HandoffResult(handlerID: id, handlerName: name, warnings: [], notCarried: [])
     }
 }

@@ -158,6 +158,32 @@ import TestSupport
         #expect(sandbox.drafts.isEmpty)
     }
 
+    /// A webmail named by a template has its drafts view from `webmail-drafts=`, `{account}`
+    /// the account's address; one that is no URL of that kind is said once, and the compose
+    /// page opens as before.
+    @Test(arguments: [("https://mail.example.org/drafts?user={account}", true), ("https://mail.example.org/{subject}", false)])
+    func aTemplatesDraftsViewIsItsWebmailDraftsKey(drafts: String, valid: Bool) throws {
+        let dovecot = try DovecotIMAPServer(certificate: certificates.server, user: "jane@example.org", password: "pw")
+        let keyring = try FakeSecretService(items: [(["host": "127.0.0.1", "service": "imap", "user": "jane@example.org"], "pw")])
+        try writeConfigAccount(imapPort: dovecot.imapsPort, security: "tls")
+        let config = sandbox.root.appendingPathComponent("home/.config/mailto-route/config")
+        let text = try String(contentsOf: config, encoding: .utf8)
+            .replacingOccurrences(of: "handler=webmail:gmail", with: "handler=webmail:https://mail.example.org/compose?to={to}\nwebmail-drafts=\(drafts)")
+        try sandbox.write(text, to: "home/.config/mailto-route/config")
+        let result = try mailtoRoute(Self.sendWords + ["--attach", attachment.path], in: sandbox,
+                                     extraEnvironment: ["DBUS_SESSION_BUS_ADDRESS": keyring.address])
+        #expect(result.status == 0, "\(result)")
+        if valid {
+            #expect(browserURLs() == ["https://mail.example.org/drafts?user=jane%40example.org"], "\(result)")
+            #expect(dovecot.drafts.count == 1)
+        } else {
+            #expect(result.stderr.components(separatedBy: "warning: not stored in the Drafts of jane@example.org: webmail-drafts=").count == 2,
+                    "\(result)")
+            #expect(browserURLs().first?.hasPrefix("https://mail.example.org/compose?to=") == true)
+            #expect(dovecot.drafts.isEmpty && sandbox.drafts.count == 1)
+        }
+    }
+
     /// A password the server refuses: nothing stored, the compose page opened as before,
     /// the attachment kept in a local draft, and the refusal said once.
     @Test func aRefusedPasswordStoresNothingAndLosesNothing() throws {

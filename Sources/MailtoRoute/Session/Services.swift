@@ -101,17 +101,20 @@ public protocol MailProgram {
     /// Gives it `email`. `loopGuard` is this run's `MAILTO_ROUTE_HANDOFF` (rule 5);
     /// `filesDirectory`, where the files it reads later go (`StorageLocations.handoffDirectory`).
     func take(_ email: EmailData, loopGuard: String?, filesDirectory: String) throws -> HandoffResult
-    /// Whether it is a webmail service with a drafts view (`openDrafts`).
-    var showsDrafts: Bool { get }
-    /// Opens its drafts view for the account `address` (a message was just stored there).
-    func openDrafts(of address: String, loopGuard: String?) throws -> HandoffResult
+    /// For a webmail service, the page of its drafts view for the account `address`:
+    /// a known service's own, or for a template (`handler=webmail:https://…`) `template`
+    /// (`webmail-drafts=`) expanded; `nil` for a mail program, or a template without one.
+    /// Throws why `template` cannot be used.
+    func draftsURL(of address: String, template: String?) throws -> String?
+    /// Opens `url` (its `draftsURL`) in the browser: a message was just stored there.
+    func openDrafts(at url: String, loopGuard: String?) throws -> HandoffResult
 }
 
 extension MailProgram {
     /// A mail program of its own: the message goes to it, not to a mailbox.
-    public var showsDrafts: Bool { false }
+    public func draftsURL(of address: String, template: String?) throws -> String? { nil }
 
-    public func openDrafts(of address: String, loopGuard: String?) throws -> HandoffResult {
+    public func openDrafts(at url: String, loopGuard: String?) throws -> HandoffResult {
         throw DesktopError(.permanent, tr("%@ has no drafts view", name))
     }
 }
@@ -153,15 +156,15 @@ extension Handoff.Destination: MailProgram {
         try Handoff.handOff(email, to: self, loopGuard: loopGuard, files: HandoffFiles(directory: filesDirectory))
     }
 
-    public var showsDrafts: Bool {
-        if case .webmail(let service) = target { return service.draftsURL(of: "") != nil }
-        return false
+    public func draftsURL(of address: String, template: String?) throws -> String? {
+        guard case .webmail(let service) = target else { return nil }
+        return try service.draftsURL(of: address, template: template)
     }
 
-    public func openDrafts(of address: String, loopGuard: String?) throws -> HandoffResult {
+    public func openDrafts(at url: String, loopGuard: String?) throws -> HandoffResult {
         guard case .webmail(let service) = target else { throw DesktopError(.permanent, tr("%@ has no drafts view", name)) }
         try Handoff.checkLoopGuard(loopGuard)
-        return try Webmail.openDrafts(of: address, in: service, warnings: warnings)
+        return try Webmail.openDrafts(at: url, in: service, warnings: warnings)
     }
 }
 
