@@ -184,6 +184,20 @@ import TestSupport
         }
     }
 
+    /// An account set up by mailto-route keeps its password in the keyring under its SMTP
+    /// server only: IMAP logs in with that one.
+    @Test func theKeyringsSMTPPasswordServesIMAPWhenNoneIsStoredForIt() throws {
+        let password = "pw-\(UUID().uuidString)"
+        let dovecot = try DovecotIMAPServer(certificate: certificates.server, user: "jane@example.org", password: password)
+        let keyring = try FakeSecretService(items: [(["host": "127.0.0.1", "service": "smtp", "user": "jane@example.org"], password)])
+        try writeConfigAccount(imapPort: dovecot.imapsPort, security: "tls")
+        let result = try mailtoRoute(Self.sendWords + ["--attach", attachment.path, "--json"], in: sandbox,
+                                     extraEnvironment: ["DBUS_SESSION_BUS_ADDRESS": keyring.address])
+        #expect(result.status == 0, "\(result)")
+        #expect(try jsonObject(result.stdout)["mailbox"] as? String == "Drafts", "\(result)")
+        #expect(dovecot.drafts.count == 1)
+    }
+
     /// A password the server refuses: nothing stored, the compose page opened as before,
     /// the attachment kept in a local draft, and the refusal said once.
     @Test func aRefusedPasswordStoresNothingAndLosesNothing() throws {

@@ -66,7 +66,10 @@ public struct Account: Sendable {
     }
 
     /// `server` (the account's SMTP or IMAP server) with the account's password; in the
-    /// Secret Service it is looked up under `service` (`smtp`, `imap`).
+    /// Secret Service it is looked up under `service` (`smtp`, `imap`), and for IMAP, where
+    /// none is stored there, under the account's SMTP server: an account set up by
+    /// mailto-route (`account add`, the sheet) stored only that one, and a provider's IMAP
+    /// and SMTP take the same password (a refusal is said, never retried).
     func withPassword(
         _ server: SMTPServer, service: String, commandTimeout: Double = PasswordCommand.timeoutSeconds, mayPrompt: Bool = false
     ) throws(ConfigurationError) -> SMTPServer {
@@ -77,9 +80,12 @@ public struct Account: Sendable {
             // msmtp's attributes, so that a password stored for msmtp (or with
             // `secret-tool store --label=... host H service smtp user U`) is found.
             let attributes = ["host": server.host, "service": service, "user": user]
-            let found: String?
+            var found: String?
             do {
                 found = try SecretService.lookup(attributes, mayPrompt: mayPrompt)
+                if found == nil, service != "smtp", let smtpUser = self.server.user {
+                    found = try SecretService.lookup(["host": self.server.host, "service": "smtp", "user": smtpUser], mayPrompt: mayPrompt)
+                }
             } catch {
                 throw ConfigurationError(
                     tr("%@: no password for user %@: set password-command=, or store it in the Secret Service (%@)", source, user, error.message))
