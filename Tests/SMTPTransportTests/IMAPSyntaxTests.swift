@@ -14,6 +14,8 @@ import Testing
         #expect(drafts.delimiter == "/")
         #expect(drafts.name == "[Gmail]/Drafts")
         #expect(drafts.lastLevel == "Drafts")
+        let bracketed = try #require(listed("* LIST (\\Drafts) \"/\" [Gmail]/Drafts\r\n"))
+        #expect(bracketed.name == "[Gmail]/Drafts" && bracketed.flags == ["\\drafts"])
         let atom = try #require(listed("* LIST () \".\" INBOX.Drafts\r\n"))
         #expect(atom.name == "INBOX.Drafts" && atom.lastLevel == "Drafts")
         let literal = try #require(listed("* LIST () \"/\" {10}\r\nSay \"hi\"/x\r\n"))

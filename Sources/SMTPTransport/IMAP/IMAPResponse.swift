@@ -3,8 +3,9 @@ import MailtoCore
 /// The pieces of IMAP's syntax (RFC 3501 §9) that storing a draft reads and writes: a
 /// server's responses, split into words, and the strings mailto-route puts on the wire.
 enum IMAPSyntax {
-    /// One word of a response: an atom (`OK`, `\Drafts`, `NIL`), a quoted string or a
-    /// literal (their bytes, unescaped), or a parenthesised list.
+    /// One word of a response: an atom (`OK`, `\Drafts`, `NIL`, `[Gmail]/Drafts`: brackets
+    /// are atom characters in a mailbox name, RFC 3501 §9's ASTRING-CHAR), a quoted string
+    /// or a literal (their bytes, unescaped), or a parenthesised list.
     indirect enum Word: Equatable {
         case atom(String)
         case string([UInt8])
@@ -34,10 +35,10 @@ enum IMAPSyntax {
             switch byte {
             case UInt8(ascii: " "), 0x0D, 0x0A:
                 index += 1
-            case UInt8(ascii: "("), UInt8(ascii: "["):
+            case UInt8(ascii: "("):
                 index += 1
-                found.append(.list(words(line, &index, closing: byte == UInt8(ascii: "(") ? UInt8(ascii: ")") : UInt8(ascii: "]"))))
-            case UInt8(ascii: ")"), UInt8(ascii: "]"):
+                found.append(.list(words(line, &index, closing: UInt8(ascii: ")"))))
+            case UInt8(ascii: ")"):
                 index += 1
                 if byte == closing { return found }
             case UInt8(ascii: "\""):
@@ -56,7 +57,7 @@ enum IMAPSyntax {
                 found.append(.string(Array(line[size.start..<index])))
             default:
                 let start = index
-                while index < line.count, !" ()[]\r\n".utf8.contains(line[index]) { index += 1 }
+                while index < line.count, !" ()\r\n".utf8.contains(line[index]) { index += 1 }
                 found.append(.atom(String(decoding: line[start..<index], as: UTF8.self)))
             }
         }
