@@ -123,8 +123,12 @@ import TestSupport
         #expect(report["warnings"] as? [String] == [], "\(report)")
         #expect(browserURLs() == ["https://mail.google.com/mail/?authuser=jane%40example.org#drafts"])
         try expectOneDraft(in: dovecot, from: "Jane Doe <jane@example.org>")
-        // Kept in the mailbox: no local draft besides.
+        // Kept in the mailbox: no local draft besides; the outcome log says where.
         #expect(sandbox.drafts.isEmpty)
+        let log = try mailtoRoute(["log", "--json"], in: sandbox)
+        let line = try #require(try JSONSerialization.jsonObject(with: Data(log.stdout.utf8)) as? [[String: Any]]).last
+        #expect(line?["result"] as? String == "handedOff" && line?["mailbox"] as? String == "Drafts", "\(log)")
+        #expect(line?["handler"] as? String == "webmail:gmail" && line?["account"] as? String == "default")
         #expect(run.leaks.isEmpty, "\(run.leaks)")
         #expect(!run.result.stdout.contains(password) && !run.result.stderr.contains(password))
         #expect(filesHolding([password]).isEmpty)
