@@ -101,8 +101,9 @@ bench:
 # completions, the system desktop file (so that the desktops'
 # settings list mailto-route as a mail program), the AppStream metainfo and the outbox's
 # systemd user unit, each pointing at the installed binary; the Email portal's backend
-# description (mailtoroute.portal) and, as an example for each user to opt in with on
-# xdg-desktop-portal 1.18 and later, the portals.conf snippet.
+# description (mailtoroute.portal), the one that makes it the Email backend on
+# xdg-desktop-portal 1.16 (00-mailtoroute.portal) and, as an example for each user to opt
+# in with on 1.18 and later, the portals.conf snippet.
 # `mailto-route register` then makes the installed binary the user's mailto: handler.
 # The system desktop file is the per-user one `register` writes, with the installed path,
 # and shown: a desktop's settings leave NoDisplay entries out of their lists.
@@ -123,6 +124,7 @@ install:
 	for icon in $(ICONS); do install -D -m 644 data/icons/hicolor/$$icon $(DESTDIR)$(ICONDIR)/$$icon; done
 	scripts/compile-po $(DESTDIR)$(LOCALEDIR)
 	install -D -m 644 data/mailtoroute.portal $(DESTDIR)$(PORTALDIR)/mailtoroute.portal
+	install -D -m 644 data/00-mailtoroute.portal $(DESTDIR)$(PORTALDIR)/00-mailtoroute.portal
 	install -D -m 644 data/$(INTERFACE) $(DESTDIR)$(INTERFACEDIR)/$(INTERFACE)
 	install -D -m 644 data/mailtoroute-portals.conf $(DESTDIR)$(DOCDIR)/mailtoroute-portals.conf
 	mkdir -p $(DESTDIR)$(APPDIR) $(DESTDIR)$(UNITDIR)
@@ -145,7 +147,8 @@ uninstall:
 		$(DESTDIR)$(METAINFODIR)/$(METAINFO) $(DESTDIR)$(APPDIR)/mailto-route.desktop \
 		$(DESTDIR)$(UNITDIR)/mailto-route-outbox.service $(DESTDIR)$(APPDIR)/$(SERVICE_DESKTOP) \
 		$(addprefix $(DESTDIR)$(DBUSDIR)/,$(SERVICE_FILES)) \
-		$(DESTDIR)$(PORTALDIR)/mailtoroute.portal $(DESTDIR)$(DOCDIR)/mailtoroute-portals.conf \
+		$(DESTDIR)$(PORTALDIR)/mailtoroute.portal $(DESTDIR)$(PORTALDIR)/00-mailtoroute.portal \
+		$(DESTDIR)$(DOCDIR)/mailtoroute-portals.conf \
 		$(DESTDIR)$(INTERFACEDIR)/$(INTERFACE) \
 		$(addprefix $(DESTDIR)$(ICONDIR)/,$(ICONS)) \
 		$(foreach language,$(LANGUAGES),$(DESTDIR)$(LOCALEDIR)/$(language)/LC_MESSAGES/mailto-route.mo)

@@ -80,6 +80,9 @@ public struct PortalEnvironment: Sendable {
 /// mailto-route's Email backend as xdg-desktop-portal sees it.
 public enum EmailBackends {
     public static let busName = "org.freedesktop.impl.portal.desktop.mailtoroute"
+    /// The file that makes mailto-route the Email backend on xdg-desktop-portal 1.16
+    /// (data/00-mailtoroute.portal): first by name, with UseIn naming GNOME and KDE.
+    static let firstFileName = "00-mailtoroute.portal"
     public static let interface = "org.freedesktop.impl.portal.Email"
     /// Where distributions put the portal: Debian's libexec, Arch's lib, a source build's.
     public static let executables = ["/usr/libexec/xdg-desktop-portal", "/usr/lib/xdg-desktop-portal",
@@ -190,7 +193,9 @@ public enum EmailBackends {
         var steps: [String] = []
         var installed = backends
         let ours: PortalBackend
-        if let found = backends.first(where: { $0.dbusName == busName && $0.interfaces.contains(interface) }) {
+        // Ours by the name portals.conf gives it (mailtoroute.portal), not the 1.16 file's.
+        let mine = backends.filter { $0.dbusName == busName && $0.interfaces.contains(interface) }
+        if let found = mine.first(where: { $0.fileName == "mailtoroute.portal" }) ?? mine.first {
             ours = found
         } else {
             ours = PortalBackend(fileName: "mailtoroute.portal", dbusName: busName, interfaces: [interface], useIn: [])
@@ -209,6 +214,11 @@ public enum EmailBackends {
         }
         // 1.16 has no configuration: the installed .portal files alone decide (UseIn, then
         // the file name), and the one that can change that is the package's own.
+        let first = PortalBackend(fileName: firstFileName, dbusName: busName, interfaces: [interface], useIn: ["gnome", "KDE"])
+        if !installed.contains(where: { $0.fileName == firstFileName }), wins(installed + [first], config) {
+            return steps + [tr("install data/%@ to %@/ (the package does, and make install PREFIX=%@): on xdg-desktop-portal %@ "
+                + "it makes mailto-route the Email backend", firstFileName, directory, prefix, version), restart]
+        }
         let ahead = PortalRules.choose(interface, from: installed, desktops: desktops, version: version, config: nil).backend
         return steps + [tr("xdg-desktop-portal %@ has no setting for this: the .portal files in %@ decide, and they give "
             + "it to %@, not to %@, the file mailto-route installs", version, directory, ahead?.fileName ?? "?", ours.fileName)]

@@ -190,9 +190,19 @@ public final class DesktopService: ServiceDelegate, ServiceRequests, @unchecked 
         // application's own files (docs/design.md rule 8: a local program's hand).
         email.attachments = request.attachments.map { Attachment.file($0) }
         var routed = RouteRequest(email: email, source: .portal)
-        routed.sheet = true
         let app = request.appID.isEmpty ? nil : request.appID
         routed.requestingApplication = app
+        // Someone who never chose mailto-route, on a machine where its package made it the
+        // Email portal's backend (xdg-desktop-portal 1.16 has one for every user): what the
+        // GTK backend would do, the message and the application's files in the desktop's
+        // mail program, answered once it has them. With no mail program to go to, the
+        // request is routed as for anyone (the chooser).
+        if !session.services.mailPrograms.mailtoRouteIsChosen(), case .success = session.destination() {
+            routed.forcedPath = .handoff
+            route(routed, session: session, noSheet: false) { report in respond(Self.portalResponse(report)) }
+            return nil
+        }
+        routed.sheet = true
         let plan = session.plan(routed)
         let wantsSheet = plan == .sheet || plan == .choose
         let token = ClickToken(request.activationToken)

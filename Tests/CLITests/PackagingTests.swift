@@ -36,6 +36,7 @@ import TestSupport
         "usr/share/man/man1/mailto-route.1",
         "usr/share/man/man1/xdg-email-hook.sh.1",
         "usr/share/metainfo/io.github.mailto_route.MailtoRoute.metainfo.xml",
+        "usr/share/xdg-desktop-portal/portals/00-mailtoroute.portal",
         "usr/share/xdg-desktop-portal/portals/mailtoroute.portal",
         "usr/share/zsh/vendor-completions/_mailto-route",
     ]
@@ -144,21 +145,34 @@ import TestSupport
         #expect(files(under: destination).isEmpty)
     }
 
-    /// The installed backend description, judged by Debian's real xdg-desktop-portal 1.16
-    /// reading the staged directory (`XDG_DESKTOP_PORTAL_DIR`) on a private bus: it loads the
-    /// file without an error and gives it the Email portal (no other backend is there). The
-    /// portals.conf example is GLib's idea of a key file with mailto-route preferred for Email.
+    /// The installed backend descriptions, judged by Debian's real xdg-desktop-portal 1.16
+    /// reading the staged directory (`XDG_DESKTOP_PORTAL_DIR`) on a private bus, beside the
+    /// GTK backend's gtk.portal as xdg-desktop-portal-gtk installs it: it loads both files
+    /// without an error and gives the Email portal to mailto-route's, on GNOME (which
+    /// gtk.portal's UseIn names) as on XFCE. The portals.conf example is GLib's idea of a key
+    /// file with mailto-route preferred for Email.
     @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: realPortal), "xdg-desktop-portal is not installed"))
     func installedPortalFileIsTheEmailBackendForTheRealPortal() throws {
         let sandbox = try Sandbox()
         let destination = sandbox.root.appendingPathComponent("dest")
         #expect(try make(["install"], destination: destination).status == 0)
         let portals = destination.appendingPathComponent("usr/share/xdg-desktop-portal/portals").path
-        let text = try realPortalStartLog(portals: portals, desktop: "GNOME")
-        #expect(text.contains("loading \(portals)/mailtoroute.portal"), "\(text)")
-        #expect(!text.contains("Error loading"), "\(text)")
-        #expect(text.contains("Falling back to mailtoroute.portal for org.freedesktop.impl.portal.Email"), "\(text)")
-        #expect(text.contains("providing portal org.freedesktop.portal.Email"), "\(text)")
+        try """
+            [portal]
+            DBusName=org.freedesktop.impl.portal.desktop.gtk
+            Interfaces=org.freedesktop.impl.portal.FileChooser;org.freedesktop.impl.portal.AppChooser;org.freedesktop.impl.portal.Print;org.freedesktop.impl.portal.Notification;org.freedesktop.impl.portal.Inhibit;org.freedesktop.impl.portal.Access;org.freedesktop.impl.portal.Account;org.freedesktop.impl.portal.Email;org.freedesktop.impl.portal.DynamicLauncher;org.freedesktop.impl.portal.Lockdown;org.freedesktop.impl.portal.Settings;
+            UseIn=gnome
+
+            """.write(toFile: portals + "/gtk.portal", atomically: false, encoding: .utf8)
+        for desktop in ["GNOME", "XFCE"] {
+            let text = try realPortalStartLog(portals: portals, desktop: desktop)
+            #expect(text.contains("loading \(portals)/mailtoroute.portal"), "\(text)")
+            #expect(text.contains("loading \(portals)/00-mailtoroute.portal"), "\(text)")
+            #expect(!text.contains("Error loading"), "\(text)")
+            #expect(text.contains(" 00-mailtoroute.portal for org.freedesktop.impl.portal.Email"), "\(desktop): \(text)")
+            #expect(text.contains("providing portal org.freedesktop.portal.Email"), "\(text)")
+        }
+        try FileManager.default.removeItem(atPath: portals + "/gtk.portal")
 
         let snippet = destination.appendingPathComponent("usr/share/doc/mailto-route/mailtoroute-portals.conf").path
         let judged = try run("/usr/bin/python3", ["-c", """

@@ -35,10 +35,13 @@ final class PortalTree {
     }
 
     /// The shipped file, as `make install` puts it.
-    func installMailtoRoute() throws {
-        let shipped = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("data/mailtoroute.portal")
-        try write(try String(contentsOf: shipped, encoding: .utf8), to: portals + "/mailtoroute.portal")
+    /// The shipped mailtoroute.portal; with `first`, the package's 00-mailtoroute.portal too.
+    func installMailtoRoute(first: Bool = false) throws {
+        let data = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("data")
+        for name in ["mailtoroute.portal"] + (first ? ["00-mailtoroute.portal"] : []) {
+            try write(try String(contentsOf: data.appendingPathComponent(name), encoding: .utf8), to: portals + "/" + name)
+        }
     }
 
     func gtk() throws {
@@ -121,19 +124,29 @@ final class PortalTree {
         #expect(new.rejected.map(\.fileName) == ["broken.portal"])
     }
 
-    @Test func version116StepsSayWhatIsTrueAndAskForNoRootStep() throws {
+    @Test func version116StepsInstallThePackagesFirstFileAndAskForNoRootStep() throws {
         let tree = try PortalTree()
         try tree.gtk()
         // Not installed: the first step installs it; on GNOME gtk.portal still wins, and 1.16
-        // has no setting a user could change: check says so, and advises no file for root
-        // to copy (such a file outlives the package).
+        // has no setting a user could change: the package's 00-mailtoroute.portal is what
+        // makes mailto-route win (a file the package owns, gone with it; no root step).
         let before = tree.gather("1.16.0", desktop: "GNOME")
         #expect(before.winner?.fileName == "gtk.portal")
         #expect(before.steps.first?.hasPrefix("install data/mailtoroute.portal to \(tree.portals)/") == true)
         try tree.installMailtoRoute()
         let installed = tree.gather("1.16.0", desktop: "GNOME")
-        #expect(installed.steps == ["xdg-desktop-portal 1.16.0 has no setting for this: the .portal files in \(tree.portals) "
-            + "decide, and they give it to gtk.portal, not to mailtoroute.portal, the file mailto-route installs"])
+        #expect(installed.winner?.fileName == "gtk.portal")
+        #expect(installed.steps.first?.hasPrefix("install data/00-mailtoroute.portal to \(tree.portals)/ (the package does") == true,
+                "\(installed.steps)")
+        #expect(installed.steps.allSatisfy { !$0.contains("as root") })
+        // As the package installs it: mailto-route wins on GNOME, on KDE and on a desktop no
+        // UseIn names.
+        try tree.installMailtoRoute(first: true)
+        for desktop in ["GNOME", "KDE", "XFCE"] {
+            let packaged = tree.gather("1.16.0", desktop: desktop)
+            #expect(packaged.winner?.fileName == "00-mailtoroute.portal", "\(desktop)")
+            #expect(packaged.mailtoRouteWins, "\(desktop)")
+        }
     }
 
     @Test func version118ReadsTheFirstPortalsConfDesktopFileFirstAndTheInterfaceKeyOverDefault() throws {

@@ -60,17 +60,29 @@ import TestSupport
         #expect(try realPortalChoice(portals: portals.path, desktop: "GNOME") == "gtk.portal")
         #expect(try tableRow(sandbox, extra, "wins")?.hasPrefix("gtk.portal (org.freedesktop.impl.portal.desktop.gtk)") == true)
 
-        // 1.16 has no per-user setting: check says so, and asks for no root step (a file copied
-        // beside the package's outlives it).
+        // 1.16 has no per-user setting: the step is the package's own file, and no root step
+        // (a file copied beside the package's outlives it).
         let steps = email["steps"] as? [String] ?? []
-        #expect(steps == ["xdg-desktop-portal 1.16.0 has no setting for this: the .portal files in \(portals.path) decide, "
-            + "and they give it to gtk.portal, not to mailtoroute.portal, the file mailto-route installs"])
+        #expect(steps.first?.hasPrefix("install data/00-mailtoroute.portal to \(portals.path)/ (the package does") == true, "\(steps)")
+        #expect(steps.allSatisfy { !$0.contains("as root") }, "\(steps)")
 
         // On a desktop no UseIn names, the real portal falls back to the first file by name.
         let xfce = try #require(try checkJSON(sandbox, ["XDG_DESKTOP_PORTAL_DIR": portals.path, "XDG_CURRENT_DESKTOP": "XFCE"],
                                                offline: true)["emailBackend"] as? [String: Any])
         #expect((xfce["winner"] as? [String: Any])?["file"] as? String == "gtk.portal")
         #expect(try realPortalChoice(portals: portals.path, desktop: "XFCE") == "gtk.portal")
+
+        // The step taken, as the package takes it: the real portal and check agree that
+        // mailto-route is the Email backend, on GNOME and on XFCE.
+        try sandbox.write(try String(contentsOf: packageRoot.appendingPathComponent("data/00-mailtoroute.portal"), encoding: .utf8),
+                          to: "portals/00-mailtoroute.portal")
+        for desktop in ["GNOME", "XFCE"] {
+            let after = try #require(try checkJSON(sandbox, ["XDG_DESKTOP_PORTAL_DIR": portals.path, "XDG_CURRENT_DESKTOP": desktop],
+                                                    offline: true)["emailBackend"] as? [String: Any])
+            #expect((after["winner"] as? [String: Any])?["file"] as? String == "00-mailtoroute.portal", "\(desktop)")
+            #expect(after["mailtoRouteWins"] as? Bool == true, "\(desktop)")
+            #expect(try realPortalChoice(portals: portals.path, desktop: desktop) == "00-mailtoroute.portal", "\(desktop)")
+        }
     }
 
     @Test func systemdsActivationEnvironmentIsComparedWithThisRunsWithTheFix() throws {

@@ -414,6 +414,33 @@ private let link = "mailto:joe@example.com?subject=Lunch&body=Noon%3F"
         #expect(world.desktop.choosers.count == 3, "and so is a link")
     }
 
+    /// Someone who never registered mailto-route, whose Email portal it serves all the same
+    /// (the package's backend on xdg-desktop-portal 1.16): their mail program gets the
+    /// message and the file, as from GTK's backend, with no window of mailto-route's, even
+    /// with an account and `policy=ask`; the application hears once it is handed over.
+    @Test func notChosenHandsTheFilesToTheDesktopsMailProgram() throws {
+        let world = try ServiceWorld(config: "[route]\npolicy=ask\n" + ServiceWorld.account)
+        world.world.mailPrograms.chosen = false
+        let responses = ResponseBox()
+        let handle = world.service.composeEmail(try request(world)) { responses.codes.append($0) }
+        world.desktop.settle()
+        #expect(handle == nil && world.desktop.sheets.isEmpty && world.desktop.choosers.isEmpty)
+        #expect(responses.codes == [0])
+        #expect(world.handedOff.first?.attachments.count == 1)
+        #expect(world.sent.isEmpty)
+    }
+
+    /// Not chosen and no mail program to go to: routed as for anyone, in the chooser.
+    @Test func notChosenWithNoMailProgramAsksInTheChooser() throws {
+        let world = try ServiceWorld(config: nil, program: false)
+        world.world.mailPrograms.chosen = false
+        let responses = ResponseBox()
+        _ = world.service.composeEmail(try request(world)) { responses.codes.append($0) }
+        world.desktop.settle()
+        #expect(world.desktop.openChoosers.count == 1)
+        #expect(responses.codes.isEmpty)
+    }
+
     @Test func policyHandoffHandsTheFilesOnWithNoWindow() throws {
         let world = try ServiceWorld(config: "[route]\npolicy=handoff\n" + ServiceWorld.account)
         let responses = ResponseBox()

@@ -228,8 +228,12 @@ public final class FakeDraftsMailbox: DraftsMailbox, @unchecked Sendable {
 public final class FakeMailPrograms: MailProgramFinder, @unchecked Sendable {
     public var program: FakeMailProgram?
     public var problem = "no mail program in this test"
+    /// Whether the desktop's `mailto:` handler is mailto-route (`register`).
+    public var chosen = true
 
     public init() {}
+
+    public func mailtoRouteIsChosen() -> Bool { chosen }
 
     public func find(configured handler: String?, paths: Paths) throws -> any MailProgram {
         guard let program else { throw DesktopError(.permanent, problem) }

@@ -93,9 +93,12 @@ extension ServiceTests {
                 == sha256(Data("%PDF-1.4 quarterly\n".utf8)))
         }
 
-        /// Debian's real xdg-desktop-portal on the service's bus, with mailto-route's
-        /// `.portal` file as its only Email backend: an application's ComposeEmail with two
-        /// files as descriptors reaches the sheet with both ticked, and Send delivers both.
+        /// Debian's real xdg-desktop-portal on the service's bus, its backends as on Debian 12
+        /// with the package installed: mailto-route's two `.portal` files beside the GTK
+        /// backend's gtk.portal, on GNOME (which gtk.portal's UseIn names), with no step of
+        /// root's. An application's ComposeEmail with two files as descriptors reaches the
+        /// sheet with both ticked, the application hears nothing until the person sends, and
+        /// Send delivers both.
         @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/libexec/xdg-desktop-portal"),
                        "xdg-desktop-portal is not installed"))
         func realPortalFrontendReachesTheSheetWithTheApplicationsFiles() throws {
@@ -103,11 +106,21 @@ extension ServiceTests {
             try writeAccount(sandbox, port: server.port, security: "none")
             let portals = sandbox.root.appendingPathComponent("portals")
             try FileManager.default.createDirectory(at: portals, withIntermediateDirectories: true)
-            try FileManager.default.copyItem(at: packageRoot.appendingPathComponent("data/mailtoroute.portal"),
-                                             to: portals.appendingPathComponent("mailtoroute.portal"))
+            for name in ["mailtoroute.portal", "00-mailtoroute.portal"] {
+                try FileManager.default.copyItem(at: packageRoot.appendingPathComponent("data/\(name)"),
+                                                 to: portals.appendingPathComponent(name))
+            }
+            // As xdg-desktop-portal-gtk 1.14 installs it (its desktop answers to GNOME).
+            try """
+                [portal]
+                DBusName=org.freedesktop.impl.portal.desktop.gtk
+                Interfaces=org.freedesktop.impl.portal.FileChooser;org.freedesktop.impl.portal.AppChooser;org.freedesktop.impl.portal.Print;org.freedesktop.impl.portal.Notification;org.freedesktop.impl.portal.Inhibit;org.freedesktop.impl.portal.Access;org.freedesktop.impl.portal.Account;org.freedesktop.impl.portal.Email;org.freedesktop.impl.portal.DynamicLauncher;org.freedesktop.impl.portal.Lockdown;org.freedesktop.impl.portal.Settings;
+                UseIn=gnome
+
+                """.write(to: portals.appendingPathComponent("gtk.portal"), atomically: false, encoding: .utf8)
             var portalEnvironment = environment
             portalEnvironment["XDG_DESKTOP_PORTAL_DIR"] = portals.path
-            portalEnvironment["XDG_CURRENT_DESKTOP"] = "X-Test"
+            portalEnvironment["XDG_CURRENT_DESKTOP"] = "GNOME"
             let frontend = try ServerProcess(["/usr/libexec/xdg-desktop-portal", "--replace"], environment: portalEnvironment,
                                              output: sandbox.root.appendingPathComponent("xdg-desktop-portal.log").path)
             defer { frontend.stop() }
@@ -122,10 +135,12 @@ extension ServiceTests {
             let application = try DesktopProgram(["/usr/bin/python3", client, "--to", "joe@example.com", "--subject",
                                                   "From the portal", "--attach", first, "--attach", second],
                                                  environment: environment, directory: sandbox.root)
-            let steps = try desktop.drive(["wait-sheet", "state:minutes.txt", "state:slides.odp", screenshot("real-portal"),
-                                           "press:Send", "wait-gone"], timeout: 30)
+            let steps = try desktop.drive(["wait-sheet", "state:minutes.txt", "state:slides.odp", screenshot("real-portal")],
+                                          timeout: 30)
             let ticked = steps.filter { $0["step"] as? String == "state" }
             #expect(ticked.count == 2 && ticked.allSatisfy { $0["checked"] as? Bool == true }, "\(ticked)")
+            #expect(application.isRunning, "the application was answered before the person acted")
+            _ = try desktop.drive(["press:Send", "wait-gone"], timeout: 30)
             let result = application.finish(timeout: 30)
             #expect(result.status == 0, "\(result)")
             #expect(try jsonObject(result.stdout)["response"] as? Int == 0)

@@ -111,6 +111,8 @@ public final class DesktopProgram: @unchecked Sendable {
     private let out: URL
     private let err: URL
     public var pid: pid_t { process.pid }
+    /// Whether it has not ended yet.
+    public var isRunning: Bool { process.isRunning }
 
     public init(_ argv: [String], environment: [String: String], directory: URL) throws {
         out = directory.appendingPathComponent("program-\(UUID().uuidString).out")

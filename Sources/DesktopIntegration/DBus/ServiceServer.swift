@@ -31,9 +31,20 @@ public protocol WithdrawableRequest: AnyObject {
 /// D-Bus-activated the service finds them. Touched on the main thread only: the `@Sendable`
 /// answers that capture it go back to the main loop (`soon`) before they do, hence
 /// `@unchecked`.
+///
+/// The objects are registered on a context of their own, which a thread of their own runs
+/// (`BusThread`): GDBus answers what needs nothing of ours there (the portal's
+/// `Properties.GetAll` when it makes its proxy of the backend), and every method call is
+/// handed on to the main loop. The main thread may be blocked when such a call comes: when
+/// xdg-desktop-portal starts the service as its Email backend, the application's start-up
+/// (GTK's, in `g_application_register`) makes a proxy of the portal itself, which waits
+/// until the portal has its name, and the portal takes its name only once it has its
+/// backends' properties. On the main context, the two waited on each other for D-Bus's 25
+/// s timeout, at every start of the portal.
 public final class ServiceServer: @unchecked Sendable {
     private let gio: UnsafePointer<mr_gio_api>
     private let connection: OpaquePointer
+    private let busThread = BusThread()
     /// The service's own interface, as its description file says it, and the portal's.
     private let node: UnsafeMutablePointer<GDBusNodeInfo>
     private let portalNode: UnsafeMutablePointer<GDBusNodeInfo>
@@ -79,15 +90,22 @@ public final class ServiceServer: @unchecked Sendable {
     private var data: UnsafeMutableRawPointer { Unmanaged.passUnretained(self).toOpaque() }
 
     /// Exports mailto-route's interface on the application's path and the portal backend
-    /// on the portal's, then asks for the portal's bus name: wraps
-    /// `g_dbus_connection_register_object` and `g_bus_own_name_on_connection`.
+    /// on the portal's, on the bus thread's context, starts that thread, then asks for the
+    /// portal's bus name: wraps `g_dbus_connection_register_object` and
+    /// `g_bus_own_name_on_connection`.
     public func export() throws(DesktopError) {
-        try registrations.append(register(ServiceProtocol.objectPath, interface: ServiceProtocol.interface))
-        try registrations.append(register(ServiceProtocol.portalObjectPath, interface: ServiceProtocol.portalInterface))
+        try busThread.context.run { () throws(DesktopError) in
+            try registrations.append(register(ServiceProtocol.objectPath, interface: ServiceProtocol.interface))
+            try registrations.append(register(ServiceProtocol.portalObjectPath, interface: ServiceProtocol.portalInterface))
+        }
+        busThread.start()
         portalName = gio.pointee.g_bus_own_name_on_connection(connection, ServiceProtocol.portalBusName,
                                                               G_BUS_NAME_OWNER_FLAGS_NONE, nil, nil, nil, nil)
     }
 
+    /// Registers the object at `path` on the thread-default context: the bus thread's for
+    /// the two the service starts with, the main loop's for a portal request's, which is
+    /// made there and closed only while the main loop runs.
     private func register(_ path: String, interface: String) throws(DesktopError) -> guint {
         guard let info = gio.pointee.g_dbus_node_info_lookup_interface(node, interface)
                 ?? gio.pointee.g_dbus_node_info_lookup_interface(portalNode, interface) else {
@@ -216,7 +234,9 @@ private func onSoon(_ data: gpointer?) -> gboolean {
 
 // MARK: - C glue
 
-/// GDBus's method-call function for every object of the service.
+/// GDBus's method-call function for every object of the service, on the context it was
+/// registered on (the bus thread's, or the main loop's): the call goes on to the main loop, with the parameters and invocation it holds (GDBus's
+/// references last until the function returns; an invocation may be answered from any thread).
 private func onMethodCall(
     _ connection: OpaquePointer?, _ sender: UnsafePointer<gchar>?, _ path: UnsafePointer<gchar>?,
     _ interface: UnsafePointer<gchar>?, _ method: UnsafePointer<gchar>?, _ parameters: OpaquePointer?,
@@ -224,8 +244,14 @@ private func onMethodCall(
 ) {
     guard let data, let invocation, let parameters, let method, let interface, let path else { return }
     let server = Unmanaged<ServiceServer>.fromOpaque(data).takeUnretainedValue()
-    server.call(String(cString: method), interface: String(cString: interface), path: String(cString: path),
-                sender: sender.map { String(cString: $0) } ?? "", parameters: parameters, invocation: invocation)
+    let call = (method: String(cString: method), interface: String(cString: interface), path: String(cString: path),
+                sender: sender.map { String(cString: $0) } ?? "")
+    _ = g_variant_ref(parameters)
+    soon {
+        server.call(call.method, interface: call.interface, path: call.path, sender: call.sender,
+                    parameters: parameters, invocation: invocation)
+        g_variant_unref(parameters)
+    }
 }
 
 /// The one vtable of the service's objects, for the life of the process: written once,

@@ -129,9 +129,16 @@ public protocol MailProgramFinder {
     /// (`Session.ways`): each that can start, the default first; `handler` is `handler=`
     /// (a webmail template it names is a way too).
     func ways(configured handler: String?, paths: Paths) -> [Way]
+    /// Whether the person chose mailto-route for `mailto:` links (the desktop's default
+    /// handler is mailto-route: `mailto-route register`). An application's Email portal
+    /// request of someone who did not goes to their own mail program.
+    func mailtoRouteIsChosen() -> Bool
 }
 
 extension MailProgramFinder {
+    /// Chosen, for a finder that knows no desktop.
+    public func mailtoRouteIsChosen() -> Bool { true }
+
     /// The one program `find` finds, for a finder that knows no other.
     public func ways(configured handler: String?, paths: Paths) -> [Way] {
         guard let program = try? find(configured: handler, paths: paths) else { return [] }
@@ -148,6 +155,10 @@ struct DesktopMailPrograms: MailProgramFinder {
 
     func ways(configured handler: String?, paths: Paths) -> [Way] {
         Handoff.ways(configured: handler)
+    }
+
+    func mailtoRouteIsChosen() -> Bool {
+        Handlers.defaultForScheme("mailto")?.isMailtoRoute == true
     }
 }
 
