@@ -111,6 +111,11 @@ import TestSupport
         try writeConfigAccount(imapPort: security == "tls" ? dovecot.imapsPort : dovecot.imapPort, security: security)
         var environment = sandbox.environment
         environment["DBUS_SESSION_BUS_ADDRESS"] = keyring.address
+        // check says where a webmail handoff's draft would go.
+        let check = try mailtoRoute(["check", "--json", "--offline"], in: sandbox, extraEnvironment: environment)
+        let imap = (try jsonObject(check.stdout)["account"] as? [String: Any])?["imap"] as? [String: Any]
+        #expect(imap?["server"] as? String == "127.0.0.1:\(security == "tls" ? dovecot.imapsPort : dovecot.imapPort)", "\(check)")
+        #expect(imap?["security"] as? String == security && imap?["user"] as? String == "jane@example.org")
         let run = try runWatchingArgv(Self.sendWords + ["--attach", attachment.path, "--json"], environment: environment,
                                       secrets: [password])
         #expect(run.result.status == 0, "\(run.result)\n\(dovecot.log)")
