@@ -34,6 +34,13 @@ typedef struct mr_curl_api {
     CURLMcode (*multi_perform)(CURLM *multi, int *running);
     CURLMcode (*multi_poll)(CURLM *multi, struct curl_waitfd *extra, unsigned int count, int timeout_ms, int *ready);
     CURLMsg *(*multi_info_read)(CURLM *multi, int *queued);
+    /* An IMAP dialogue of mailto-route's own on a connection libcurl opened, secured and
+     * logged in (CURLOPT_CONNECT_ONLY; IMAPDraftStore): curl_easy_perform opens it (the
+     * multi interface closes a connect-only connection when its handle leaves it), then
+     * curl_easy_send and curl_easy_recv (7.18.1+) carry the bytes. */
+    CURLcode (*easy_perform)(CURL *handle);
+    CURLcode (*easy_send)(CURL *handle, const void *buffer, size_t length, size_t *sent);
+    CURLcode (*easy_recv)(CURL *handle, void *buffer, size_t length, size_t *received);
 } mr_curl_api;
 
 /* Fills `api` from the libcurl that the system has. Returns NULL on success, else
@@ -68,6 +75,9 @@ static inline const char *mr_curl_load(mr_curl_api *api) {
     /* 7.66+ */
     MR_SYM(multi_poll, "curl_multi_poll");
     MR_SYM(multi_info_read, "curl_multi_info_read");
+    MR_SYM(easy_perform, "curl_easy_perform");
+    MR_SYM(easy_send, "curl_easy_send");
+    MR_SYM(easy_recv, "curl_easy_recv");
 #undef MR_SYM
     return NULL;
 }
@@ -79,6 +89,7 @@ static inline size_t mr_curl_readfunc_abort(void) { return CURL_READFUNC_ABORT; 
 static inline long mr_curl_use_ssl_all(void) { return CURLUSESSL_ALL; }
 static inline long mr_curl_proto_smtp_smtps(void) { return CURLPROTO_SMTP | CURLPROTO_SMTPS; }
 static inline long mr_curl_proto_https(void) { return CURLPROTO_HTTPS; }
+static inline long mr_curl_proto_imap_imaps(void) { return CURLPROTO_IMAP | CURLPROTO_IMAPS; }
 /* Spelled CURLOPT_MAIL_RCPT_ALLLOWFAILS in the 7.88 headers, CURLOPT_MAIL_RCPT_ALLOWFAILS
  * from 8.2: the number (7.69+) is what the library reads. */
 static inline CURLoption mr_curlopt_mail_rcpt_allowfails(void) { return (CURLoption)(CURLOPTTYPE_LONG + 290); }

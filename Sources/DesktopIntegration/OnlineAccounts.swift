@@ -42,6 +42,15 @@ public struct OnlineMailAccount: Sendable, Equatable {
     /// all the same (docs/design.md rule 7); `check` says so.
     public var smtpAcceptSslErrors: Bool
     public var auth: Auth
+    /// `Mail.ImapHost` when `Mail.ImapSupported`, else empty; may carry `:port`, as
+    /// `smtpHost` does. Where a webmail handoff stores its draft (`IMAPDraftStore`).
+    public var imapHost = ""
+    /// `Mail.ImapUseSsl`: implicit TLS.
+    public var imapUseSsl = false
+    /// `Mail.ImapUseTls`: STARTTLS.
+    public var imapUseTls = false
+    /// `Mail.ImapUserName`.
+    public var imapUserName = ""
 
     public init(
         id: String, objectPath: String? = nil, providerType: String, providerName: String, presentationIdentity: String,
@@ -62,6 +71,15 @@ public struct OnlineMailAccount: Sendable, Equatable {
         self.smtpUserName = smtpUserName
         self.smtpAcceptSslErrors = smtpAcceptSslErrors
         self.auth = auth
+    }
+}
+
+extension OnlineMailAccount {
+    /// A copy with `change` made to it.
+    func with(_ change: (inout OnlineMailAccount) -> Void) -> OnlineMailAccount {
+        var copy = self
+        change(&copy)
+        return copy
     }
 }
 
@@ -152,7 +170,13 @@ public enum OnlineAccounts {
             emailAddress: text(mail, "EmailAddress"), name: text(mail, "Name"), smtpHost: text(mail, "SmtpHost"),
             smtpUseSsl: mail.lookup("SmtpUseSsl")?.boolean ?? false, smtpUseTls: mail.lookup("SmtpUseTls")?.boolean ?? false,
             smtpUserName: text(mail, "SmtpUserName"),
-            smtpAcceptSslErrors: mail.lookup("SmtpAcceptSslErrors")?.boolean ?? false, auth: auth)
+            smtpAcceptSslErrors: mail.lookup("SmtpAcceptSslErrors")?.boolean ?? false, auth: auth).with { online in
+                guard mail.lookup("ImapSupported")?.boolean == true else { return }
+                online.imapHost = text(mail, "ImapHost")
+                online.imapUseSsl = mail.lookup("ImapUseSsl")?.boolean ?? false
+                online.imapUseTls = mail.lookup("ImapUseTls")?.boolean ?? false
+                online.imapUserName = text(mail, "ImapUserName")
+            }
     }
 
     /// `Account.EnsureCredentials` (which refreshes an expired token with the provider,
@@ -174,9 +198,22 @@ public enum OnlineAccounts {
     /// attention; the SMTP server itself is the judge of the password.
     public static func smtpPassword(_ account: OnlineMailAccount, within seconds: Double = callTimeout)
         throws(OnlineAccountsError) -> String {
+        try password(account, id: "smtp-password", within: seconds)
+    }
+
+    /// `PasswordBased.GetPassword("imap-password")`: the IMAP password GOA keeps, for a
+    /// webmail handoff's draft (the IMAP server is the judge of it, as above).
+    public static func imapPassword(_ account: OnlineMailAccount, within seconds: Double = callTimeout)
+        throws(OnlineAccountsError) -> String {
+        try password(account, id: "imap-password", within: seconds)
+    }
+
+    /// `PasswordBased.GetPassword(id)`.
+    private static func password(_ account: OnlineMailAccount, id: String, within seconds: Double)
+        throws(OnlineAccountsError) -> String {
         try withBus(seconds) { bus throws(OnlineAccountsError) in
             let reply = try call(bus, account, passwordInterface, "GetPassword",
-                                 VariantBuilder.tuple([VariantBuilder.string("smtp-password")]), replyType: "(s)",
+                                 VariantBuilder.tuple([VariantBuilder.string(id)]), replyType: "(s)",
                                  seconds: seconds)
             return reply.child(0).string ?? ""
         }

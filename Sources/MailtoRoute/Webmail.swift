@@ -39,6 +39,16 @@ public enum Webmail {
             }
         }
 
+        /// The drafts view of the account `address`, where a draft stored over IMAP shows:
+        /// a known service's own; for a template, `drafts` (`webmail-drafts=`) expanded, or
+        /// `nil` without one.
+        func draftsURL(of address: String, template drafts: String?) throws(DesktopError) -> String? {
+            switch self {
+            case .known(let known): known.draftsURL(of: address)
+            case .template: try drafts.map { (text) throws(DesktopError) in try DraftsTemplate(text).expanded(account: address) }
+            }
+        }
+
         /// The compose page for `email`.
         func composeURL(for email: EmailData) -> String {
             switch self {
@@ -73,6 +83,19 @@ public enum Webmail {
             case .fastmail: "Fastmail"
             case .proton: "Proton Mail"
             case .yahoo: "Yahoo Mail"
+            }
+        }
+
+        /// The drafts folder of the account `address`, signed in in this browser: Gmail picks
+        /// the account by `authuser` (an address, as Google's own account switcher links);
+        /// the others show the one account the browser is signed in to.
+        func draftsURL(of address: String) -> String {
+            switch self {
+            case .gmail: "https://mail.google.com/mail/?authuser=\(URIs.component(address))#drafts"
+            case .outlook: "https://outlook.live.com/mail/0/drafts"
+            case .fastmail: "https://app.fastmail.com/mail/Drafts/"
+            case .proton: "https://mail.proton.me/u/0/drafts"
+            case .yahoo: "https://mail.yahoo.com/d/folders/3"
             }
         }
 
@@ -213,6 +236,47 @@ public enum Webmail {
         }
     }
 
+    /// `webmail-drafts=URL-TEMPLATE`: the drafts view of a webmail named by a template, an
+    /// https:// URL as a compose template is, with `{account}` (the account's address,
+    /// percent-encoded as a query component) its one placeholder, if any.
+    struct DraftsTemplate {
+        let pieces: [String]
+
+        init(_ text: String) throws(DesktopError) {
+            let pieces = text.split(separator: "{account}", omittingEmptySubsequences: false).map(String.init)
+            // The rules of a compose template, the placeholder set aside (`{to}` stands in).
+            do {
+                guard !pieces.joined().contains(where: { $0 == "{" || $0 == "}" }) else { throw DesktopError(.configuration, "") }
+                _ = try Template(pieces.joined(separator: "{to}") + (pieces.count == 1 ? "{to}" : ""))
+            } catch {
+                throw DesktopError(.configuration, "webmail-drafts=\(text.visible): "
+                    + tr("a drafts template is an https:// URL of the webmail's host, with {account} its only placeholder"))
+            }
+            self.pieces = pieces
+        }
+
+        func expanded(account address: String) -> String {
+            pieces.joined(separator: URIs.component(address))
+        }
+    }
+
+    /// Opens `url`, `service`'s drafts view, in the default browser: the whole message,
+    /// attachments and all, waits there (`IMAPDraftStore` stored it).
+    static func openDrafts(at url: String, in service: Service, warnings: [String]) throws -> HandoffResult {
+        let browser = try defaultBrowser(for: service)
+        try Launcher.launch(browser, uris: [url])
+        return HandoffResult(handlerID: "webmail:\(service.rawValue)", handlerName: tr("%@ in %@", service.name, browser.name),
+                             warnings: warnings, notCarried: [])
+    }
+
+    static func defaultBrowser(for service: Service) throws -> AppInfo {
+        guard let browser = Handlers.defaultForScheme("https") else {
+            throw DesktopError(.configuration, tr("handler=webmail:%@, but there is no default web browser "
+                + "(x-scheme-handler/https)", service.rawValue))
+        }
+        return browser
+    }
+
     static func open(_ email: EmailData, in service: Service, warnings: [String]) throws -> HandoffResult {
         var report = Leftovers(warnings: warnings)
         report.attachmentsNotCarried(email.attachments, because: tr("%@ compose pages take none", service.name))
@@ -230,10 +294,7 @@ public enum Webmail {
         if carriesBody, !Handoff.bodyFits(email, asComposeURL) {
             sent.body = report.truncating(email, for: service.name) { Handoff.bodyFits($0, asComposeURL) }
         }
-        guard let browser = Handlers.defaultForScheme("https") else {
-            throw DesktopError(.configuration, tr("handler=webmail:%@, but there is no default web browser "
-                + "(x-scheme-handler/https)", service.rawValue))
-        }
+        let browser = try defaultBrowser(for: service)
         // A compose URL is not a mailto: URL the browser would hand back to us, and a
         // browser started now may open mailto: links for real later: no loop guard here.
         try Launcher.launch(browser, uris: asComposeURL(sent))

@@ -30,6 +30,8 @@ public struct Outcome: Equatable, Sendable {
     public var outboxId: String?
     /// `undo` or `later` for a message held in the outbox, not yet tried.
     public var hold: Hold?
+    /// A webmail handoff's draft: the mailbox of `account` on `server` (IMAP) it waits in.
+    public var mailbox: String?
     /// The report's warnings: what was not taken from the URL, and each file a link
     /// asked for that was not attached, with who asked (docs/design.md rules 2 and 8).
     public var warnings: [String]
@@ -38,8 +40,9 @@ public struct Outcome: Equatable, Sendable {
         time: Timestamp = .now(), source: String, path: String, result: String,
         handler: String? = nil, server: String? = nil, account: String? = nil, errorKind: ErrorKind? = nil,
         warnings: [String] = [], errorCause: FailureCause? = nil, errorDetail: String? = nil, outboxId: String? = nil,
-        hold: Hold? = nil
+        hold: Hold? = nil, mailbox: String? = nil
     ) {
+        self.mailbox = mailbox
         self.errorCause = errorCause
         self.errorDetail = errorDetail
         self.outboxId = outboxId
@@ -71,6 +74,7 @@ public struct Outcome: Equatable, Sendable {
         if let errorDetail { members.append(("errorDetail", .string(errorDetail))) }
         if let outboxId { members.append(("outboxId", .string(outboxId))) }
         if let hold { members.append(("hold", .string(hold.rawValue))) }
+        if let mailbox { members.append(("mailbox", .string(mailbox))) }
         if !warnings.isEmpty { members.append(("warnings", .strings(warnings))) }
         return .object(members)
     }
@@ -87,7 +91,7 @@ public struct Outcome: Equatable, Sendable {
             warnings: json["warnings"]?.stringsValue ?? [],
             errorCause: json["errorCause"]?.stringValue.flatMap(FailureCause.init(rawValue:)),
             errorDetail: json["errorDetail"]?.stringValue, outboxId: json["outboxId"]?.stringValue,
-            hold: json["hold"]?.stringValue.flatMap(Hold.init(rawValue:))
+            hold: json["hold"]?.stringValue.flatMap(Hold.init(rawValue:)), mailbox: json["mailbox"]?.stringValue
         )
     }
 }

@@ -129,8 +129,14 @@ extension SMTPSubmission {
             let what = server.bearerToken == nil ? tr("a login mechanism libcurl can use") : tr("XOAUTH2 or OAUTHBEARER")
             return SMTPError(.configuration, tr("%@ offers no %@; the account cannot log in", at, what))
         }
+        return refusedCredential(server: server, reply: reply.hasPrefix("5") ? reply : nil)
+    }
+
+    /// The server refused the password or the token (its words, when they say more).
+    static func refusedCredential(server: SMTPServer, reply: String?) -> SMTPError {
+        let at = server.address
         let credential = server.bearerToken == nil ? tr("the user name or password") : server.user.map { tr("the sign-in token of %@", $0) } ?? tr("the sign-in token of the account")
-        var error = SMTPError(.configuration, reply.hasPrefix("5") ? tr("%@ refused %@: %@", at, credential, reply) : tr("%@ refused %@", at, credential),
+        var error = SMTPError(.configuration, reply.map { tr("%@ refused %@: %@", at, credential, $0) } ?? tr("%@ refused %@", at, credential),
                               cause: .login)
         error.refusedLogin = true
         return error

@@ -46,15 +46,35 @@ public enum SMTPSubmission {
         try easy.set(CURLOPT_UPLOAD, 1)
     }
 
-    /// What every SMTP session sets, sending or probing: the server, TLS as configured
-    /// (verified), the login, the time limits.
-    static func configureSession(_ easy: CurlEasy, server: SMTPServer) throws(SMTPError) {
-        let scheme = server.security == .tls ? "smtps" : "smtp"
+    /// The protocol a session speaks: SMTP to send, IMAP to store a draft (`IMAPDraftStore`).
+    enum MailProtocol {
+        case smtp, imap
+
+        /// The URL scheme for `security`: implicit TLS has its own.
+        func scheme(_ security: SMTPServer.Security) -> String {
+            switch self {
+            case .smtp: security == .tls ? "smtps" : "smtp"
+            case .imap: security == .tls ? "imaps" : "imap"
+            }
+        }
+
+        /// `CURLOPT_PROTOCOLS_STR`, and the bits of `CURLOPT_PROTOCOLS` for an older libcurl.
+        var allowed: (names: String, bits: Int) {
+            switch self {
+            case .smtp: ("smtp,smtps", mr_curl_proto_smtp_smtps())
+            case .imap: ("imap,imaps", mr_curl_proto_imap_imaps())
+            }
+        }
+    }
+
+    /// What every session sets, sending, probing or storing a draft: the server, TLS as
+    /// configured (verified), the login, the time limits.
+    static func configureSession(_ easy: CurlEasy, server: SMTPServer, speaking mailProtocol: MailProtocol = .smtp) throws(SMTPError) {
         let host = server.host.contains(":") && !server.host.hasPrefix("[") ? "[\(server.host)]" : server.host
-        try easy.set(CURLOPT_URL, "\(scheme)://\(host):\(server.port)")
-        // Only SMTP: a URL can never make this handle speak another protocol.
-        if !easy.trySet(mr_curlopt_protocols_str(), "smtp,smtps") {
-            try easy.set(mr_curlopt_protocols(), mr_curl_proto_smtp_smtps())
+        try easy.set(CURLOPT_URL, "\(mailProtocol.scheme(server.security))://\(host):\(server.port)")
+        // Only this protocol: a URL can never make this handle speak another.
+        if !easy.trySet(mr_curlopt_protocols_str(), mailProtocol.allowed.names) {
+            try easy.set(mr_curlopt_protocols(), mailProtocol.allowed.bits)
         }
         try easy.set(CURLOPT_NOSIGNAL, 1)
         try easy.set(CURLOPT_USE_SSL, server.security == .starttls ? mr_curl_use_ssl_all() : 0)

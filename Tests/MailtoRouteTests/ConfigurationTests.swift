@@ -45,6 +45,50 @@ import Testing
         #expect(setup.origin == .config(path: Self.userFile))
     }
 
+    /// `imap-host=` names where a webmail handoff stores its draft: TLS on 993 unless said
+    /// otherwise, the SMTP login unless `imap-user=` names another, the CA file shared.
+    @Test func anAccountsIMAPServerIsReadWithItsDefaults() throws {
+        let configuration = Self.configuration("""
+            [account]
+            from=Jane <jane@example.org>
+            host=smtp.example.org
+            user=jane
+            ca-file=/
+            imap-host=imap.example.org
+            [account other]
+            from=Jane <jane@example.org>
+            host=smtp.example.org
+            imap-host=imap.example.org
+            imap-port=143
+            imap-user=jane-imap
+            [account none]
+            from=Jane <jane@example.org>
+            host=smtp.example.org
+            """)
+        let accounts = try configuration.accounts.map { try $0.account.get() }
+        let imap = try #require(accounts[0].imap)
+        #expect(imap.address == "imap.example.org:993")
+        #expect(imap.security == .tls)
+        #expect(imap.user == "jane")
+        #expect(imap.caFile == "/")
+        let other = try #require(accounts[1].imap)
+        #expect(other.address == "imap.example.org:143" && other.security == .starttls && other.user == "jane-imap")
+        #expect(accounts[2].imap == nil)
+    }
+
+    @Test(arguments: [
+        ("imap-port=993", "/h/.config/mailto-route/config: imap-port needs imap-host="),
+        ("imap-host=imap.example.org\nimap-security=ssl", "/h/.config/mailto-route/config: imap-security=ssl: must be tls, starttls or none"),
+        ("imap-host=imap.example.org\nimap-port=0", "/h/.config/mailto-route/config: imap-port=0: must be a number from 1 to 65535"),
+        ("imap-host=imap.example.org\nimap-security=none", "/h/.config/mailto-route/config: security=none would send"),
+    ])
+    func aMistakeInTheIMAPKeysIsNamed(lines: String, message: String) throws {
+        let configuration = Self.configuration("[account]\nfrom=jane@example.org\nhost=smtp.example.org\n" + lines + "\n")
+        let setup = try #require(configuration.accounts.first)
+        #expect(throws: ConfigurationError.self) { try setup.account.get() }
+        if case .failure(let error) = setup.account { #expect(error.message.hasPrefix(message), "\(error.message)") }
+    }
+
     /// msmtp-like named accounts beside the unnamed one, and `default=` choosing among them.
     /// `undo-send=` in [route] (5 by default, 0 off) and each account's `signature=`, its
     /// `\n` a line break as GLib's key files read it.

@@ -91,6 +91,9 @@ import Testing
             </emailProvider></clientConfig>
             """
         let servers = try Autoconfig.servers(in: text, address: "jane.doe@example.org", url: "test")
+        let imap = try Autoconfig.servers(in: text.replacing("</incomingServer>", with: "<socketType>SSL</socketType></incomingServer>"),
+                                          address: "jane.doe@example.org", url: "test", imap: true)
+        #expect(imap.map(\.host) == ["imap.example.org"])
         #expect(servers.map(\.host) == ["smtp.example.org", "oauth.example.org"])
         #expect(servers.first?.security == .tls)
         #expect(servers.first?.user == "jane.doe")
@@ -120,7 +123,7 @@ import Testing
             "GET https://autoconfig.example.org/mail/config-v1.1.xml?emailaddress=jane%40example.org",
             "GET https://example.org/.well-known/autoconfig/mail/config-v1.1.xml",
             "PROBE tls://smtp.example.org:465 as jane@example.org", "PROBE starttls://smtp.example.org:587 as jane@example.org",
-            "STORE smtp.example.org",
+            "SRV _imaps._tcp.example.org", "SRV _imap._tcp.example.org", "STORE smtp.example.org",
         ])
         #expect(outcome.source == .guess)
         #expect(network.stored.first?.attributes == ["host": "smtp.example.org", "service": "smtp", "user": "jane@example.org"])
@@ -132,6 +135,43 @@ import Testing
         let account = try Configuration.load(paths).accounts.first?.account.get()
         #expect(account?.password == Account.PasswordSource.none)
         #expect(account?.server.user == "jane@example.org")
+    }
+
+    /// The account set up names its IMAP server, for a webmail handoff's drafts: from SRV
+    /// (`_imaps._tcp` before `_imap._tcp`), else the autoconfig file read for SMTP, else the
+    /// table; none from a guess.
+    @Test(arguments: ["srv", "autoconfig", "provider", "none"])
+    func theAccountSetUpNamesTheIMAPServerDiscoveryFound(source: String) throws {
+        let network = FakeNetwork()
+        let domain = source == "provider" ? "fastmail.com" : "example.org"
+        let smtpHost = source == "provider" ? "smtp.fastmail.com" : "smtp.example.org"
+        network.servers = ["\(smtpHost):465": true]
+        if source == "srv" {
+            network.records["_imap._tcp.example.org"] = [ServiceRecord(host: "imap-starttls.example.org", port: 143)]
+            network.records["_imaps._tcp.example.org"] = [ServiceRecord(host: "imap.example.org", port: 1993)]
+        }
+        if source == "autoconfig" {
+            network.files["https://example.org/.well-known/autoconfig/mail/config-v1.1.xml"] = """
+                <clientConfig version="1.1"><emailProvider id="example.org">
+                  <incomingServer type="imap"><hostname>mailbox.example.org</hostname><port>143</port>
+                    <socketType>STARTTLS</socketType><username>%EMAILLOCALPART%</username></incomingServer>
+                  <outgoingServer type="smtp"><hostname>smtp.example.org</hostname><port>465</port>
+                    <socketType>SSL</socketType><username>%EMAILADDRESS%</username></outgoingServer>
+                </emailProvider></clientConfig>
+                """
+        }
+        let (context, configFile) = try context(network)
+        _ = try SendingSetup.run(try request("jane@\(domain)"), context: context)
+        let account = try #require(try Configuration.load(context.paths).accounts.first?.account.get())
+        let text = try String(contentsOfFile: configFile, encoding: .utf8)
+        switch source {
+        case "srv": #expect(account.imap?.address == "imap.example.org:1993" && account.imap?.security == .tls, "\(text)")
+        case "autoconfig":
+            #expect(account.imap?.address == "mailbox.example.org:143" && account.imap?.security == .starttls, "\(text)")
+            #expect(account.imap?.user == "jane" && text.contains("imap-user=jane\n"), "\(text)")
+        case "provider": #expect(account.imap?.address == "imap.fastmail.com:993" && account.imap?.security == .tls, "\(text)")
+        default: #expect(account.imap == nil && !text.contains("imap-"), "\(text)")
+        }
     }
 
     @Test func aRefusedLoginEndsTheSetupAndNoOtherServerIsGivenThePassword() throws {

@@ -21,15 +21,17 @@ public final class FakeWorld: @unchecked Sendable {
     public let notifier = FakeNotifier()
     public let clock = FakeClock()
     public let onlineAccounts = FakeOnlineAccounts()
+    public let draftsMailbox = FakeDraftsMailbox()
     public private(set) var session: Session
 
     public init() throws {
         root = FileManager.default.temporaryDirectory.appendingPathComponent("routing-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
         paths = Paths(home: root.path, configHome: root.path + "/config", dataHome: root.path + "/data", stateHome: root.path + "/state")
-        session = Session(paths: paths, configuration: Self.configuration(paths, .usable, policy: "ask"),
-                          services: Services(transport: transport, mailPrograms: mailPrograms, consent: consent, notifier: notifier,
-                                             clock: clock, onlineAccounts: onlineAccounts))
+        var services = Services(transport: transport, mailPrograms: mailPrograms, consent: consent, notifier: notifier,
+                                clock: clock, onlineAccounts: onlineAccounts)
+        services.draftsMailbox = draftsMailbox
+        session = Session(paths: paths, configuration: Self.configuration(paths, .usable, policy: "ask"), services: services)
     }
 
     deinit {
@@ -171,14 +173,19 @@ public final class FakeTransport: Transport, @unchecked Sendable {
 public struct FakeMailProgram: MailProgram {
     final class Taken: @unchecked Sendable {
         var emails: [EmailData] = []
+        var draftsOpened: [String] = []
     }
 
     public var id = "fake.desktop"
     public var name = "Fake Mail"
     public var failure: DesktopError?
     public var notCarried: [String] = []
+    /// A webmail service's drafts view (`draftsURL`), `ADDRESS` standing for the account.
+    public var drafts: String?
     let record = Taken()
     public var taken: [EmailData] { record.emails }
+    /// The drafts views opened, in order.
+    public var draftsOpened: [String] { record.draftsOpened }
 
     public init() {}
 
@@ -187,6 +194,34 @@ public struct FakeMailProgram: MailProgram {
         record.emails.append(email)
         return HandoffResult(handlerID: id, handlerName: name, warnings: notCarried.map { "not carried: \($0)" },
                              notCarried: notCarried)
+    }
+
+    public func draftsURL(of address: String, template: String?) throws -> String? {
+        drafts.map { $0.replacingOccurrences(of: "ADDRESS", with: address) }
+    }
+
+    public func openDrafts(at url: String, loopGuard: String?) throws -> HandoffResult {
+        if let failure { throw failure }
+        record.draftsOpened.append(url)
+        return HandoffResult(handlerID: id, handlerName: name, warnings: [], notCarried: [])
+    }
+}
+
+/// The Drafts of an account's IMAP server: records each message stored and the server it
+/// went to (with its credentials), and answers as told.
+public final class FakeDraftsMailbox: DraftsMailbox, @unchecked Sendable {
+    public var answer: Result<String, SMTPError> = .success("Drafts")
+    public private(set) var stored: [(message: [UInt8], server: SMTPServer)] = []
+    /// Every server a store went to, stored or not.
+    public private(set) var attempts: [SMTPServer] = []
+
+    public init() {}
+
+    public func store(_ message: [UInt8], on server: SMTPServer) throws(SMTPError) -> StoredDraft {
+        attempts.append(server)
+        let mailbox = try answer.get()
+        stored.append((message, server))
+        return StoredDraft(mailbox: mailbox, server: server.address, user: server.user ?? "")
     }
 }
 
@@ -257,6 +292,11 @@ public final class FakeOnlineAccounts: OnlineAccountsSource, @unchecked Sendable
 
     public func smtpPassword(for account: OnlineMailAccount) throws(OnlineAccountsError) -> String {
         calls.append("password \(account.id)")
+        return try answer(account)
+    }
+
+    public func imapPassword(for account: OnlineMailAccount) throws(OnlineAccountsError) -> String {
+        calls.append("imap-password \(account.id)")
         return try answer(account)
     }
 

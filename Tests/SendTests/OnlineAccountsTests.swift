@@ -52,45 +52,15 @@ import TestSupport
         return "{\(accounts)}"
     }
 
-    /// Runs mailto-route with `arguments`, reading every process's argv it can see while
-    /// it runs: the ones holding any of `secrets` (other than the test servers', which are
-    /// the other side and are given them on purpose).
+    /// Runs mailto-route with `arguments`, looking through every argv for `secrets` while
+    /// it runs (the SMTP test servers', the other side, aside).
     func runWatchingArgv(_ arguments: [String], secrets: [String]) throws -> (result: (status: Int32, stdout: String, stderr: String), leaks: [String]) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: mailtoRouteBinary)
-        process.arguments = arguments
-        process.environment = environment
-        let out = Pipe()
-        let err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        var leaks: [String] = []
-        // Every argv looked through every 20 ms while it runs.
-        try waitUntil("mailto-route \(arguments.first ?? "") has ended") {
-            for (_, words) in commandLines() where secrets.contains(where: { words.contains($0) }) && !words.contains("smtp_server.py") {
-                leaks.append(words)
-            }
-            return !process.isRunning
-        }
-        process.waitUntilExit()
-        let stdout = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        return ((process.terminationStatus, stdout, stderr), leaks)
+        try TestSupport.runWatchingArgv(arguments, environment: environment, secrets: secrets, otherSide: ["smtp_server.py"])
     }
 
-    /// Every file under the sandbox (config, state, outbox, drafts, outcome log) that holds
-    /// one of `secrets`.
+    /// Every file under the sandbox that holds one of `secrets`.
     func filesHolding(_ secrets: [String]) -> [String] {
-        let enumerator = FileManager.default.enumerator(at: sandbox.root, includingPropertiesForKeys: [.isRegularFileKey])
-        var found: [String] = []
-        while let url = enumerator?.nextObject() as? URL {
-            guard (try? url.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true,
-                  let data = FileManager.default.contents(atPath: url.path) else { continue }
-            let text = String(decoding: data, as: UTF8.self)
-            if secrets.contains(where: { text.contains($0) }) { found.append(url.path) }
-        }
-        return found
+        TestSupport.filesHolding(secrets, under: sandbox.root)
     }
 
     /// Each address delivers once to its own server, signed in with exactly GOA's token

@@ -30,6 +30,10 @@ struct AccountSection: CheckSection {
         if let server = account.server {
             rows.append((tr("server"), "\(server), \(Self.securityText(account.security))" + (account.user.map { tr(", user %@", $0) } ?? "")))
         }
+        if let imap = account.imap {
+            rows.append(("IMAP", tr("%@, %@, user %@: a webmail handoff stores the whole message in its Drafts",
+                                          imap.address, Self.securityText(imap.security.rawValue), imap.user ?? "?")))
+        }
         if let source = account.passwordSource {
             var text = Self.passwordSourceText(source)
             switch account.passwordAvailable {
@@ -114,6 +118,8 @@ struct AccountSection: CheckSection {
             ("valid", .bool(account.configured && account.error == nil)), ("error", .string(account.error)),
             ("mode", .string(account.mode)), ("from", .string(account.from)), ("server", .string(account.server)),
             ("security", .string(account.security)), ("user", .string(account.user)), ("password", password),
+            ("imap", nullable(account.imap) { .object([("server", .string($0.address)), ("security", .string($0.security.rawValue)),
+                                                       ("user", .string($0.user))]) }),
         ])
         return [("accounts", .array(accounts.map(Self.choiceJSON))), ("onlineAccountsError", .string(onlineAccountsProblem)),
                 ("account", accountJSON),
@@ -163,6 +169,8 @@ extension CheckReport {
         public var server: String?
         public var security: String?
         public var user: String?
+        /// The IMAP server a webmail handoff stores its draft on (`imap-host=`, GOA's `ImapHost`).
+        public var imap: SMTPServer?
         /// `password-command`, `secret-service`, `password=`, `none`, `goa-oauth2`, `goa-password`.
         public var passwordSource: String?
         /// Whether a password came without a terminal; `nil` when none is needed.
@@ -220,6 +228,7 @@ extension Check {
         report.account.server = account.server.address
         report.account.security = account.server.security.rawValue
         report.account.user = account.server.user
+        report.account.imap = account.imap
         switch account.password {
         case .command: report.account.passwordSource = "password-command"
         case .inline: report.account.passwordSource = "password="

@@ -39,6 +39,7 @@ extension Account {
         }
         self.init(name: name, from: from, server: server, password: online.auth == .none ? .none : .onlineAccounts(online),
                   source: source)
+        imap = Self.imapServer(online: online, like: server)
     }
 
     /// `HOST`, `HOST:PORT`, `[IPV6]:PORT` or a bare IPv6 address, as GLib's

@@ -20,6 +20,10 @@ public struct Account: Sendable {
     /// Where it comes from, as messages name it (a file, `FILE (account NAME)`, or
     /// `GNOME Online Accounts (Google)`).
     public var source: String
+    /// The account's IMAP server, where a webmail handoff stores the message as a draft
+    /// (`imap-host=`, GNOME Online Accounts' `ImapHost`); its credentials, as the SMTP
+    /// server's, are filled in at the attempt (`Session.imapServer(for:)`).
+    public var imap: SMTPServer?
     /// What the sheet puts below a new message, after `-- ` (RFC 3676 §4.3): `signature=`
     /// (with `\n` for a line break, as key files write it) or `signature-file=`.
     public var signature: String?
@@ -58,16 +62,30 @@ public struct Account: Sendable {
     public func serverWithPassword(
         commandTimeout: Double = PasswordCommand.timeoutSeconds, mayPrompt: Bool = false
     ) throws(ConfigurationError) -> SMTPServer {
+        try withPassword(server, service: "smtp", commandTimeout: commandTimeout, mayPrompt: mayPrompt)
+    }
+
+    /// `server` (the account's SMTP or IMAP server) with the account's password; in the
+    /// Secret Service it is looked up under `service` (`smtp`, `imap`), and for IMAP, where
+    /// none is stored there, under the account's SMTP server: an account set up by
+    /// mailto-route (`account add`, the sheet) stored only that one, and a provider's IMAP
+    /// and SMTP take the same password (a refusal is said, never retried).
+    func withPassword(
+        _ server: SMTPServer, service: String, commandTimeout: Double = PasswordCommand.timeoutSeconds, mayPrompt: Bool = false
+    ) throws(ConfigurationError) -> SMTPServer {
         var server = server
         switch password {
         case .none:
             guard let user = server.user else { break }
             // msmtp's attributes, so that a password stored for msmtp (or with
             // `secret-tool store --label=... host H service smtp user U`) is found.
-            let attributes = ["host": server.host, "service": "smtp", "user": user]
-            let found: String?
+            let attributes = ["host": server.host, "service": service, "user": user]
+            var found: String?
             do {
                 found = try SecretService.lookup(attributes, mayPrompt: mayPrompt)
+                if found == nil, service != "smtp", let smtpUser = self.server.user {
+                    found = try SecretService.lookup(["host": self.server.host, "service": "smtp", "user": smtpUser], mayPrompt: mayPrompt)
+                }
             } catch {
                 throw ConfigurationError(
                     tr("%@: no password for user %@: set password-command=, or store it in the Secret Service (%@)", source, user, error.message))
@@ -75,7 +93,7 @@ public struct Account: Sendable {
             guard let found else {
                 throw ConfigurationError(
                     tr("%@: no password for user %@: set password-command=, or store it in the Secret Service with "
-                        + "host=%@ service=smtp user=%@", source, user, server.host, user))
+                        + "host=%@ service=%@ user=%@", source, user, server.host, service, user))
             }
             server.password = found
         case .inline(let password):
@@ -91,10 +109,10 @@ public struct Account: Sendable {
 
 extension Account {
     /// The keys of an account group: any other is a mistake, named with the closest of these.
-    public static let keys: Set<String> = [
+    public static let keys: Set<String> = Set([
         "from", "host", "port", "security", "user", "password", "password-command", "ca-file", "allow-plaintext",
         "timeout", "signature", "signature-file",
-    ]
+    ]).union(imapKeys)
 
     /// An account group of the config files (docs/design.md "Files"), named `name`, as the
     /// layers make it (`group`); `modes` gives each file's permission bits. Throws one line
@@ -155,6 +173,7 @@ extension Account {
         // transport would refuse.
         if let refusal = server.plainTextRefusal { throw ConfigurationError("\(group.file(of: "security")): \(refusal)") }
         self.init(name: name, from: from, server: server, password: password, source: group.file)
+        imap = try Self.imapServer(group, smtp: server)
         signature = try Self.signature(group)
     }
 
@@ -180,9 +199,9 @@ extension Account {
         return text.isEmpty ? nil : text
     }
 
-    static func port(_ text: String, _ path: String) throws(ConfigurationError) -> Int {
+    static func port(_ text: String, _ path: String, key: String = "port") throws(ConfigurationError) -> Int {
         guard let port = Int(text), (1...65535).contains(port) else {
-            throw ConfigurationError(tr("%@: port=%@: must be a number from 1 to 65535", path, text))
+            throw ConfigurationError(tr("%@: %@=%@: must be a number from 1 to 65535", path, key, text))
         }
         return port
     }

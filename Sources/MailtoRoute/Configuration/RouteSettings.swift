@@ -19,6 +19,10 @@ public struct RouteSettings: Equatable, Sendable {
     /// Where to hand off (`handler=`: a desktop id or `webmail:SERVICE`); `nil`: the
     /// desktop's default.
     public var handler: String?
+    /// `webmail-drafts=`: the drafts view of a webmail named by a template
+    /// (`handler=webmail:https://…`), `{account}` standing for the account's address
+    /// (`Webmail.DraftsTemplate`); checked where it is used.
+    public var webmailDrafts: String?
     /// The account that sends when none is chosen (`default=`: an account's name, or its
     /// address); `nil`: the only account, else the first (`Session.defaultAccount`).
     public var defaultAccount: String?
@@ -38,7 +42,7 @@ public struct RouteSettings: Equatable, Sendable {
     public init() {}
 
     /// The keys of `[route]`.
-    public static let keys: Set<String> = ["policy", "consent-timeout", "handler", "default", "always", "undo-send"]
+    public static let keys: Set<String> = ["policy", "consent-timeout", "handler", "default", "always", "undo-send", "webmail-drafts"]
 
     /// Reads `policy=`, `consent-timeout=`, `handler=`, `default=` and `undo-send=` of the `[route]` group
     /// as the config files make it (each key's file names it in a mistake). A value that is
@@ -57,6 +61,7 @@ public struct RouteSettings: Equatable, Sendable {
         handler = group.rawValue("handler")?.split(whereSeparator: { $0 == " " || $0 == "\t" }).first.map(String.init)
         defaultAccount = group.value("default")
         always = group.value("always")
+        webmailDrafts = group.rawValue("webmail-drafts")?.trimmingSpaces()
         if let text = group.rawValue("policy") {
             let value = text.trimmingSpaces()
             if let policy = LinkPolicy(rawValue: value) {

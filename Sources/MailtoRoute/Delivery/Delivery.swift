@@ -241,7 +241,7 @@ extension Outcome {
         self.init(source: source.rawValue, path: report.path.rawValue, result: report.result.rawValue,
                   handler: report.handler?.id, server: report.server, account: report.account, errorKind: report.error?.kind,
                   warnings: report.warnings, errorCause: report.error?.cause, errorDetail: report.error?.detail,
-                  outboxId: report.outboxId, hold: report.result == .queued ? report.hold : nil)
+                  outboxId: report.outboxId, hold: report.result == .queued ? report.hold : nil, mailbox: report.mailbox)
     }
 }
 

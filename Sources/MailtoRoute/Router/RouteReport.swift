@@ -32,6 +32,9 @@ public struct RouteReport: Sendable, Equatable {
     public var outboxId: String?
     /// The `.eml` the message was saved to.
     public var draft: String?
+    /// A webmail handoff: the mailbox of `account` on `server` (IMAP) where the whole message
+    /// waits as a draft (`Drafts`, `[Gmail]/Drafts`).
+    public var mailbox: String?
     /// Direct path: the recipients the server accepted, and those it refused with its reply.
     public var accepted: [String] = []
     public var refused: [Refusal] = []
@@ -95,6 +98,7 @@ public struct RouteReport: Sendable, Equatable {
         if let messageId { members.append(("messageId", .string(messageId))) }
         if let outboxId { members.append(("outboxId", .string(outboxId))) }
         if let draft { members.append(("draft", .string(draft))) }
+        if let mailbox { members.append(("mailbox", .string(mailbox))) }
         if let copied { members.append(("copied", .string(copied))) }
         if let hold { members.append(("hold", .string(hold.rawValue))) }
         if let notBefore { members.append(("notBefore", .string(notBefore.iso8601))) }
@@ -119,6 +123,7 @@ public struct RouteReport: Sendable, Equatable {
         if !accepted.isEmpty { lines.append(tr("accepted: %@", accepted.joined(separator: ", "))) }
         for refusal in refused { lines.append(tr("refused: %@: %@", refusal.address, refusal.reply)) }
         if let draft, result != .saved { lines.append(tr("saved as a draft: %@", draft)) }
+        if let mailbox { lines.append(storedLine(mailbox)) }
         // The warnings come last, as many as `warnings` has (the command line puts them on
         // standard error).
         for warning in warnings { lines.append(tr("warning: %@", warning)) }
@@ -168,9 +173,15 @@ public struct RouteReport: Sendable, Equatable {
         if result == .failed, let error, error.cause != nil { lines.append(error.message) }
         for refusal in refusedForGood { lines.append(tr("Refused by the mail server: %@", refusal.address)) }
         if let draft, result != .saved { lines.append(tr("Saved as a draft: %@", draft)) }
+        if let mailbox { lines.append(storedLine(mailbox)) }
         if result == .saved, let draft { lines.append(draft) }
         if result == .copied, let copied { lines.append(copied) }
         return (lines + warnings).map(\.visible)
+    }
+
+    /// Where the whole message waits in the account's own mailbox, for a person.
+    private func storedLine(_ mailbox: String) -> String {
+        tr("the whole message, attachments included, is stored as a draft in %@ of %@ (%@)", mailbox, account ?? "?", server ?? "?")
     }
 
     /// Whether a notification of this report must stay until the user acts on it: a
@@ -224,6 +235,7 @@ extension RouteReport {
         messageId = object["messageId"]?.stringValue
         outboxId = object["outboxId"]?.stringValue
         draft = object["draft"]?.stringValue
+        mailbox = object["mailbox"]?.stringValue
         copied = object["copied"]?.stringValue
         hold = object["hold"]?.stringValue.flatMap(Hold.init(rawValue:))
         notBefore = object["notBefore"]?.stringValue.flatMap(Timestamp.init(iso8601:))

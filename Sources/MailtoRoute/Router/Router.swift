@@ -255,6 +255,7 @@ private struct Routing {
         case .success(let found): destination = found
         case .failure(let failure): return notHandedOff(failure)
         }
+        if let report = storedAsDraft(then: destination) { return report }
         do {
             let result = try destination.take(email, loopGuard: session.environment.handoffGuard,
                                               filesDirectory: session.storage.handoffDirectory)
@@ -280,6 +281,51 @@ private struct Routing {
             session.log(report, source: request.source)
             return notHandedOff(Failure(error, otherwise: .permanent))
         }
+    }
+
+    /// A webmail handoff that carries everything (issue 34): the whole message, every
+    /// attachment, stored in the Drafts of the account's own mailbox (IMAP), then the
+    /// webmail's drafts view opened for that account. `nil` for a mail program, a webmail
+    /// with no drafts view, an account that names no IMAP server, or a message that could not
+    /// be stored there (said once, in the warnings): the handoff goes on as before, and what
+    /// the compose page cannot carry is kept in a local draft.
+    mutating func storedAsDraft(then destination: any MailProgram) -> RouteReport? {
+        guard let account = session.account(for: request), account.imap != nil else { return nil }
+        let draftsURL: String
+        do {
+            guard let url = try destination.draftsURL(of: account.from.address, template: session.routeSettings.webmailDrafts) else {
+                return nil
+            }
+            draftsURL = url
+        } catch {
+            warnings.append(tr("not stored in the Drafts of %@: %@", account.from.address, Failure(error, otherwise: .configuration).message))
+            return nil
+        }
+        let (message, draftWarnings) = OutgoingMessage.draft(of: email, from: account.from)
+        let stored: StoredDraft
+        do {
+            stored = try session.storeInDrafts(try message.makeStream().readAll(), of: account)
+        } catch {
+            warnings.append(tr("not stored in the Drafts of %@: %@", account.from.address, Failure(error, otherwise: .transient).message))
+            return nil
+        }
+        var report = RouteReport(path: .handoff, result: .handedOff)
+        report.account = account.name
+        report.server = stored.server
+        report.mailbox = stored.mailbox
+        report.messageId = message.messageID
+        report.warnings = draftWarnings
+        do {
+            let result = try destination.openDrafts(at: draftsURL, loopGuard: session.environment.handoffGuard)
+            report.handler = RouteReport.Handler(id: result.handlerID, name: result.handlerName)
+            report.warnings += result.warnings
+        } catch {
+            // The draft is in the mailbox, so nothing is lost; but nothing was opened.
+            report.result = .failed
+            report.handler = RouteReport.Handler(id: destination.id, name: destination.name)
+            report.error = Failure(error, otherwise: .permanent)
+        }
+        return report
     }
 
     /// The mail program could not take it: a forced handoff fails, any other is saved.

@@ -24,6 +24,8 @@ public struct Services {
     /// The desktop's clipboard, for Copy Address: the desktop service holds it
     /// (`SheetService.copy`), as a process that ends cannot.
     public var clipboard: any Clipboard = DesktopServiceClipboard()
+    /// The account's own mailbox, where a webmail handoff stores the message as a draft.
+    public var draftsMailbox: any DraftsMailbox = IMAPDraftsMailbox()
 
     public init(transport: any Transport, mailPrograms: any MailProgramFinder, consent: any ConsentAsker,
                 notifier: any Notifier, clock: any WallClock, onlineAccounts: any OnlineAccountsSource = GnomeOnlineAccounts(),
@@ -74,6 +76,21 @@ struct CurlTransport: Transport {
 
 extension SMTPSession: MailConnection {}
 
+// MARK: - The Drafts mailbox
+
+/// The Drafts mailbox of an account's IMAP server.
+public protocol DraftsMailbox {
+    /// Stores `message` there, flagged `\Draft`; `server` has its credentials.
+    func store(_ message: [UInt8], on server: SMTPServer) throws(SMTPError) -> StoredDraft
+}
+
+/// libcurl (`IMAPDraftStore`).
+struct IMAPDraftsMailbox: DraftsMailbox {
+    func store(_ message: [UInt8], on server: SMTPServer) throws(SMTPError) -> StoredDraft {
+        try IMAPDraftStore.store(message, on: server)
+    }
+}
+
 // MARK: - The mail program
 
 /// The mail program (or webmail service) a handoff goes to.
@@ -84,6 +101,22 @@ public protocol MailProgram {
     /// Gives it `email`. `loopGuard` is this run's `MAILTO_ROUTE_HANDOFF` (rule 5);
     /// `filesDirectory`, where the files it reads later go (`StorageLocations.handoffDirectory`).
     func take(_ email: EmailData, loopGuard: String?, filesDirectory: String) throws -> HandoffResult
+    /// For a webmail service, the page of its drafts view for the account `address`:
+    /// a known service's own, or for a template (`handler=webmail:https://…`) `template`
+    /// (`webmail-drafts=`) expanded; `nil` for a mail program, or a template without one.
+    /// Throws why `template` cannot be used.
+    func draftsURL(of address: String, template: String?) throws -> String?
+    /// Opens `url` (its `draftsURL`) in the browser: a message was just stored there.
+    func openDrafts(at url: String, loopGuard: String?) throws -> HandoffResult
+}
+
+extension MailProgram {
+    /// A mail program of its own: the message goes to it, not to a mailbox.
+    public func draftsURL(of address: String, template: String?) throws -> String? { nil }
+
+    public func openDrafts(at url: String, loopGuard: String?) throws -> HandoffResult {
+        throw DesktopError(.permanent, tr("%@ has no drafts view", name))
+    }
 }
 
 /// Finds where a handoff goes.
@@ -132,6 +165,17 @@ struct DesktopMailPrograms: MailProgramFinder {
 extension Handoff.Destination: MailProgram {
     public func take(_ email: EmailData, loopGuard: String?, filesDirectory: String) throws -> HandoffResult {
         try Handoff.handOff(email, to: self, loopGuard: loopGuard, files: HandoffFiles(directory: filesDirectory))
+    }
+
+    public func draftsURL(of address: String, template: String?) throws -> String? {
+        guard case .webmail(let service) = target else { return nil }
+        return try service.draftsURL(of: address, template: template)
+    }
+
+    public func openDrafts(at url: String, loopGuard: String?) throws -> HandoffResult {
+        guard case .webmail(let service) = target else { throw DesktopError(.permanent, tr("%@ has no drafts view", name)) }
+        try Handoff.checkLoopGuard(loopGuard)
+        return try Webmail.openDrafts(at: url, in: service, warnings: warnings)
     }
 }
 
@@ -218,6 +262,8 @@ public protocol OnlineAccountsSource {
     func accessToken(for account: OnlineMailAccount) throws(OnlineAccountsError) -> String
     /// `GetPassword("smtp-password")`.
     func smtpPassword(for account: OnlineMailAccount) throws(OnlineAccountsError) -> String
+    /// `GetPassword("imap-password")`.
+    func imapPassword(for account: OnlineMailAccount) throws(OnlineAccountsError) -> String
     /// Whether GNOME Online Accounts can be asked now (running, or startable on the bus):
     /// where the sheet offers to use it.
     var isAvailable: Bool { get }
@@ -239,6 +285,10 @@ public struct GnomeOnlineAccounts: OnlineAccountsSource {
 
     public func smtpPassword(for account: OnlineMailAccount) throws(OnlineAccountsError) -> String {
         try OnlineAccounts.smtpPassword(account)
+    }
+
+    public func imapPassword(for account: OnlineMailAccount) throws(OnlineAccountsError) -> String {
+        try OnlineAccounts.imapPassword(account)
     }
 }
 

@@ -3,7 +3,8 @@ import MailtoCore
 public import SMTPTransport
 
 /// A mail domain's autoconfig file (Thunderbird's `config-v1.1.xml`): the SMTP servers of
-/// its `outgoingServer type="smtp"` elements, in the file's order.
+/// its `outgoingServer type="smtp"` elements, and the IMAP servers of its
+/// `incomingServer type="imap"` ones, in the file's order.
 public enum Autoconfig {
     /// Where Thunderbird looks for a domain's file, in its order: the domain's own
     /// `autoconfig.` host (told the address, as Thunderbird does), then its well-known path.
@@ -25,17 +26,19 @@ public enum Autoconfig {
         public var oauthOnly: Bool
     }
 
-    /// The SMTP servers `text` lists for `address`. Servers in plain text are left out
-    /// (docs/design.md rule 7: TLS by default), as are ones without a host or with a port
-    /// out of range. Throws (kind `input`) when the file is not well-formed XML.
-    public static func servers(in text: String, address: String, url: String) throws(DesktopError) -> [Server] {
+    /// The SMTP servers `text` lists for `address` (the IMAP servers with `imap`). Servers
+    /// in plain text are left out (docs/design.md rule 7: TLS by default), as are ones
+    /// without a host or with a port out of range. Throws (kind `input`) when the file is
+    /// not well-formed XML.
+    public static func servers(in text: String, address: String, url: String, imap: Bool = false) throws(DesktopError) -> [Server] {
         let root = try MarkupElement.parse(text, path: url)
         let providers = root.name == "clientConfig" ? root.children("emailProvider") : []
         let localPart = address.split(separator: "@", omittingEmptySubsequences: false).dropLast().joined(separator: "@")
         let domain = address.split(separator: "@").last.map(String.init) ?? ""
         var servers: [Server] = []
         for provider in providers {
-            for element in provider.children("outgoingServer") where element.attributes["type"] == "smtp" {
+            for element in provider.children(imap ? "incomingServer" : "outgoingServer")
+            where element.attributes["type"] == (imap ? "imap" : "smtp") {
                 guard let host = element.childText("hostname"), !host.isEmpty,
                       let port = element.childText("port").flatMap({ Int($0) }), (1...65535).contains(port)
                 else { continue }

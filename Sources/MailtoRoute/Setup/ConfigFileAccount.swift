@@ -10,9 +10,10 @@ import SMTPTransport
 /// comments), and the file's permission bits too (a new file is the user's alone).
 enum ConfigFileAccount {
     /// Writes `[account NAME]` with `from=`, `host=`, `port=`, `security=` and `user=` to
-    /// `path`, and a comment above it that says where the password is. Throws when the
-    /// group exists or the file cannot be read or written.
-    static func add(name: String, from: Mailbox, server: SMTPServer, to path: String) throws(DesktopError) {
+    /// `path`, and `imap-host=`, `imap-port=`, `imap-security=` (and `imap-user=` where it is
+    /// not `user=`) for `imap`, and a comment above it that says where the password is.
+    /// Throws when the group exists or the file cannot be read or written.
+    static func add(name: String, from: Mailbox, server: SMTPServer, imap: SMTPServer? = nil, to path: String) throws(DesktopError) {
         let file = try KeyFile.load(path) ?? KeyFile()
         let group = name == "default" ? "account" : "account \(name)"
         if file.groups.contains(group) {
@@ -24,6 +25,12 @@ enum ConfigFileAccount {
         file.set(String(server.port), group, "port")
         file.set(server.security.rawValue, group, "security")
         file.set(user, group, "user")
+        if let imap {
+            file.set(imap.host, group, "imap-host")
+            file.set(String(imap.port), group, "imap-port")
+            file.set(imap.security.rawValue, group, "imap-security")
+            if let imapUser = imap.user, imapUser != user { file.set(imapUser, group, "imap-user") }
+        }
         // g_key_file_set_comment puts a "#" before each line itself.
         file.setComment("""
              Set up by mailto-route (account add, or the sheet's "Set up sending").

@@ -74,6 +74,8 @@ public struct MailServerDiscovery {
     private let caFile: String?
     /// What each source found or why it found nothing, one line each, as a person reads it.
     public private(set) var steps: [String] = []
+    /// The IMAP servers of the autoconfig file read for the SMTP server, if one was.
+    private var autoconfigIMAP: [Autoconfig.Server] = []
 
     public init(address: String, network: any MailServerNetwork, caFile: String?) {
         self.address = address
@@ -140,6 +142,8 @@ public struct MailServerDiscovery {
                     continue
                 }
                 steps.append(tr("%@: %@", shown, usable.map { "\($0.host):\($0.port)" }.joined(separator: ", ")))
+                let text = String(decoding: response.body, as: UTF8.self)
+                autoconfigIMAP = (try? Autoconfig.servers(in: text, address: address, url: shown, imap: true)) ?? []
                 return usable.map { candidate($0.host, $0.port, $0.security, user: $0.user, source: .autoconfig, origin: shown) }
             } catch {
                 steps.append(tr("%@: %@", shown, "\(error)"))
@@ -152,6 +156,30 @@ public struct MailServerDiscovery {
         guard let provider = MailProvider.of(domain: domain) else { return [] }
         steps.append(tr("%@: built in (%@)", "\(provider.host):\(provider.port)", provider.name))
         return [candidate(provider.host, provider.port, provider.security, source: .provider, origin: provider.name)]
+    }
+
+    // MARK: - IMAP
+
+    /// Where the address's mailbox is reached over IMAP, for a webmail handoff's drafts
+    /// (`imap-host=`), once its SMTP server is found: RFC 6186 §3.2 SRV records
+    /// (`_imaps._tcp`, implicit TLS, before `_imap._tcp`, STARTTLS), the autoconfig file read
+    /// for the SMTP server (its `incomingServer type="imap"`), the built-in table of
+    /// providers; `nil` when none names one (no guess: a wrong server would be asked for the
+    /// password). Not tested here: one that does not answer is said once, at the handoff.
+    public func imapServer() -> SMTPServer? {
+        for (service, security) in [("imaps", SMTPServer.Security.tls), ("imap", .starttls)] {
+            // RFC 6186 §3.4: a target of "." says the service is not offered.
+            if let record = (try? network.serviceRecords(service: service, domain: domain))?.first, record.host != "." {
+                return candidate(record.host, record.port, security, source: .srv, origin: "").server
+            }
+        }
+        if let found = autoconfigIMAP.first(where: { !$0.oauthOnly }) {
+            return candidate(found.host, found.port, found.security, user: found.user, source: .autoconfig, origin: "").server
+        }
+        if let host = MailProvider.of(domain: domain)?.imapHost {
+            return candidate(host, 993, .tls, source: .provider, origin: "").server
+        }
+        return nil
     }
 
     private mutating func guessCandidates() -> [ServerCandidate] {

@@ -111,7 +111,8 @@ public enum SendingSetup {
                 server.password = request.password
                 let probe = context.network.probe(server)
                 if probe.succeeded {
-                    return try keep(candidate, name: name, request: request, steps: discovery.steps, context: context)
+                    return try keep(candidate, imap: request.manual == nil ? discovery.imapServer() : nil, name: name,
+                                    request: request, steps: discovery.steps, context: context)
                 }
                 let reason = probe.error?.message ?? tr("no answer")
                 if probe.authenticated == false || probe.error?.refusedLogin == true {
@@ -145,9 +146,10 @@ public enum SendingSetup {
         return discovery.candidate(manual.host, port, security, user: manual.user, source: .manual, origin: tr("given"))
     }
 
-    /// The password to the keyring, then the account to the config file.
+    /// The password to the keyring, then the account to the config file, with its IMAP
+    /// server when discovery found one.
     private static func keep(
-        _ candidate: ServerCandidate, name: String, request: Request, steps: [String], context: Context
+        _ candidate: ServerCandidate, imap: SMTPServer?, name: String, request: Request, steps: [String], context: Context
     ) throws(SendingSetupError) -> KeptAccount {
         let server = candidate.server
         let user = server.user ?? request.from.address
@@ -163,7 +165,7 @@ public enum SendingSetup {
         }
         let path = context.paths.configFile
         do {
-            try ConfigFileAccount.add(name: name, from: request.from, server: server, to: path)
+            try ConfigFileAccount.add(name: name, from: request.from, server: server, imap: imap, to: path)
         } catch {
             throw SendingSetupError(.configuration, .notSaved,
                                     tr("the password is in the keyring, but %@ could not be written: %@", path, error.message), steps: steps)

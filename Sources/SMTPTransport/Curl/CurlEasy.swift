@@ -166,6 +166,66 @@ final class CurlEasy {
         return result
     }
 
+    // MARK: - A connection of our own (CURLOPT_CONNECT_ONLY)
+
+    /// Wraps `curl_easy_perform` with `CURLOPT_CONNECT_ONLY` set: connects, secures and,
+    /// for IMAP, logs in (libcurl's own greeting, CAPABILITY, STARTTLS and SASL), then
+    /// leaves the connection to `send` and `receive`. Not through the multi handle, which
+    /// would close a connect-only connection as the handle left it.
+    func connectOnly() -> CURLcode {
+        guard let perform = curl.api.easy_perform else { return CURLE_FAILED_INIT }
+        return perform(handle)
+    }
+
+    /// Wraps `curl_easy_send`: all of `bytes`, waiting (`poll(2)`) while the socket takes
+    /// no more, until `deadline` (`MonotonicClock.milliseconds`).
+    func send(_ bytes: some Collection<UInt8>, deadline: Int) -> CURLcode {
+        guard let easySend = curl.api.easy_send else { return CURLE_FAILED_INIT }
+        var pending = Array(bytes)[...]
+        while !pending.isEmpty {
+            var sent = 0
+            let code = pending.withUnsafeBytes { easySend(handle, $0.baseAddress, $0.count, &sent) }
+            if code == CURLE_AGAIN {
+                guard waitForSocket(events: Int16(POLLOUT), deadline: deadline) else { return CURLE_OPERATION_TIMEDOUT }
+                continue
+            }
+            guard code == CURLE_OK else { return code }
+            pending = pending.dropFirst(sent)
+        }
+        return CURLE_OK
+    }
+
+    /// Wraps `curl_easy_recv`: what the server has sent, at least one byte, waiting
+    /// (`poll(2)`) until `deadline`; no bytes and `CURLE_OK` when the server closed the
+    /// connection.
+    func receive(deadline: Int) -> (bytes: [UInt8], code: CURLcode) {
+        guard let easyReceive = curl.api.easy_recv else { return ([], CURLE_FAILED_INIT) }
+        var buffer = [UInt8](repeating: 0, count: 16_384)
+        while true {
+            var received = 0
+            let code = buffer.withUnsafeMutableBytes { easyReceive(handle, $0.baseAddress, $0.count, &received) }
+            if code == CURLE_AGAIN {
+                guard waitForSocket(events: Int16(POLLIN), deadline: deadline) else { return ([], CURLE_OPERATION_TIMEDOUT) }
+                continue
+            }
+            return (Array(buffer.prefix(received)), code)
+        }
+    }
+
+    /// Wraps `poll(2)` on the connection's socket: whether `events` came before `deadline`.
+    private func waitForSocket(events: Int16, deadline: Int) -> Bool {
+        var socket: curl_socket_t = -1
+        guard mr_curl_getinfo_socket(apiPointer, handle, &socket) == CURLE_OK, socket >= 0 else { return false }
+        while true {
+            let wait = deadline - MonotonicClock.milliseconds
+            guard wait > 0 else { return false }
+            var entry = pollfd(fd: socket, events: events, revents: 0)
+            let ready = poll(&entry, 1, Int32(min(wait, Int(Int32.max))))
+            if ready > 0 { return true }
+            if ready < 0, errno != EINTR { return false }
+        }
+    }
+
     /// Wraps `curl_easy_getinfo(CURLINFO_ACTIVESOCKET)` (found only while the handle is in
     /// its multi handle) and `shutdown(2)`: the connection kept from the last transfer is
     /// finished, without a word to the server.
