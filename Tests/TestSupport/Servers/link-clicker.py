@@ -64,10 +64,10 @@ def remote_session():
     return session
 
 
-def move_pointer():
+def move_pointer(step):
     """Moves mutter's virtual pointer a little (the window fills the screen): mutter looks
     again which surface is under it, and the window learns it is there."""
-    call(bus, REMOTE, session, REMOTE + ".Session", "NotifyPointerMotionRelative", GLib.Variant("(dd)", (10.0, 10.0)))
+    call(bus, REMOTE, session, REMOTE + ".Session", "NotifyPointerMotionRelative", GLib.Variant("(dd)", (step, step)))
 
 
 def click_myself():
@@ -117,12 +117,20 @@ def click_when_on_screen(*_):
         return
     clicked.append(True)
     record("active")
-    move_pointer()
     pointer = window.get_display().get_default_seat().get_pointer()
+    moves = []
 
     def tick(*_):
         under, _, _ = pointer.get_surface_at_position()
         if under is None or under != window.get_surface():
+            # Again at each frame: a move that mutter took before the window could be picked
+            # (a loaded machine) told nobody. Back and forth, so that it stays on screen.
+            moves.append(True)
+            try:
+                move_pointer(10.0 if len(moves) % 2 else -10.0)
+            except GLib.Error as error:
+                record("failed: " + error.message)
+                return GLib.SOURCE_REMOVE
             return GLib.SOURCE_CONTINUE
         try:
             click_myself()
