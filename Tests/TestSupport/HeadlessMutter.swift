@@ -78,15 +78,9 @@ public final class HeadlessMutter: @unchecked Sendable {
     /// Runs Servers/sheet-driver.py with `steps` on this desktop: the JSON line each step
     /// printed, or the driver's failure as the error.
     public func drive(_ steps: [String], timeout: Double = 30) throws -> [[String: Any]] {
-        let result = try run(
-            "/usr/bin/python3",
-            [packageRoot.appendingPathComponent("Tests/TestSupport/Servers/sheet-driver.py").path,
-             "--timeout", String(timeout)] + steps,
-            environment: environment, timeout: timeout * Double(max(steps.count, 1)) + 10)
+        let result = try runSheetDriver(steps, timeout: timeout, environment: environment)
         guard result.status == 0 else { throw TestSupportError("sheet-driver.py: \(result)") }
-        return result.stdout.split(separator: "\n").compactMap {
-            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
-        }
+        return sheetDriverLines(result)
     }
 
     private func stop() {
