@@ -66,7 +66,10 @@ public final class HeadlessMutter: @unchecked Sendable {
     /// it owns `name` on the bus.
     @discardableResult
     public func start(_ argv: [String], owning name: String, log: URL, environment: [String: String]? = nil) throws -> ServerProcess {
-        let server = try ServerProcess(argv, environment: environment ?? self.environment, unset: ["DISPLAY"], output: log.path)
+        // A session of its own (setsid), so that what it starts (the accessibility bus's
+        // dbus-daemon and registry) goes with it.
+        let server = try ServerProcess(["/usr/bin/setsid"] + argv, environment: environment ?? self.environment,
+                                       unset: ["DISPLAY"], output: log.path)
         servers.append(server)
         try waitUntil("\(argv[0]) owns \(name) (log: \(log.path))") {
             guard server.isRunning else { throw TestSupportError("\(argv[0]) exited (log: \(log.path))") }
@@ -84,7 +87,10 @@ public final class HeadlessMutter: @unchecked Sendable {
     }
 
     private func stop() {
-        for server in servers.reversed() { server.stop() }
+        for server in servers.reversed() {
+            kill(-server.pid, SIGKILL)
+            server.stop()
+        }
     }
 
     deinit {
