@@ -18,6 +18,9 @@ struct MutterFocusTests {
         case gio
         /// Chromium: org.freedesktop.portal.OpenURI with an activation_token.
         case portal
+        /// A launcher of the service's D-Bus activatable entry: org.freedesktop.Application.Open
+        /// with a desktop-startup-id in its platform data.
+        case open
 
         var description: String { rawValue }
     }
@@ -32,7 +35,7 @@ struct MutterFocusTests {
     }
 
     @Test(arguments: [HeadlessMutter.FocusNewWindows.smart, .strict], [
-        (Opener.gio, Service.cold), (.gio, .running), (.portal, .cold), (.portal, .running),
+        (Opener.gio, Service.cold), (.gio, .running), (.portal, .cold), (.portal, .running), (.open, .cold), (.open, .running),
     ])
     func aClickedLinksSheetTakesTheFocus(_ focus: HeadlessMutter.FocusNewWindows, _ click: (Opener, Service)) throws {
         let (opener, service) = click
@@ -63,7 +66,7 @@ struct MutterFocusTests {
     /// A click that opens no window (a handoff) leaves no busy cursor and no focus behind on
     /// Wayland: the mail program it starts is given the token mutter issued for the click, to
     /// take the focus with and to end the startup sequence.
-    @Test(arguments: Opener.allCases)
+    @Test(arguments: [Opener.gio, .portal])
     func aHandoffGivesTheClicksTokenToTheMailProgram(_ opener: Opener) throws {
         let sandbox = try Sandbox()
         try sandbox.installHandler("tokenbird.desktop", name: "Token Bird", program: "tokenbird", extraLines: ["StartupNotify=true"])

@@ -19,16 +19,24 @@ internal import CGTK
 // on the display and the window is presented again: the activate then finds it on screen.
 
 /// Shows `widget` (a GtkWindow) as `gtk_window_present` does, with `token` (the click's
-/// XDG activation token or startup id) where there is one.
-func presentWindow(_ widget: UnsafeMutablePointer<GtkWidget>, activationToken token: String?) {
+/// XDG activation token or startup id) where there is one. On Wayland, a window given none
+/// takes the one GtkApplication put on the display from the platform data of the D-Bus call
+/// that brought it (`desktop-startup-id` of `org.freedesktop.Application.Open`, `Activate`
+/// or `ActivateAction`: gtkapplication-wayland.c, before_emit), the first such window only,
+/// as GDK would.
+func presentWindow(_ widget: UnsafeMutablePointer<GtkWidget>, activationToken given: String?) {
     let window = mr_window(widget)
-    guard let token, !token.isEmpty else { return gtk_window_present(window) }
     guard let display = gtk_widget_get_display(widget), mr_is_wayland_display(display) != 0 else {
-        gtk_window_set_startup_id(window, token)
+        if let given, !given.isEmpty { gtk_window_set_startup_id(window, given) }
         return gtk_window_present(window)
     }
-    // Not now: GDK put the DESKTOP_STARTUP_ID it found at start on the display, and the first
-    // present would spend it before the window is on screen.
+    let fromCall = gdk_wayland_display_get_startup_notification_id(display).map { String(cString: $0) }
+    guard let token = [given, fromCall].lazy.compactMap({ $0 }).first(where: { !$0.isEmpty }) else {
+        return gtk_window_present(window)
+    }
+    // Not now: the id on the display (GDK's from DESKTOP_STARTUP_ID at start, or
+    // GtkApplication's from a call) would be spent by the first present before the window is
+    // on screen.
     gdk_wayland_display_set_startup_notification_id(display, nil)
     gtk_window_present(window)
     guard let surface = gtk_native_get_surface(mr_native(widget)) else { return }

@@ -8,6 +8,9 @@ input with a serial, as a person's click is), and the click opens the link:
                  context (GTK asks the compositor for an activation token from the click)
   --how portal   as Chromium does: org.freedesktop.portal.OpenURI.OpenURI("", URL,
                  {activation_token}), the token asked for the same way
+  --how open     as a launcher does with a D-Bus activatable entry (GNOME Shell, GIO with
+                 StartupNotify=true): org.freedesktop.Application.Open([URL],
+                 {desktop-startup-id}) of mailto-route's desktop service
 
 Each thing that happens goes to the --record file as a line (active, clicked, launched or
 opened, or failed: REASON). Stays until it gets SIGTERM.
@@ -29,12 +32,13 @@ from gi.repository import Gio, GLib, Gtk  # noqa: E402
 
 parser = argparse.ArgumentParser()
 parser.add_argument("--url", required=True)
-parser.add_argument("--how", choices=["gio", "portal"], required=True)
+parser.add_argument("--how", choices=["gio", "portal", "open"], required=True)
 parser.add_argument("--record", required=True)
 parser.add_argument("--app-id", default="Terminal")
 args = parser.parse_args()
 
 GLib.set_prgname(args.app_id)
+SERVICE, SERVICE_PATH = "io.github.mailto_route.MailtoRoute", "/io/github/mailto_route/MailtoRoute"
 BTN_LEFT = 0x110
 KEY_LEFTSHIFT = 42
 REMOTE = "org.gnome.Mutter.RemoteDesktop"
@@ -85,6 +89,12 @@ def open_link(gesture, *_):
         if args.how == "gio":
             Gio.AppInfo.launch_default_for_uri(args.url, context)
             record("launched")
+        elif args.how == "open":
+            token = context.get_startup_notify_id(Gio.DesktopAppInfo.new(SERVICE + ".desktop"), []) or ""
+            data = {"desktop-startup-id": GLib.Variant("s", token)}
+            call(bus, SERVICE, SERVICE_PATH, "org.freedesktop.Application", "Open",
+                 GLib.Variant("(asa{sv})", ([args.url], data)))
+            record("opened" if token else "opened without a token")
         else:
             # Chromium asks its toolkit for a token from the click (xdg_activation_v1) and
             # hands it to the portal.
