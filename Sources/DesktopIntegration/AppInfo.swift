@@ -85,6 +85,13 @@ public final class AppInfo: @unchecked Sendable {
         return gio.pointee.g_desktop_app_info_get_boolean(desktop, "Terminal") != 0
     }
 
+    /// Wraps `g_desktop_app_info_get_boolean(…, "StartupNotify")`: whether the program says
+    /// it ends the startup sequence of its launch (its first window does).
+    public var takesStartupNotification: Bool {
+        guard let desktop else { return false }
+        return gio.pointee.g_desktop_app_info_get_boolean(desktop, "StartupNotify") != 0
+    }
+
     /// Whether GIO launches this program over the session bus (when there is one) rather
     /// than running its `Exec=`: `DBusActivatable=true`, and the desktop file named after a
     /// well-known bus name (`org.gnome.Evolution.desktop`), as GIO's own test is (wraps

@@ -20,6 +20,12 @@ public enum ClickTokenEnvironment {
         token { getenv($0).map { String(cString: $0) } }
     }
 
+    /// X11's startup notification id in this process's environment now, alone: what a
+    /// launcher's startup sequence is called (`StartupSequence`).
+    public static func startupID() -> String? {
+        getenv("DESKTOP_STARTUP_ID").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 }
+    }
+
     /// The token this process was started with, from the environment block `exec` gave it
     /// (`/proc/self/environ`, which `unsetenv` does not change): a program that links
     /// libgtk-4 finds `DESKTOP_STARTUP_ID` gone by `main`, as GDK's constructor
@@ -42,6 +48,24 @@ public enum ClickTokenEnvironment {
             }
         }
         return token { values[$0] }
+    }
+
+    /// Both variables, for the program a click starts in the end (the mail program of a
+    /// handoff), from an environment's: each as it is, and one that is not set holding the
+    /// other's token. GLib 2.74's launch sets only `DESKTOP_STARTUP_ID`, xdg-desktop-portal
+    /// 1.16's only `XDG_ACTIVATION_TOKEN` (GLib 2.76 sets both, to one value), and a mail
+    /// program reads one of them: GTK the startup id, Firefox and Qt the Wayland one. Empty
+    /// for no token.
+    public static func passedOn(_ value: (String) -> String?) -> [String: String] {
+        guard let token = token(value) else { return [:] }
+        return Dictionary(uniqueKeysWithValues: names.map { name in
+            (name, value(name).flatMap { $0.isEmpty ? nil : $0 } ?? token)
+        })
+    }
+
+    /// `passedOn` of this process's environment now.
+    public static func passedOn() -> [String: String] {
+        passedOn { getenv($0).map { String(cString: $0) } }
     }
 
     /// Takes both out of this process's environment, so that no program it starts later

@@ -102,8 +102,11 @@ public enum Handoff {
         }
     }
 
+    /// What a started mail program gets added to its environment: the loop guard, and the
+    /// click's token under both its names, so that its window takes the focus and the
+    /// desktop's startup sequence ends there, not in a busy cursor.
     static var guardEnvironment: [String: String] {
-        [loopGuardVariable: String(Int(time(nil)))]
+        ClickTokenEnvironment.passedOn().merging([loopGuardVariable: String(Int(time(nil)))]) { $1 }
     }
 
     /// Starts `app` with the canonical URL; or, when there are attachments or a body too

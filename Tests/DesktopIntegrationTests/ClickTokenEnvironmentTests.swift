@@ -33,4 +33,19 @@ import Testing
     @Test func aValueKeepsItsEqualsSigns() {
         #expect(ClickTokenEnvironment.token(inBlock: block(["XDG_ACTIVATION_TOKEN=a=b="])) == "a=b=")
     }
+
+    /// What a mail program a click starts gets: a launcher that set one name (GLib 2.74 the
+    /// startup id, xdg-desktop-portal 1.16 the Wayland token) has its token under both.
+    @Test func aTokenUnderOneNameIsPassedOnUnderBoth() {
+        #expect(ClickTokenEnvironment.passedOn { ["DESKTOP_STARTUP_ID": "gio-7_TIME42"][$0] }
+            == ["XDG_ACTIVATION_TOKEN": "gio-7_TIME42", "DESKTOP_STARTUP_ID": "gio-7_TIME42"])
+        #expect(ClickTokenEnvironment.passedOn { ["XDG_ACTIVATION_TOKEN": "portal-1", "DESKTOP_STARTUP_ID": ""][$0] }
+            == ["XDG_ACTIVATION_TOKEN": "portal-1", "DESKTOP_STARTUP_ID": "portal-1"])
+    }
+
+    @Test func twoTokensArePassedOnAsTheyAre() {
+        let both = ["XDG_ACTIVATION_TOKEN": "wayland-1", "DESKTOP_STARTUP_ID": "x11-1_TIME42"]
+        #expect(ClickTokenEnvironment.passedOn { both[$0] } == both)
+        #expect(ClickTokenEnvironment.passedOn { ["HOME": "/h"][$0] }.isEmpty)
+    }
 }

@@ -84,11 +84,7 @@ public final class TestDesktop: Sendable {
     /// With `program` (the one that shows the window), a failure also says how that program
     /// fared: still running, or how it ended and what it printed.
     public func drive(_ steps: [String], timeout: Double = 15, watching program: DesktopProgram? = nil) throws -> [[String: Any]] {
-        let result = try run(
-            "/usr/bin/python3",
-            [packageRoot.appendingPathComponent("Tests/TestSupport/Servers/sheet-driver.py").path,
-             "--timeout", String(timeout)] + steps,
-            environment: environment(ProcessInfo.processInfo.environment), timeout: timeout * Double(max(steps.count, 1)) + 10)
+        let result = try runSheetDriver(steps, timeout: timeout, environment: environment(ProcessInfo.processInfo.environment))
         if ProcessInfo.processInfo.environment["MAILTO_ROUTE_TEST_TRACE"] != nil { FileHandle.standardError.write(Data(result.stdout.utf8)) }
         guard result.status == 0 else {
             let fared = program.map { program in
@@ -98,9 +94,22 @@ public final class TestDesktop: Sendable {
             }
             throw TestSupportError("sheet-driver.py: \(result)" + (fared ?? ""))
         }
-        return result.stdout.split(separator: "\n").compactMap {
-            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
-        }
+        return sheetDriverLines(result)
+    }
+}
+
+/// Runs Servers/sheet-driver.py with `steps` in `environment` (a desktop's, its accessibility
+/// bus the driver's), each step given `timeout` seconds.
+public func runSheetDriver(_ steps: [String], timeout: Double, environment: [String: String]) throws -> RunResult {
+    try run("/usr/bin/python3",
+            [packageRoot.appendingPathComponent("Tests/TestSupport/Servers/sheet-driver.py").path, "--timeout", String(timeout)] + steps,
+            environment: environment, timeout: timeout * Double(max(steps.count, 1)) + 10)
+}
+
+/// The JSON line each step of the sheet driver printed.
+public func sheetDriverLines(_ result: RunResult) -> [[String: Any]] {
+    result.stdout.split(separator: "\n").compactMap {
+        try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
     }
 }
 

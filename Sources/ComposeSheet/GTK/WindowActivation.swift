@@ -10,22 +10,34 @@ internal import CGTK
 // `gtk_window_present`: GDK's toplevel focus (gdk/wayland, gdk_wayland_toplevel_focus) takes
 // the display's startup notification id and sends xdg_activation_v1.activate with it; with
 // none it asks for a token of its own, from an input serial this process never had, which a
-// strict compositor refuses. And the first present sends it as the window is created, before
-// its surface has a buffer, which mutter 43–46 in strict mode and wlroots compositors ignore.
-// So the token goes on the display, the window is presented, and once the compositor has
-// put the surface on a monitor (GdkSurface::enter-monitor) it is presented again with the
-// same token.
+// strict compositor refuses. The token is spent once: mutter forgets it at its first
+// activate (meta-wayland-activation.c). And an activate before the window is mapped is lost:
+// mutter 43 tries to focus a window it is not showing yet ("not showing, not focusing after
+// all"), then applies focus-new-windows at the map as if no token had come; wlroots
+// compositors ignore it too. So the window is first presented without the token, and once
+// the compositor has put its surface on a monitor (GdkSurface::enter-monitor), the token goes
+// on the display and the window is presented again: the activate then finds it on screen.
 
 /// Shows `widget` (a GtkWindow) as `gtk_window_present` does, with `token` (the click's
-/// XDG activation token or startup id) where there is one.
-func presentWindow(_ widget: UnsafeMutablePointer<GtkWidget>, activationToken token: String?) {
+/// XDG activation token or startup id) where there is one. On Wayland, a window given none
+/// takes the one GtkApplication put on the display from the platform data of the D-Bus call
+/// that brought it (`desktop-startup-id` of `org.freedesktop.Application.Open`, `Activate`
+/// or `ActivateAction`: gtkapplication-wayland.c, before_emit), the first such window only,
+/// as GDK would.
+func presentWindow(_ widget: UnsafeMutablePointer<GtkWidget>, activationToken given: String?) {
     let window = mr_window(widget)
-    guard let token, !token.isEmpty else { return gtk_window_present(window) }
     guard let display = gtk_widget_get_display(widget), mr_is_wayland_display(display) != 0 else {
-        gtk_window_set_startup_id(window, token)
+        if let given, !given.isEmpty { gtk_window_set_startup_id(window, given) }
         return gtk_window_present(window)
     }
-    gdk_wayland_display_set_startup_notification_id(display, token)
+    let fromCall = gdk_wayland_display_get_startup_notification_id(display).map { String(cString: $0) }
+    guard let token = [given, fromCall].lazy.compactMap({ $0 }).first(where: { !$0.isEmpty }) else {
+        return gtk_window_present(window)
+    }
+    // Not now: the id on the display (GDK's from DESKTOP_STARTUP_ID at start, or
+    // GtkApplication's from a call) would be spent by the first present before the window is
+    // on screen.
+    gdk_wayland_display_set_startup_notification_id(display, nil)
     gtk_window_present(window)
     guard let surface = gtk_native_get_surface(mr_native(widget)) else { return }
     let again = PresentAgain(window: widget, surface: UnsafeMutableRawPointer(surface), token: token)
@@ -35,7 +47,7 @@ func presentWindow(_ widget: UnsafeMutablePointer<GtkWidget>, activationToken to
                                           Unmanaged.passRetained(again).toOpaque(), releasePresentAgain, GConnectFlags(0))
 }
 
-/// A window to present once more, with its click's token, when its surface is on screen.
+/// A window to present with its click's token once its surface is on screen.
 private final class PresentAgain {
     let window: UnsafeMutablePointer<GtkWidget>
     let surface: UnsafeMutableRawPointer

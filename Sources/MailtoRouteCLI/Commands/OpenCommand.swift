@@ -67,6 +67,20 @@ enum OpenCommand: Command {
         let report = session.run(request) {
             context.present($0, json: arguments.has("--json"), source: .link)
         }
+        endStartupSequence(after: report)
         return ExitStatus(for: report)
+    }
+
+    /// A click that opened no window (sent, saved, handed off, failed) ends the X11 startup
+    /// sequence its launcher began, so that no busy cursor waits for a window that never
+    /// comes; unless the mail program it handed off to takes the id (StartupNotify=true:
+    /// its window ends it, and the focus goes there).
+    private static func endStartupSequence(after report: RouteReport) {
+        guard let id = ClickTokenEnvironment.startupID() else { return }
+        if report.result == .handedOff, let handler = report.handler.flatMap({ AppInfo.named($0.id) }),
+           handler.takesStartupNotification {
+            return
+        }
+        StartupSequence.end(id)
     }
 }

@@ -43,6 +43,9 @@ Steps:
   wait-window:TITLE           wait for a window titled TITLE (its controls are found from then on)
   wait-sheets:N               wait until N sheets are open
   wait-gone                   wait until no sheet is left
+  wait-sheet-active           wait until a sheet's window is active (STATE_ACTIVE: the
+                              compositor gave it the keyboard focus); prints the windows
+                              active then (program: title)
   wait-chooser                wait until the chooser shows (a window titled "Choose How to
                               Send"); prints the ways it offers (its radio buttons), in order
   pick:NAME                   choose the way NAME in the chooser (click its radio button)
@@ -607,6 +610,22 @@ for step in args:
         if rest not in DIALOGS:
             DIALOGS.append(rest)
         say(step=kind, title=rest)
+    elif kind == "wait-sheet-active":
+        def active_windows():
+            found = []
+            for app in applications():
+                try:
+                    found += ["%s: %s" % (app.name, app[j].name) for j in range(app.childCount)
+                              if app[j].getState().contains(pyatspi.STATE_ACTIVE)]
+                except Exception:
+                    continue
+            return found
+        deadline = time.time() + TIMEOUT
+        while not any(s.getState().contains(pyatspi.STATE_ACTIVE) for s in sheets()):
+            if time.time() > deadline:
+                fail("no sheet became active; active: %r" % active_windows())
+            time.sleep(0.05)
+        say(step=kind, active=active_windows())
     elif kind == "wait-sheets":
         deadline = time.time() + TIMEOUT
         while len(sheets()) != int(rest):
