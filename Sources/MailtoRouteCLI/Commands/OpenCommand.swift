@@ -31,10 +31,13 @@ enum OpenCommand: Command {
         let viaXDGEmail = arguments.has("--xdg-email")
         // A click runs the desktop file's `open %u`, which says neither: a web page's
         // attach= stays a request (rule 8).
-        let trust: AttachmentTrust = arguments.has("--local") ? .local : viaXDGEmail ? XDGEmailCaller.inspect() : .none
         let email: EmailData
+        let trust: AttachmentTrust
         do {
-            email = try LocalAttachments.trusting(MailtoURL.parse(url), trust)
+            let parsed = try MailtoURL.parse(url)
+            trust = arguments.has("--local") ? .local
+                : viaXDGEmail ? XDGEmailCaller.inspect(requested: parsed.requestedAttachments) : .none
+            email = try LocalAttachments.trusting(parsed, trust)
         } catch let error as any ClassifiedError {
             // Nobody may be at a terminal to read the error line: a click that does
             // nothing visible is the one outcome a link must never have.
