@@ -138,6 +138,14 @@ public enum XDGEmailCaller {
         return program.map { knownName(baseName($0)) }
     }
 
+    /// The name a person knows `process` by, when it is one of `knownPrograms`.
+    static func knownProgram(_ process: ProcessFacts) -> String? {
+        let program = process.executable ?? process.arguments.first
+        return program.map { baseName($0).lowercased() }.flatMap { name in
+            knownPrograms.first { name.hasPrefix($0.0) }?.1
+        }
+    }
+
     static func knownName(_ program: String) -> String {
         let lower = program.lowercased()
         for (prefix, name) in knownPrograms where lower.hasPrefix(prefix) { return name }
