@@ -354,7 +354,7 @@ extension ServiceTests {
             let program = try DesktopProgram(["/usr/bin/xdg-email", "--attach", report, "mailto:ann@example.com?attach=\(secret)"],
                                              environment: withHook, directory: sandbox.root)
             let steps = try desktop.drive(["wait-sheet", "state:report.txt", "state:\(secret)", screenshot("xdg-email-both"),
-                                           "press:Send", "wait-gone"], timeout: 30)
+                                           "press:Send", "wait-window:Send without id_rsa?", "press:Send Without It", "wait-gone"], timeout: 30)
             let states = steps.filter { $0["step"] as? String == "state" }.map { $0["checked"] as? Bool }
             #expect(states == [true, false], "\(steps)")
             #expect(program.finish().status == 0)

@@ -96,7 +96,7 @@ extension SheetTests {
             try page.click(x: 400, y: 300)
             let steps = try desktop.drive([
                 "wait-sheet", "wait-label:Chromium asks to attach", "state:\(secret)", screenshot("chromium-unticked-attach"),
-                "append:Message:Hello", "key:ctrl+Return", "wait-gone",
+                "append:Message:Hello", "key:ctrl+Return", "wait-window:Send without id_rsa?", "press:Send Without It", "wait-gone",
             ], timeout: 30)
             let row = try #require(steps.first { $0["step"] as? String == "state" })
             #expect(row["checked"] as? Bool == false, "\(row)")
@@ -129,6 +129,30 @@ extension SheetTests {
             let attached = parts.filter { $0["disposition"] as? String == "attachment" }
             #expect(attached.map { $0["filename"] as? String } == ["Budget.odt"], "\(parts)")
             #expect(attached.first?["sha256"] as? String == sha256(Data("the budget\n".utf8)))
+        }
+
+        /// Where nothing proves who asked (Debian's senddoc run with no LibreOffice behind
+        /// it), the document is listed unticked with the reason, and Send asks before it
+        /// goes without it; only "Send Without It" sends the message, and without it.
+        @Test func anUnprovenDocumentIsUntickedAndSendAsksFirst() throws {
+            let server = try SMTPTestServer(.plain)
+            try writeAccount(sandbox, port: server.port, security: "none")
+            let document = try sandbox.write("the budget\n", to: "lu4242.tmp/Budget.odt").path
+            let senddoc = try DesktopProgram(
+                ["/usr/lib/libreoffice/program/senddoc", "--mailclient", "sensible-lomua",
+                 "--to", "ann@example.com", "--subject", "Budget.odt", "--attach", document],
+                environment: environment, directory: sandbox.root)
+            let steps = try desktop.drive([
+                "wait-sheet", "state:\(document)", "wait-label:Not ticked: nothing shows", "press:Send",
+                "wait-window:Send without Budget.odt?", screenshot("unproven-document-question"), "press:Send Without It",
+                "wait-gone",
+            ], timeout: 30)
+            _ = senddoc.finish()
+            let row = try #require(steps.first { $0["step"] as? String == "state" })
+            #expect(row["checked"] as? Bool == false, "\(row)")
+            let message = try #require(arrived(at: server))
+            let parts = try #require(try pythonView(of: message)["parts"] as? [[String: Any]])
+            #expect(parts.allSatisfy { $0["disposition"] as? String != "attachment" }, "\(parts)")
         }
 
         // MARK: - LibreOffice started from a terminal
