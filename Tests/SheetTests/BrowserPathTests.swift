@@ -48,15 +48,21 @@ extension SheetTests.WebPageLink {
         try register()
         let portal = try OpenURIPortal(environment: environment, directory: sandbox.root)
         let page = try openPage(.chromium, bus: portal.address)
+        try expectTheKeyUnticked(after: page, under: "The link asks to attach", shot: "chromium-portal-unticked-attach",
+                                 logged: ["portal OpenURI", nil])
+    }
+
+    /// A click on `page` opens the sheet, which lists the key unticked under `heading`;
+    /// Cancel ends it, and the log line says `logged` (its arrival and who asked).
+    func expectTheKeyUnticked(after page: BrowserPage, under heading: String, shot: String, logged: [String?]) throws {
         try page.click(x: 400, y: 300)
         let steps = try desktop.drive([
-            "wait-sheet", "wait-label:The link asks to attach", "state:\(secret)", screenshot("chromium-portal-unticked-attach"),
-            "press:Cancel", "wait-gone",
+            "wait-sheet", "wait-label:\(heading)", "state:\(secret)", screenshot(shot), "press:Cancel", "wait-gone",
         ], timeout: 30)
         let row = try #require(steps.first { $0["step"] as? String == "state" })
         #expect(row["checked"] as? Bool == false, "\(row)")
         try waitUntil("the cancel is logged") { outcomes().last?.contains("\"cancelled\"") == true }
-        #expect(try arrival(in: try #require(outcomes().last)) == ["portal OpenURI", nil], "\(outcomes())")
+        #expect(try arrival(in: try #require(outcomes().last)) == logged, "\(outcomes())")
     }
 
     /// Firefox ESR launches the desktop file through GIO (no dialog for `mailto:`): the
@@ -76,14 +82,7 @@ extension SheetTests.WebPageLink {
         try writeAccount(sandbox, port: server.port, security: "none")
         try register()
         let page = try openPage(.firefox)
-        try page.click(x: 400, y: 300)
-        let steps = try desktop.drive([
-            "wait-sheet", "wait-label:Firefox asks to attach", "state:\(secret)", screenshot("firefox-unticked-attach"),
-            "press:Cancel", "wait-gone",
-        ], timeout: 30)
-        let row = try #require(steps.first { $0["step"] as? String == "state" })
-        #expect(row["checked"] as? Bool == false, "\(row)")
-        try waitUntil("the cancel is logged") { outcomes().last?.contains("\"cancelled\"") == true }
-        #expect(try arrival(in: try #require(outcomes().last)) == ["gio launch", "Firefox"], "\(outcomes())")
+        try expectTheKeyUnticked(after: page, under: "Firefox asks to attach", shot: "firefox-unticked-attach",
+                                 logged: ["gio launch", "Firefox"])
     }
 }

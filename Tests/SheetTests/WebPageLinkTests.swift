@@ -53,6 +53,20 @@ extension SheetTests {
             return server.messages.first
         }
 
+        /// The parts of the first message `server` received, as Python's email package reads them.
+        func arrivedParts(at server: SMTPTestServer) throws -> [[String: Any]] {
+            let message = try #require(arrived(at: server))
+            return try #require(try pythonView(of: message)["parts"] as? [[String: Any]])
+        }
+
+        /// Debian's real senddoc as LibreOffice runs it to mail `document` (Budget.odt) to
+        /// ann@example.com, in `scope` when given.
+        func startSenddoc(_ document: String, in scope: AppScope?) throws -> DesktopProgram {
+            let command = ["/usr/lib/libreoffice/program/senddoc", "--mailclient", "sensible-lomua",
+                           "--to", "ann@example.com", "--subject", "Budget.odt", "--attach", document]
+            return try DesktopProgram(scope?.wrap(command) ?? command, environment: environment, directory: sandbox.root)
+        }
+
         func outcomes() -> [String] {
             let log = sandbox.stateHome.appendingPathComponent("mailto-route/outcomes.log")
             return (sandbox.contents(log) ?? "").split(separator: "\n").map(String.init)
@@ -101,10 +115,9 @@ extension SheetTests {
             let row = try #require(steps.first { $0["step"] as? String == "state" })
             #expect(row["checked"] as? Bool == false, "\(row)")
             #expect(row["enabled"] as? Bool == true, "a person can still tick it: \(row)")
-            let message = try #require(arrived(at: server))
-            let parts = try #require(try pythonView(of: message)["parts"] as? [[String: Any]])
+            let parts = try arrivedParts(at: server)
             #expect(parts.allSatisfy { $0["disposition"] as? String != "attachment" }, "\(parts)")
-            #expect(try !String(contentsOf: message, encoding: .utf8).contains("OPENSSH"))
+            #expect(try !String(contentsOf: try #require(server.messages.first), encoding: .utf8).contains("OPENSSH"))
         }
 
         /// LibreOffice's "Send document as e-mail": the real senddoc from LibreOffice's app
@@ -114,18 +127,14 @@ extension SheetTests {
             try writeAccount(sandbox, port: server.port, security: "none")
             let document = try sandbox.write("the budget\n", to: "lu4242.tmp/Budget.odt").path
             let scope = try AppScope(unit: #"app-gnome-libreoffice\x2dcalc-\#(getpid()).scope"#)
-            let senddoc = try DesktopProgram(
-                scope.wrap(["/usr/lib/libreoffice/program/senddoc", "--mailclient", "sensible-lomua",
-                            "--to", "ann@example.com", "--subject", "Budget.odt", "--attach", document]),
-                environment: environment, directory: sandbox.root)
+            let senddoc = try startSenddoc(document, in: scope)
             let steps = try desktop.drive([
                 "wait-sheet", "state:Budget.odt", screenshot("libreoffice-document"), "press:Send", "wait-gone",
             ], timeout: 30)
             _ = senddoc.finish()
             let row = try #require(steps.first { $0["step"] as? String == "state" })
             #expect(row["checked"] as? Bool == true, "\(row)")
-            let message = try #require(arrived(at: server))
-            let parts = try #require(try pythonView(of: message)["parts"] as? [[String: Any]])
+            let parts = try arrivedParts(at: server)
             let attached = parts.filter { $0["disposition"] as? String == "attachment" }
             #expect(attached.map { $0["filename"] as? String } == ["Budget.odt"], "\(parts)")
             #expect(attached.first?["sha256"] as? String == sha256(Data("the budget\n".utf8)))
@@ -138,10 +147,7 @@ extension SheetTests {
             let server = try SMTPTestServer(.plain)
             try writeAccount(sandbox, port: server.port, security: "none")
             let document = try sandbox.write("the budget\n", to: "lu4242.tmp/Budget.odt").path
-            let senddoc = try DesktopProgram(
-                ["/usr/lib/libreoffice/program/senddoc", "--mailclient", "sensible-lomua",
-                 "--to", "ann@example.com", "--subject", "Budget.odt", "--attach", document],
-                environment: environment, directory: sandbox.root)
+            let senddoc = try startSenddoc(document, in: nil)
             let steps = try desktop.drive([
                 "wait-sheet", "state:\(document)", "wait-label:Not ticked: nothing shows", "press:Send",
                 "wait-window:Send without Budget.odt?", screenshot("unproven-document-question"), "press:Send Without It",
@@ -150,8 +156,7 @@ extension SheetTests {
             _ = senddoc.finish()
             let row = try #require(steps.first { $0["step"] as? String == "state" })
             #expect(row["checked"] as? Bool == false, "\(row)")
-            let message = try #require(arrived(at: server))
-            let parts = try #require(try pythonView(of: message)["parts"] as? [[String: Any]])
+            let parts = try arrivedParts(at: server)
             #expect(parts.allSatisfy { $0["disposition"] as? String != "attachment" }, "\(parts)")
         }
 
@@ -165,6 +170,17 @@ extension SheetTests {
             var environment = environment
             environment["TMPDIR"] = temporary.path
             return environment
+        }
+
+        /// An account on a fresh SMTP server, and the real LibreOffice, started outside any
+        /// scope, doing Email Document on a file `name` holding `text`: both kept running.
+        func emailDocumentFromLibreOffice(_ name: String, text: String) throws -> (SMTPTestServer, LibreOffice) {
+            let server = try SMTPTestServer(.plain)
+            try writeAccount(sandbox, port: server.port, security: "none")
+            let document = try sandbox.write(text, to: "files/\(name)").path
+            let office = try LibreOffice(environment: try officeEnvironment(), directory: sandbox.root)
+            try office.emailDocument(document)
+            return (server, office)
         }
 
         /// The files under LibreOffice's temporary directories in the sandbox's `TMPDIR`.
@@ -182,35 +198,27 @@ extension SheetTests {
         /// and Send mails it, byte for byte the file LibreOffice handed over (Python's
         /// email package reads the message).
         @Test func libreOfficeEmailDocumentOutsideAnyScopeSendsTheDocument() throws {
-            let server = try SMTPTestServer(.plain)
-            try writeAccount(sandbox, port: server.port, security: "none")
-            let document = try sandbox.write("The budget, line by line.\n", to: "files/Budget.txt").path
-            let office = try LibreOffice(environment: try officeEnvironment(), directory: sandbox.root)
-            try office.emailDocument(document)
+            let (server, office) = try emailDocumentFromLibreOffice("Budget.txt", text: "The budget, line by line.\n")
             let steps = try desktop.drive([
                 "wait-sheet", "state:Budget.txt", screenshot("libreoffice-no-scope-document"), "type:To:ann@example.com",
                 "press:Send", "wait-gone",
             ], timeout: 30)
             let row = try #require(steps.first { $0["step"] as? String == "state" })
             #expect(row["checked"] as? Bool == true, "\(row)")
-            let message = try #require(arrived(at: server))
-            let parts = try #require(try pythonView(of: message)["parts"] as? [[String: Any]])
+            let parts = try arrivedParts(at: server)
             let attached = parts.filter { $0["disposition"] as? String == "attachment" }
             #expect(attached.map { $0["filename"] as? String } == ["Budget.txt"], "\(parts)")
             let handedOver = try #require(officeTemporaryFiles().first { $0.lastPathComponent == "Budget.txt" })
             #expect(attached.first?["sha256"] as? String == sha256(try Data(contentsOf: handedOver)))
             #expect(outcomes().last?.contains("not attached") == false, "\(outcomes())")
+            withExtendedLifetime(office) {}
         }
 
         /// Rule 8 with LibreOffice running: a web page whose link names the document
         /// LibreOffice has just handed over, in its own temporary directory, gets it listed
         /// unticked as Chromium's ask; only LibreOffice's own xdg-email is trusted with it.
         @Test func aPageNamingLibreOfficesTemporaryFileGetsItUnticked() throws {
-            let server = try SMTPTestServer(.plain)
-            try writeAccount(sandbox, port: server.port, security: "none")
-            let document = try sandbox.write("Salaries\n", to: "files/Salaries.txt").path
-            let office = try LibreOffice(environment: try officeEnvironment(), directory: sandbox.root)
-            try office.emailDocument(document)
+            let (server, office) = try emailDocumentFromLibreOffice("Salaries.txt", text: "Salaries\n")
             _ = try desktop.drive(["wait-sheet", "state:Salaries.txt", "press:Cancel", "wait-gone"], timeout: 30)
             let inside = try #require(officeTemporaryFiles().first { $0.lastPathComponent == "Salaries.txt" }).path
             let page = try BrowserPage(
@@ -223,7 +231,7 @@ extension SheetTests {
             ], timeout: 30)
             let row = try #require(steps.first { $0["step"] as? String == "state" })
             #expect(row["checked"] as? Bool == false, "\(row)")
-            withExtendedLifetime(office) {}
+            withExtendedLifetime((server, office)) {}
         }
     }
 }
