@@ -49,12 +49,12 @@ public struct Arrival: Sendable, Equatable {
     }
 
     public static func ofOpen(
-        environment: (String) -> String?, ownPID: Int32, ownUID: UInt32, viaXDGEmail: Bool,
+        environment value: (String) -> String?, ownPID: Int32, ownUID: UInt32, viaXDGEmail: Bool,
         processGroupLeader: () -> ProcessFacts?
     ) -> Arrival {
         if viaXDGEmail { return Arrival(kind: .xdgEmail) }
-        guard environment("GIO_LAUNCHED_DESKTOP_FILE_PID") == String(ownPID) else { return Arrival(kind: .commandLine) }
-        if environment("PARENT_WINDOW_ID") != nil { return Arrival(kind: .portalOpenURI) }
+        guard value("GIO_LAUNCHED_DESKTOP_FILE_PID") == String(ownPID) else { return Arrival(kind: .commandLine) }
+        if value("PARENT_WINDOW_ID") != nil { return Arrival(kind: .portalOpenURI) }
         let leader = processGroupLeader().flatMap { $0.uid == ownUID && $0.pid != ownPID ? $0 : nil }
         return Arrival(kind: .gioLaunch, requester: leader.flatMap(XDGEmailCaller.knownProgram))
     }
