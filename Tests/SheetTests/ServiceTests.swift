@@ -91,6 +91,11 @@ extension ServiceTests {
             #expect(Set(attached.compactMap { $0["filename"] as? String }) == ["report.pdf", "photo.jpg"])
             #expect(attached.first { $0["filename"] as? String == "report.pdf" }?["sha256"] as? String
                 == sha256(Data("%PDF-1.4 quarterly\n".utf8)))
+            // The outcome log says how the request came, and from which application.
+            let log = sandbox.stateHome.appendingPathComponent("mailto-route/outcomes.log")
+            try waitUntil("the send is logged") { sandbox.contents(log)?.contains("\"sent\"") == true }
+            #expect(sandbox.contents(log)?.contains("\"arrival\": \"Email portal\", \"requestedBy\": \"org.gnome.Nautilus\"") == true,
+                    "\(sandbox.contents(log) ?? "")")
         }
 
         /// Debian's real xdg-desktop-portal on the service's bus, with mailto-route's

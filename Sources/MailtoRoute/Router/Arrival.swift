@@ -32,22 +32,22 @@ public struct Arrival: Sendable, Equatable {
         self.requester = requester
     }
 
-    /// How `open` was started, from the environment it was started with. GIO's launch of a
-    /// desktop file sets `GIO_LAUNCHED_DESKTOP_FILE_PID` to the pid it started (inherited
-    /// further down, so only this process's own pid counts); xdg-desktop-portal's launch
-    /// adds `PARENT_WINDOW_ID` (empty when the caller named no window, as Chromium does),
-    /// which no other launcher sets. After either, this process's parent is init: GLib's
-    /// launch forks twice. Who asked is known only from a GIO launch: the leader of the
-    /// process group it left this process in, when that is a program people know by name
-    /// (a browser started from a terminal or by its launcher leads its own group); the
-    /// portal's launch is the portal's, whoever called it.
-    ///
-    /// Reads this process's own environment and process group.
+    /// How this process's `open` was started: `ofOpen(environment:…)` on its own
+    /// environment and process group.
     public static func ofOpen(viaXDGEmail: Bool) -> Arrival {
         ofOpen(environment: { getenv($0).map { String(cString: $0) } }, ownPID: getpid(), ownUID: ProcessFacts.ownUID,
                viaXDGEmail: viaXDGEmail, processGroupLeader: { ProcessFacts.read(pid: getpgrp()) })
     }
 
+    /// How `open` was started, from the environment it was started with (tested on values
+    /// built from text). GIO's launch of a desktop file sets `GIO_LAUNCHED_DESKTOP_FILE_PID`
+    /// to the pid it started (inherited further down, so only this process's own pid
+    /// counts); xdg-desktop-portal's launch adds `PARENT_WINDOW_ID` (empty when the caller
+    /// named no window, as Chromium does), which no other launcher sets. After either, this
+    /// process's parent is init: GLib's launch forks twice. Who asked is known only from a GIO launch: the leader of the
+    /// process group it left this process in, when that is a program people know by name
+    /// (a browser started from a terminal or by its launcher leads its own group); the
+    /// portal's launch is the portal's, whoever called it.
     public static func ofOpen(
         environment value: (String) -> String?, ownPID: Int32, ownUID: UInt32, viaXDGEmail: Bool,
         processGroupLeader: () -> ProcessFacts?
