@@ -68,6 +68,19 @@ public struct ProcessFacts: Sendable, Equatable {
             appUnit: readProc(pid, "cgroup").flatMap(appUnit(inCgroupFile:)))
     }
 
+    /// The files `pid` holds open, as `/proc/PID/fd/*` links name them (sockets, pipes and
+    /// the like left out); empty when they cannot be read (another user's process).
+    public static func openFiles(pid: Int32) -> [String] {
+        entryNames("/proc/\(pid)/fd").compactMap { name in
+            readLink("/proc/\(pid)/fd/\(name)").flatMap { $0.hasPrefix("/") ? $0 : nil }
+        }
+    }
+
+    /// The ids of the processes running now (`/proc`'s numbered entries).
+    public static func runningPIDs() -> [Int32] {
+        entryNames("/proc").compactMap { Int32($0) }
+    }
+
     /// The desktop's app unit in a `/proc/PID/cgroup` file: the last path component of
     /// any hierarchy's line that is an `app-….scope` or `app-….service` (systemd's naming
     /// for desktop applications, systemd.io/DESKTOP_ENVIRONMENTS; cgroup v2's `0::` line,
@@ -121,6 +134,18 @@ private func readProc(_ pid: Int32, _ name: String) -> [UInt8]? {
         // A cmdline or cgroup file is small; a runaway read is not what any of these are.
         if bytes.count > 1 << 20 { return bytes }
     }
+}
+
+/// Wraps `opendir(3)`/`readdir(3)`: the names in the directory at `path`, `.` and `..`
+/// among them; empty when it cannot be read.
+private func entryNames(_ path: String) -> [String] {
+    guard let directory = opendir(path) else { return [] }
+    defer { closedir(directory) }
+    var names: [String] = []
+    while let entry = readdir(directory) {
+        names.append(withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) })
+    }
+    return names
 }
 
 /// Wraps `readlink(2)`; `nil` when the link cannot be read (another user's process, a

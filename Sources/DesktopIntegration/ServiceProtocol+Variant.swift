@@ -11,6 +11,7 @@ extension ServiceProtocol.Request {
         if local { options.append(("local", VariantBuilder.boolean(true))) }
         if !trusted.isEmpty { options.append(("trust", VariantBuilder.strings(trusted))) }
         if let requestedBy { options.append(("requested-by", VariantBuilder.string(requestedBy))) }
+        if let arrival { options.append(("arrival", VariantBuilder.string(arrival))) }
         if notify { options.append(("notify", VariantBuilder.boolean(true))) }
         if let activationToken { options.append(("activation-token", VariantBuilder.string(activationToken))) }
         switch plan {
@@ -38,6 +39,7 @@ extension ServiceProtocol.Request {
         local = options.lookup("local")?.boolean ?? false
         trusted = options.lookup("trust")?.strings ?? []
         requestedBy = options.lookup("requested-by")?.string
+        arrival = options.lookup("arrival")?.string
         notify = options.lookup("notify")?.boolean ?? false
         activationToken = options.lookup("activation-token")?.string.flatMap { $0.isEmpty ? nil : $0 }
         switch options.lookup("plan")?.string {

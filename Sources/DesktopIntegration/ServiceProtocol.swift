@@ -44,6 +44,9 @@ public enum ServiceProtocol {
         public var trusted: [String] = []
         /// The program that asked for the other files ("Chromium").
         public var requestedBy: String?
+        /// How the link arrived where the caller took it (`Arrival.Kind`'s words: `gio
+        /// launch`, `portal OpenURI`, `xdg-email`, `command line`), for the report and the log.
+        public var arrival: String?
         /// Nobody is at the caller's terminal: the outcome is told in a notification.
         public var notify = false
         /// The click's activation token (Wayland's, or X11's startup notification id).

@@ -17,7 +17,7 @@ import MailtoRoute
 //       display it starts all the same, and shows no sheet: the command line's `Compose`
 //       is answered 69 (it then shows the sheet itself), and the rest is routed without
 //       one. Its interface is DesktopIntegration's ServiceProtocol.
-//   mailto-route-desktop open URL [--local | --trust PATH]... [--requested-by NAME] [--report-file PATH]
+//   mailto-route-desktop open URL [--local | --trust PATH]... [--requested-by NAME] [--arrival HOW] [--report-file PATH]
 //   mailto-route-desktop compose [URL] [--report-file PATH]
 //       one request in this process, when the service cannot be reached (no session bus):
 //       the same flow as the service's `Compose`, in an application of its own that quits
@@ -43,7 +43,7 @@ public enum DesktopInvocation {
 
     /// Computed: translated when asked for, after `Localization.bind`.
     public static var usage: String {
-        tr("usage: %@", "mailto-route-desktop open URL [--local | --trust PATH]... [--requested-by NAME] [--report-file PATH] "
+        tr("usage: %@", "mailto-route-desktop open URL [--local | --trust PATH]... [--requested-by NAME] [--arrival HOW] [--report-file PATH] "
            + "| compose [URL] [--report-file PATH] | --gapplication-service")
     }
 }

@@ -60,6 +60,7 @@ public final class DesktopService: ServiceDelegate, ServiceRequests, @unchecked 
     /// report as data, which the command line prints with its own output.
     public func compose(_ request: ServiceProtocol.Request, answer: @escaping @Sendable (ServiceProtocol.Answer) -> Void) {
         let session = context.session()
+        session.arrival = request.arrival.flatMap(Arrival.Kind.init(rawValue:)).map { Arrival(kind: $0, requester: request.requestedBy) }
         let start: SheetDelivery.Opening
         switch SheetDelivery.opening(request, session: session) {
         case .success(let opening): start = opening
@@ -142,6 +143,8 @@ public final class DesktopService: ServiceDelegate, ServiceRequests, @unchecked 
         for uri in uris {
             let url = Self.mailtoURL(uri)
             let session = context.session()
+            // GIO's launch of the D-Bus activatable entry.
+            session.arrival = Arrival(kind: .gioLaunch)
             guard case .success(let email) = SheetDelivery.parse(url, session: session) else { continue }
             var request = RouteRequest(email: email, source: .link)
             request.sheet = true
@@ -178,6 +181,7 @@ public final class DesktopService: ServiceDelegate, ServiceRequests, @unchecked 
     /// program's own command line, else a draft.
     public func composeEmail(_ request: PortalEmailRequest, respond: @escaping @Sendable (UInt32) -> Void) -> (any WithdrawableRequest)? {
         let session = context.session()
+        session.arrival = Arrival(kind: .emailPortal, requester: request.appID.isEmpty ? nil : request.appID)
         var email = EmailData()
         // An application may give `Name <address>`: read as a typed list, the name kept;
         // one that does not read is taken as it is, for the sheet or the builder to refuse.

@@ -35,6 +35,10 @@ public struct Outcome: Equatable, Sendable {
     /// The report's warnings: what was not taken from the URL, and each file a link
     /// asked for that was not attached, with who asked (docs/design.md rules 2 and 8).
     public var warnings: [String]
+    /// How the request arrived (`gio launch`, `portal OpenURI`, `xdg-email`, `Email
+    /// portal`, `command line`), and the program that asked, where known.
+    public var arrival: String?
+    public var requestedBy: String?
 
     public init(
         time: Timestamp = .now(), source: String, path: String, result: String,
@@ -76,6 +80,8 @@ public struct Outcome: Equatable, Sendable {
         if let hold { members.append(("hold", .string(hold.rawValue))) }
         if let mailbox { members.append(("mailbox", .string(mailbox))) }
         if !warnings.isEmpty { members.append(("warnings", .strings(warnings))) }
+        if let arrival { members.append(("arrival", .string(arrival))) }
+        if let requestedBy { members.append(("requestedBy", .string(requestedBy))) }
         return .object(members)
     }
 
@@ -93,6 +99,8 @@ public struct Outcome: Equatable, Sendable {
             errorDetail: json["errorDetail"]?.stringValue, outboxId: json["outboxId"]?.stringValue,
             hold: json["hold"]?.stringValue.flatMap(Hold.init(rawValue:)), mailbox: json["mailbox"]?.stringValue
         )
+        arrival = json["arrival"]?.stringValue
+        requestedBy = json["requestedBy"]?.stringValue
     }
 }
 

@@ -13,7 +13,9 @@ import TestSupport
         try log.append(Outcome(time: time, source: "link", path: "handoff", result: "handedOff", handler: "thunderbird.desktop"))
         try log.append(Outcome(time: time + 60, source: "send", path: "direct", result: "queued", server: "smtp.example.org:587", errorKind: .transient))
         try log.append(Outcome(time: time + 120, source: "outbox", path: "outbox", result: "sent", server: "smtp.example.org:587"))
-        try log.append(Outcome(time: time + 180, source: "link", path: "handoff", result: "handedOff", handler: "thunderbird.desktop"))
+        var click = Outcome(time: time + 180, source: "link", path: "handoff", result: "handedOff", handler: "thunderbird.desktop")
+        (click.arrival, click.requestedBy) = ("gio launch", "Firefox")
+        try log.append(click)
     }
 
     @Test func logPrintsRecentRunsAsATable() throws {
@@ -26,15 +28,16 @@ import TestSupport
         let result = try mailtoRoute(["log", "--count", "3"], in: sandbox)
         #expect(result.status == 0)
         #expect(result.stdout == """
-            TIME (UTC)            SOURCE  PATH     RESULT     HANDLER / SERVER      ERROR
-            2027-01-15T08:01:00Z  send    direct   queued     smtp.example.org:587  transient
-            2027-01-15T08:02:00Z  outbox  outbox   sent       smtp.example.org:587
-            2027-01-15T08:03:00Z  link    handoff  handedOff  thunderbird.desktop
+            TIME (UTC)            SOURCE  ARRIVED BY            PATH     RESULT     HANDLER / SERVER      ERROR
+            2027-01-15T08:01:00Z  send                          direct   queued     smtp.example.org:587  transient
+            2027-01-15T08:02:00Z  outbox                        outbox   sent       smtp.example.org:587
+            2027-01-15T08:03:00Z  link    gio launch (Firefox)  handoff  handedOff  thunderbird.desktop
 
             """)
         let json = try #require(try JSONSerialization.jsonObject(with: Data(try mailtoRoute(["log", "--json"], in: sandbox).stdout.utf8)) as? [[String: Any]])
         #expect(json.count == 4)
         #expect(json[1]["errorKind"] as? String == "transient")
+        #expect(json[3]["arrival"] as? String == "gio launch" && json[3]["requestedBy"] as? String == "Firefox", "\(json)")
         #expect(try mailtoRoute(["log", "--count", "zero"], in: sandbox).status == 64)
     }
 

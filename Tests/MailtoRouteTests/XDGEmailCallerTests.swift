@@ -129,4 +129,58 @@ import Testing
     func applicationIDOfAnAppUnit(unit: String, id: String?) {
         #expect(XDGEmailCaller.applicationID(ofUnit: unit) == id)
     }
+
+    // MARK: - LibreOffice without a scope
+
+    static let document = "/tmp/lu4321ab7.tmp/lu4321ab9.tmp/Budget 100%.odt"
+    static let office = LibreOfficeDocuments.Office(
+        process: ProcessFacts(pid: 4321, parent: 4300, uid: user, startTime: 3000,
+                              executable: "/usr/lib/libreoffice/program/soffice.bin",
+                              arguments: ["/usr/lib/libreoffice/program/soffice.bin", "--writer"]),
+        openFiles: ["/home/ann/Documents/Budget 100%.odt", "/tmp/lu4321ab7.tmp/lu4321ab8.tmp"])
+
+    /// Files of the system's (under /usr) are root's; the rest are the user's.
+    func judgeOffices(_ xdgEmail: ProcessFacts?, _ caller: ProcessFacts?, requested: [String],
+                      offices: [LibreOfficeDocuments.Office] = [office]) -> AttachmentTrust {
+        XDGEmailCaller.judge(xdgEmail: xdgEmail, caller: caller, ownUID: Self.user,
+                             fileOwner: { $0.hasPrefix("/usr/") ? 0 : Self.user },
+                             resolve: { $0.replacingOccurrences(of: "/tmp/lu4321ab7.tmp/../../home", with: "/home") },
+                             requested: requested.map { [$0] }, offices: { offices })
+    }
+
+    /// Debian's senddoc has exited and no scope says whose xdg-email was left behind: the
+    /// document in the temporary directory of this user's running LibreOffice is trusted,
+    /// and nothing else the URL asks for.
+    @Test(arguments: [nil, userManager])
+    func aDocumentInLibreOfficesTemporaryDirectoryIsLibreOffices(caller: ProcessFacts?) {
+        let orphan = Self.xdgEmail([Self.url], parent: caller?.pid ?? 1)
+        let trust = judgeOffices(orphan, caller, requested: [Self.document, "/home/ann/.ssh/id_rsa"])
+        #expect(trust == AttachmentTrust(files: .only([Self.document]), requester: "LibreOffice"))
+    }
+
+    /// A web page in a browser cannot reach it: Chromium stays the parent of its xdg-email,
+    /// even when LibreOffice runs and the page names a path in its temporary directory.
+    @Test func aBrowsersXDGEmailGetsNoneOfLibreOfficesFiles() {
+        let trust = judgeOffices(Self.xdgEmail([Self.url], parent: 200), Self.chromium, requested: [Self.document])
+        #expect(trust == AttachmentTrust(files: .only([]), requester: "Chromium"))
+    }
+
+    /// Fail closed: no LibreOffice running, a file outside its temporary directory (also by
+    /// `..`), a folder another process holds, a LibreOffice that is not the system's, or
+    /// another user's.
+    @Test func anythingElseLeftBehindIsNotTrusted() {
+        let orphan = Self.xdgEmail([Self.url], parent: 1)
+        #expect(judgeOffices(orphan, nil, requested: [Self.document], offices: []).files == .only([]))
+        #expect(judgeOffices(orphan, nil, requested: ["/tmp/lu4321ab7.tmp/../../home/ann/.ssh/id_rsa"]).files == .only([]))
+        #expect(judgeOffices(orphan, nil, requested: ["/tmp/lu99ab.tmp/x.odt"]).files == .only([]))
+        var otherDirectory = Self.office
+        otherDirectory.openFiles = ["/tmp/lu999ab7.tmp/lock"]
+        #expect(judgeOffices(orphan, nil, requested: ["/tmp/lu999ab7.tmp/x.odt"], offices: [otherDirectory]).files == .only([]))
+        var ownBuild = Self.office
+        ownBuild.process.executable = "/home/ann/lo/program/soffice.bin"
+        #expect(judgeOffices(orphan, nil, requested: [Self.document], offices: [ownBuild]).files == .only([]))
+        var otherUsers = Self.office
+        otherUsers.process.uid = 0
+        #expect(judgeOffices(orphan, nil, requested: [Self.document], offices: [otherUsers]).files == .only([]))
+    }
 }

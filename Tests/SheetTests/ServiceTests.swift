@@ -91,6 +91,11 @@ extension ServiceTests {
             #expect(Set(attached.compactMap { $0["filename"] as? String }) == ["report.pdf", "photo.jpg"])
             #expect(attached.first { $0["filename"] as? String == "report.pdf" }?["sha256"] as? String
                 == sha256(Data("%PDF-1.4 quarterly\n".utf8)))
+            // The outcome log says how the request came, and from which application.
+            let log = sandbox.stateHome.appendingPathComponent("mailto-route/outcomes.log")
+            try waitUntil("the send is logged") { sandbox.contents(log)?.contains("\"sent\"") == true }
+            #expect(sandbox.contents(log)?.contains("\"arrival\": \"Email portal\", \"requestedBy\": \"org.gnome.Nautilus\"") == true,
+                    "\(sandbox.contents(log) ?? "")")
         }
 
         /// Debian's real xdg-desktop-portal on the service's bus, its backends as on Debian 12
@@ -390,7 +395,7 @@ extension ServiceTests {
             let program = try DesktopProgram(["/usr/bin/xdg-email", "--attach", report, "mailto:ann@example.com?attach=\(secret)"],
                                              environment: withHook, directory: sandbox.root)
             let steps = try desktop.drive(["wait-sheet", "state:report.txt", "state:\(secret)", screenshot("xdg-email-both"),
-                                           "press:Send", "wait-gone"], timeout: 30)
+                                           "press:Send", "wait-window:Send without id_rsa?", "press:Send Without It", "wait-gone"], timeout: 30)
             let states = steps.filter { $0["step"] as? String == "state" }.map { $0["checked"] as? Bool }
             #expect(states == [true, false], "\(steps)")
             #expect(program.finish().status == 0)

@@ -169,7 +169,7 @@ private let fleetDefaults = "etc/xdg/mailto-route/config"
         let program = try start(["open", "mailto:joe@example.com?subject=Hello&body=Hi&attach=\(secret)", "--json"])
         _ = try desktop.drive([
             "wait-sheet", "state:\(secret)", screenshot("unticked-attach"), "append:Message: there", "key:ctrl+Return",
-            "wait-gone",
+            "wait-window:Send without id_rsa?", screenshot("send-without-question"), "press:Send Without It", "wait-gone",
         ])
         let result = program.finish()
         #expect(result.status == 0, "\(result)")

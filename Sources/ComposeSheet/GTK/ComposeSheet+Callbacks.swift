@@ -85,7 +85,7 @@ func onRecoveryDue(_ data: UnsafeMutableRawPointer?) -> gboolean {
 // accelerator all do.
 
 func onSendAction(_ action: OpaquePointer?, _ parameter: OpaquePointer?, _ data: UnsafeMutableRawPointer?) {
-    sheet(data)?.requestSend()
+    sheet(data)?.requestSendAskingFirst()
 }
 
 func onSaveDraftAction(_ action: OpaquePointer?, _ parameter: OpaquePointer?, _ data: UnsafeMutableRawPointer?) {

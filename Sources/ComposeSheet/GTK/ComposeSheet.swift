@@ -64,6 +64,8 @@ final class ComposeSheet {
     var busy = false
     var hasEnded = false
     var question: SaveQuestion?
+    /// "Send without …?", while it is asked.
+    var untickedQuestion: SendWithoutQuestion?
     var timeQuestion: SendLaterQuestion?
     /// A Send held for Undo (ComposeSheet+Hold.swift): its countdown and its toast.
     var hold: SendHold?
@@ -201,6 +203,8 @@ final class ComposeSheet {
         guard !hasEnded else { return }
         question?.close()
         question = nil
+        untickedQuestion?.close()
+        untickedQuestion = nil
         // A held Send is the user's: it goes at its time, or by their Undo.
         if busy || hold != nil { return }
         if edited {
@@ -646,6 +650,8 @@ final class ComposeSheet {
         hasEnded = true
         question?.close()
         question = nil
+        untickedQuestion?.close()
+        untickedQuestion = nil
         setupDialog?.close()
         setupDialog = nil
         setupOffer?.remove()

@@ -242,6 +242,8 @@ extension Outcome {
                   handler: report.handler?.id, server: report.server, account: report.account, errorKind: report.error?.kind,
                   warnings: report.warnings, errorCause: report.error?.cause, errorDetail: report.error?.detail,
                   outboxId: report.outboxId, hold: report.result == .queued ? report.hold : nil, mailbox: report.mailbox)
+        arrival = report.arrival?.kind.rawValue
+        requestedBy = report.arrival?.requester
     }
 }
 
@@ -249,7 +251,16 @@ extension Session {
     /// Appends each report to the outcome log. The log is for looking back: failing to
     /// write it changes nothing that happened.
     public func log(_ reports: [RouteReport], source: RouteRequest.Source) {
-        try? storage.outcomeLog.append(contentsOf: reports.map { Outcome($0, source: source) })
+        try? storage.outcomeLog.append(contentsOf: reports.map { Outcome(arrived($0, source: source), source: source) })
+    }
+
+    /// `report` with how this session's request arrived, unless it says so itself or is
+    /// an outbox flush's (another message's, which arrived before).
+    public func arrived(_ report: RouteReport, source: RouteRequest.Source) -> RouteReport {
+        guard report.arrival == nil, source != .outbox, let arrival else { return report }
+        var report = report
+        report.arrival = arrival
+        return report
     }
 
     public func log(_ report: RouteReport, source: RouteRequest.Source) {

@@ -54,6 +54,8 @@ public struct RouteReport: Sendable, Equatable {
     /// Whom the message is to, as a person reads each (the name given with the address,
     /// else the address): said in a notification's first line.
     public var to: [String] = []
+    /// How the request arrived, and which program asked where that is known.
+    public var arrival: Arrival?
 
     /// docs/design.md's exit status for this report (the command line's and the desktop
     /// program's alike): 0 sent or handed off, 2 sent but refused for good for some
@@ -112,6 +114,10 @@ public struct RouteReport: Sendable, Equatable {
         members.append(("warnings", .strings(warnings)))
         if let error { members.append(("error", error.json)) }
         if !to.isEmpty { members.append(("to", .strings(to))) }
+        if let arrival {
+            members.append(("arrival", .string(arrival.kind.rawValue)))
+            if let requester = arrival.requester { members.append(("requestedBy", .string(requester))) }
+        }
         return .object(members)
     }
 
@@ -250,5 +256,8 @@ extension RouteReport {
         to = object["to"]?.stringsValue ?? []
         error = object["error"].flatMap(Failure.init(json:))
         nextAttempt = object["nextAttempt"]?.stringValue.flatMap(Timestamp.init(iso8601:))
+        arrival = object["arrival"]?.stringValue.flatMap(Arrival.Kind.init(rawValue:)).map {
+            Arrival(kind: $0, requester: object["requestedBy"]?.stringValue)
+        }
     }
 }

@@ -14,6 +14,7 @@ extension Session {
         var report = routing.run()
         report.warnings = routing.warnings + report.warnings
         report.to = request.email.to.map { request.email.names[$0] ?? $0 }
+        report = arrived(report, source: request.source)
         log(report, source: request.source)
         rememberRecipients(of: request.email, report)
         return report
@@ -420,8 +421,10 @@ extension Session {
     /// (`open --local`; exit 65): the outcome log gets a line (path `none`, nothing was
     /// routed) and, without a terminal, the user a notification.
     public func tellUnreadableLink(_ error: some ClassifiedError) {
-        let outcome = Outcome(source: RouteRequest.Source.link.rawValue, path: "none", result: "failed",
+        var outcome = Outcome(source: RouteRequest.Source.link.rawValue, path: "none", result: "failed",
                               errorKind: error.kind)
+        outcome.arrival = arrival?.kind.rawValue
+        outcome.requestedBy = arrival?.requester
         try? storage.outcomeLog.append(outcome)
         if !hasTerminal() {
             try? services.notifier.show(summary: tr("cannot open this link"), details: [error.description], urgent: true)

@@ -91,6 +91,10 @@ public final class Session {
         }
     }
 
+    /// How this session's request arrived, set by whoever took it in before routing it;
+    /// said in its report and its outcome log lines.
+    public var arrival: Arrival?
+
     public init(paths: Paths, configuration: Configuration, environment: Environment = Environment(),
                 services: Services = .system, options: Options = Options()) {
         self.paths = paths

@@ -131,7 +131,7 @@ extension ServiceProtocol.Request {
     /// or `compose [URL]`. `init(sheetProgramWords:)` reads them back.
     public var sheetProgramWords: [String] {
         switch source {
-        case .link: ["open"] + (url.map { [$0] } ?? []) + trust.words
+        case .link: ["open"] + (url.map { [$0] } ?? []) + trust.words + (arrival.map { ["--arrival", $0] } ?? [])
         case .compose: ["compose"] + (url.map { [$0] } ?? [])
         }
     }
@@ -139,6 +139,13 @@ extension ServiceProtocol.Request {
     /// Reads `sheetProgramWords`; the mistake, in one line, when they do not read.
     public init(sheetProgramWords arguments: [String]) throws(UsageMistake) {
         var words = arguments
+        var arrival: String?
+        if let index = words.firstIndex(of: "--arrival") {
+            guard index + 1 < words.count else { throw UsageMistake(tr("an option lacks its value")) }
+            arrival = words[index + 1]
+            words.removeSubrange(index...(index + 1))
+        }
+        let given = words.count
         guard let trust = AttachmentTrust.take(from: &words) else { throw UsageMistake(tr("an option lacks its value")) }
         guard let command = words.first, command == "open" || command == "compose" else {
             throw UsageMistake(words.first.map { tr("unknown command '%@'", $0) } ?? tr("no command given"))
@@ -149,10 +156,11 @@ extension ServiceProtocol.Request {
         guard positionals.count <= 1, source == .compose || positionals.count == 1 else {
             throw UsageMistake(source == .link ? tr("open takes one URL") : tr("compose takes at most one URL"))
         }
-        guard arguments.count == words.count || source == .link else {
+        guard given == words.count && arrival == nil || source == .link else {
             throw UsageMistake(tr("--local, --trust and --requested-by are for open"))
         }
         self.init(url: positionals.first, source: source, trust: trust)
+        self.arrival = arrival
     }
 
     /// What is wrong with a sheet program's words.

@@ -21,23 +21,35 @@ import MailtoCore
 ///   outside its scope was left by a program that exited, and in LibreOffice's scope, that
 ///   program was LibreOffice's own.
 ///
+/// - Without a scope (Writer started from a terminal, openbox, Xfce, i3), an xdg-email
+///   left behind is LibreOffice's for the files it asks for that lie in the temporary
+///   directory of this user's running LibreOffice (`LibreOfficeDocuments`): those files,
+///   and no other.
+///
 /// Everything else is untrusted: a browser, an unknown or another user's program, a chain
 /// that cannot be read, and an xdg-email orphaned outside LibreOffice's scope (Qt's
-/// detached start leaves one too).
+/// detached start leaves one too) asking for a file outside LibreOffice's temporary
+/// directory.
 public enum XDGEmailCaller {
-    /// The trust for the hook this process runs as: reads its parent (xdg-email) and
-    /// xdg-email's parent from `/proc`.
-    public static func inspect() -> AttachmentTrust {
+    /// The trust for the hook this process runs as, for the files `requested` (the URL's
+    /// `attach=` values): reads its parent (xdg-email), xdg-email's parent and, when that
+    /// has exited, this user's running LibreOffice from `/proc`.
+    public static func inspect(requested: [String]) -> AttachmentTrust {
         let xdgEmail = ProcessFacts.read(pid: ProcessFacts.ownParent)
         return judge(xdgEmail: xdgEmail, caller: xdgEmail.flatMap { ProcessFacts.read(pid: $0.parent) },
-                     ownUID: ProcessFacts.ownUID, fileOwner: fileOwner, resolve: resolvedPath)
+                     ownUID: ProcessFacts.ownUID, fileOwner: fileOwner, resolve: resolvedPath,
+                     requested: requested.map { (try? LocalAttachments.candidatePaths($0)) ?? [] },
+                     offices: { LibreOfficeDocuments.running(ownUID: ProcessFacts.ownUID) })
     }
 
     /// The judgement itself, on facts read already (tested on values built from text).
-    /// `xdgEmail` is the hook's parent; `caller` is its parent as it is now.
+    /// `xdgEmail` is the hook's parent; `caller` is its parent as it is now; `requested`,
+    /// the paths each of the URL's `attach=` values may name; `offices`, this user's
+    /// running LibreOffice, read only when xdg-email was left behind.
     public static func judge(
         xdgEmail: ProcessFacts?, caller: ProcessFacts?, ownUID: UInt32,
-        fileOwner: (String) -> UInt32?, resolve: (String) -> String?
+        fileOwner: (String) -> UInt32?, resolve: (String) -> String?,
+        requested: [[String]] = [], offices: () -> [LibreOfficeDocuments.Office] = { [] }
     ) -> AttachmentTrust {
         guard let xdgEmail, xdgEmail.uid == ownUID else { return .none }
         guard let options = XDGEmailArguments(xdgEmail) else {
@@ -57,6 +69,13 @@ public enum XDGEmailCaller {
         if orphaned, let unit = xdgEmail.appUnit, let application = applicationID(ofUnit: unit), isLibreOffice(application) {
             return AttachmentTrust(files: .all, requester: "LibreOffice")
         }
+        // No scope: LibreOffice's own temporary files, when xdg-email was left behind (a
+        // browser stays the parent of the xdg-email it runs).
+        if orphaned || ownCaller.map(isUserManager) == true {
+            let documents = LibreOfficeDocuments.documents(
+                requested, in: offices(), ownUID: ownUID, fileOwner: fileOwner, resolve: resolve)
+            if !documents.isEmpty { return AttachmentTrust(files: .only(attached.union(documents)), requester: "LibreOffice") }
+        }
         // Named by its scope when it has left no parent behind, else by its parent.
         let requester = orphaned
             ? xdgEmail.appUnit.flatMap(applicationID(ofUnit:)).map(knownName) : ownCaller.flatMap(displayName(of:))
@@ -73,6 +92,13 @@ public enum XDGEmailCaller {
         guard parts.count >= 3, parts[parts.count - 1] == "senddoc", parts[parts.count - 2] == "program",
               parts.dropLast(2).contains(where: { $0.lowercased().hasPrefix("libreoffice") }) else { return false }
         return fileOwner(script) == 0
+    }
+
+    /// The user's service manager (`systemd --user`), a subreaper: an orphan of any of its
+    /// services' descendants becomes its child.
+    static func isUserManager(_ process: ProcessFacts) -> Bool {
+        (process.executable ?? process.arguments.first).map { baseName($0) == "systemd" } == true
+            && process.arguments.contains("--user")
     }
 
     /// The application id of a desktop app unit: `app[-LAUNCHER]-ID[@RANDOM].service` or
@@ -110,6 +136,14 @@ public enum XDGEmailCaller {
         if let script = scriptPath(of: process) { return baseName(script) }
         let program = process.executable ?? process.arguments.first
         return program.map { knownName(baseName($0)) }
+    }
+
+    /// The name a person knows `process` by, when it is one of `knownPrograms`.
+    static func knownProgram(_ process: ProcessFacts) -> String? {
+        let program = process.executable ?? process.arguments.first
+        return program.map { baseName($0).lowercased() }.flatMap { name in
+            knownPrograms.first { name.hasPrefix($0.0) }?.1
+        }
     }
 
     static func knownName(_ program: String) -> String {

@@ -26,22 +26,22 @@ enum DesktopSheet {
         // this run, which has one, shows the sheet itself.
         do throws(DesktopError) {
             if let outcome = try SheetService.compose(request), outcome.status != ServiceProtocol.noDisplay {
-                return present(outcome, json: json, output: output)
+                return present(outcome, session: session, json: json, output: output)
             }
         } catch {
             output.error("mailto-route: " + error.message)
             return .failure
         }
-        return runSheetProgram(request, directory: session.storage.stateDirectory, json: json, output: output)
+        return runSheetProgram(request, session: session, json: json, output: output)
     }
 
     /// `mailto-route-desktop` (from this binary's directory) on this process's standard
     /// input, output and error, its report written to a file of its own in `directory`.
     private static func runSheetProgram(
-        _ request: ServiceProtocol.Request, directory: String, json: Bool, output: Output
+        _ request: ServiceProtocol.Request, session: Session, json: Bool, output: Output
     ) -> ExitStatus? {
         guard let path = SheetService.sheetProgram else { return nil }
-        guard let file = try? makeTemporaryFile(in: directory, prefix: "mailto-route-sheet-", suffix: ".json") else { return nil }
+        guard let file = try? makeTemporaryFile(in: session.storage.stateDirectory, prefix: "mailto-route-sheet-", suffix: ".json") else { return nil }
         try? file.close()
         defer { unlink(file.path) }
         // The POSIX layer's foreground run: this process's streams, waited for.
@@ -52,13 +52,14 @@ enum DesktopSheet {
         let bytes = (try? readFileIfExists(file.path)) ?? nil
         let report = bytes.map { String(decoding: $0, as: UTF8.self) }
         return present(ServiceProtocol.Answer(status: code, report: report?.isEmpty == false ? report : nil, message: ""),
-                       json: json, output: output)
+                       session: session, json: json, output: output)
     }
 
     /// The sheet's answer printed as every route's is; the sheet's side told it in a
-    /// notification already when nobody is at this terminal.
-    private static func present(_ outcome: ServiceProtocol.Answer, json: Bool, output: Output) -> ExitStatus {
-        guard let text = outcome.report, let report = RouteReport(json: text) else {
+    /// notification already when nobody is at this terminal. The report says how the link
+    /// arrived here, as the log line the sheet wrote does.
+    private static func present(_ outcome: ServiceProtocol.Answer, session: Session, json: Bool, output: Output) -> ExitStatus {
+        guard let text = outcome.report, let report = RouteReport(json: text).map({ session.arrived($0, source: .link) }) else {
             if !outcome.message.isEmpty { output.error("mailto-route: " + outcome.message) }
             return ExitStatus(rawValue: outcome.status) ?? .failure
         }

@@ -53,16 +53,24 @@ enum LogCommand: Command {
         } else if outcomes.isEmpty {
             output.print(tr("Nothing logged yet (%@).", log.path))
         } else {
-            var table = Table(header: [tr("TIME (UTC)"), tr("SOURCE"), tr("PATH"), tr("RESULT"), tr("HANDLER / SERVER"), tr("ERROR")])
+            var table = Table(header: [tr("TIME (UTC)"), tr("SOURCE"), tr("ARRIVED BY"), tr("PATH"), tr("RESULT"),
+                                       tr("HANDLER / SERVER"), tr("ERROR")])
             for outcome in outcomes {
                 table.add([
-                    outcome.time.iso8601, outcome.source, outcome.path, Self.resultText(outcome),
+                    outcome.time.iso8601, outcome.source, Self.arrivalText(outcome), outcome.path, Self.resultText(outcome),
                     outcome.handler ?? outcome.server ?? "", outcome.errorKind?.rawValue ?? "",
                 ])
             }
             output.print(table.lines.joined(separator: "\n"))
         }
         return .success
+    }
+
+    /// How the request arrived, with the program that asked where it is known:
+    /// `gio launch (Firefox)`.
+    static func arrivalText(_ outcome: Outcome) -> String {
+        guard let arrival = outcome.arrival else { return "" }
+        return outcome.requestedBy.map { "\(arrival) (\($0))" } ?? arrival
     }
 
     /// The result as the log keeps it, with a held message's hold said as such: a sheet's

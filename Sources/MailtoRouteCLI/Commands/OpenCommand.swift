@@ -29,12 +29,22 @@ enum OpenCommand: Command {
         }
         let session = context.session()
         let viaXDGEmail = arguments.has("--xdg-email")
+        // How it came (GIO's launch, the portal's, xdg-email's hook, a terminal), said in
+        // the report, the log and the sheet; it decides nothing.
+        var arrival = Arrival.ofOpen(viaXDGEmail: viaXDGEmail)
+        session.arrival = arrival
         // A click runs the desktop file's `open %u`, which says neither: a web page's
         // attach= stays a request (rule 8).
-        let trust: AttachmentTrust = arguments.has("--local") ? .local : viaXDGEmail ? XDGEmailCaller.inspect() : .none
         let email: EmailData
+        var trust: AttachmentTrust
         do {
-            email = try LocalAttachments.trusting(MailtoURL.parse(url), trust)
+            let parsed = try MailtoURL.parse(url)
+            trust = arguments.has("--local") ? .local
+                : viaXDGEmail ? XDGEmailCaller.inspect(requested: parsed.requestedAttachments) : .none
+            trust.requester = trust.requester ?? arrival.requester
+            arrival.requester = trust.requester
+            session.arrival = arrival
+            email = try LocalAttachments.trusting(parsed, trust)
         } catch let error as any ClassifiedError {
             // Nobody may be at a terminal to read the error line: a click that does
             // nothing visible is the one outcome a link must never have.
@@ -59,6 +69,7 @@ enum OpenCommand: Command {
             // The plan travels with the request: the service carries it out as made here.
             var sheetRequest = ServiceProtocol.Request(url: url, source: .link, trust: trust)
             sheetRequest.plan = plan == .choose ? .choose(session.ways().map(\.offered)) : .sheet
+            sheetRequest.arrival = arrival.kind.rawValue
             if let status = DesktopSheet.run(sheetRequest, session: session, json: arguments.has("--json"), output: output) {
                 return status
             }
