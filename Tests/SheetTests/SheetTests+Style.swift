@@ -5,8 +5,7 @@ import TestSupport
 extension SheetTests {
     /// Light and dark follow the system's choice (`AdwStyleManager`): with GNOME's
     /// `color-scheme` set to `prefer-dark` (GSettings, which libadwaita reads when no settings
-    /// portal answers; `ADW_DISABLE_PORTAL` keeps one from answering), the same sheet is drawn
-    /// dark. Judged by ImageMagick on the two
+    /// portal answers), the same sheet is drawn dark. Judged by ImageMagick on the two
     /// screenshots: the dark one's mean brightness is well below the light one's.
     @Test func theSheetFollowsTheSystemsLightOrDarkStyle() throws {
         try writeAccount(sandbox, port: 9, security: "none")
@@ -18,10 +17,6 @@ extension SheetTests {
                                   to: "home/.config/glib-2.0/settings/keyfile")
             var environment = environment
             environment["GSETTINGS_BACKEND"] = "keyfile"
-            // GSettings, not the settings portal: the test desktop's bus can start the real
-            // xdg-desktop-portal, whose GTK backend (where installed) answers with the
-            // machine's own dconf rather than this sandbox's key file.
-            environment["ADW_DISABLE_PORTAL"] = "1"
             let program = try DesktopProgram([mailtoRouteBinary, "open", "mailto:ann@example.com?subject=Lunch&body=At%20noon%3F", "--json"],
                                              environment: environment, directory: sandbox.root)
             let shot = screenshot(name)
