@@ -561,6 +561,14 @@ for step in args:
             except Exception:
                 return False
 
+        def give_chooser_the_keyboard():
+            # The test desktop has no window manager: the X input focus stays where it was
+            # (or follows the pointer) when the chooser maps, and may go back to the sheet.
+            # It is given to the chooser's window itself (XSetInputFocus, through xdotool).
+            subprocess.run(["xdotool", "search", "--name", "^Attach Files$", "windowfocus", "--sync"],
+                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=5, check=False)
+
+        give_chooser_the_keyboard()
         while not chooser_active():
             if time.time() > deadline:
                 fail("the file chooser never became the active window")
@@ -588,7 +596,9 @@ for step in args:
             if time.time() > deadline:
                 fail("the location field holds %r, not %r" % (held, rest) if node is not None
                      else "the file chooser's location field did not take the focus")
-            if node is None and time.time() - slashed_at > 2.0 and chooser_active():
+            if node is None and time.time() - slashed_at > 2.0:
+                if not chooser_active():
+                    give_chooser_the_keyboard()
                 press_keys("slash")
                 slashed_at = time.time()
             if node is not None and (typed_at is None or time.time() - typed_at > 3.0):
