@@ -11,11 +11,13 @@ input with a serial, as a person's click is), and the click opens the link:
   --how open     as a launcher does with a D-Bus activatable entry (GNOME Shell, GIO with
                  StartupNotify=true): org.freedesktop.Application.Open([URL],
                  {desktop-startup-id}) of mailto-route's desktop service
+  --how none     not at all: the terminal in which the person then types a command, which
+                 has the keyboard focus and clicks nothing (--url is not opened)
 
 Each thing that happens goes to the --record file as a line (active, clicked, launched or
 opened, or failed: REASON). Stays until it gets SIGTERM.
 
-  link-clicker.py --url URL --how gio|portal|open --record FILE [--app-id ID]
+  link-clicker.py --url URL --how gio|portal|open|none --record FILE [--app-id ID]
 
 --app-id (default "Terminal") is the application id the window has (on Wayland mutter takes
 it as the window's class): mutter 43 applies focus-new-windows=strict only while a terminal
@@ -32,7 +34,7 @@ from gi.repository import Gio, GLib, Gtk  # noqa: E402
 
 parser = argparse.ArgumentParser()
 parser.add_argument("--url", required=True)
-parser.add_argument("--how", choices=["gio", "portal", "open"], required=True)
+parser.add_argument("--how", choices=["gio", "portal", "open", "none"], required=True)
 parser.add_argument("--record", required=True)
 parser.add_argument("--app-id", default="Terminal")
 args = parser.parse_args()
@@ -132,6 +134,8 @@ def click_when_on_screen(*_):
         return
     clicked.append(True)
     record("active")
+    if args.how == "none":
+        return
     pointer = window.get_display().get_default_seat().get_pointer()
     moves = []
 
