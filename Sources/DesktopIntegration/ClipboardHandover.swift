@@ -27,18 +27,9 @@ public enum ClipboardHandover {
             throw DesktopError(.permanent, tr("the compositor gives the clipboard only to the window with the keyboard focus, "
                                               + "and wl-copy (wl-clipboard), which can take it, is not installed"))
         }
-        // The text goes into the pipe before wl-copy starts, so that no write can meet a
-        // reader that has gone (SIGPIPE); non-blocking, so that a text larger than the pipe
-        // holds fails rather than waits for a reader that is not there yet.
-        var ends: [Int32] = [-1, -1]
-        guard pipe(&ends) == 0, fcntl(ends[1], F_SETFL, O_NONBLOCK) == 0 else {
-            throw DesktopError(.permanent, tr("cannot start %@", program) + ": " + systemErrorText(errno))
-        }
-        defer { close(ends[0]) }
-        let written = Array(text.utf8).withUnsafeBytes { writeAll(ends[1], $0) }
-        close(ends[1])
-        if let written { throw DesktopError(.permanent, tr("cannot start %@", program) + ": " + systemErrorText(written)) }
-        let pid = try start(input: ends[0])
+        let input = try filledPipe(Array(text.utf8))
+        defer { close(input) }
+        let pid = try start(input: input)
         guard let status = Launcher.waitForExit(pid, within: timeout) else {
             kill(pid, SIGKILL)
             _ = Launcher.waitForExit(pid, within: 1)
@@ -47,6 +38,24 @@ public enum ClipboardHandover {
         guard status == 0 else {
             throw DesktopError(.permanent, tr("wl-copy could not put the addresses on the clipboard (%@)", Launcher.describe(status)))
         }
+    }
+
+    /// A pipe holding `bytes`, its writing end closed: its reading end, for `wl-copy`'s
+    /// standard input. Filled before wl-copy starts, so that no write can meet a reader that
+    /// has gone (SIGPIPE); non-blocking, so that a text larger than the pipe holds fails
+    /// rather than waits for a reader that is not there yet.
+    private static func filledPipe(_ bytes: [UInt8]) throws(DesktopError) -> Int32 {
+        var ends: [Int32] = [-1, -1]
+        guard pipe(&ends) == 0 else {
+            throw DesktopError(.permanent, tr("cannot start %@", program) + ": " + systemErrorText(errno))
+        }
+        let failed: Int32? = fcntl(ends[1], F_SETFL, O_NONBLOCK) == 0 ? bytes.withUnsafeBytes { writeAll(ends[1], $0) } : errno
+        close(ends[1])
+        if let failed {
+            close(ends[0])
+            throw DesktopError(.permanent, tr("cannot start %@", program) + ": " + systemErrorText(failed))
+        }
+        return ends[0]
     }
 
     /// Wraps `g_spawn_async_with_fds` with `G_SPAWN_DO_NOT_REAP_CHILD`: `wl-copy` with
