@@ -51,6 +51,37 @@ struct WaylandCopyTests {
         #expect(clipboard.status != 0 && clipboard.stdout != Self.copied, "\(clipboard)")
     }
 
+    /// The chooser of a clicked link (no account), with the focus the click gave it: Down
+    /// moves to Copy Address and Return takes it just this once, pressed on mutter's virtual
+    /// keyboard (real input, Servers/remote-keys.py). The addresses on the clipboard after
+    /// the chooser has gone, and the log counts `copied`.
+    @Test func theChoosersCopyAddressReachesTheClipboard() throws {
+        let sandbox = try Sandbox()
+        let desk = try MutterFocusTests.Desk(sandbox, focus: .smart, opener: .gio,
+                                             url: "mailto:ann@example.com?cc=Bob%20Berg%20%3Cbob@example.org%3E")
+        let clicker = try desk.click(.gio)
+        defer { clicker.stop() }
+        let steps = try desk.session.drive(["wait-chooser", "wait-chooser-active"])
+        let offered = try #require(steps.first { $0["step"] as? String == "wait-chooser" }?["ways"] as? [String])
+        #expect(offered == ["Set up sending…", "Copy Address"], "\(offered)")
+        let keyDown = "108", keyEnter = "28"
+        let keys = try run("/usr/bin/python3", [packageRoot.appendingPathComponent("Tests/TestSupport/Servers/remote-keys.py").path,
+                                                keyDown, keyEnter], environment: desk.session.environment, timeout: 30)
+        #expect(keys.status == 0, "\(keys)")
+        _ = try desk.session.drive(["wait-chooser-gone"])
+        try waitUntil("the chooser's Copy Address was logged; the session's log: \(desk.said)") {
+            try copiedCount(desk) == 1
+        }
+        let clipboard = try pasted(desk)
+        #expect(clipboard.stdout == "ann@example.com, Bob Berg <bob@example.org>", "\(clipboard)")
+    }
+
+    /// How many routes the outcome log counts as `copied`.
+    func copiedCount(_ desk: MutterFocusTests.Desk) throws -> Int? {
+        let log = try run(mailtoRouteBinary, ["log", "--stats", "--json"], environment: desk.session.environment)
+        return (try jsonObject(log.stdout)["byResult"] as? [String: Any])?["copied"] as? Int
+    }
+
     /// A clicked link when Copy Address was kept with Always (`always=copy`): no window
     /// opens, so the service has no focus either; the addresses are on the clipboard after
     /// the click, and the log counts `copied`.
@@ -61,10 +92,7 @@ struct WaylandCopyTests {
                                              url: "mailto:ann@example.com?cc=Bob%20Berg%20%3Cbob@example.org%3E")
         let clicker = try desk.click(.gio)
         defer { clicker.stop() }
-        try waitUntil("the click was logged as copied; the session's log: \(desk.said)") {
-            let log = try run(mailtoRouteBinary, ["log", "--stats", "--json"], environment: desk.session.environment)
-            return (try jsonObject(log.stdout)["byResult"] as? [String: Any])?["copied"] as? Int == 1
-        }
+        try waitUntil("the click was logged as copied; the session's log: \(desk.said)") { try copiedCount(desk) == 1 }
         let clipboard = try pasted(desk)
         #expect(clipboard.stdout == "ann@example.com, Bob Berg <bob@example.org>", "\(clipboard)")
     }

@@ -32,6 +32,8 @@ import gi
 gi.require_version("Gtk", "4.0")
 from gi.repository import Gio, GLib, Gtk  # noqa: E402
 
+from remote_desktop import REMOTE, call, remote_session  # noqa: E402
+
 parser = argparse.ArgumentParser()
 parser.add_argument("--url", required=True)
 parser.add_argument("--how", choices=["gio", "portal", "open", "none"], required=True)
@@ -42,33 +44,11 @@ args = parser.parse_args()
 GLib.set_prgname(args.app_id)
 SERVICE, SERVICE_PATH = "io.github.mailto_route.MailtoRoute", "/io/github/mailto_route/MailtoRoute"
 BTN_LEFT = 0x110
-KEY_LEFTSHIFT = 42
-REMOTE = "org.gnome.Mutter.RemoteDesktop"
 
 
 def record(line):
     with open(args.record, "a") as f:
         f.write(line + "\n")
-
-
-def call(bus, name, path, interface, method, parameters=None):
-    return bus.call_sync(name, path, interface, method, parameters, None, Gio.DBusCallFlags.NONE, 60000, None)
-
-
-def remote_session():
-    """A RemoteDesktop session, started, with mutter's virtual keyboard and pointer made by a
-    Shift pressed and released and a move of the pointer. Until then a headless mutter has no
-    keyboard (mutter 43 makes a session's devices at their first event), so no window has the
-    keyboard focus (GTK's is-active); it is made before the window and held while this runs
-    (the session ends with its caller)."""
-    session = call(bus, REMOTE, "/org/gnome/Mutter/RemoteDesktop", REMOTE, "CreateSession").unpack()[0]
-    interface = REMOTE + ".Session"
-    call(bus, REMOTE, session, interface, "Start")
-    for pressed in (True, False):
-        call(bus, REMOTE, session, interface, "NotifyKeyboardKeycode", GLib.Variant("(ub)", (KEY_LEFTSHIFT, pressed)))
-    # The pointer now too, so that this program has its wl_pointer before the click.
-    call(bus, REMOTE, session, interface, "NotifyPointerMotionRelative", GLib.Variant("(dd)", (1.0, 1.0)))
-    return session
 
 
 def move_pointer(step):
@@ -116,7 +96,7 @@ def open_link(gesture, *_):
 
 
 bus = Gio.bus_get_sync(Gio.BusType.SESSION)
-session = remote_session()
+session = remote_session(bus)
 window = Gtk.Window(title="Link Clicker")
 window.set_child(Gtk.Label(label=args.url))
 clicks = Gtk.GestureClick()
