@@ -4,8 +4,9 @@ import TestSupport
 
 /// Copy Address on Wayland, under Debian's mutter 43 headless (HeadlessMutter): mutter sets
 /// the selection only for the client with the keyboard focus, and the desktop service asked
-/// by `mailto-route copy` from a terminal has no window, so its own copy is refused; it then
-/// hands the text to `wl-copy` (wl-clipboard). Read back with `wl-paste`, an independent
+/// by `mailto-route copy` from a terminal (or by a click or a chooser whose window has gone)
+/// has no window, so its own copy is refused; it then hands the text to `wl-copy`
+/// (wl-clipboard). A sheet that has the focus copies on its own. Read back with `wl-paste`, an independent
 /// judge, after the program that asked has exited. The seat has a keyboard (and the
 /// terminal the focus) through link-clicker.py's RemoteDesktop session: without one,
 /// wl-paste says "This seat has no keyboard". One at a time: each has a compositor of its own.
@@ -74,6 +75,22 @@ struct WaylandCopyTests {
         }
         let clipboard = try pasted(desk)
         #expect(clipboard.stdout == "ann@example.com, Bob Berg <bob@example.org>", "\(clipboard)")
+    }
+
+    /// The sheet's menu, in a sheet that has the focus: the service's own copy, which mutter
+    /// takes (no wl-copy on PATH here), still on the clipboard after the sheet was cancelled
+    /// and the click has ended.
+    @Test func theSheetsMenuCopiesWithItsOwnFocus() throws {
+        let sandbox = try Sandbox()
+        try writeAccount(sandbox, port: 9, security: "none")
+        let desk = try MutterFocusTests.Desk(sandbox, focus: .smart, opener: .gio,
+                                             url: "mailto:ann@example.com?cc=Bob%20Berg%20%3Cbob@xn--bcher-kva.example%3E",
+                                             path: try sandbox.isolatedPath())
+        let clicker = try desk.click(.gio)
+        defer { clicker.stop() }
+        _ = try desk.session.drive(["wait-sheet", "wait-sheet-active", "menu:Copy Address", "wait-label:Copied:", "press:Cancel", "wait-gone"])
+        let clipboard = try pasted(desk)
+        #expect(clipboard.stdout == "ann@example.com, Bob Berg <bob@bücher.example>", "\(clipboard)")
     }
 
     /// How many routes the outcome log counts as `copied`.
