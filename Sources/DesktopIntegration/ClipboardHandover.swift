@@ -16,20 +16,21 @@ public enum ClipboardHandover {
     public static let program = "wl-copy"
 
     /// How long `wl-copy` may take to get the focus and set the selection.
-    static let timeout = 10.0
+    public static let timeout = 10.0
 
     /// Hands `text` to `wl-copy` on its standard input (no argv of another program carries
     /// it: rule 4) and waits until its first process has exited, which it does once the
     /// compositor has taken the selection. Throws why not, in words that say nothing was
-    /// copied: not installed, not started, failed, or not done in time.
-    public static func copy(_ text: String) throws(DesktopError) {
+    /// copied: not installed, not started, failed, or not done in time. `program` is the
+    /// tests' (a recorder at a path of theirs); `within`, how long it may take.
+    public static func copy(_ text: String, program: String = Self.program, within timeout: Double = Self.timeout) throws(DesktopError) {
         guard DesktopEntries.findProgram(program) != nil else {
             throw DesktopError(.permanent, tr("the compositor gives the clipboard only to the window with the keyboard focus, "
                                               + "and wl-copy (wl-clipboard), which can take it, is not installed"))
         }
         let input = try filledPipe(Array(text.utf8))
         defer { close(input) }
-        let pid = try start(input: input)
+        let pid = try start(program, input: input)
         guard let status = Launcher.waitForExit(pid, within: timeout) else {
             kill(pid, SIGKILL)
             _ = Launcher.waitForExit(pid, within: 1)
@@ -62,7 +63,7 @@ public enum ClipboardHandover {
     /// `input` as its standard input, its output and errors on /dev/null (the background
     /// process it leaves keeps them open: a pipe would never end), and none of this
     /// program's other descriptors (GLib closes them in the child).
-    private static func start(input: Int32) throws(DesktopError) -> pid_t {
+    private static func start(_ program: String, input: Int32) throws(DesktopError) -> pid_t {
         var argv: [UnsafeMutablePointer<gchar>?] = [g_strdup(program), g_strdup("--type"), g_strdup("text/plain;charset=utf-8"), nil]
         defer { for argument in argv { g_free(argument) } }
         var error: UnsafeMutablePointer<GError>?
