@@ -21,15 +21,7 @@ extension Account {
         let port = try group.value("imap-port").map { (text) throws(ConfigurationError) in
             try Self.port(text, group.file(of: "imap-port"), key: "imap-port")
         }
-        let security: SMTPServer.Security
-        if let text = group.value("imap-security") {
-            guard let parsed = SMTPServer.Security(rawValue: text) else {
-                throw ConfigurationError(tr("%@: imap-security=%@: must be tls, starttls or none", group.file(of: "imap-security"), text))
-            }
-            security = parsed
-        } else {
-            security = port == 143 ? .starttls : .tls
-        }
+        let security = try security(group, key: "imap-security", otherwise: port == 143 ? .starttls : .tls)
         var server = smtp
         server.host = host
         server.port = port ?? (security == .tls ? 993 : 143)

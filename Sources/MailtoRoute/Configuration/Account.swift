@@ -128,15 +128,7 @@ extension Account {
         let from: Mailbox
         do { from = try Mailbox(parsing: fromText) } catch { throw ConfigurationError("\(group.file(of: "from")): from=: \(error.message)") }
         let port = try group.value("port").map { (text) throws(ConfigurationError) in try Self.port(text, group.file(of: "port")) }
-        let security: SMTPServer.Security
-        if let text = group.value("security") {
-            guard let parsed = SMTPServer.Security(rawValue: text) else {
-                throw ConfigurationError(tr("%@: security=%@: must be tls, starttls or none", group.file(of: "security"), text))
-            }
-            security = parsed
-        } else {
-            security = port == 465 ? .tls : .starttls
-        }
+        let security = try Self.security(group, key: "security", otherwise: port == 465 ? .tls : .starttls)
         var allowPlaintext = false
         if let text = group.value("allow-plaintext") {
             guard text == "true" || text == "false" else {
@@ -197,6 +189,18 @@ extension Account {
         }
         let text = String(decoding: bytes.prefix(16_384), as: UTF8.self).trimmingTrailingNewlines()
         return text.isEmpty ? nil : text
+    }
+
+    /// `key=` of `group` (`security=`, `imap-security=`): `tls`, `starttls` or `none`;
+    /// `otherwise` when the key is not there.
+    static func security(
+        _ group: SettingsGroup, key: String, otherwise: SMTPServer.Security
+    ) throws(ConfigurationError) -> SMTPServer.Security {
+        guard let text = group.value(key) else { return otherwise }
+        guard let parsed = SMTPServer.Security(rawValue: text) else {
+            throw ConfigurationError(tr("%@: %@=%@: must be tls, starttls or none", group.file(of: key), key, text))
+        }
+        return parsed
     }
 
     static func port(_ text: String, _ path: String, key: String = "port") throws(ConfigurationError) -> Int {

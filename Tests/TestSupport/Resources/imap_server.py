@@ -41,8 +41,10 @@ import subprocess
 import sys
 import threading
 import time
-import traceback
 import urllib.parse
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from detach import supervise_detached  # noqa: E402
 
 DOVECOT = "/usr/sbin/dovecot"
 PR_SET_PDEATHSIG = 1
@@ -277,42 +279,8 @@ def main():
     args.cert = os.path.realpath(args.cert)
     args.key = os.path.realpath(args.key)
 
-    # As postfix_submission.py: drop the test process's descriptors, serve from a
-    # detached child, and let the launcher exit once the server is up.
-    os.closerange(3, os.sysconf("SC_OPEN_MAX"))
-    ready, report = os.pipe()
-    pid = os.fork()
-    if pid:
-        os.close(report)
-        with os.fdopen(ready, "rb") as f:
-            text = f.read().decode(errors="replace").strip()
-        words = text.split()
-        if len(words) == 2 and all(word.isdigit() for word in words):
-            print(text, pid, flush=True)
-            return 0
-        print("imap_server.py: %s" % (text or "the supervisor died"), file=sys.stderr)
-        return 1
-    os.close(ready)
-    os.setsid()
-    signal.pthread_sigmask(signal.SIG_SETMASK, [])
-    for signum in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP, signal.SIGCHLD):
-        signal.signal(signum, signal.SIG_DFL)
-    null = os.open(os.devnull, os.O_RDWR)
-    os.dup2(null, 0)
-    os.dup2(null, 1)
-    log = open(os.path.join(args.dir, "supervisor.log"), "a")
-    os.dup2(log.fileno(), 2)
-    os.close(null)
-    try:
-        status = supervise(args, os.fdopen(report, "wb"), log)
-    except Exception as error:
-        traceback.print_exc(file=log)
-        try:
-            os.write(report, ("error: %s\n" % error).encode())
-        except OSError:
-            pass
-        status = 1
-    os._exit(status)
+    # Served from a detached child; the launcher exits once the server is up.
+    return supervise_detached("imap_server.py", args.dir, 2, lambda report, log: supervise(args, report, log))
 
 
 if __name__ == "__main__":

@@ -72,7 +72,9 @@ import subprocess
 import sys
 import tempfile
 import time
-import traceback
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from detach import supervise_detached  # noqa: E402
 
 POSTFIX_DAEMONS = "/usr/lib/postfix/sbin"
 DOVECOT = "/usr/sbin/dovecot"
@@ -662,46 +664,9 @@ def main():
         print("postfix_submission.py: no directory %s" % args.dir, file=sys.stderr)
         return 1
 
-    # As smtp_server.py: drop the descriptors inherited from the test process, serve
-    # from a detached child, and let the launcher exit once the server is up.
-    os.closerange(3, os.sysconf("SC_OPEN_MAX"))
-    ready, report = os.pipe()
-    pid = os.fork()
-    if pid:
-        os.close(report)
-        answer = b""
-        with os.fdopen(ready, "rb") as f:
-            answer = f.read()
-        text = answer.decode(errors="replace").strip()
-        if text.isdigit():
-            print(text, pid, flush=True)
-            return 0
-        print("postfix_submission.py: %s" % (text or "the supervisor died"), file=sys.stderr)
-        return 1
-    os.close(ready)
-    os.setsid()
-    # The test process's threads block or ignore signals, and both are inherited across
-    # exec: make SIGTERM reach this supervisor again.
-    signal.pthread_sigmask(signal.SIG_SETMASK, [])
-    for signum in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP, signal.SIGCHLD):
-        signal.signal(signum, signal.SIG_DFL)
-    null = os.open(os.devnull, os.O_RDWR)
-    os.dup2(null, 0)
-    os.dup2(null, 1)
-    log = open(os.path.join(args.dir, "supervisor.log"), "a")
-    os.dup2(log.fileno(), 2)
-    os.close(null)
-    try:
-        instance = Instance(args)
-        status = supervise(args, instance, os.fdopen(report, "wb"), log)
-    except Exception as error:
-        traceback.print_exc(file=log)
-        try:
-            os.write(report, ("error: %s\n" % error).encode())
-        except OSError:
-            pass
-        status = 1
-    os._exit(status)
+    # Served from a detached child; the launcher exits once the server is up.
+    return supervise_detached("postfix_submission.py", args.dir, 1,
+                              lambda report, log: supervise(args, Instance(args), report, log))
 
 
 if __name__ == "__main__":
