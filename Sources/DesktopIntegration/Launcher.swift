@@ -176,26 +176,29 @@ public enum Launcher {
     }
 
     /// Watches `pid` for at most `earlyFailureSeconds`: returns when it exits 0 or is
-    /// still running then (it has the message), throws when it exited otherwise. Waits in
+    /// still running then (it has the message), throws when it exited otherwise.
+    static func watch(_ pid: pid_t, name: String) throws(DesktopError) {
+        guard let status = waitForExit(pid, within: earlyFailureSeconds), status != 0 else { return }
+        throw DesktopError(.permanent, tr("%@ failed at once (%@): the mail program did not get the message", name, describe(status)))
+    }
+
+    /// Waits at most `seconds` for `pid` to exit: its wait status, or `nil` when it still
+    /// runs then (or was reaped elsewhere: SIGCHLD ignored by whoever started us). Waits in
     /// `poll` on a pidfd, which the kernel wakes the moment the program ends: a sleep
     /// between `waitpid(WNOHANG)` calls would cost a whole timer tick (4 ms on a kernel
     /// without high-resolution timers) after a launcher that hands over and exits. Without
     /// pidfds (Linux before 5.3), it polls every 10 ms.
-    static func watch(_ pid: pid_t, name: String) throws(DesktopError) {
+    static func waitForExit(_ pid: pid_t, within seconds: Double) -> Int32? {
         let started = MonotonicClock.seconds
         let exitSignal = mr_pidfd_open(pid)
         defer { if exitSignal >= 0 { close(exitSignal) } }
         while true {
             var status: Int32 = 0
             let result = waitpid(pid, &status, WNOHANG)
-            if result == pid {
-                if status == 0 { return }
-                throw DesktopError(.permanent, tr("%@ failed at once (%@): the mail program did not get the message", name, describe(status)))
-            }
-            // ECHILD: reaped elsewhere (SIGCHLD ignored by whoever started us): nothing to tell.
-            if result < 0, errno != EINTR { return }
-            let remaining = earlyFailureSeconds - (MonotonicClock.seconds - started)
-            if remaining <= 0 { return }
+            if result == pid { return status }
+            if result < 0, errno != EINTR { return nil }
+            let remaining = seconds - (MonotonicClock.seconds - started)
+            if remaining <= 0 { return nil }
             if exitSignal >= 0 {
                 var ended = pollfd(fd: exitSignal, events: Int16(POLLIN), revents: 0)
                 _ = poll(&ended, 1, Int32((remaining * 1000).rounded(.up)))

@@ -21,6 +21,8 @@ struct MutterFocusTests {
         /// A launcher of the service's D-Bus activatable entry: org.freedesktop.Application.Open
         /// with a desktop-startup-id in its platform data.
         case open
+        /// No click: the focused window is the terminal in which a person types a command.
+        case none
 
         var description: String { rawValue }
     }
@@ -90,15 +92,20 @@ struct MutterFocusTests {
     }
 
     /// A sandbox's desktop under mutter: mailto-route registered as the mailto: handler, the
-    /// session (bus, AT-SPI, mutter), and for Chromium's way the real portal.
+    /// session (bus, AT-SPI, mutter), and for Chromium's way the real portal. `url` is the
+    /// link the click opens; `path`, when given, the PATH of the session and what it starts.
     struct Desk {
         let session: HeadlessMutter
         let log: URL
         let sandbox: Sandbox
+        let url: String
 
-        init(_ sandbox: Sandbox, focus: HeadlessMutter.FocusNewWindows, opener: Opener) throws {
+        init(_ sandbox: Sandbox, focus: HeadlessMutter.FocusNewWindows, opener: Opener,
+             url: String = "mailto:joe@example.org?subject=Focus", path: String? = nil) throws {
             self.sandbox = sandbox
+            self.url = url
             var environment = sandbox.environment
+            if let path { environment["PATH"] = path }
             environment["MAILTO_ROUTE_HANDOFF"] = nil
             // Up long enough to be the running service a click finds.
             environment["MAILTO_ROUTE_SERVICE_IDLE"] = "60"
@@ -122,19 +129,19 @@ struct MutterFocusTests {
         }
 
         /// Starts the focused application that clicks a mailto: link `opener`'s way, and
-        /// waits until the link has been opened.
+        /// waits until the link has been opened (for `.none`, until it has the focus).
         func click(_ opener: Opener) throws -> ServerProcess {
             let record = sandbox.root.appendingPathComponent("clicker.record")
             let clicker = try ServerProcess([
                 "/usr/bin/python3", packageRoot.appendingPathComponent("Tests/TestSupport/Servers/link-clicker.py").path,
-                "--url", "mailto:joe@example.org?subject=Focus", "--how", opener.rawValue, "--record", record.path,
+                "--url", url, "--how", opener.rawValue, "--record", record.path,
             ], environment: session.environment, unset: ["DISPLAY"], output: log.path)
             var lines: [String] = []
             do {
                 try waitUntil("the clicker opened the link: \(lines); the session's log: \(said)") {
                     lines = ((try? String(contentsOf: record, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
                     if let failed = lines.first(where: { $0.hasPrefix("failed") }) { throw TestSupportError("link-clicker.py: \(failed)") }
-                    return lines.contains("launched") || lines.contains("opened")
+                    return lines.contains(opener == .none ? "active" : "launched") || lines.contains("opened")
                 }
             } catch {
                 clicker.stop()

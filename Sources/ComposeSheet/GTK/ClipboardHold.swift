@@ -1,5 +1,6 @@
 internal import CGTK
 import MailtoCore
+import DesktopIntegration
 
 /// Text this program put on the desktop's clipboard (Copy Address), held for as long as it
 /// owns the clipboard: X11's and Wayland's clipboards are owned by a process, so the copy
@@ -40,12 +41,26 @@ extension SheetApplication {
     /// Puts `text` on the clipboard of this application's display and holds it there: the
     /// application stays running (a service does not idle out) until another program takes
     /// the clipboard. Wraps `gdk_display_get_default`, `gdk_display_get_clipboard`
-    /// (transfer none) and `gdk_clipboard_set_text`. Throws when there is no display.
+    /// (transfer none), `gdk_clipboard_set_text`, and `gdk_display_sync`: a Wayland
+    /// compositor takes the selection only from the client with the keyboard focus, and
+    /// cancels anyone else's (the clipboard is then no longer local after the round trip),
+    /// as for a service asked from a terminal, with no window; the text then goes to
+    /// `wl-copy` (`ClipboardHandover`), which gets the focus with a surface of its own.
+    /// Throws when there is no display, or when neither could put it there: never a copy
+    /// that did not happen.
     public func copy(_ text: String) throws(ServiceError) {
         guard showsSheets, let display = gdk_display_get_default(), let clipboard = gdk_display_get_clipboard(display) else {
             throw ServiceError(tr("the desktop service has no display to hold the clipboard on"))
         }
         gdk_clipboard_set_text(clipboard, text)
+        gdk_display_sync(display)
+        guard gdk_clipboard_is_local(clipboard) != 0 else {
+            do throws(DesktopError) {
+                return try ClipboardHandover.copy(text)
+            } catch {
+                throw ServiceError(error.message)
+            }
+        }
         guard clipboardHold == nil else { return }
         hold()
         clipboardHold = ClipboardHold(clipboard) { [weak self] in

@@ -11,11 +11,13 @@ input with a serial, as a person's click is), and the click opens the link:
   --how open     as a launcher does with a D-Bus activatable entry (GNOME Shell, GIO with
                  StartupNotify=true): org.freedesktop.Application.Open([URL],
                  {desktop-startup-id}) of mailto-route's desktop service
+  --how none     not at all: the terminal in which the person then types a command, which
+                 has the keyboard focus and clicks nothing (--url is not opened)
 
 Each thing that happens goes to the --record file as a line (active, clicked, launched or
 opened, or failed: REASON). Stays until it gets SIGTERM.
 
-  link-clicker.py --url URL --how gio|portal|open --record FILE [--app-id ID]
+  link-clicker.py --url URL --how gio|portal|open|none --record FILE [--app-id ID]
 
 --app-id (default "Terminal") is the application id the window has (on Wayland mutter takes
 it as the window's class): mutter 43 applies focus-new-windows=strict only while a terminal
@@ -30,9 +32,11 @@ import gi
 gi.require_version("Gtk", "4.0")
 from gi.repository import Gio, GLib, Gtk  # noqa: E402
 
+from remote_desktop import REMOTE, call, remote_session  # noqa: E402
+
 parser = argparse.ArgumentParser()
 parser.add_argument("--url", required=True)
-parser.add_argument("--how", choices=["gio", "portal", "open"], required=True)
+parser.add_argument("--how", choices=["gio", "portal", "open", "none"], required=True)
 parser.add_argument("--record", required=True)
 parser.add_argument("--app-id", default="Terminal")
 args = parser.parse_args()
@@ -40,33 +44,11 @@ args = parser.parse_args()
 GLib.set_prgname(args.app_id)
 SERVICE, SERVICE_PATH = "io.github.mailto_route.MailtoRoute", "/io/github/mailto_route/MailtoRoute"
 BTN_LEFT = 0x110
-KEY_LEFTSHIFT = 42
-REMOTE = "org.gnome.Mutter.RemoteDesktop"
 
 
 def record(line):
     with open(args.record, "a") as f:
         f.write(line + "\n")
-
-
-def call(bus, name, path, interface, method, parameters=None):
-    return bus.call_sync(name, path, interface, method, parameters, None, Gio.DBusCallFlags.NONE, 60000, None)
-
-
-def remote_session():
-    """A RemoteDesktop session, started, with mutter's virtual keyboard and pointer made by a
-    Shift pressed and released and a move of the pointer. Until then a headless mutter has no
-    keyboard (mutter 43 makes a session's devices at their first event), so no window has the
-    keyboard focus (GTK's is-active); it is made before the window and held while this runs
-    (the session ends with its caller)."""
-    session = call(bus, REMOTE, "/org/gnome/Mutter/RemoteDesktop", REMOTE, "CreateSession").unpack()[0]
-    interface = REMOTE + ".Session"
-    call(bus, REMOTE, session, interface, "Start")
-    for pressed in (True, False):
-        call(bus, REMOTE, session, interface, "NotifyKeyboardKeycode", GLib.Variant("(ub)", (KEY_LEFTSHIFT, pressed)))
-    # The pointer now too, so that this program has its wl_pointer before the click.
-    call(bus, REMOTE, session, interface, "NotifyPointerMotionRelative", GLib.Variant("(dd)", (1.0, 1.0)))
-    return session
 
 
 def move_pointer(step):
@@ -114,7 +96,7 @@ def open_link(gesture, *_):
 
 
 bus = Gio.bus_get_sync(Gio.BusType.SESSION)
-session = remote_session()
+session = remote_session(bus)
 window = Gtk.Window(title="Link Clicker")
 window.set_child(Gtk.Label(label=args.url))
 clicks = Gtk.GestureClick()
@@ -132,6 +114,8 @@ def click_when_on_screen(*_):
         return
     clicked.append(True)
     record("active")
+    if args.how == "none":
+        return
     pointer = window.get_display().get_default_seat().get_pointer()
     moves = []
 

@@ -46,6 +46,7 @@ Steps:
   wait-sheet-active           wait until a sheet's window is active (STATE_ACTIVE: the
                               compositor gave it the keyboard focus); prints the windows
                               active then (program: title)
+  wait-chooser-active         the same for the chooser's window
   wait-chooser                wait until the chooser shows (a window titled "Choose How to
                               Send"); prints the ways it offers (its radio buttons), in order
   pick:NAME                   choose the way NAME in the chooser (click its radio button)
@@ -620,7 +621,7 @@ for step in args:
         if rest not in DIALOGS:
             DIALOGS.append(rest)
         say(step=kind, title=rest)
-    elif kind == "wait-sheet-active":
+    elif kind in ("wait-sheet-active", "wait-chooser-active"):
         def active_windows():
             found = []
             for app in applications():
@@ -630,10 +631,11 @@ for step in args:
                 except Exception:
                     continue
             return found
+        watched = sheets if kind == "wait-sheet-active" else lambda: windows_named(CHOOSER)
         deadline = time.time() + TIMEOUT
-        while not any(s.getState().contains(pyatspi.STATE_ACTIVE) for s in sheets()):
+        while not any(s.getState().contains(pyatspi.STATE_ACTIVE) for s in watched()):
             if time.time() > deadline:
-                fail("no sheet became active; active: %r" % active_windows())
+                fail("no %s became active; active: %r" % (kind[5:-7], active_windows()))
             time.sleep(0.05)
         say(step=kind, active=active_windows())
     elif kind == "wait-sheets":
