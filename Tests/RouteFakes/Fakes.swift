@@ -247,11 +247,14 @@ public final class FakeMailPrograms: MailProgramFinder, @unchecked Sendable {
 
     /// The browser each `find` was told a webmail page opens in, in order.
     public private(set) var browsers: [WebmailBrowser] = []
+    /// The `handler` each `find` was asked for, in order (`nil`: the desktop's choice).
+    public private(set) var handlers: [String?] = []
     /// The ways offered to the chooser; `nil`: the one `program`.
     public var offered: [Way]?
 
     public func find(configured handler: String?, browser: WebmailBrowser, paths: Paths) throws -> any MailProgram {
         browsers.append(browser)
+        handlers.append(handler)
         guard let program else { throw DesktopError(.permanent, problem) }
         return program
     }
