@@ -176,10 +176,12 @@ public enum Webmail {
 
     /// `handler=webmail:URL-TEMPLATE`: an https:// compose URL with placeholders, each
     /// replaced by that field of the message, percent-encoded as a URL query component
-    /// (every byte but the unreserved ones of RFC 3986 §2.3), addresses joined by commas.
+    /// (every byte but the unreserved ones of RFC 3986 §2.3), addresses joined by commas;
+    /// `{mailto}` by the whole canonical `mailto:` URL, as a browser's registered handler
+    /// takes it in place of its `%s` (`webmail import`).
     struct Template: Equatable, Sendable {
         enum Field: String, CaseIterable, Sendable {
-            case to, cc, bcc, subject, body
+            case to, cc, bcc, subject, body, mailto
 
             /// What a warning calls the field when the template has no place for it.
             var whatIsLeftOut: String {
@@ -189,6 +191,7 @@ public enum Webmail {
                 case .bcc: tr("the Bcc recipients")
                 case .subject: tr("the subject")
                 case .body: tr("the body")
+                case .mailto: tr("the message")
                 }
             }
         }
@@ -252,7 +255,7 @@ public enum Webmail {
             }
             if !literal.isEmpty { pieces.append(.text(literal)) }
             guard pieces.contains(where: { if case .field = $0 { true } else { false } }) else {
-                throw invalid(tr("the template names none of {to}, {cc}, {bcc}, {subject}, {body}: the message would not reach the page"))
+                throw invalid(tr("the template names none of {to}, {cc}, {bcc}, {subject}, {body}, {mailto}: the message would not reach the page"))
             }
             self.text = text
             self.host = String(authority)
@@ -275,14 +278,17 @@ public enum Webmail {
             case .bcc: email.bcc.joined(separator: ",")
             case .subject: email.subject ?? ""
             case .body: email.body ?? ""
+            case .mailto: MailtoURL.encode(email)
             }
         }
 
         /// What `email` has that this template has no place for (rule 2: named, never
         /// dropped silently): fields without their placeholder, and the other hfields.
         func leftOut(of email: EmailData) -> [String] {
+            // The whole URL carries every field and hfield mailto-route took.
+            guard !fields.contains(.mailto) else { return [] }
             var left: [String] = []
-            for field in Field.allCases where !fields.contains(field) && !value(of: field, in: email).isEmpty {
+            for field in Field.allCases where field != .mailto && !fields.contains(field) && !value(of: field, in: email).isEmpty {
                 left.append(field.whatIsLeftOut)
             }
             for header in EmailData.safeHeaderNames where email.headers[header]?.isEmpty == false {
@@ -338,7 +344,9 @@ public enum Webmail {
         var sent = email
         let asComposeURL = { (email: EmailData) in [service.composeURL(for: email)] }
         // A template without {body} carries none of it, and says so above.
-        let carriesBody = if case .template(let template) = service { template.fields.contains(.body) } else { true }
+        let carriesBody = if case .template(let template) = service {
+            template.fields.contains(.body) || template.fields.contains(.mailto)
+        } else { true }
         if carriesBody, !Handoff.bodyFits(email, asComposeURL) {
             sent.body = report.truncating(email, for: service.name) { Handoff.bodyFits($0, asComposeURL) }
         }
