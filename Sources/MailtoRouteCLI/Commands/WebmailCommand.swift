@@ -7,15 +7,15 @@ import MailtoRoute
 /// there, not only that browser's.
 enum WebmailCommand: Command {
     static let name = "webmail"
-    static let summary = trNoop("Make the webmail a browser profile keeps for mailto: links the handoff (webmail import).")
+    static let summary = trNoop("Hand off to the webmail a browser profile keeps for mailto: links.")
     static let usage = "webmail import [--profile NAME] [--dry-run] [--json]"
     static let options: [OptionSpec] = [
-        .single("--profile", "NAME", trNoop("the browser profile to import, where more than one has a webmail")),
+        .single("--profile", "NAME", trNoop("the profile to import, where several have one")),
         .flag("--dry-run", trNoop("say what would be written, and write nothing")),
         .flag("--json", trNoop("print the result as one JSON object")),
     ]
     static let arguments: [(name: String, help: String)] = [
-        ("import", trNoop("write handler=, webmail-browser= and webmail-browser-profile= in [route] for it")),
+        ("import", trNoop("make it handler= in [route], with its browser and profile")),
     ]
     static let maxPositionals = 1
 
