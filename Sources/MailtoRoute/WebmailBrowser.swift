@@ -1,7 +1,8 @@
 import DesktopIntegration
 
 /// The browser a webmail page opens in: `webmail-browser=` (a desktop id) and
-/// `webmail-browser-profile=` of `[route]`. By default the desktop's web browser (GIO's
+/// `webmail-browser-profile=` of `[route]`, or of the group of the account a way opens
+/// (`Session.webmailBrowser(for:)`). By default the desktop's web browser (GIO's
 /// default for `x-scheme-handler/https`), in the profile it opens by itself. A profile is
 /// how a person keeps a work account and a home one apart, each signed in in its own.
 public struct WebmailBrowser: Sendable, Equatable {
@@ -11,10 +12,13 @@ public struct WebmailBrowser: Sendable, Equatable {
     /// `webmail-browser-profile=`: Firefox's profile name (`-P NAME`), or a Chromium-family
     /// browser's profile directory (`--profile-directory=Profile 1`); `nil`: none named.
     public var profile: String?
+    /// The group the keys are in (`[route]`, `[account work]`), as a mistake names it.
+    public var group: String
 
-    public init(desktopID: String? = nil, profile: String? = nil) {
+    public init(desktopID: String? = nil, profile: String? = nil, group: String = "[route]") {
         self.desktopID = desktopID
         self.profile = profile
+        self.group = group
     }
 
     /// The two families whose command lines name a profile, each its own way.
@@ -48,7 +52,7 @@ public struct WebmailBrowser: Sendable, Equatable {
     func app(for service: Webmail.Service) throws(DesktopError) -> AppInfo {
         if let desktopID {
             guard let app = AppInfo.named(desktopID) else {
-                throw DesktopError(.configuration, tr("webmail-browser=%@ in [route] is not installed", desktopID))
+                throw DesktopError(.configuration, tr("webmail-browser=%@ in %@ is not installed", desktopID, group))
             }
             return app
         }
@@ -69,7 +73,8 @@ public struct WebmailBrowser: Sendable, Equatable {
         guard let line = browser.execLine else {
             throw DesktopError(.permanent, tr("cannot read the Exec= line of %@ (%@)", browser.name, browser.id ?? browser.executable))
         }
-        let argv = try Self.argv(line, browser: "\(browser.name) (\(browser.id ?? browser.executable))", profile: profile, url: url)
+        let argv = try Self.argv(line, browser: "\(browser.name) (\(browser.id ?? browser.executable))", profile: profile, url: url,
+                                 group: group)
         try Launcher.start(.detached(argv), of: browser, terminal: nil, environment: ClickTokenEnvironment.passedOn())
     }
 
@@ -78,18 +83,18 @@ public struct WebmailBrowser: Sendable, Equatable {
     /// words, the URL. A profile of a browser of neither family, one that could be read as
     /// an option or spans lines, or an `Exec=` that passes no words on, is a configuration
     /// error: guessed words could open the wrong account, or none.
-    static func argv(_ line: ExecLine, browser: String, profile: String, url: String) throws(DesktopError) -> [String] {
+    static func argv(_ line: ExecLine, browser: String, profile: String, url: String, group: String = "[route]") throws(DesktopError) -> [String] {
         guard !profile.isEmpty, !profile.hasPrefix("-"), !profile.contains(where: { $0.isNewline || $0.asciiValue.map { $0 < 0x20 || $0 == 0x7F } == true }) else {
-            throw DesktopError(.configuration, tr("webmail-browser-profile=%@ in [route] is not a profile name", profile.visible))
+            throw DesktopError(.configuration, tr("webmail-browser-profile=%@ in %@ is not a profile name", profile.visible, group))
         }
         guard let family = line.programNames.lazy.compactMap({ Family.programs[$0] }).first else {
-            throw DesktopError(.configuration, tr("webmail-browser-profile=%@ in [route]: %@ is neither a Firefox nor a Chromium "
+            throw DesktopError(.configuration, tr("webmail-browser-profile=%@ in %@: %@ is neither a Firefox nor a Chromium "
                 + "browser, and mailto-route knows how to open a profile only in those; set webmail-browser= to one of them, "
-                + "or remove the profile", profile.visible, browser))
+                + "or remove the profile", profile.visible, group, browser))
         }
         guard let argv = line.command(arguments: family.arguments(profile: profile) + [url]) else {
-            throw DesktopError(.configuration, tr("webmail-browser-profile=%@ in [route]: the Exec= line of %@ passes no "
-                + "options on to the browser", profile.visible, browser))
+            throw DesktopError(.configuration, tr("webmail-browser-profile=%@ in %@: the Exec= line of %@ passes no "
+                + "options on to the browser", profile.visible, group, browser))
         }
         return argv
     }

@@ -110,6 +110,24 @@ import Testing
         #expect(world.mailPrograms.browsers == [WebmailBrowser(desktopID: "chromium.desktop", profile: "Profile 1")])
     }
 
+    /// A way of an account whose group names a browser and profile opens there; any other
+    /// webmail way in `[route]`'s.
+    @Test func anAccountsOwnBrowserAndProfileAreWhereItsWayOpens() {
+        let config = "[route]\nwebmail-browser-profile=home\n[account work]\nfrom=jane@gmail.com\nhost=smtp.gmail.com\n"
+            + "webmail-browser=chromium.desktop\nwebmail-browser-profile=Profile 1\n"
+        world.mailPrograms.program = FakeMailProgram()
+        world.newSession(config: config)
+        var request = RouteRequest(email: EmailData(to: ["bob@example.com"]), source: .link, forcedPath: .handoff)
+        request.handler = "webmail:gmail:jane@gmail.com"
+        _ = world.session.destination(for: request)
+        request.handler = "webmail:gmail:jane@company.example"
+        _ = world.session.destination(for: request)
+        request.handler = "webmail:gmail"
+        _ = world.session.destination(for: request)
+        #expect(world.mailPrograms.browsers == [WebmailBrowser(desktopID: "chromium.desktop", profile: "Profile 1", group: "[account work]"),
+                                                WebmailBrowser(profile: "home"), WebmailBrowser(profile: "home")])
+    }
+
     // MARK: - The browser's argv
 
     static let url = "https://mail.google.com/mail/?authuser=jane%40gmail.com&extsrc=mailto&url=mailto%3Ab%40example.com"

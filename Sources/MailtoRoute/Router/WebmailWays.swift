@@ -25,6 +25,18 @@ extension Session {
         }
     }
 
+    /// The browser a handoff to `handler` opens webmail in: for a way of one account
+    /// (`webmail:gmail:jane@gmail.com`) whose group names one (`webmail-browser=`,
+    /// `webmail-browser-profile=`), that one, so that the work account opens in the work
+    /// profile; else `[route]`'s.
+    func webmailBrowser(for handler: String?) -> WebmailBrowser {
+        guard let handler, handler.hasPrefix(Way.webmailPrefix),
+              let address = (try? Webmail.Service(handler: String(handler.dropFirst(Way.webmailPrefix.count))))?.account,
+              let browser = (try? account(sendingFrom: address)?.account.get())?.webmailBrowser
+        else { return routeSettings.webmailBrowser }
+        return browser
+    }
+
     /// The addresses of the usable accounts that belong to `known` (`Webmail.Known.serving`),
     /// in the accounts' order, each once (the files' and GNOME Online Accounts' may both
     /// have one).
