@@ -118,6 +118,18 @@ import TestSupport
         #expect(sandbox.neverLaunched("chromium"))
     }
 
+    /// The way the chooser's Always kept, Gmail in a config account whose group names its
+    /// profile: that profile, that account.
+    @Test func theKeptWayOfAnAccountOpensInTheAccountsOwnProfile() throws {
+        let sandbox = try sandboxWithTwoBrowsers(config: "[route]\nalways=webmail:gmail:jane@gmail.com\nwebmail-browser-profile=home\n"
+            + "[account home]\nfrom=Jane Doe <jane@gmail.com>\nhost=127.0.0.1\nport=2525\nsecurity=none\nwebmail-browser-profile=work\n")
+        let result = try route(["open", "mailto:bob@example.org"], in: sandbox)
+        #expect(result.status == 0, "\(result)")
+        let compose = "https://mail.google.com/mail/?authuser=\(try component("jane@gmail.com"))&extsrc=mailto&url="
+            + (try component("mailto:bob@example.org"))
+        #expect(sandbox.recordedArgv("firefox") == ["-P", "work", compose])
+    }
+
     /// `webmail-browser=` names a browser other than the desktop's: a Chromium profile is
     /// its directory, in one word.
     @Test func aNamedChromiumOpensItsProfileDirectory() throws {
