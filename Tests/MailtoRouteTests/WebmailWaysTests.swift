@@ -128,6 +128,28 @@ import Testing
                                                 WebmailBrowser(profile: "home"), WebmailBrowser(profile: "home")])
     }
 
+    // MARK: - A browser's registered handler (webmail import)
+
+    /// A site that is a known service's compose page is that service (its drafts view
+    /// with it); any other a template whose `{mailto}` takes the whole link.
+    @Test func aRegisteredSiteIsAKnownServiceOrATemplateOfTheWholeLink() throws {
+        #expect(try Webmail.handler(registered: "https://mail.google.com/mail/?extsrc=mailto&url=%s") == "webmail:gmail")
+        #expect(try Webmail.handler(registered: "https://compose.mail.yahoo.com/?To=%s") == "webmail:yahoo")
+        #expect(try Webmail.handler(registered: "https://mail.proton.me/inbox/#mailto=%s") == "webmail:proton")
+        let handler = try Webmail.handler(registered: "https://outlook.office.com/mail/deeplink/compose?mailtouri=%s")
+        #expect(handler == "webmail:https://outlook.office.com/mail/deeplink/compose?mailtouri={mailto}")
+        let template = try Webmail.Template("https://outlook.office.com/mail/deeplink/compose?mailtouri={mailto}")
+        let email = EmailData(to: ["a@example.org"], cc: ["c@example.org"], subject: "Hi & bye", headers: ["in-reply-to": "<m@x>"])
+        #expect(template.expanded(with: email) == "https://outlook.office.com/mail/deeplink/compose?mailtouri="
+            + URIs.component(MailtoURL.encode(email)))
+        #expect(template.leftOut(of: email).isEmpty, "the whole link carries every field")
+    }
+
+    @Test(arguments: ["https://webmail.example.org/compose", "http://webmail.example.org/?u=%s", "https://%s/"])
+    func aRegisteredSiteMailtoRouteCannotOpenIsAConfigurationError(url: String) {
+        #expect(throws: DesktopError.self) { try Webmail.handler(registered: url) }
+    }
+
     // MARK: - The browser's argv
 
     static let url = "https://mail.google.com/mail/?authuser=jane%40gmail.com&extsrc=mailto&url=mailto%3Ab%40example.com"
