@@ -2,8 +2,10 @@ import DesktopIntegration
 import MIMEMessage
 
 /// Webmail compose pages, opened in the default web browser (GIO's default for
-/// `x-scheme-handler/https`): a service mailto-route knows by name (`handler=webmail:gmail`),
-/// or the user's own compose-URL template (`handler=webmail:https://…{to}…`).
+/// `x-scheme-handler/https`) or the one `webmail-browser=` names, in its profile
+/// (`WebmailBrowser`): a service mailto-route knows by name (`handler=webmail:gmail`), in
+/// one account (`webmail:gmail:jane@gmail.com`), or the user's own compose-URL template
+/// (`handler=webmail:https://…{to}…`).
 public enum Webmail {
     /// What `handler=webmail:…` names.
     enum Service: Equatable, Sendable {
