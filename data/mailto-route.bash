@@ -7,7 +7,7 @@
 # compares them). IDs come from `mailto-route outbox list --json` and
 # `mailto-route drafts list --json`, asked of the mailto-route being completed.
 
-_mailto_route_commands="open send compose check parse copy register unregister portal outbox drafts log account route help"
+_mailto_route_commands="open send compose check parse copy register unregister portal outbox drafts log account route webmail help"
 
 # The options of command $1, one string.
 _mailto_route_options() {
@@ -22,6 +22,7 @@ _mailto_route_options() {
         unregister | portal) echo "--help" ;;
         outbox | drafts | route) echo "--json --help" ;;
         log) echo "--stats --count --json --help" ;;
+        webmail) echo "--profile --dry-run --json --help" ;;
         account) echo "--account --host --port --security --user --password-stdin --json --help" ;;
     esac
 }
@@ -79,7 +80,7 @@ _mailto_route() {
             mapfile -t COMPREPLY < <(compgen -f -- "$current")
             compopt -o filenames 2>/dev/null
             return ;;
-        --to | --cc | --bcc | --subject | --body | --count | --from | --account | --host | --port | --user) return ;;
+        --to | --cc | --bcc | --subject | --body | --count | --from | --account | --host | --port | --user | --profile) return ;;
         --security)
             mapfile -t COMPREPLY < <(compgen -W "tls starttls" -- "$current")
             return ;;
@@ -103,6 +104,7 @@ _mailto_route() {
         account) ((${#words[@]} == 0)) && mapfile -t COMPREPLY < <(compgen -W "add" -- "$current") ;;
         route) ((${#words[@]} == 0)) && mapfile -t COMPREPLY < <(compgen -W "show reset" -- "$current") ;;
         portal) ((${#words[@]} == 0)) && mapfile -t COMPREPLY < <(compgen -W "status enable disable" -- "$current") ;;
+        webmail) ((${#words[@]} == 0)) && mapfile -t COMPREPLY < <(compgen -W "import" -- "$current") ;;
     esac
 }
 

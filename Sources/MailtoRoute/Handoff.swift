@@ -59,19 +59,22 @@ public enum Handoff {
         public let id: String
         public let name: String
         let warnings: [String]
+        /// The browser a webmail page opens in (`webmail-browser=`, its profile).
+        var browser = WebmailBrowser()
     }
 
     /// Chooses where a handoff goes now, without starting anything: `handler` when given (a
     /// desktop id or `webmail:SERVICE`: the `handler=` of the `[route]` group), else the
     /// default `mailto:` program unless it is mailto-route, else the default remembered by
     /// `register`, else the best other candidate. Never mailto-route itself. Throws why
-    /// there is nowhere to go.
-    static func destination(configured handler: String?, paths: Paths) throws -> Destination {
+    /// there is nowhere to go. A webmail page opens in `browser`.
+    static func destination(configured handler: String?, browser: WebmailBrowser, paths: Paths) throws -> Destination {
         var warnings: [String] = []
         let target = try HandlerChoice.choose(configured: handler, paths: paths, warnings: &warnings)
         switch target {
         case .webmail(let service):
-            return Destination(target: target, id: "webmail:\(service.rawValue)", name: service.name, warnings: warnings)
+            return Destination(target: target, id: "webmail:\(service.rawValue)", name: service.name, warnings: warnings,
+                               browser: browser)
         case .application(let app):
             return Destination(target: target, id: app.id ?? app.executable, name: app.name, warnings: warnings)
         }
@@ -86,7 +89,7 @@ public enum Handoff {
         let warnings = destination.warnings
         switch destination.target {
         case .webmail(let service):
-            return try Webmail.open(email, in: service, warnings: warnings)
+            return try Webmail.open(email, in: service, browser: destination.browser, warnings: warnings)
         case .application(let app):
             return try launch(email, with: app, warnings: warnings, files: files)
         }

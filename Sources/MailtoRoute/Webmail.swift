@@ -1,42 +1,72 @@
 import DesktopIntegration
+import MIMEMessage
 
 /// Webmail compose pages, opened in the default web browser (GIO's default for
-/// `x-scheme-handler/https`): a service mailto-route knows by name (`handler=webmail:gmail`),
-/// or the user's own compose-URL template (`handler=webmail:https://…{to}…`).
+/// `x-scheme-handler/https`) or the one `webmail-browser=` names, in its profile
+/// (`WebmailBrowser`): a service mailto-route knows by name (`handler=webmail:gmail`), in
+/// one account (`webmail:gmail:jane@gmail.com`), or the user's own compose-URL template
+/// (`handler=webmail:https://…{to}…`).
 public enum Webmail {
     /// What `handler=webmail:…` names.
     enum Service: Equatable, Sendable {
         case known(Known)
+        /// A known service for one account, by its address (`webmail:gmail:jane@gmail.com`):
+        /// the way the chooser offers for each account that belongs to the service.
+        case account(Known, String)
         case template(Template)
 
-        /// `text` is what follows `webmail:` in `handler=`: a known name, or a template
-        /// (anything with `://`). Throws a configuration error that says what is wrong.
+        /// `text` is what follows `webmail:` in `handler=` or `always=`: a known name, that
+        /// name and an account's address after a colon, or a template (anything with `://`).
+        /// Throws a configuration error that says what is wrong.
         init(handler text: String) throws(DesktopError) {
             if text.contains("://") {
                 self = .template(try Template(text))
                 return
             }
-            guard let known = Known(rawValue: text) else {
-                throw DesktopError(.configuration, tr("unknown webmail service '%@' in handler= (known: %@; or webmail:https://… "
-                                                          + "with {to}, {cc}, {bcc}, {subject}, {body} for any other)",
-                                                      text, Known.allCases.map(\.rawValue).joined(separator: ", ")))
+            if let colon = text.firstIndex(of: ":") {
+                let address = String(text[text.index(after: colon)...])
+                guard let known = Known(rawValue: String(text[..<colon])) else { throw Self.unknown(String(text[..<colon])) }
+                // A bare address, exactly as an account sends from it: no name, no spaces.
+                guard (try? Mailbox(parsing: address))?.address == address, !address.contains(where: \.isWhitespace) else {
+                    throw DesktopError(.configuration, tr("webmail:%@: '%@' is not an account's address "
+                        + "(webmail:SERVICE:ADDRESS, such as webmail:gmail:jane@gmail.com)", text.visible, address.visible))
+                }
+                self = .account(known, address)
+                return
             }
+            guard let known = Known(rawValue: text) else { throw Self.unknown(text) }
             self = .known(known)
+        }
+
+        /// A service name that is none of the known ones.
+        private static func unknown(_ text: String) -> DesktopError {
+            DesktopError(.configuration, tr("unknown webmail service '%@' in handler= (known: %@; or webmail:https://… "
+                                                + "with {to}, {cc}, {bcc}, {subject}, {body} for any other)",
+                                            text, Known.allCases.map(\.rawValue).joined(separator: ", ")))
         }
 
         /// What follows `webmail:` in the handler id: the name, or the template.
         var rawValue: String {
             switch self {
             case .known(let known): known.rawValue
+            case .account(let known, let address): "\(known.rawValue):\(address)"
             case .template(let template): template.text
             }
         }
 
+        /// As the chooser and the report name it: `Gmail`, `Gmail (jane@gmail.com)`, the
+        /// template's host.
         var name: String {
             switch self {
             case .known(let known): known.name
+            case .account(let known, let address): "\(known.name) (\(address))"
             case .template(let template): template.host
             }
+        }
+
+        /// The address of the account it opens, when it names one.
+        var account: String? {
+            if case .account(_, let address) = self { address } else { nil }
         }
 
         /// The drafts view of the account `address`, where a draft stored over IMAP shows:
@@ -44,7 +74,7 @@ public enum Webmail {
         /// `nil` without one.
         func draftsURL(of address: String, template drafts: String?) throws(DesktopError) -> String? {
             switch self {
-            case .known(let known): known.draftsURL(of: address)
+            case .known(let known), .account(let known, _): known.draftsURL(of: address)
             case .template: try drafts.map { (text) throws(DesktopError) in try DraftsTemplate(text).expanded(account: address) }
             }
         }
@@ -53,6 +83,7 @@ public enum Webmail {
         func composeURL(for email: EmailData) -> String {
             switch self {
             case .known(let known): known.composeURL(for: MailtoURL.encode(email))
+            case .account(let known, let address): known.composeURL(for: MailtoURL.encode(email), account: address)
             case .template(let template): template.expanded(with: email)
             }
         }
@@ -86,6 +117,29 @@ public enum Webmail {
             }
         }
 
+        /// The service the account sending from `address` belongs to: GNOME Online Accounts'
+        /// Google accounts are Gmail's (a Google Workspace address too), its Microsoft
+        /// (personal) accounts Outlook.com's (`providerType` `google`, `windows_live`); any
+        /// other account by its address's domain. `nil`: none of these.
+        public static func serving(address: String, providerType: String? = nil) -> Known? {
+            switch providerType {
+            case "google": return .gmail
+            case "windows_live": return .outlook
+            default: break
+            }
+            guard let at = address.lastIndex(of: "@") else { return nil }
+            return domains[address[address.index(after: at)...].lowercased()]
+        }
+
+        /// The domains whose addresses each service gives out.
+        static let domains: [String: Known] = [
+            "gmail.com": .gmail, "googlemail.com": .gmail,
+            "outlook.com": .outlook, "hotmail.com": .outlook, "live.com": .outlook,
+            "fastmail.com": .fastmail,
+            "proton.me": .proton, "protonmail.com": .proton,
+            "yahoo.com": .yahoo,
+        ]
+
         /// The drafts folder of the account `address`, signed in in this browser: Gmail picks
         /// the account by `authuser` (an address, as Google's own account switcher links);
         /// the others show the one account the browser is signed in to.
@@ -99,12 +153,16 @@ public enum Webmail {
             }
         }
 
-        /// The compose page for `url`, escaped as one query value.
-        func composeURL(for url: String) -> String {
+        /// The compose page for `url`, escaped as one query value; for Gmail, in the account
+        /// `account` (`authuser`, as for its drafts); the others open the one account the
+        /// browser (or its profile: `webmail-browser-profile=`) is signed in to.
+        func composeURL(for url: String, account: String? = nil) -> String {
             let value = URIs.component(url)
             switch self {
             // The Gmail handler Firefox ships beside Yahoo's (`?extsrc=mailto&url=%s`).
-            case .gmail: return "https://mail.google.com/mail/?extsrc=mailto&url=\(value)"
+            case .gmail:
+                let user = account.map { "authuser=\(URIs.component($0))&" } ?? ""
+                return "https://mail.google.com/mail/?\(user)extsrc=mailto&url=\(value)"
             case .outlook: return "https://outlook.live.com/mail/deeplink/compose?mailtouri=\(value)"
             case .fastmail: return "https://app.fastmail.com/action/compose/?mailto=\(value)"
             // The handler Proton's own web client registers: MAILTO_PROTOCOL_HANDLER_PATH,
@@ -120,10 +178,12 @@ public enum Webmail {
 
     /// `handler=webmail:URL-TEMPLATE`: an https:// compose URL with placeholders, each
     /// replaced by that field of the message, percent-encoded as a URL query component
-    /// (every byte but the unreserved ones of RFC 3986 §2.3), addresses joined by commas.
+    /// (every byte but the unreserved ones of RFC 3986 §2.3), addresses joined by commas;
+    /// `{mailto}` by the whole canonical `mailto:` URL, as a browser's registered handler
+    /// takes it in place of its `%s` (`webmail import`).
     struct Template: Equatable, Sendable {
         enum Field: String, CaseIterable, Sendable {
-            case to, cc, bcc, subject, body
+            case to, cc, bcc, subject, body, mailto
 
             /// What a warning calls the field when the template has no place for it.
             var whatIsLeftOut: String {
@@ -133,6 +193,7 @@ public enum Webmail {
                 case .bcc: tr("the Bcc recipients")
                 case .subject: tr("the subject")
                 case .body: tr("the body")
+                case .mailto: tr("the message")
                 }
             }
         }
@@ -196,7 +257,7 @@ public enum Webmail {
             }
             if !literal.isEmpty { pieces.append(.text(literal)) }
             guard pieces.contains(where: { if case .field = $0 { true } else { false } }) else {
-                throw invalid(tr("the template names none of {to}, {cc}, {bcc}, {subject}, {body}: the message would not reach the page"))
+                throw invalid(tr("the template names none of {to}, {cc}, {bcc}, {subject}, {body}, {mailto}: the message would not reach the page"))
             }
             self.text = text
             self.host = String(authority)
@@ -219,14 +280,17 @@ public enum Webmail {
             case .bcc: email.bcc.joined(separator: ",")
             case .subject: email.subject ?? ""
             case .body: email.body ?? ""
+            case .mailto: MailtoURL.encode(email)
             }
         }
 
         /// What `email` has that this template has no place for (rule 2: named, never
         /// dropped silently): fields without their placeholder, and the other hfields.
         func leftOut(of email: EmailData) -> [String] {
+            // The whole URL carries every field and hfield mailto-route took.
+            guard !fields.contains(.mailto) else { return [] }
             var left: [String] = []
-            for field in Field.allCases where !fields.contains(field) && !value(of: field, in: email).isEmpty {
+            for field in Field.allCases where field != .mailto && !fields.contains(field) && !value(of: field, in: email).isEmpty {
                 left.append(field.whatIsLeftOut)
             }
             for header in EmailData.safeHeaderNames where email.headers[header]?.isEmpty == false {
@@ -260,24 +324,16 @@ public enum Webmail {
         }
     }
 
-    /// Opens `url`, `service`'s drafts view, in the default browser: the whole message,
-    /// attachments and all, waits there (`IMAPDraftStore` stored it).
-    static func openDrafts(at url: String, in service: Service, warnings: [String]) throws -> HandoffResult {
-        let browser = try defaultBrowser(for: service)
-        try Launcher.launch(browser, uris: [url])
+    /// Opens `url`, `service`'s drafts view, in `browser`: the whole message, attachments
+    /// and all, waits there (`IMAPDraftStore` stored it).
+    static func openDrafts(at url: String, in service: Service, browser setting: WebmailBrowser, warnings: [String]) throws -> HandoffResult {
+        let browser = try setting.app(for: service)
+        try setting.open(url, in: browser)
         return HandoffResult(handlerID: "webmail:\(service.rawValue)", handlerName: tr("%@ in %@", service.name, browser.name),
                              warnings: warnings, notCarried: [])
     }
 
-    static func defaultBrowser(for service: Service) throws -> AppInfo {
-        guard let browser = Handlers.defaultForScheme("https") else {
-            throw DesktopError(.configuration, tr("handler=webmail:%@, but there is no default web browser "
-                + "(x-scheme-handler/https)", service.rawValue))
-        }
-        return browser
-    }
-
-    static func open(_ email: EmailData, in service: Service, warnings: [String]) throws -> HandoffResult {
+    static func open(_ email: EmailData, in service: Service, browser setting: WebmailBrowser, warnings: [String]) throws -> HandoffResult {
         var report = Leftovers(warnings: warnings)
         report.attachmentsNotCarried(email.attachments, because: tr("%@ compose pages take none", service.name))
         report.htmlNotCarried(email, by: tr("a mailto: URL"))
@@ -290,14 +346,16 @@ public enum Webmail {
         var sent = email
         let asComposeURL = { (email: EmailData) in [service.composeURL(for: email)] }
         // A template without {body} carries none of it, and says so above.
-        let carriesBody = if case .template(let template) = service { template.fields.contains(.body) } else { true }
+        let carriesBody = if case .template(let template) = service {
+            template.fields.contains(.body) || template.fields.contains(.mailto)
+        } else { true }
         if carriesBody, !Handoff.bodyFits(email, asComposeURL) {
             sent.body = report.truncating(email, for: service.name) { Handoff.bodyFits($0, asComposeURL) }
         }
-        let browser = try defaultBrowser(for: service)
+        let browser = try setting.app(for: service)
         // A compose URL is not a mailto: URL the browser would hand back to us, and a
         // browser started now may open mailto: links for real later: no loop guard here.
-        try Launcher.launch(browser, uris: asComposeURL(sent))
+        try setting.open(service.composeURL(for: sent), in: browser)
         return report.result(id: "webmail:\(service.rawValue)", name: tr("%@ in %@", service.name, browser.name))
     }
 }

@@ -23,6 +23,7 @@ public enum CommandLineTool {
         LogCommand.self,
         AccountCommand.self,
         RouteCommand.self,
+        WebmailCommand.self,
     ]
 
     /// Runs the command `words` name (the words after `mailto-route`) and returns its exit

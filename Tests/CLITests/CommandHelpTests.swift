@@ -5,7 +5,7 @@ import TestSupport
 /// Each command's own help (`help CMD`, `CMD --help`, `CMD -h`), compared as a whole with
 /// its snapshot in Snapshots/help-CMD.txt: a change to what users read is made on purpose.
 @Suite struct CommandHelpTests {
-    static let commands = ["open", "send", "compose", "check", "parse", "register", "unregister", "portal", "outbox", "drafts", "log", "account", "route"]
+    static let commands = ["open", "send", "compose", "check", "parse", "register", "unregister", "portal", "outbox", "drafts", "log", "account", "route", "webmail"]
 
     @Test(arguments: commands)
     func helpOfEachCommandMatchesItsSnapshotAllThreeWays(command: String) throws {

@@ -7,7 +7,7 @@ import TestSupport
 /// function it names, given COMP_WORDS and COMP_CWORD as bash gives them; zsh's compinit
 /// and a real Tab press in an interactive zsh on a pseudo-terminal (zsh/zpty).
 @Suite struct CompletionTests {
-    static let commands = ["open", "send", "compose", "check", "parse", "copy", "register", "unregister", "portal", "outbox", "drafts", "log", "account", "route"]
+    static let commands = ["open", "send", "compose", "check", "parse", "copy", "register", "unregister", "portal", "outbox", "drafts", "log", "account", "route", "webmail"]
     let bashScript = packageRoot.appendingPathComponent("data/mailto-route.bash").path
     let zshDirectory = packageRoot.appendingPathComponent("data").path
     /// Where the built mailto-route is: first in PATH, as an installed one would be.

@@ -524,7 +524,8 @@ private func emailPortal(on bus: PrivateSessionBus, version: Int) throws -> Serv
         let warnings = rows(table, "warning")
         #expect(warnings.contains("Firefox (default-release) opens mailto: links in Gmail (\(Self.gmail)): they never reach "
             + "mailto-route or your mail program; in Firefox: Settings → General → Applications → mailto → “Use … (default)”, "
-            + "the desktop's handler"), "\(warnings)")
+            + "the desktop's handler (first, mailto-route webmail import makes Gmail mailto-route's way, in this browser and profile)"),
+                "\(warnings)")
         #expect(warnings.filter { $0.hasPrefix("Chromium (Default) opens mailto: links in outlook.office.com") }.count == 1)
         #expect(!warnings.contains { $0.hasPrefix("Firefox (work)") || $0.hasPrefix("Chromium (Profile 1)") })
 

@@ -91,4 +91,77 @@ import TestSupport
         #expect(result.status == 3, "\(result)")
         #expect(result.stderr.contains("unknown webmail service 'zoho' in handler= (known: gmail, outlook, fastmail, proton, yahoo; or webmail:https://"), "\(result)")
     }
+
+    // MARK: - The account, the browser and its profile (issue 34)
+
+    /// A recording Firefox as the desktop's browser, a recording Chromium beside it, and
+    /// `config` as the config file.
+    func sandboxWithTwoBrowsers(config: String) throws -> Sandbox {
+        let sandbox = try Sandbox()
+        try sandbox.installHandler("firefox.desktop", name: "Firefox", program: "firefox",
+                                   mimeTypes: "x-scheme-handler/https;x-scheme-handler/http;")
+        try sandbox.installHandler("chromium.desktop", name: "Chromium", program: "chromium", mimeTypes: "text/html;")
+        try sandbox.write(config, to: "home/.config/mailto-route/config")
+        return sandbox
+    }
+
+    /// A way of one account with a Firefox profile: Firefox is started with `-P work` and
+    /// Gmail's compose page in that account.
+    @Test func aWayWithAFirefoxProfileOpensThatProfileInItsAccount() throws {
+        let sandbox = try sandboxWithTwoBrowsers(config: "[route]\nhandler=webmail:gmail:jane@gmail.com\nwebmail-browser-profile=work\n")
+        let result = try route(["open", "mailto:bob@example.org?subject=Hi"], in: sandbox)
+        #expect(result.status == 0, "\(result)")
+        #expect(result.stdout == "handed off to Gmail (jane@gmail.com) in Firefox (webmail:gmail:jane@gmail.com)\n", "\(result)")
+        let compose = "https://mail.google.com/mail/?authuser=\(try component("jane@gmail.com"))&extsrc=mailto&url="
+            + (try component("mailto:bob@example.org?subject=Hi"))
+        #expect(sandbox.recordedArgv("firefox") == ["-P", "work", compose])
+        #expect(sandbox.neverLaunched("chromium"))
+    }
+
+    /// The way the chooser's Always kept, Gmail in a config account whose group names its
+    /// profile: that profile, that account.
+    @Test func theKeptWayOfAnAccountOpensInTheAccountsOwnProfile() throws {
+        let sandbox = try sandboxWithTwoBrowsers(config: "[route]\nalways=webmail:gmail:jane@gmail.com\nwebmail-browser-profile=home\n"
+            + "[account home]\nfrom=Jane Doe <jane@gmail.com>\nhost=127.0.0.1\nport=2525\nsecurity=none\nwebmail-browser-profile=work\n")
+        let result = try route(["open", "mailto:bob@example.org"], in: sandbox)
+        #expect(result.status == 0, "\(result)")
+        let compose = "https://mail.google.com/mail/?authuser=\(try component("jane@gmail.com"))&extsrc=mailto&url="
+            + (try component("mailto:bob@example.org"))
+        #expect(sandbox.recordedArgv("firefox") == ["-P", "work", compose])
+    }
+
+    /// `webmail-browser=` names a browser other than the desktop's: a Chromium profile is
+    /// its directory, in one word.
+    @Test func aNamedChromiumOpensItsProfileDirectory() throws {
+        let sandbox = try sandboxWithTwoBrowsers(config: "[route]\nhandler=webmail:fastmail\nwebmail-browser=chromium.desktop\n"
+            + "webmail-browser-profile=Profile 1\n")
+        let result = try route(["send", "--handoff", "mailto:bob@example.org"], in: sandbox)
+        #expect(result.status == 0, "\(result)")
+        let compose = "https://app.fastmail.com/action/compose/?mailto=" + (try component("mailto:bob@example.org"))
+        #expect(sandbox.recordedArgv("chromium") == ["--profile-directory=Profile 1", compose])
+        #expect(sandbox.neverLaunched("firefox"))
+    }
+
+    /// A profile for a browser that is neither Firefox nor Chromium: said, nothing opened,
+    /// the message kept.
+    @Test func aProfileForABrowserOfNoKnownFamilyIsAConfigurationError() throws {
+        let sandbox = try sandboxWithBrowser(handler: "webmail:gmail")
+        try sandbox.write("[route]\nhandler=webmail:gmail\nwebmail-browser-profile=work\n", to: "home/.config/mailto-route/config")
+        let result = try route(["open", "mailto:bob@example.org"], in: sandbox)
+        #expect(result.status == 3, "\(result)")
+        #expect(result.stderr.contains("webmail-browser-profile=work in [route]: Browser (browser.desktop) is neither a Firefox nor a Chromium browser"), "\(result)")
+        #expect(sandbox.neverLaunched("browser"))
+        #expect(sandbox.drafts.count == 1)
+    }
+
+    /// What the chooser would offer, as check says it: Gmail in the config account that
+    /// sends from a Gmail address, not an anonymous Gmail; the others as before.
+    @Test func checkOffersGmailInTheAccountThatBelongsToIt() throws {
+        let sandbox = try sandboxWithTwoBrowsers(config: "[account home]\nfrom=Jane Doe <jane@gmail.com>\nhost=127.0.0.1\nport=2525\nsecurity=none\n")
+        let check = try route(["check", "--offline", "--json"], in: sandbox)
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(check.stdout.utf8)) as? [String: Any], "\(check)")
+        let ways = ((report["verdict"] as? [String: Any])?["ways"] as? [[String: Any]] ?? []).compactMap { $0["id"] as? String }
+        #expect(ways.filter { $0.hasPrefix("webmail:") } == ["webmail:gmail:jane@gmail.com", "webmail:outlook", "webmail:fastmail",
+                                                             "webmail:proton", "webmail:yahoo"], "\(check)")
+    }
 }

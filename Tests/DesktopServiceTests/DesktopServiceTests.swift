@@ -111,6 +111,26 @@ private let link = "mailto:joe@example.com?subject=Lunch&body=Noon%3F"
         #expect(world.desktop.notification(titled: "Opened in Fake Mail") != nil)
     }
 
+    /// Webmail in each account that belongs to it (issue 34): the chooser offers Gmail in
+    /// the GOA Google account, by its address; Always on it keeps that account's way, and
+    /// the handoff goes to it.
+    @Test func theChooserOffersGmailInItsAccountAndAlwaysKeepsThatAccount() throws {
+        let world = try ServiceWorld(config: nil)
+        world.world.onlineAccounts.accounts = [FakeOnlineAccounts.google("g1", address: "jane@gmail.com")]
+        world.world.mailPrograms.offered = [Way(kind: .program("fake.desktop"), name: "Fake Mail", origin: "fake.desktop"),
+                                            Way(kind: .webmail("gmail"), name: "Gmail", origin: "Firefox"),
+                                            Way(kind: .webmail("fastmail"), name: "Fastmail", origin: "Firefox")]
+        let answer = world.compose(link)
+        let chooser = try #require(world.desktop.openChoosers.first)
+        #expect(chooser.titles == ["Send from jane@gmail.com", "Open in Fake Mail", "Open in Gmail (jane@gmail.com)", "Open in Fastmail",
+                                   "Copy Address"])
+        chooser.choose("Open in Gmail (jane@gmail.com)", always: true)
+        world.desktop.settle()
+        #expect(answer.report?.result == .handedOff)
+        #expect(world.world.mailPrograms.handlers.last == "webmail:gmail:jane@gmail.com")
+        #expect(world.configText.contains("always=webmail:gmail:jane@gmail.com"), "\(world.configText)")
+    }
+
     @Test func justOnceKeepsNothing() throws {
         let world = try ServiceWorld(config: nil)
         _ = world.compose(link)

@@ -182,6 +182,8 @@ public struct FakeMailProgram: MailProgram {
     public var notCarried: [String] = []
     /// A webmail service's drafts view (`draftsURL`), `ADDRESS` standing for the account.
     public var drafts: String?
+    /// The account a webmail way of one account opens (`MailProgram.account`).
+    public var account: String?
     let record = Taken()
     public var taken: [EmailData] { record.emails }
     /// The drafts views opened, in order.
@@ -235,7 +237,24 @@ public final class FakeMailPrograms: MailProgramFinder, @unchecked Sendable {
 
     public func mailtoRouteIsChosen() -> Bool { chosen }
 
-    public func find(configured handler: String?, paths: Paths) throws -> any MailProgram {
+    public func ways(configured handler: String?, paths: Paths) -> [Way] {
+        guard let offered else {
+            guard let program else { return [] }
+            return [Way(kind: Way.kind(ofID: program.id), name: program.name, origin: program.id)]
+        }
+        return offered
+    }
+
+    /// The browser each `find` was told a webmail page opens in, in order.
+    public private(set) var browsers: [WebmailBrowser] = []
+    /// The `handler` each `find` was asked for, in order (`nil`: the desktop's choice).
+    public private(set) var handlers: [String?] = []
+    /// The ways offered to the chooser; `nil`: the one `program`.
+    public var offered: [Way]?
+
+    public func find(configured handler: String?, browser: WebmailBrowser, paths: Paths) throws -> any MailProgram {
+        browsers.append(browser)
+        handlers.append(handler)
         guard let program else { throw DesktopError(.permanent, problem) }
         return program
     }

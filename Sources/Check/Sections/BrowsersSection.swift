@@ -88,8 +88,10 @@ extension BrowserProfile {
         guard let fix else { return nil }
         switch route {
         case .website(let name, let url):
-            return tr("%@ (%@) opens mailto: links in %@ (%@): they never reach mailto-route or your mail program; %@",
-                      browser, profile, name, url, fix)
+            // The site may be what the person wants: webmail import keeps it, for every program.
+            return tr("%@ (%@) opens mailto: links in %@ (%@): they never reach mailto-route or your mail program; %@ "
+                + "(first, mailto-route webmail import makes %@ mailto-route's way, in this browser and profile)",
+                      browser, profile, name, url, fix, name)
         case .program(let name, let path):
             return tr("%@ (%@) opens mailto: links in %@ (%@) itself, not through the desktop's handler; %@",
                       browser, profile, name, path, fix)

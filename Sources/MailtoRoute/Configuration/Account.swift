@@ -27,6 +27,10 @@ public struct Account: Sendable {
     /// What the sheet puts below a new message, after `-- ` (RFC 3676 §4.3): `signature=`
     /// (with `\n` for a line break, as key files write it) or `signature-file=`.
     public var signature: String?
+    /// The browser and profile the webmail way of this account opens in
+    /// (`webmail-browser=`, `webmail-browser-profile=` of its group, both as written there:
+    /// a profile belongs to its browser); `nil`: `[route]`'s.
+    public var webmailBrowser: WebmailBrowser?
 
     public init(name: String = "default", from: Mailbox, server: SMTPServer, password: PasswordSource, source: String) {
         self.name = name
@@ -111,7 +115,7 @@ extension Account {
     /// The keys of an account group: any other is a mistake, named with the closest of these.
     public static let keys: Set<String> = Set([
         "from", "host", "port", "security", "user", "password", "password-command", "ca-file", "allow-plaintext",
-        "timeout", "signature", "signature-file",
+        "timeout", "signature", "signature-file", "webmail-browser", "webmail-browser-profile",
     ]).union(imapKeys)
 
     /// An account group of the config files (docs/design.md "Files"), named `name`, as the
@@ -167,6 +171,10 @@ extension Account {
         self.init(name: name, from: from, server: server, password: password, source: group.file)
         imap = try Self.imapServer(group, smtp: server)
         signature = try Self.signature(group)
+        if group.value("webmail-browser") != nil || group.value("webmail-browser-profile") != nil {
+            webmailBrowser = WebmailBrowser(desktopID: group.value("webmail-browser"), profile: group.value("webmail-browser-profile"),
+                                            group: title)
+        }
     }
 
     /// `signature=` (its escapes undone by the key file's reader), else the text of

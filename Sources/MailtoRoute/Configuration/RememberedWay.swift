@@ -60,7 +60,7 @@ extension Session {
     /// Reads the user's config file as it is now (another program may have changed it since
     /// this run read it), lets `change` edit it, and writes it back whole and atomically,
     /// with its mode; `change` returns `false` when there is nothing to write.
-    private func editConfigFile(_ change: (KeyFile) -> Bool) throws(ConfigurationError) {
+    func editConfigFile(_ change: (KeyFile) -> Bool) throws(ConfigurationError) {
         let path = paths.configFile
         do {
             let existing = try readFileAndMode(path, limit: 1024 * 1024)
@@ -76,7 +76,7 @@ extension Session {
         }
     }
 
-    private func editConfigFile(_ change: (KeyFile) -> Void) throws(ConfigurationError) {
+    func editConfigFile(_ change: (KeyFile) -> Void) throws(ConfigurationError) {
         try editConfigFile { (file: KeyFile) -> Bool in
             change(file)
             return true

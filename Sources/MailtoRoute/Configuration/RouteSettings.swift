@@ -23,6 +23,9 @@ public struct RouteSettings: Equatable, Sendable {
     /// (`handler=webmail:https://…`), `{account}` standing for the account's address
     /// (`Webmail.DraftsTemplate`); checked where it is used.
     public var webmailDrafts: String?
+    /// `webmail-browser=` and `webmail-browser-profile=`: the browser (and its profile) a
+    /// webmail page opens in; checked where it is used.
+    public var webmailBrowser = WebmailBrowser()
     /// The account that sends when none is chosen (`default=`: an account's name, or its
     /// address); `nil`: the only account, else the first (`Session.defaultAccount`).
     public var defaultAccount: String?
@@ -42,7 +45,8 @@ public struct RouteSettings: Equatable, Sendable {
     public init() {}
 
     /// The keys of `[route]`.
-    public static let keys: Set<String> = ["policy", "consent-timeout", "handler", "default", "always", "undo-send", "webmail-drafts"]
+    public static let keys: Set<String> = ["policy", "consent-timeout", "handler", "default", "always", "undo-send", "webmail-drafts",
+                                              "webmail-browser", "webmail-browser-profile"]
 
     /// Reads `policy=`, `consent-timeout=`, `handler=`, `default=` and `undo-send=` of the `[route]` group
     /// as the config files make it (each key's file names it in a mistake). A value that is
@@ -62,6 +66,7 @@ public struct RouteSettings: Equatable, Sendable {
         defaultAccount = group.value("default")
         always = group.value("always")
         webmailDrafts = group.rawValue("webmail-drafts")?.trimmingSpaces()
+        webmailBrowser = WebmailBrowser(desktopID: group.value("webmail-browser"), profile: group.value("webmail-browser-profile"))
         if let text = group.rawValue("policy") {
             let value = text.trimmingSpaces()
             if let policy = LinkPolicy(rawValue: value) {

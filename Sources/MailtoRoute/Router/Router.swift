@@ -286,11 +286,15 @@ private struct Routing {
 
     /// A webmail handoff that carries everything (issue 34): the whole message, every
     /// attachment, stored in the Drafts of the account's own mailbox (IMAP), then the
-    /// webmail's drafts view opened for that account. `nil` for a mail program, a webmail
+    /// webmail's drafts view opened for that account (the account the way names, else the
+    /// request's). `nil` for a mail program, a webmail
     /// with no drafts view, an account that names no IMAP server, or a message that could not
     /// be stored there (said once, in the warnings): the handoff goes on as before, and what
     /// the compose page cannot carry is kept in a local draft.
     mutating func storedAsDraft(then destination: any MailProgram) -> RouteReport? {
+        // A way of one account (`webmail:gmail:jane@gmail.com`) stores in that one's Drafts.
+        var request = request
+        if let address = destination.account { request.account = address }
         guard let account = session.account(for: request), account.imap != nil else { return nil }
         let draftsURL: String
         do {

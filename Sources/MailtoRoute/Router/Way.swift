@@ -68,7 +68,8 @@ public struct Way: Sendable, Equatable {
     }
 
     /// The way as `always=` of `[route]` names it: `account:NAME`, a desktop id
-    /// (`thunderbird.desktop`), `webmail:SERVICE`, `copy`; `nil` for setting up, which is not
+    /// (`thunderbird.desktop`), `webmail:SERVICE` (`webmail:gmail:jane@gmail.com` for a
+    /// service in one account's), `copy`; `nil` for setting up, which is not
     /// remembered (once set up, there is an account).
     public var id: String? {
         switch kind {
@@ -133,14 +134,15 @@ extension Session {
     /// chooser's order: the accounts that read (the sheet, its From the one chosen), the
     /// mail programs (the desktop's default first; a `Terminal=true` one only when there is
     /// a terminal emulator to run it in; never mailto-route itself), the webmail services
-    /// (with a web browser to open them in), "set up sending" when there is no account, and
+    /// (with a web browser to open them in; a service with accounts once per account:
+    /// `withWebmailAccounts`), "set up sending" when there is no account, and
     /// last Copy Address (the desktop service holds the clipboard: docs/desktop-service.md).
     public func ways() -> [Way] {
         var ways = accounts.compactMap { setup -> Way? in
             guard case .success(let account) = setup.account else { return nil }
             return Way(kind: .account(setup.name), name: account.from.readable, origin: setup.originText)
         }
-        ways += services.mailPrograms.ways(configured: routeSettings.handler, paths: paths)
+        ways += withWebmailAccounts(services.mailPrograms.ways(configured: routeSettings.handler, paths: paths))
         if accounts.isEmpty { ways.append(Way(kind: .setUp, name: tr("Set up sending"), origin: "")) }
         ways.append(Way(kind: .copyAddress, name: tr("Copy Address"), origin: ""))
         return ways
@@ -171,7 +173,9 @@ extension Session {
         }
         if kind == .copyAddress { return Way(kind: kind, name: tr("Copy Address"), origin: "") }
         // The configured handler= too: a webmail template is a way only where it is named.
-        return services.mailPrograms.ways(configured: Way(kind: kind, name: "", origin: "").handler, paths: paths).first { $0.kind == kind }
+        // A webmail service in the account it opens is among them (withWebmailAccounts).
+        let offered = services.mailPrograms.ways(configured: Way(kind: kind, name: "", origin: "").handler, paths: paths)
+        return withWebmailAccounts(offered).first { $0.kind == kind }
     }
 
     /// The way kept for `request`, as the plan sees it.

@@ -108,9 +108,15 @@ public protocol MailProgram {
     func draftsURL(of address: String, template: String?) throws -> String?
     /// Opens `url` (its `draftsURL`) in the browser: a message was just stored there.
     func openDrafts(at url: String, loopGuard: String?) throws -> HandoffResult
+    /// For a webmail way of one account (`webmail:gmail:jane@gmail.com`), its address: the
+    /// account whose Drafts a draft goes to. `nil` for any other.
+    var account: String? { get }
 }
 
 extension MailProgram {
+    /// Of no account in particular.
+    public var account: String? { nil }
+
     /// A mail program of its own: the message goes to it, not to a mailbox.
     public func draftsURL(of address: String, template: String?) throws -> String? { nil }
 
@@ -123,8 +129,9 @@ extension MailProgram {
 public protocol MailProgramFinder {
     /// `handler` when given (the `[route]` group's `handler=`), else the desktop's choice;
     /// never mailto-route itself. Throws why there is nowhere to go. `paths` are the run's
-    /// (the default `register` remembered, the config file a mistake names).
-    func find(configured handler: String?, paths: Paths) throws -> any MailProgram
+    /// (the default `register` remembered, the config file a mistake names); a webmail
+    /// page opens in `browser`.
+    func find(configured handler: String?, browser: WebmailBrowser, paths: Paths) throws -> any MailProgram
     /// Every mail program and webmail service a link can be handed to now, for the chooser
     /// (`Session.ways`): each that can start, the default first; `handler` is `handler=`
     /// (a webmail template it names is a way too).
@@ -141,7 +148,7 @@ extension MailProgramFinder {
 
     /// The one program `find` finds, for a finder that knows no other.
     public func ways(configured handler: String?, paths: Paths) -> [Way] {
-        guard let program = try? find(configured: handler, paths: paths) else { return [] }
+        guard let program = try? find(configured: handler, browser: WebmailBrowser(), paths: paths) else { return [] }
         let kind = Way.kind(ofID: program.id)
         return [Way(kind: kind, name: program.name, origin: program.id)]
     }
@@ -149,8 +156,8 @@ extension MailProgramFinder {
 
 /// GIO's `mailto:` handlers and the webmail services (`Handoff`).
 struct DesktopMailPrograms: MailProgramFinder {
-    func find(configured handler: String?, paths: Paths) throws -> any MailProgram {
-        try Handoff.destination(configured: handler, paths: paths)
+    func find(configured handler: String?, browser: WebmailBrowser, paths: Paths) throws -> any MailProgram {
+        try Handoff.destination(configured: handler, browser: browser, paths: paths)
     }
 
     func ways(configured handler: String?, paths: Paths) -> [Way] {
@@ -175,7 +182,11 @@ extension Handoff.Destination: MailProgram {
     public func openDrafts(at url: String, loopGuard: String?) throws -> HandoffResult {
         guard case .webmail(let service) = target else { throw DesktopError(.permanent, tr("%@ has no drafts view", name)) }
         try Handoff.checkLoopGuard(loopGuard)
-        return try Webmail.openDrafts(at: url, in: service, warnings: warnings)
+        return try Webmail.openDrafts(at: url, in: service, browser: browser, warnings: warnings)
+    }
+
+    public var account: String? {
+        if case .webmail(let service) = target { service.account } else { nil }
     }
 }
 

@@ -345,7 +345,8 @@ public final class Session {
     /// desktop's; the failure says why there is nowhere to go.
     public func destination() -> Result<any MailProgram, Failure> {
         if let handoffDestination { return handoffDestination }
-        let found = Result { try services.mailPrograms.find(configured: rememberedWay?.handler ?? routeSettings.handler, paths: paths) }
+        let handler = rememberedWay?.handler ?? routeSettings.handler
+        let found = Result { try services.mailPrograms.find(configured: handler, browser: webmailBrowser(for: handler), paths: paths) }
             .mapError { Failure($0, otherwise: .permanent) }
         handoffDestination = found
         return found
@@ -356,7 +357,7 @@ public final class Session {
     public func destination(for request: RouteRequest) -> Result<any MailProgram, Failure> {
         let kept = request.source == .portal ? rememberedWay(for: request)?.handler : nil
         guard let handler = request.handler ?? kept else { return destination() }
-        return Result { try services.mailPrograms.find(configured: handler, paths: paths) }.mapError { Failure($0, otherwise: .permanent) }
+        return Result { try services.mailPrograms.find(configured: handler, browser: webmailBrowser(for: handler), paths: paths) }.mapError { Failure($0, otherwise: .permanent) }
     }
 }
 
