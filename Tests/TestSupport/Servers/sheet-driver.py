@@ -565,8 +565,10 @@ for step in args:
         def give_chooser_the_keyboard():
             # The test desktop has no window manager: the X input focus stays where it was
             # (or follows the pointer) when the chooser maps, and may go back to the sheet.
-            # It is given to the chooser's window itself (XSetInputFocus, through xdotool).
-            subprocess.run(["xdotool", "search", "--name", "^Attach Files$", "windowfocus", "--sync"],
+            # It is given to the chooser's shown window itself (XSetInputFocus, through
+            # xdotool), and the pointer put on it, where keys go while the focus follows it.
+            subprocess.run(["xdotool", "search", "--onlyvisible", "--name", "^Attach Files$", "windowfocus", "--sync", "%1",
+                            "mousemove", "--window", "%1", "20", "20"],
                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=5, check=False)
 
         give_chooser_the_keyboard()
@@ -595,8 +597,21 @@ for step in args:
             if held == rest:
                 break
             if time.time() > deadline:
-                fail("the location field holds %r, not %r" % (held, rest) if node is not None
-                     else "the file chooser's location field did not take the focus")
+                if node is not None:
+                    fail("the location field holds %r, not %r" % (held, rest))
+                focus = []
+                for app in applications():
+                    try:
+                        for j in range(app.childCount):
+                            window = app[j]
+                            focus += ["%s%s: %s" % (window.name, " (active)" if window.getState().contains(pyatspi.STATE_ACTIVE)
+                                                    else "", ", ".join("%s %r" % (found.getRoleName(), found.name)
+                                                                      for found in walk(window) if found is not window
+                                                                      and found.getState().contains(pyatspi.STATE_FOCUSED)))]
+                    except Exception:
+                        continue
+                fail("the file chooser's location field did not take the focus; windows and their focused controls: %s"
+                     % "; ".join(focus))
             if node is None and time.time() - slashed_at > 2.0:
                 if not chooser_active():
                     give_chooser_the_keyboard()
