@@ -33,9 +33,9 @@ Steps:
                               middle of the control NAME and drop it (Servers/drag-file.py);
                               prints the action the sheet chose
   key:KEYS                    press KEYS (ctrl+Return, Escape, Tab...) where the focus is; the
-                              next step that is not a wait-… first waits until the press
-                              changed something a person sees (windows, controls, states, text),
-                              or for 2 s that it changes nothing
+                              next step first waits until the press changed something a
+                              person sees (windows, controls, states, text), or for 2 s that
+                              it changes nothing
   text:TEXT                   type TEXT where the focus is, until the focused field holds it
   location:PATH               in GTK's file chooser: open its location field ("/"), type
                               PATH, and press Return once the field holds it
@@ -414,11 +414,10 @@ FIELDS = ["text", "entry", "password text"]
 
 for step in args:
     kind, _, rest = step.partition(":")
-    # A wait-… step waits for its own sign; any other first for the last key press's.
-    if kind.startswith("wait-"):
-        PRESSED = None
-    else:
-        settle()
+    # Every step first waits for the last key press to show: a wait-… step's sign may be
+    # there already from before it (the file chooser that just closed is still listed while
+    # Ctrl+Shift+A opens the next).
+    settle()
     if kind == "wait-sheet":
         deadline = time.time() + TIMEOUT
         while not sheets():
