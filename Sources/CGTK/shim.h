@@ -10,6 +10,7 @@
 #include <gtk/gtk.h>
 #include <adwaita.h>
 #include <gdk/wayland/gdkwayland.h>
+#include <gdk/x11/gdkx.h>
 
 /* g_signal_connect is a macro. */
 static inline gulong mr_signal_connect(gpointer instance, const char *signal, GCallback handler, gpointer data) {
@@ -41,6 +42,7 @@ static inline GtkNative *mr_native(GtkWidget *widget) { return GTK_NATIVE(widget
 
 /* Whether GDK runs on Wayland here: gdk_wayland_* calls are for a GdkWaylandDisplay only. */
 static inline gboolean mr_is_wayland_display(GdkDisplay *display) { return GDK_IS_WAYLAND_DISPLAY(display); }
+static inline gboolean mr_is_x11_display(GdkDisplay *display) { return GDK_IS_X11_DISPLAY(display); }
 
 /* gtk_accessible_update_property and _relation are variadic. The name a screen reader
  * speaks, and the tests find the control by. */
@@ -121,5 +123,31 @@ static inline void mr_set_accels(GtkApplication *application, const char *action
 
 /* The URI of the file at `index` of the GFile array of GApplication's "open" signal. */
 static inline gchar *mr_file_uri(GFile **files, gint index) { return g_file_get_uri(files[index]); }
+
+/* The platform data of org.freedesktop.Application's calls (Open, Activate, ActivateAction),
+ * read after GtkApplication's own reading (its class's before_emit, which puts the
+ * desktop-startup-id on the display) and before the call's signal is emitted. The class's
+ * before_emit is wrapped once per process; the reader and GTK's own function are kept here,
+ * in the one copy of this code that the installing call reaches. */
+typedef void (*MrPlatformDataReader)(GVariant *platform_data);
+static inline void (**mr_gtk_before_emit(void))(GApplication *, GVariant *) {
+    static void (*before_emit)(GApplication *, GVariant *);
+    return &before_emit;
+}
+static inline MrPlatformDataReader *mr_platform_data_reader(void) {
+    static MrPlatformDataReader reader;
+    return &reader;
+}
+static inline void mr_before_emit(GApplication *application, GVariant *platform_data) {
+    if (*mr_gtk_before_emit()) (*mr_gtk_before_emit())(application, platform_data);
+    if (*mr_platform_data_reader()) (*mr_platform_data_reader())(platform_data);
+}
+static inline void mr_read_platform_data(GApplication *application, MrPlatformDataReader reader) {
+    GApplicationClass *class = G_APPLICATION_GET_CLASS(application);
+    if (class->before_emit == mr_before_emit) return;
+    *mr_gtk_before_emit() = class->before_emit;
+    *mr_platform_data_reader() = reader;
+    class->before_emit = mr_before_emit;
+}
 
 #endif
