@@ -11,6 +11,7 @@
 #include <adwaita.h>
 #include <gdk/wayland/gdkwayland.h>
 #include <gdk/x11/gdkx.h>
+#include <dlfcn.h>
 
 /* g_signal_connect is a macro. */
 static inline gulong mr_signal_connect(gpointer instance, const char *signal, GCallback handler, gpointer data) {
@@ -148,6 +149,29 @@ static inline void mr_read_platform_data(GApplication *application, MrPlatformDa
     *mr_gtk_before_emit() = class->before_emit;
     *mr_platform_data_reader() = reader;
     class->before_emit = mr_before_emit;
+}
+
+/* A window made transient for another program's (the application a portal request came
+ * from), after it is realized and before it maps. On X11, WM_TRANSIENT_FOR through
+ * XSetTransientForHint of the libX11 that GDK's X11 backend loaded (dlsym: mailto-route-desktop
+ * links no X library itself), on GDK's own connection, errors trapped (a parent that is gone
+ * by now is a BadWindow). On Wayland, xdg-foreign's import of the handle the application
+ * exported (GTK 4.8's gdk_wayland_toplevel_set_transient_for_exported). Whether it was set. */
+static inline gboolean mr_set_x11_transient_for(GtkWidget *window, unsigned long parent) {
+    typedef int (*SetTransientForHint)(Display *, Window, Window);
+    GdkSurface *surface = gtk_native_get_surface(GTK_NATIVE(window));
+    if (!surface || !GDK_IS_X11_SURFACE(surface)) return FALSE;
+    SetTransientForHint set = (SetTransientForHint)dlsym(RTLD_DEFAULT, "XSetTransientForHint");
+    if (!set) return FALSE;
+    GdkDisplay *display = gdk_surface_get_display(surface);
+    gdk_x11_display_error_trap_push(display);
+    set(GDK_SURFACE_XDISPLAY(surface), GDK_SURFACE_XID(surface), (Window)parent);
+    return gdk_x11_display_error_trap_pop(display) == 0;
+}
+static inline gboolean mr_set_wayland_transient_for(GtkWidget *window, const char *handle) {
+    GdkSurface *surface = gtk_native_get_surface(GTK_NATIVE(window));
+    if (!surface || !GDK_IS_WAYLAND_TOPLEVEL(surface)) return FALSE;
+    return gdk_wayland_toplevel_set_transient_for_exported(GDK_TOPLEVEL(surface), handle);
 }
 
 #endif
