@@ -22,14 +22,22 @@ extension ServiceTests.Service {
         return (program, id)
     }
 
+    /// The X window titled `title` on the test desktop's display (xdotool), as xprop takes it.
+    func xWindow(titled title: String) throws -> String {
+        let search = try run("/usr/bin/xdotool", ["search", "--name", "^\(title)$"], environment: ["DISPLAY": desktop.display])
+        return try #require(search.stdout.split(separator: "\n").first.map(String.init), "\(search)")
+    }
+
+    /// xprop's lines of `window` (all its properties, or those named).
+    func xProperties(_ window: String, _ names: [String] = []) throws -> String {
+        try run("/usr/bin/xprop", ["-id", window] + names, environment: ["DISPLAY": desktop.display]).stdout
+    }
+
     /// The window WM_TRANSIENT_FOR names on the window titled `title`, as `x11:XID`; `nil`
     /// when it has none.
     func transientParent(ofWindowTitled title: String) throws -> String? {
-        let x = ["DISPLAY": desktop.display, "PATH": "/usr/bin:/bin"]
-        let search = try run("/usr/bin/xdotool", ["search", "--name", "^\(title)$"], environment: x)
-        let window = try #require(search.stdout.split(separator: "\n").first.map(String.init), "\(search)")
         // "WM_TRANSIENT_FOR(WINDOW): window id # 0x1e00007"
-        let property = try run("/usr/bin/xprop", ["-id", window, "WM_TRANSIENT_FOR"], environment: x).stdout
+        let property = try xProperties(try xWindow(titled: title), ["WM_TRANSIENT_FOR"])
         guard let hex = property.split(separator: "#").last?.trimmingCharacters(in: .whitespacesAndNewlines),
               hex.hasPrefix("0x"), let id = UInt(hex.dropFirst(2), radix: 16) else { return nil }
         return "x11:" + String(id, radix: 16)
