@@ -58,6 +58,20 @@ extension ServiceTests.Service {
         #expect(try jsonObject(result.stdout)["response"] as? Int == 1, "\(result)")
     }
 
+    /// With no account the request asks first: the chooser is kept above the application too.
+    @Test func theEmailPortalsChooserIsKeptAboveTheApplicationsWindow() throws {
+        try sandbox.installHandler("thunderbird.desktop", name: "Thunderbird", program: "thunderbird")
+        let parent = try applicationWindow()
+        defer { parent.program.stop() }
+        let call = try compose(["--handle", "/org/freedesktop/portal/desktop/request/1_42/parent_chooser", "--app-id",
+                                "org.gnome.TextEditor", "--to", "joe@example.com", "--parent-window", parent.id])
+        _ = try desktop.drive(["wait-chooser"], timeout: 30)
+        #expect(try transientParent(ofWindowTitled: "Choose How to Send") == parent.id)
+        _ = try desktop.drive(["press:Cancel", "wait-chooser-gone"], timeout: 20)
+        let result = call.finish(timeout: 30)
+        #expect(try jsonObject(result.stdout)["response"] as? Int == 1, "\(result)")
+    }
+
     /// A link the OpenURI portal launched (GIO's launch, with PARENT_WINDOW_ID added by the
     /// portal's launch context) opens its sheet above the application that asked.
     @Test func theOpenURIPortalsSheetIsKeptAboveTheApplicationsWindow() throws {
