@@ -43,33 +43,31 @@ extension ServiceTests.Service {
         return "x11:" + String(id, radix: 16)
     }
 
-    @Test func theEmailPortalsSheetIsKeptAboveTheApplicationsWindow() throws {
-        let server = try SMTPTestServer(.plain)
-        try writeAccount(sandbox, port: server.port, security: "none")
+    /// An application's ComposeEmail naming its window as `parent_window`: the window the
+    /// request opens (waited for with `wait`, titled `title`) is transient for it; Cancel
+    /// (the window gone by `gone`) is the portal's response 1.
+    func expectPortalWindowKeptAbove(wait: String, title: String, gone: String) throws {
         let parent = try applicationWindow()
         defer { parent.program.stop() }
         let call = try compose(["--handle", "/org/freedesktop/portal/desktop/request/1_42/parent", "--app-id",
-                                "org.gnome.TextEditor", "--to", "joe@example.com", "--subject", "Above",
-                                "--parent-window", parent.id])
-        _ = try desktop.drive(["wait-sheet"], timeout: 30)
-        #expect(try transientParent(ofWindowTitled: "Message to joe@example.com") == parent.id)
-        _ = try desktop.drive(["press:Cancel", "wait-gone"], timeout: 20)
+                                "org.gnome.TextEditor", "--to", "joe@example.com", "--parent-window", parent.id])
+        _ = try desktop.drive([wait], timeout: 30)
+        #expect(try transientParent(ofWindowTitled: title) == parent.id)
+        _ = try desktop.drive(["press:Cancel", gone], timeout: 20)
         let result = call.finish(timeout: 30)
         #expect(try jsonObject(result.stdout)["response"] as? Int == 1, "\(result)")
+    }
+
+    @Test func theEmailPortalsSheetIsKeptAboveTheApplicationsWindow() throws {
+        let server = try SMTPTestServer(.plain)
+        try writeAccount(sandbox, port: server.port, security: "none")
+        try expectPortalWindowKeptAbove(wait: "wait-sheet", title: "Message to joe@example.com", gone: "wait-gone")
     }
 
     /// With no account the request asks first: the chooser is kept above the application too.
     @Test func theEmailPortalsChooserIsKeptAboveTheApplicationsWindow() throws {
         try sandbox.installHandler("thunderbird.desktop", name: "Thunderbird", program: "thunderbird")
-        let parent = try applicationWindow()
-        defer { parent.program.stop() }
-        let call = try compose(["--handle", "/org/freedesktop/portal/desktop/request/1_42/parent_chooser", "--app-id",
-                                "org.gnome.TextEditor", "--to", "joe@example.com", "--parent-window", parent.id])
-        _ = try desktop.drive(["wait-chooser"], timeout: 30)
-        #expect(try transientParent(ofWindowTitled: "Choose How to Send") == parent.id)
-        _ = try desktop.drive(["press:Cancel", "wait-chooser-gone"], timeout: 20)
-        let result = call.finish(timeout: 30)
-        #expect(try jsonObject(result.stdout)["response"] as? Int == 1, "\(result)")
+        try expectPortalWindowKeptAbove(wait: "wait-chooser", title: "Choose How to Send", gone: "wait-chooser-gone")
     }
 
     /// A link the OpenURI portal launched (GIO's launch, with PARENT_WINDOW_ID added by the
