@@ -10,6 +10,8 @@
 #include <gtk/gtk.h>
 #include <adwaita.h>
 #include <gdk/wayland/gdkwayland.h>
+#include <gdk/x11/gdkx.h>
+#include <dlfcn.h>
 
 /* g_signal_connect is a macro. */
 static inline gulong mr_signal_connect(gpointer instance, const char *signal, GCallback handler, gpointer data) {
@@ -41,6 +43,7 @@ static inline GtkNative *mr_native(GtkWidget *widget) { return GTK_NATIVE(widget
 
 /* Whether GDK runs on Wayland here: gdk_wayland_* calls are for a GdkWaylandDisplay only. */
 static inline gboolean mr_is_wayland_display(GdkDisplay *display) { return GDK_IS_WAYLAND_DISPLAY(display); }
+static inline gboolean mr_is_x11_display(GdkDisplay *display) { return GDK_IS_X11_DISPLAY(display); }
 
 /* gtk_accessible_update_property and _relation are variadic. The name a screen reader
  * speaks, and the tests find the control by. */
@@ -121,5 +124,54 @@ static inline void mr_set_accels(GtkApplication *application, const char *action
 
 /* The URI of the file at `index` of the GFile array of GApplication's "open" signal. */
 static inline gchar *mr_file_uri(GFile **files, gint index) { return g_file_get_uri(files[index]); }
+
+/* The platform data of org.freedesktop.Application's calls (Open, Activate, ActivateAction),
+ * read after GtkApplication's own reading (its class's before_emit, which puts the
+ * desktop-startup-id on the display) and before the call's signal is emitted. The class's
+ * before_emit is wrapped once per process; the reader and GTK's own function are kept here,
+ * in the one copy of this code that the installing call reaches. */
+typedef void (*MrPlatformDataReader)(GVariant *platform_data);
+static inline void (**mr_gtk_before_emit(void))(GApplication *, GVariant *) {
+    static void (*before_emit)(GApplication *, GVariant *);
+    return &before_emit;
+}
+static inline MrPlatformDataReader *mr_platform_data_reader(void) {
+    static MrPlatformDataReader reader;
+    return &reader;
+}
+static inline void mr_before_emit(GApplication *application, GVariant *platform_data) {
+    if (*mr_gtk_before_emit()) (*mr_gtk_before_emit())(application, platform_data);
+    if (*mr_platform_data_reader()) (*mr_platform_data_reader())(platform_data);
+}
+static inline void mr_read_platform_data(GApplication *application, MrPlatformDataReader reader) {
+    GApplicationClass *class = G_APPLICATION_GET_CLASS(application);
+    if (class->before_emit == mr_before_emit) return;
+    *mr_gtk_before_emit() = class->before_emit;
+    *mr_platform_data_reader() = reader;
+    class->before_emit = mr_before_emit;
+}
+
+/* A window made transient for another program's (the application a portal request came
+ * from), after it is realized and before it maps. On X11, WM_TRANSIENT_FOR through
+ * XSetTransientForHint of the libX11 that GDK's X11 backend loaded (dlsym: mailto-route-desktop
+ * links no X library itself), on GDK's own connection, errors trapped (a parent that is gone
+ * by now is a BadWindow). On Wayland, xdg-foreign's import of the handle the application
+ * exported (GTK 4.8's gdk_wayland_toplevel_set_transient_for_exported). Whether it was set. */
+static inline gboolean mr_set_x11_transient_for(GtkWidget *window, unsigned long parent) {
+    typedef int (*SetTransientForHint)(Display *, Window, Window);
+    GdkSurface *surface = gtk_native_get_surface(GTK_NATIVE(window));
+    if (!surface || !GDK_IS_X11_SURFACE(surface)) return FALSE;
+    SetTransientForHint set = (SetTransientForHint)dlsym(RTLD_DEFAULT, "XSetTransientForHint");
+    if (!set) return FALSE;
+    GdkDisplay *display = gdk_surface_get_display(surface);
+    gdk_x11_display_error_trap_push(display);
+    set(GDK_SURFACE_XDISPLAY(surface), GDK_SURFACE_XID(surface), (Window)parent);
+    return gdk_x11_display_error_trap_pop(display) == 0;
+}
+static inline gboolean mr_set_wayland_transient_for(GtkWidget *window, const char *handle) {
+    GdkSurface *surface = gtk_native_get_surface(GTK_NATIVE(window));
+    if (!surface || !GDK_IS_WAYLAND_TOPLEVEL(surface)) return FALSE;
+    return gdk_wayland_toplevel_set_transient_for_exported(GDK_TOPLEVEL(surface), handle);
+}
 
 #endif

@@ -27,6 +27,8 @@ public struct ChooserContent: Sendable {
     public var canRemember: Bool
     /// The application that asked through the Email portal (its app id); `nil`: a link.
     public var requestingApplication: String?
+    /// The requesting application's window, which the chooser is kept above (ParentWindow).
+    public var parentWindow: ParentWindow?
     /// The way chosen when the chooser opens (`Way.preferred`): Return takes it.
     public var preselected = 0
 

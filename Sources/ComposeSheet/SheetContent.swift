@@ -33,6 +33,8 @@ public struct SheetContent: Sendable {
     /// The application that asked for the message (the Email portal's caller), named in
     /// the title; `nil` for a link or the command line.
     public var requestingApplication: String?
+    /// The requesting application's window, which the sheet is kept above (ParentWindow).
+    public var parentWindow: ParentWindow?
     /// The program that asked for `email.requestedAttachments` ("Chromium"), named above
     /// them; `nil`: the link.
     public var attachmentsRequestedBy: String?

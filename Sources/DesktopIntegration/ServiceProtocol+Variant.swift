@@ -14,6 +14,7 @@ extension ServiceProtocol.Request {
         if let arrival { options.append(("arrival", VariantBuilder.string(arrival))) }
         if notify { options.append(("notify", VariantBuilder.boolean(true))) }
         if let activationToken { options.append(("activation-token", VariantBuilder.string(activationToken))) }
+        if let parentWindow { options.append(("parent-window", VariantBuilder.string(parentWindow))) }
         switch plan {
         case nil: break
         case .sheet?: options.append(("plan", VariantBuilder.string("sheet")))
@@ -42,6 +43,7 @@ extension ServiceProtocol.Request {
         arrival = options.lookup("arrival")?.string
         notify = options.lookup("notify")?.boolean ?? false
         activationToken = options.lookup("activation-token")?.string.flatMap { $0.isEmpty ? nil : $0 }
+        parentWindow = options.lookup("parent-window")?.string.flatMap { $0.isEmpty ? nil : $0 }
         switch options.lookup("plan")?.string {
         case "sheet": plan = .sheet
         case "choose":

@@ -10,7 +10,8 @@ import MailtoCore
 ///     signal Finished(s request, i status, s report, s message)
 ///
 /// `url` is the link (`""` for an empty sheet); the options are `ServiceProtocol.Request`'s
-/// (`source`, `local`, `trust`, `requested-by`, `notify`, `activation-token`). `Finished`
+/// (`source`, `local`, `trust`, `requested-by`, `notify`, `activation-token`,
+/// `parent-window`). `Finished`
 /// comes once per request, to its caller only: the exit status (docs/design.md's), the
 /// `RouteReport` as data (its JSON, as `--json` prints it; `""` when nothing was routed)
 /// and, when nothing was, why (a URL that does not read, no display).
@@ -51,6 +52,9 @@ public enum ServiceProtocol {
         public var notify = false
         /// The click's activation token (Wayland's, or X11's startup notification id).
         public var activationToken: String?
+        /// The window of the application that asked (`x11:XID`, `wayland:HANDLE`: the
+        /// portal's `PARENT_WINDOW_ID`), which the request's windows are kept above.
+        public var parentWindow: String?
         /// What the caller's plan was, made once where the click arrived (the plan `check`
         /// shows): the sheet, or the chooser with the ways it offers. The service carries
         /// it out rather than deciding again in its own environment (D-Bus activation's,

@@ -136,6 +136,11 @@ public enum DesktopProgram {
         // window and inherited by no program started from here.
         request.activationToken = ClickTokenEnvironment.atStart()
         ClickTokenEnvironment.clear()
+        // The portal's OpenURI launch names the application's window, inherited from the
+        // command line that started this program (Arrival's parentWindow, on the bus).
+        if request.parentWindow == nil, request.arrival == Arrival.Kind.portalOpenURI.rawValue {
+            request.parentWindow = getenv("PARENT_WINDOW_ID").map { String(cString: $0) }
+        }
         // Nobody at a terminal: the user learns in a notification what came of it (the sheet
         // has closed by then).
         request.notify = !hasTerminal()

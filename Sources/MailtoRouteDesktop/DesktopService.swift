@@ -74,8 +74,9 @@ public final class DesktopService: ServiceDelegate, ServiceRequests, @unchecked 
         }
         // The chooser, when it asks first, spends the click's token; the sheet after it has none.
         let token = ClickToken(request.activationToken)
+        let parent = ParentWindow(request.parentWindow)
         let showSheet = { [self] (setUp: Bool) -> Void in
-            openSheet(start.email, source: start.source, session: session, token: token.take(),
+            openSheet(start.email, source: start.source, session: session, token: token.take(), parent: parent,
                       attachmentsRequestedBy: request.requestedBy, setUp: setUp) { [self] host, warnings in
                 conclude(host, warnings: warnings, notify: request.notify) { report in
                     answer(SheetDelivery.outcome(report))
@@ -85,7 +86,7 @@ public final class DesktopService: ServiceDelegate, ServiceRequests, @unchecked 
         // A link that can go several ways asks once first (the plan's .choose): as the caller
         // planned it, with the ways it offers, else as planned here.
         if let email = start.email, let ways = chooserWays(request, email: email, source: start.source, session: session) {
-            choose(email, ways: ways, session: session, token: token.take(), notify: request.notify,
+            choose(email, ways: ways, session: session, token: token.take(), parent: parent, notify: request.notify,
                    requestedBy: request.requestedBy, sheet: showSheet, done: { answer(SheetDelivery.outcome($0)) })
             return
         }
@@ -108,12 +109,14 @@ public final class DesktopService: ServiceDelegate, ServiceRequests, @unchecked 
     /// `done` hearing the report.
     @discardableResult
     private func choose(
-        _ email: EmailData, ways given: [Way]? = nil, session: Session, token: String?, notify: Bool, requestedBy: String? = nil,
+        _ email: EmailData, ways given: [Way]? = nil, session: Session, token: String?, parent: ParentWindow? = nil, notify: Bool,
+        requestedBy: String? = nil,
         source: SheetSource = .link, application app: String? = nil,
         sheet: @escaping (_ setUp: Bool) -> Void, done: @escaping @Sendable (RouteReport) -> Void
     ) -> any SheetWindow {
         let ways = given ?? session.ways()
-        let content = ChooserDelivery.content(for: email, ways: ways, session: session, source: source, application: app)
+        var content = ChooserDelivery.content(for: email, ways: ways, session: session, source: source, application: app)
+        content.parentWindow = parent
         return application.openChooser(content, activationToken: token) { [self] answer in
             switch ChooserDelivery.outcome(of: answer, ways: ways, email: email, session: session, requestedBy: requestedBy,
                                            source: source, application: app) {
@@ -210,13 +213,15 @@ public final class DesktopService: ServiceDelegate, ServiceRequests, @unchecked 
         let plan = session.plan(routed)
         let wantsSheet = plan == .sheet || plan == .choose
         let token = ClickToken(request.activationToken)
+        let parent = ParentWindow(request.parentWindow)
         if plan == .choose, application.showsSheets {
             // The application's first request asks once; Always is kept for its app id. The
             // handle withdraws the chooser, then the sheet it opened.
             var handle: (any SheetWindow)?
-            handle = choose(email, session: session, token: token.take(), notify: true, source: .portal, application: app,
+            handle = choose(email, session: session, token: token.take(), parent: parent, notify: true, source: .portal,
+                            application: app,
                             sheet: { [self] setUp in
-                                let opened = openSheet(email, source: .portal, session: session, token: token.take(),
+                                let opened = openSheet(email, source: .portal, session: session, token: token.take(), parent: parent,
                                                        requestedBy: app, setUp: setUp) { [self] host, warnings in
                                     conclude(host, warnings: warnings, notify: true) { report in respond(report.map(Self.portalResponse) ?? 2) }
                                 }
@@ -231,7 +236,7 @@ public final class DesktopService: ServiceDelegate, ServiceRequests, @unchecked 
             }
             return nil
         }
-        return openSheet(email, source: .portal, session: session, token: token.take(),
+        return openSheet(email, source: .portal, session: session, token: token.take(), parent: parent,
                          requestedBy: request.appID.isEmpty ? nil : request.appID) { [self] host, warnings in
             conclude(host, warnings: warnings, notify: true) { report in
                 respond(report.map(Self.portalResponse) ?? 2)
@@ -289,11 +294,12 @@ public final class DesktopService: ServiceDelegate, ServiceRequests, @unchecked 
 
     @discardableResult
     private func openSheet(
-        _ email: EmailData?, source: SheetSource, session: Session, token: String?, requestedBy: String? = nil,
+        _ email: EmailData?, source: SheetSource, session: Session, token: String?, parent: ParentWindow? = nil, requestedBy: String? = nil,
         attachmentsRequestedBy: String? = nil, setUp: Bool = false, ended: @escaping (SheetDeliveryHost, [String]) -> Void
     ) -> any SheetWindow {
         var start = SheetDelivery.start(email, source: source, session: session, attachmentsRequestedBy: attachmentsRequestedBy)
         start.content.requestingApplication = requestedBy
+        start.content.parentWindow = parent
         start.content.opensSetup = setUp
         let host = SheetDeliveryHost(source: source, session: session)
         let warnings = start.warnings

@@ -49,3 +49,27 @@ import Testing
         #expect(ClickTokenEnvironment.passedOn { ["HOME": "/h"][$0] }.isEmpty)
     }
 }
+
+/// The click's token in the platform data of an org.freedesktop.Application call: GLib 2.76
+/// and later launchers send `activation-token` beside `desktop-startup-id`, GTK 4.8 reads the
+/// older key only.
+@Suite struct ClickTokenPlatformDataTests {
+    @Test func theActivationTokenComesBeforeTheStartupID() {
+        let both = ["desktop-startup-id": "gio-7_TIME42", "activation-token": "wayland-token"]
+        #expect(ClickTokenPlatformData.token { both[$0] } == "wayland-token")
+    }
+
+    @Test func anActivationTokenAloneIsTheToken() {
+        #expect(ClickTokenPlatformData.token { ["activation-token": "kwin-1"][$0] } == "kwin-1")
+    }
+
+    @Test func glib274sStartupIDAloneIsTheToken() {
+        #expect(ClickTokenPlatformData.token { ["desktop-startup-id": "gio-7_TIME42"][$0] } == "gio-7_TIME42")
+    }
+
+    @Test func anEmptyValueIsNoToken() {
+        #expect(ClickTokenPlatformData.token { ["activation-token": "", "desktop-startup-id": "id-1"][$0] } == "id-1")
+        #expect(ClickTokenPlatformData.token { ["activation-token": ""][$0] } == nil)
+        #expect(ClickTokenPlatformData.token { _ in nil } == nil)
+    }
+}

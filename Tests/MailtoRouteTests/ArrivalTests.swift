@@ -39,6 +39,14 @@ import Testing
         #expect(arrival(environment) == Arrival(kind: .portalOpenURI))
     }
 
+    /// An application that names its window to the portal has it in PARENT_WINDOW_ID, which
+    /// the window the link opens is kept above.
+    @Test func thePortalsLaunchCarriesTheApplicationsWindow() {
+        var environment = Self.gio
+        environment["PARENT_WINDOW_ID"] = "x11:1e00007"
+        #expect(arrival(environment) == Arrival(kind: .portalOpenURI, parentWindow: "x11:1e00007"))
+    }
+
     /// A GIO launch of another process, whose environment this one inherited (a mail
     /// program started by a handoff runs mailto-route again), is not this one's.
     @Test func anInheritedLaunchIsTheCommandLine() {

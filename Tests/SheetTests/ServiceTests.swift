@@ -306,15 +306,9 @@ extension ServiceTests {
                                              environment: clickEnvironment, directory: sandbox.root)
             _ = try desktop.drive(["wait-sheet"], timeout: 30)
             #expect(serviceIsRunning, "the sheet is the service's")
-            let x = ["DISPLAY": desktop.display]
-            let search = try run("/usr/bin/xdotool", ["search", "--name", "^Message to zed@example.com$"], environment: x)
-            let window = try #require(search.stdout.split(separator: "\n").first.map(String.init), "\(search)")
-            let properties = try run("/usr/bin/xprop", ["-id", window], environment: x).stdout
-            #expect(properties.contains("_NET_WM_USER_TIME(CARDINAL) = 4242"), "\(properties)")
-            let leader = try #require(properties.split(separator: "\n").first { $0.hasPrefix("WM_CLIENT_LEADER") }?
-                .split(separator: " ").last.map(String.init), "\(properties)")
-            let startup = try run("/usr/bin/xprop", ["-id", leader, "_NET_STARTUP_ID"], environment: x).stdout
-                + (try run("/usr/bin/xprop", ["-id", window, "_NET_STARTUP_ID"], environment: x).stdout)
+            let window = try xWindow(titled: "Message to zed@example.com")
+            #expect(try xProperties(window).contains("_NET_WM_USER_TIME(CARDINAL) = 4242"))
+            let startup = try startupID(of: window)
             #expect(startup.contains("\"\(id)\""), "\(startup)")
             _ = try desktop.drive(["press:Cancel", "wait-gone"], timeout: 20)
             #expect(program.finish().status == 4)

@@ -96,6 +96,7 @@ final class ChooserWindow {
     /// Shows it; `activationToken` as for the sheet (WindowActivation.swift).
     func present(activationToken: String?) {
         if let chosen { gtk_window_set_focus(mr_window(window.widget), choices[chosen].widget) }
+        setTransientParent(window.widget, content.parentWindow)
         presentWindow(window.widget, activationToken: activationToken)
     }
 

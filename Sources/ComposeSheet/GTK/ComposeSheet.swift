@@ -192,6 +192,7 @@ final class ComposeSheet {
         // Before presenting: focusing To and then moving on would leave its text selected.
         let first = entryText(to.widget).isEmpty ? to : textView
         gtk_window_set_focus(mr_window(window.widget), first.widget)
+        setTransientParent(window.widget, content.parentWindow)
         presentWindow(window.widget, activationToken: activationToken)
         if content.offersSetup, content.opensSetup { openSetup() }
     }

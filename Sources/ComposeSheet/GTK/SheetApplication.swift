@@ -56,6 +56,7 @@ public final class SheetApplication {
         connections.connect(application, "activate", callback(onActivate), data: data)
         connections.connect(application, "startup", callback(onStartup), data: data)
         connections.connect(application, "open", unsafeBitCast(onOpen as OpenHandler, to: GCallback.self), data: data)
+        if windowed, id != nil { readPlatformDataTokens(of: gApplication) }
     }
 
     deinit {

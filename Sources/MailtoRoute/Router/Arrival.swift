@@ -26,10 +26,15 @@ public struct Arrival: Sendable, Equatable {
     public var kind: Kind
     /// The program that asked, as a person knows it ("Firefox"); `nil`: not known.
     public var requester: String?
+    /// The window of the application that asked, as the portal's OpenURI launch names it
+    /// (`PARENT_WINDOW_ID`: `x11:XID` or `wayland:HANDLE`), which the window the request
+    /// opens is kept above; `nil`: none named (Chromium names none), or another way.
+    public var parentWindow: String?
 
-    public init(kind: Kind, requester: String? = nil) {
+    public init(kind: Kind, requester: String? = nil, parentWindow: String? = nil) {
         self.kind = kind
         self.requester = requester
+        self.parentWindow = parentWindow
     }
 
     /// How this process's `open` was started: `ofOpen(environment:…)` on its own
@@ -54,7 +59,9 @@ public struct Arrival: Sendable, Equatable {
     ) -> Arrival {
         if viaXDGEmail { return Arrival(kind: .xdgEmail) }
         guard value("GIO_LAUNCHED_DESKTOP_FILE_PID") == String(ownPID) else { return Arrival(kind: .commandLine) }
-        if value("PARENT_WINDOW_ID") != nil { return Arrival(kind: .portalOpenURI) }
+        if let parent = value("PARENT_WINDOW_ID") {
+            return Arrival(kind: .portalOpenURI, parentWindow: parent.isEmpty ? nil : parent)
+        }
         let leader = processGroupLeader().flatMap { $0.uid == ownUID && $0.pid != ownPID ? $0 : nil }
         return Arrival(kind: .gioLaunch, requester: leader.flatMap(XDGEmailCaller.knownProgram))
     }

@@ -70,6 +70,7 @@ enum OpenCommand: Command {
             var sheetRequest = ServiceProtocol.Request(url: url, source: .link, trust: trust)
             sheetRequest.plan = plan == .choose ? .choose(session.ways().map(\.offered)) : .sheet
             sheetRequest.arrival = arrival.kind.rawValue
+            sheetRequest.parentWindow = arrival.parentWindow
             if let status = DesktopSheet.run(sheetRequest, session: session, json: arguments.has("--json"), output: output) {
                 return status
             }

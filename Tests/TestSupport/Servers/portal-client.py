@@ -6,6 +6,7 @@ DBUS_SESSION_BUS_ADDRESS exactly as xdg-desktop-portal's frontend calls a backen
 
   portal-client.py --handle PATH --app-id ID [--to A]... [--cc A]... [--bcc A]...
                    [--subject S] [--body B] [--attach PATH]... [--close-after SECONDS]
+                   [--parent-window x11:XID]
 
 --close-after calls org.freedesktop.impl.portal.Request.Close on the handle, as the
 frontend does when the application withdraws its request.
@@ -31,6 +32,7 @@ parser.add_argument("--subject")
 parser.add_argument("--body")
 parser.add_argument("--attach", action="append", default=[])
 parser.add_argument("--close-after", type=float)
+parser.add_argument("--parent-window", default="")
 parser.add_argument("--timeout", type=float, default=120)
 args = parser.parse_args()
 
@@ -66,7 +68,7 @@ def failed(error):
 
 
 backend = dbus.Interface(bus.get_object(BACKEND, PATH), "org.freedesktop.impl.portal.Email")
-backend.ComposeEmail(dbus.ObjectPath(args.handle), args.app_id, "", dbus.Dictionary(options, signature="sv"),
+backend.ComposeEmail(dbus.ObjectPath(args.handle), args.app_id, args.parent_window, dbus.Dictionary(options, signature="sv"),
                      reply_handler=answered, error_handler=failed, timeout=args.timeout)
 
 
