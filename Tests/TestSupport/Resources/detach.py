@@ -4,6 +4,7 @@ descriptors or signal settings (Swift's launchDetached reads the one line)."""
 import json
 import os
 import signal
+import socket
 import sys
 import threading
 import traceback
@@ -23,6 +24,16 @@ def detach(port):
     null = os.open(os.devnull, os.O_RDWR)
     for descriptor in (0, 1, 2):
         os.dup2(null, descriptor)
+
+
+def free_port():
+    """A loopback port that was free a moment ago, for a server that cannot be given port 0
+    (Postfix's and Dovecot's configurations name theirs)."""
+    probe = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    probe.bind(("127.0.0.1", 0))
+    port = probe.getsockname()[1]
+    probe.close()
+    return port
 
 
 def json_log(path):

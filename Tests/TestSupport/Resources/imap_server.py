@@ -44,19 +44,11 @@ import time
 import urllib.parse
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from detach import supervise_detached  # noqa: E402
+from detach import free_port, supervise_detached  # noqa: E402
 
 DOVECOT = "/usr/sbin/dovecot"
 PR_SET_PDEATHSIG = 1
 NOBODY = 65534
-
-
-def free_port():
-    probe = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    probe.bind(("127.0.0.1", 0))
-    port = probe.getsockname()[1]
-    probe.close()
-    return port
 
 
 def quote(value):

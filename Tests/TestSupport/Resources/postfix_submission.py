@@ -74,20 +74,12 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from detach import supervise_detached  # noqa: E402
+from detach import free_port, supervise_detached  # noqa: E402
 
 POSTFIX_DAEMONS = "/usr/lib/postfix/sbin"
 DOVECOT = "/usr/sbin/dovecot"
 PR_SET_PDEATHSIG = 1
 PR_SET_CHILD_SUBREAPER = 36
-
-
-def free_port():
-    probe = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    probe.bind(("127.0.0.1", 0))
-    port = probe.getsockname()[1]
-    probe.close()
-    return port
 
 
 def write(path, text, mode=0o644):
