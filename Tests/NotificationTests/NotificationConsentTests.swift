@@ -122,6 +122,9 @@ import TestSupport
     @Test func busWithoutNotificationServerIsNotConsent() throws {
         let sandbox = try Sandbox()
         let bus = try PrivateSessionBus()
+        // Nothing else holds the bus: kept to the end, or it may be stopped (its deinit) as
+        // soon as its address is read, and the probe finds no bus rather than no server.
+        defer { withExtendedLifetime(bus) {} }
         let result = try probeWithoutTerminal(
             ["ask", "--channel", "notification", "mailto:joe@example.org"], in: sandbox, bus: bus.address)
         #expect(result.decision?.hasPrefix("notConsented: cannot ask with a notification: no notification server") == true, "\(result)")
