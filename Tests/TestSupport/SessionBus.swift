@@ -43,6 +43,9 @@ public final class PrivateSessionBus: @unchecked Sendable {
             "/usr/bin/dbus-daemon", "--config-file=\(config.path)", "--nofork", "--nopidfile",
         ], environment: activation, unset: unset, output: directory.appendingPathComponent("bus.log").path)
         try process.waitForReady(socket, name: "dbus-daemon")
+        // The socket's file exists from bind(), a moment before listen(): a client then is
+        // refused (seen under load). Ready once a connection is taken.
+        try waitUntil("dbus-daemon accepts connections on \(socket)", every: 0.005) { acceptsConnections(socket) }
         address = "unix:path=\(socket)"
     }
 
@@ -270,4 +273,24 @@ public final class ServerProcess: @unchecked Sendable {
 public struct TestSupportError: Error, CustomStringConvertible {
     public var description: String
     public init(_ description: String) { self.description = description }
+}
+
+/// Whether a process listens on the Unix socket at `path` (a connection is taken).
+func acceptsConnections(_ path: String) -> Bool {
+    let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+    guard descriptor >= 0 else { return false }
+    defer { close(descriptor) }
+    var address = sockaddr_un()
+    address.sun_family = sa_family_t(AF_UNIX)
+    let bytes = Array(path.utf8)
+    guard bytes.count < MemoryLayout.size(ofValue: address.sun_path) else { return false }
+    withUnsafeMutableBytes(of: &address.sun_path) { raw in
+        raw.copyBytes(from: bytes)
+        raw[bytes.count] = 0
+    }
+    return withUnsafePointer(to: &address) { pointer in
+        pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+            connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) == 0
+        }
+    }
 }
