@@ -65,10 +65,12 @@ public final class BrowserPage: @unchecked Sendable {
         var environment = desktop.environment(environment)
         if let bus { environment["DBUS_SESSION_BUS_ADDRESS"] = bus }
         browser = try DesktopProgram(arguments, environment: environment, directory: site)
-        let shown = try run("/usr/bin/timeout", ["60", "/usr/bin/xdotool", "search", "--sync", "--onlyvisible", "--name", "^Ready( |$)"],
-                            environment: ["DISPLAY": display], timeout: 70)
+        // A bound for a browser that never shows the page, not a measure: a browser's first
+        // start on two loaded cores took over 60 s in a full run.
+        let shown = try run("/usr/bin/timeout", ["180", "/usr/bin/xdotool", "search", "--sync", "--onlyvisible", "--name", "^Ready( |$)"],
+                            environment: ["DISPLAY": display], timeout: 190)
         guard shown.status == 0 else {
-            throw TestSupportError("\(kind) did not show \(url) within 60 s: \(shown) \(browser.finish(timeout: 1))")
+            throw TestSupportError("\(kind) did not show \(url) within 180 s: \(shown) \(browser.finish(timeout: 1))")
         }
     }
 
