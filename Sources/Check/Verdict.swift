@@ -49,6 +49,11 @@ enum Verdict {
                 + "start-up on that (their issue 1455), taking every portal down; %@", missing.key, report.emailBackend.config ?? "?",
                                       missing.name, fix))
         }
+        if report.desktopService.onWayland, report.desktopService.wlCopy == nil {
+            report.warnings.append(tr("on Wayland the compositor gives the clipboard only to the window with the keyboard focus: "
+                + "Copy Address asked from a terminal, kept with Always or chosen in the chooser needs wl-copy, which is not "
+                + "installed; install wl-clipboard"))
+        }
         if report.policy.value == .direct, account.usable {
             report.warnings.append(
                 tr("policy=direct lets any clicked link send mail without asking; set policy=ask in [route] of %@ to be asked", report.configFile))

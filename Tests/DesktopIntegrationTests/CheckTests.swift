@@ -67,6 +67,28 @@ private func emailPortal(on bus: PrivateSessionBus, version: Int) throws -> Serv
 }
 
 @Suite struct CheckTests {
+    // MARK: - Copy Address on Wayland
+
+    /// On Wayland Copy Address without a focused window of the service's goes through
+    /// wl-copy: check names it where it is, and warns where it is not (its PATH then only the
+    /// sandbox's bin: Debian's /bin is /usr/bin, where wl-copy may be installed).
+    @Test func onWaylandCheckSaysWhetherWlCopyCanTakeTheClipboard() throws {
+        let sandbox = try Sandbox()
+        let bin = sandbox.root.appendingPathComponent("bin").path
+        let missing = try check(sandbox, ["WAYLAND_DISPLAY": "wayland-test", "PATH": bin])
+        #expect((missing.object["warnings"] as? [String])?.contains { $0.contains("needs wl-copy, which is not installed") } == true,
+                "\(missing.json)")
+        #expect(member(missing.object, "desktopService", "wlCopy") is NSNull, "\(missing.json)")
+        let stub = try sandbox.installScript("wl-copy", "exit 0")
+        let present = try check(sandbox, ["WAYLAND_DISPLAY": "wayland-test", "PATH": bin])
+        #expect(member(present.object, "desktopService", "wlCopy") as? String == stub, "\(present.json)")
+        #expect((present.object["warnings"] as? [String])?.contains { $0.contains("wl-copy") } == false, "\(present.json)")
+        #expect(row(present.table, "Copy Address")?.hasPrefix("through \(stub)") == true, "\(present.table)")
+        // Not on Wayland: nothing said of it.
+        let x11 = try check(sandbox, ["PATH": bin])
+        #expect(row(x11.table, "Copy Address") == nil, "\(x11.table)")
+    }
+
     // MARK: - Mail programs
 
     @Test func noHandlerAndNoAccountOnlySavesADraft() throws {

@@ -20,6 +20,11 @@ extension CheckReport {
         /// or the bus did not answer (`problem`).
         public var running: Bool?
         public var problem: String?
+        /// On Wayland (`WAYLAND_DISPLAY` set), where Copy Address without a focused window of
+        /// the service's goes through `wl-copy` (ClipboardHandover): its path, or `nil` when
+        /// it is not installed. `onWayland` false: not asked.
+        public var onWayland = false
+        public var wlCopy: String?
     }
 }
 
@@ -33,6 +38,8 @@ extension Check {
             .map { "\($0)/\(name)" }
             .filter { access($0, R_OK) == 0 }
         facts.startsAtLogin = access(registration.autostartPath, R_OK) == 0
+        facts.onWayland = !(getenv("WAYLAND_DISPLAY").map { String(cString: $0) } ?? "").isEmpty
+        facts.wlCopy = facts.onWayland ? DesktopEntries.findProgram(ClipboardHandover.program) : nil
         if askingTheBus {
             do {
                 facts.running = try SheetService.isRunning(callTimeout: busSeconds)
@@ -57,13 +64,17 @@ extension CheckReport.DesktopService: CheckSection {
         }
         let answer = running.map { $0 ? tr("yes, on the session bus") : tr("no (started by the first sheet)") }
         rows.append((tr("running"), answer ?? problem.map { tr("unknown (%@)", $0) } ?? tr("not asked (--offline)")))
+        if onWayland {
+            rows.append((tr("Copy Address"), wlCopy.map { tr("through %@ where the service has no focused window", $0) }
+                         ?? tr("wl-copy is not installed: on Wayland a copy asked from a terminal or the chooser fails")))
+        }
         return rows
     }
 
     public var jsonMembers: [(String, JSON)] {
         [("desktopService", .object([
             ("sheetProgram", .string(sheetProgram)), ("serviceFiles", .strings(serviceFiles)),
-            ("running", nullable(running, JSON.bool)),
+            ("running", nullable(running, JSON.bool)), ("wlCopy", .string(wlCopy)),
         ]))]
     }
 }
