@@ -59,20 +59,11 @@ public enum ClipboardHandover {
         return ends[0]
     }
 
-    /// Wraps `g_spawn_async_with_fds` with `G_SPAWN_DO_NOT_REAP_CHILD`: `wl-copy` with
-    /// `input` as its standard input, its output and errors on /dev/null (the background
-    /// process it leaves keeps them open: a pipe would never end), and none of this
-    /// program's other descriptors (GLib closes them in the child).
+    /// `wl-copy` with `input` as its standard input, its output and errors on /dev/null (the
+    /// background process it leaves keeps them open: a pipe would never end), and none of
+    /// this program's other descriptors.
     private static func start(_ program: String, input: Int32) throws(DesktopError) -> pid_t {
-        var argv: [UnsafeMutablePointer<gchar>?] = [g_strdup(program), g_strdup("--type"), g_strdup("text/plain;charset=utf-8"), nil]
-        defer { for argument in argv { g_free(argument) } }
-        var error: UnsafeMutablePointer<GError>?
-        var pid: GPid = 0
-        let flags = GSpawnFlags(G_SPAWN_SEARCH_PATH.rawValue | G_SPAWN_DO_NOT_REAP_CHILD.rawValue
-            | G_SPAWN_STDOUT_TO_DEV_NULL.rawValue | G_SPAWN_STDERR_TO_DEV_NULL.rawValue)
-        if g_spawn_async_with_fds(nil, &argv, nil, flags, nil, nil, &pid, input, -1, -1, &error) == 0 {
-            throw takeError(error, .permanent, tr("cannot start %@", program))
-        }
-        return pid
+        try Launcher.spawn([program, "--type", "text/plain;charset=utf-8"], environment: [:], terminal: nil,
+                           input: input, discardingOutput: true)
     }
 }

@@ -155,8 +155,12 @@ public enum Launcher {
     /// Starts `argv` (the program is looked up in `PATH`): wraps `g_spawn_async_with_fds`
     /// with `G_SPAWN_DO_NOT_REAP_CHILD`, with the environment of a `GAppLaunchContext`
     /// carrying `environment`; on `terminal` (its standard input, output and error) when
-    /// given, else with mailto-route's own. Returns the child, for the caller to reap.
-    static func spawn(_ argv: [String], environment: [String: String], terminal: Int32?) throws(DesktopError) -> pid_t {
+    /// given, else with mailto-route's own, or `input` as its standard input and its output
+    /// and errors on /dev/null (`discardingOutput`). GLib closes this program's other
+    /// descriptors in the child. Returns the child, for the caller to reap.
+    static func spawn(
+        _ argv: [String], environment: [String: String], terminal: Int32?, input: Int32? = nil, discardingOutput: Bool = false
+    ) throws(DesktopError) -> pid_t {
         precondition(!argv.isEmpty, "spawn needs a program")
         let gio = try GIOLibrary.load()
         let context = try LaunchContext(environment: environment, gio: gio)
@@ -167,9 +171,11 @@ public enum Launcher {
         defer { for argument in cArgv { g_free(argument) } }
         var error: UnsafeMutablePointer<GError>?
         var pid: GPid = 0
-        let flags = GSpawnFlags(G_SPAWN_SEARCH_PATH.rawValue | G_SPAWN_DO_NOT_REAP_CHILD.rawValue)
+        var flags = G_SPAWN_SEARCH_PATH.rawValue | G_SPAWN_DO_NOT_REAP_CHILD.rawValue
+        if discardingOutput { flags |= G_SPAWN_STDOUT_TO_DEV_NULL.rawValue | G_SPAWN_STDERR_TO_DEV_NULL.rawValue }
         let descriptor = terminal ?? -1
-        if g_spawn_async_with_fds(nil, &cArgv, environ, flags, nil, nil, &pid, descriptor, descriptor, descriptor, &error) == 0 {
+        if g_spawn_async_with_fds(nil, &cArgv, environ, GSpawnFlags(flags), nil, nil, &pid, input ?? descriptor,
+                                  discardingOutput ? -1 : descriptor, discardingOutput ? -1 : descriptor, &error) == 0 {
             throw takeError(error, .permanent, tr("cannot start %@", argv[0]))
         }
         return pid
