@@ -20,12 +20,6 @@ public enum ClickTokenEnvironment {
         token { getenv($0).map { String(cString: $0) } }
     }
 
-    /// X11's startup notification id in this process's environment now, alone: what a
-    /// launcher's startup sequence is called (`StartupSequence`).
-    public static func startupID() -> String? {
-        getenv("DESKTOP_STARTUP_ID").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 }
-    }
-
     /// The token this process was started with, from the environment block `exec` gave it
     /// (`/proc/self/environ`, which `unsetenv` does not change): a program that links
     /// libgtk-4 finds `DESKTOP_STARTUP_ID` gone by `main`, as GDK's constructor

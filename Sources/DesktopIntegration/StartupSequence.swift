@@ -2,22 +2,34 @@
 import Glibc
 #endif
 
-/// An X11 startup sequence (the freedesktop startup notification spec): the launcher of a
-/// click began one, with a busy cursor, under the id it put in `DESKTOP_STARTUP_ID`, and it
-/// lasts until the program it started says `remove` (GTK does when its first window maps)
-/// or the launcher's timeout (15 s and more) runs out. A click that opens no window of
-/// mailto-route's and starts no program that takes the id ends it here.
+/// A click's startup sequence (the freedesktop startup notification spec), which shows a
+/// busy cursor until the program the click started says it has a window, or the launcher's
+/// timeout (15 s and more) runs out. On X11 the launcher began it under the id it put in
+/// `DESKTOP_STARTUP_ID`, and GTK says `remove` when its first window maps; under mutter on
+/// Wayland the click's activation token is the sequence (`WaylandStartupSequence`). A click
+/// that opens no window of mailto-route's and starts no program that takes the id ends it
+/// here.
 ///
-/// libX11 is loaded (`dlopen`) only for this: the command line links no X library, and a
-/// send or a handoff without a startup id loads none.
+/// libX11 and libwayland-client are loaded (`dlopen`) only for this: the command line links
+/// neither, and a send or a handoff without a startup id loads none.
 public enum StartupSequence {
+    /// Ends the sequence `id` on the displays this process has: the Wayland compositor
+    /// `WAYLAND_DISPLAY` names and the X display `DISPLAY` names (a GNOME session has both,
+    /// and a click from an X11 program under Xwayland begins its sequence on X). Whether it was
+    /// sent to either.
+    @discardableResult
+    public static func end(_ id: String) -> Bool {
+        let onWayland = getenv("WAYLAND_DISPLAY") != nil && WaylandStartupSequence.end(id)
+        let onX11 = getenv("DISPLAY") != nil && endOnX11(id)
+        return onWayland || onX11
+    }
+
     /// Sends `remove: ID="id"` to the root window of the X display `DISPLAY` names, as
     /// libstartup-notification's sn_launchee_context_complete does: one ClientMessage of type
     /// `_NET_STARTUP_INFO_BEGIN` and then `_NET_STARTUP_INFO` for each further 20 bytes of the
     /// NUL-ended text, from a window of this process's. Whether it was sent (no libX11, no
     /// display: not).
-    @discardableResult
-    public static func end(_ id: String) -> Bool {
+    private static func endOnX11(_ id: String) -> Bool {
         guard let xlib = XLib.load(), let display = xlib.openDisplay(nil) else { return false }
         defer { _ = xlib.closeDisplay(display) }
         let root = xlib.defaultRootWindow(display)

@@ -91,6 +91,34 @@ struct MutterFocusTests {
         #expect(tokens.count == 2 && !tokens[0].isEmpty && tokens[0] == tokens[1], "\(tokens)")
     }
 
+    /// A click that opens no window and starts no program (no mail program, no account: a
+    /// draft) leaves no busy cursor on Wayland: mutter's startup sequence for the click's
+    /// token is ended at once (gtk_shell1.set_startup_id), not by its 15 s timeout. Told by
+    /// mutter's own log (MUTTER_DEBUG=startup): once the draft is saved (the click's busy
+    /// cursor was set before mailto-route started), the cursor comes back to the default
+    /// without mutter reporting the click's sequence timed out.
+    @Test(arguments: [Opener.gio, .portal])
+    func aClickThatOpensNoWindowLeavesNoBusyCursor(_ opener: Opener) throws {
+        let sandbox = try Sandbox()
+        try sandbox.write("[route]\npolicy=handoff\n", to: "home/.config/mailto-route/config")
+        let desk = try Desk(sandbox, focus: .smart, opener: opener)
+        let clicker = try desk.click(opener)
+        defer { clicker.stop() }
+        let token = try #require(desk.clicked.first { $0.hasPrefix("token ") }?.dropFirst(6), "\(desk.clicked)")
+        let drafts = sandbox.dataHome.appendingPathComponent("mailto-route/drafts")
+        try waitUntil("the click was saved as a draft; the session's log: \(desk.said)") {
+            !((try? FileManager.default.contentsOfDirectory(atPath: drafts.path)) ?? []).isEmpty
+        }
+        var lines: [Substring] = []
+        // An unended sequence times out 15 s after the click, and the wait (`patience`) is
+        // longer: then the default cursor comes back too, after the timeout's line.
+        try waitUntil("mutter's cursor is the default one again: \(lines)") {
+            lines = desk.said(all: true).split(separator: "\n").filter { $0.contains("STARTUP: ") }
+            return lines.last { $0.hasSuffix(" cursor") }?.hasSuffix("Setting default cursor") == true
+        }
+        #expect(!lines.contains { $0.hasSuffix("Timed out sequence \(token)") }, "\(lines)")
+    }
+
     /// A sandbox's desktop under mutter: mailto-route registered as the mailto: handler, the
     /// session (bus, AT-SPI, mutter), and for Chromium's way the real portal. `url` is the
     /// link the click opens; `path`, when given, the PATH of the session and what it starts.
@@ -128,6 +156,12 @@ struct MutterFocusTests {
             try session.start([realPortal, "--replace"], owning: "org.freedesktop.portal.Desktop", log: log, environment: portal)
         }
 
+        /// What the clicker recorded (Servers/link-clicker.py), a line each.
+        var clicked: [String] {
+            ((try? String(contentsOf: sandbox.root.appendingPathComponent("clicker.record"), encoding: .utf8)) ?? "")
+                .split(separator: "\n").map(String.init)
+        }
+
         /// Starts the focused application that clicks a mailto: link `opener`'s way, and
         /// waits until the link has been opened (for `.none`, until it has the focus).
         func click(_ opener: Opener) throws -> ServerProcess {
@@ -150,9 +184,12 @@ struct MutterFocusTests {
             return clicker
         }
 
-        /// The end of what the session's programs wrote, for a failure's message.
-        var said: String {
-            String(((try? String(contentsOf: log, encoding: .utf8)) ?? "").suffix(3000))
+        /// The end of what the session's programs wrote, for a failure's message; `all`: the whole.
+        var said: String { said(all: false) }
+
+        func said(all: Bool) -> String {
+            let text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
+            return all ? text : String(text.suffix(3000))
         }
     }
 }

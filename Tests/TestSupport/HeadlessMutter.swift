@@ -54,8 +54,13 @@ public final class HeadlessMutter: @unchecked Sendable {
         do {
             // The accessibility bus and its registry, as a session starts them.
             try start(["/usr/libexec/at-spi-bus-launcher", "--launch-immediately"], owning: "org.a11y.Bus", log: log)
+            // MUTTER_DEBUG=startup: mutter logs its busy cursor ("STARTUP: Setting busy cursor",
+            // "Setting default cursor") and each startup sequence that times out, for the
+            // tests of what a click leaves behind.
+            var mutter = environment
+            mutter["MUTTER_DEBUG"] = "startup"
             try start([Self.program, "--headless", "--wayland", "--no-x11", "--wayland-display", display,
-                       "--virtual-monitor", "1280x800"], owning: "org.gnome.Mutter.RemoteDesktop", log: log)
+                       "--virtual-monitor", "1280x800"], owning: "org.gnome.Mutter.RemoteDesktop", log: log, environment: mutter)
         } catch {
             stop()
             throw error

@@ -83,12 +83,13 @@ enum OpenCommand: Command {
         return ExitStatus(for: report)
     }
 
-    /// A click that opened no window (sent, saved, handed off, failed) ends the X11 startup
-    /// sequence its launcher began, so that no busy cursor waits for a window that never
-    /// comes; unless the mail program it handed off to takes the id (StartupNotify=true:
-    /// its window ends it, and the focus goes there).
+    /// A click that opened no window (sent, saved, handed off, failed) ends the startup
+    /// sequence its launcher began (X11's startup id, or under mutter on Wayland the click's
+    /// activation token, as GIO or the OpenURI portal passed it), so that no busy cursor
+    /// waits for a window that never comes; unless the mail program it handed off to takes
+    /// the id (StartupNotify=true: its window ends it, and the focus goes there).
     private static func endStartupSequence(after report: RouteReport) {
-        guard let id = ClickTokenEnvironment.startupID() else { return }
+        guard let id = ClickTokenEnvironment.current() else { return }
         if report.result == .handedOff, let handler = report.handler.flatMap({ AppInfo.named($0.id) }),
            handler.takesStartupNotification {
             return

@@ -14,8 +14,9 @@ input with a serial, as a person's click is), and the click opens the link:
   --how none     not at all: the terminal in which the person then types a command, which
                  has the keyboard focus and clicks nothing (--url is not opened)
 
-Each thing that happens goes to the --record file as a line (active, clicked, launched or
-opened, or failed: REASON). Stays until it gets SIGTERM.
+Each thing that happens goes to the --record file as a line (active, clicked, token ID (the
+click's activation token), launched or opened, or failed: REASON). Stays until it gets
+SIGTERM.
 
   link-clicker.py --url URL --how gio|portal|open|none --record FILE [--app-id ID]
 
@@ -51,6 +52,12 @@ def record(line):
         f.write(line + "\n")
 
 
+def record_token(value):
+    """The click's activation token (a launch's startup-notification-id), as "token ID"."""
+    if value is not None and value.get_string():
+        record("token " + value.get_string())
+
+
 def move_pointer(step):
     """Moves mutter's virtual pointer a little (the window fills the screen): mutter looks
     again which surface is under it, and the window learns it is there."""
@@ -70,12 +77,15 @@ def open_link(gesture, *_):
     context = display.get_app_launch_context()
     try:
         if args.how == "gio":
+            # GIO asks GTK for the click's token itself; the launch reports it.
+            context.connect("launched", lambda _context, _info, data: record_token(data.lookup_value("startup-notification-id")))
             Gio.AppInfo.launch_default_for_uri(args.url, context)
             record("launched")
         elif args.how == "open":
             token = context.get_startup_notify_id(Gio.DesktopAppInfo.new(SERVICE + ".desktop"), []) or ""
             if not token:
                 return record("failed: GTK gave no activation token for the click")
+            record("token " + token)
             data = {"desktop-startup-id": GLib.Variant("s", token)}
             call(bus, SERVICE, SERVICE_PATH, "org.freedesktop.Application", "Open",
                  GLib.Variant("(asa{sv})", ([args.url], data)))
@@ -87,6 +97,7 @@ def open_link(gesture, *_):
             token = context.get_startup_notify_id(handler, []) or ""
             if not token:
                 return record("failed: GTK gave no activation token for the click")
+            record("token " + token)
             options = {"activation_token": GLib.Variant("s", token)}
             call(bus, "org.freedesktop.portal.Desktop", "/org/freedesktop/portal/desktop",
                  "org.freedesktop.portal.OpenURI", "OpenURI", GLib.Variant("(ssa{sv})", ("", args.url, options)))
