@@ -96,23 +96,40 @@ private struct XLib {
     let flush: @convention(c) (Display) -> Int32
 
     static func load() -> XLib? {
-        // Never unloaded: a process loads it once at most.
-        guard let library = dlopen("libX11.so.6", RTLD_NOW | RTLD_LOCAL) else { return nil }
-        func symbol<T>(_ name: String, as _: T.Type) -> T? {
-            dlsym(library, name).map { unsafeBitCast($0, to: T.self) }
-        }
-        guard let openDisplay = symbol("XOpenDisplay", as: (@convention(c) (UnsafePointer<CChar>?) -> Display?).self),
-              let closeDisplay = symbol("XCloseDisplay", as: (@convention(c) (Display) -> Int32).self),
-              let defaultRootWindow = symbol("XDefaultRootWindow", as: (@convention(c) (Display) -> UInt).self),
-              let createSimpleWindow = symbol("XCreateSimpleWindow", as: (@convention(c) (
+        guard let library = OpenedLibrary("libX11.so.6"),
+              let openDisplay = library.symbol("XOpenDisplay", as: (@convention(c) (UnsafePointer<CChar>?) -> Display?).self),
+              let closeDisplay = library.symbol("XCloseDisplay", as: (@convention(c) (Display) -> Int32).self),
+              let defaultRootWindow = library.symbol("XDefaultRootWindow", as: (@convention(c) (Display) -> UInt).self),
+              let createSimpleWindow = library.symbol("XCreateSimpleWindow", as: (@convention(c) (
                   Display, UInt, Int32, Int32, UInt32, UInt32, UInt32, UInt, UInt) -> UInt).self),
-              let destroyWindow = symbol("XDestroyWindow", as: (@convention(c) (Display, UInt) -> Int32).self),
-              let internAtom = symbol("XInternAtom", as: (@convention(c) (Display, UnsafePointer<CChar>, Int32) -> UInt).self),
-              let sendEvent = symbol("XSendEvent", as: (@convention(c) (Display, UInt, Int32, Int, UnsafeMutableRawPointer?) -> Int32).self),
-              let flush = symbol("XFlush", as: (@convention(c) (Display) -> Int32).self)
+              let destroyWindow = library.symbol("XDestroyWindow", as: (@convention(c) (Display, UInt) -> Int32).self),
+              let internAtom = library.symbol("XInternAtom", as: (@convention(c) (Display, UnsafePointer<CChar>, Int32) -> UInt).self),
+              let sendEvent = library.symbol("XSendEvent", as: (@convention(c) (Display, UInt, Int32, Int, UnsafeMutableRawPointer?) -> Int32).self),
+              let flush = library.symbol("XFlush", as: (@convention(c) (Display) -> Int32).self)
         else { return nil }
         return XLib(openDisplay: openDisplay, closeDisplay: closeDisplay, defaultRootWindow: defaultRootWindow,
                     createSimpleWindow: createSimpleWindow, destroyWindow: destroyWindow, internAtom: internAtom,
                     sendEvent: sendEvent, flush: flush)
+    }
+}
+
+/// A C library opened with `dlopen` for a few of its symbols, never closed: a process opens
+/// it once at most.
+struct OpenedLibrary {
+    private let handle: UnsafeMutableRawPointer
+
+    init?(_ name: String) {
+        guard let handle = dlopen(name, RTLD_NOW | RTLD_LOCAL) else { return nil }
+        self.handle = handle
+    }
+
+    /// The function `name` as `T` (a `@convention(c)` type), or `nil` where the library has none.
+    func symbol<T>(_ name: String, as _: T.Type) -> T? {
+        dlsym(handle, name).map { unsafeBitCast($0, to: T.self) }
+    }
+
+    /// The address of the data symbol `name`.
+    func address(_ name: String) -> UnsafeRawPointer? {
+        dlsym(handle, name).map { UnsafeRawPointer($0) }
     }
 }

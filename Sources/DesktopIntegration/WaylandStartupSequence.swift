@@ -149,24 +149,20 @@ private struct WaylandLibrary {
     }
 
     static func load() -> WaylandLibrary? {
-        // Never unloaded: a process loads it once at most.
-        guard let library = dlopen("libwayland-client.so.0", RTLD_NOW | RTLD_LOCAL) else { return nil }
-        func symbol<T>(_ name: String, as _: T.Type) -> T? {
-            dlsym(library, name).map { unsafeBitCast($0, to: T.self) }
-        }
-        guard let connect = symbol("wl_display_connect", as: (@convention(c) (UnsafePointer<CChar>?) -> Proxy?).self),
-              let disconnect = symbol("wl_display_disconnect", as: (@convention(c) (Proxy) -> Void).self),
-              let roundtrip = symbol("wl_display_roundtrip", as: (@convention(c) (Proxy) -> Int32).self),
-              let version = symbol("wl_proxy_get_version", as: (@convention(c) (Proxy) -> UInt32).self),
-              let destroy = symbol("wl_proxy_destroy", as: (@convention(c) (Proxy) -> Void).self),
-              let addListener = symbol("wl_proxy_add_listener",
+        guard let library = OpenedLibrary("libwayland-client.so.0"),
+              let connect = library.symbol("wl_display_connect", as: (@convention(c) (UnsafePointer<CChar>?) -> Proxy?).self),
+              let disconnect = library.symbol("wl_display_disconnect", as: (@convention(c) (Proxy) -> Void).self),
+              let roundtrip = library.symbol("wl_display_roundtrip", as: (@convention(c) (Proxy) -> Int32).self),
+              let version = library.symbol("wl_proxy_get_version", as: (@convention(c) (Proxy) -> UInt32).self),
+              let destroy = library.symbol("wl_proxy_destroy", as: (@convention(c) (Proxy) -> Void).self),
+              let addListener = library.symbol("wl_proxy_add_listener",
                                        as: (@convention(c) (Proxy, UnsafeRawPointer, UnsafeMutableRawPointer?) -> Int32).self),
-              let marshalArray = symbol("wl_proxy_marshal_array_flags", as: (@convention(c) (
+              let marshalArray = library.symbol("wl_proxy_marshal_array_flags", as: (@convention(c) (
                   Proxy, UInt32, UnsafeRawPointer?, UInt32, UInt32, UnsafeMutableRawPointer?) -> Proxy?).self),
-              let registryInterface = dlsym(library, "wl_registry_interface")
+              let registryInterface = library.address("wl_registry_interface")
         else { return nil }
         return WaylandLibrary(connect: connect, disconnect: disconnect, roundtrip: roundtrip, version: version,
                               destroy: destroy, addListener: addListener, marshalArray: marshalArray,
-                              registryInterface: UnsafeRawPointer(registryInterface))
+                              registryInterface: registryInterface)
     }
 }
