@@ -234,7 +234,9 @@ private let fleetDefaults = "etc/xdg/mailto-route/config"
             "wait-sheet", "press:Add Attachments", "wait-window:Attach Files", "location:\(kept)",
             "state:kept.txt", "key:ctrl+shift+a", "wait-window:Attach Files", "location:\(dropped)",
             "state:dropped.txt", screenshot("attachments-added"), "press:Remove dropped.txt", "press:Send", "wait-gone",
-        ])
+        // Each step may take 30 s, not 15: GTK's file chooser, twice, lists its folders and
+        // builds its accessibility tree while a loaded full run's other tests hold both cores.
+        ], timeout: 30, watching: program)
         let result = program.finish()
         #expect(result.status == 0, "\(result)")
         let message = try #require(server.messages.first)

@@ -101,9 +101,14 @@ public final class TestDesktop: Sendable {
 /// Runs Servers/sheet-driver.py with `steps` in `environment` (a desktop's, its accessibility
 /// bus the driver's), each step given `timeout` seconds.
 public func runSheetDriver(_ steps: [String], timeout: Double, environment: [String: String]) throws -> RunResult {
-    try run("/usr/bin/python3",
-            [packageRoot.appendingPathComponent("Tests/TestSupport/Servers/sheet-driver.py").path, "--timeout", String(timeout)] + steps,
-            environment: environment, timeout: timeout * Double(max(steps.count, 1)) + 10)
+    // A failing driver leaves a screenshot of the screen beside the tests' own screenshots.
+    let failures = packageRoot.appendingPathComponent(".build/sheet-screenshots/failures")
+    try? FileManager.default.createDirectory(at: failures, withIntermediateDirectories: true)
+    var environment = environment
+    environment["SHEET_DRIVER_FAILURE_SHOT"] = failures.appendingPathComponent("\(UUID().uuidString).png").path
+    return try run("/usr/bin/python3",
+                   [packageRoot.appendingPathComponent("Tests/TestSupport/Servers/sheet-driver.py").path, "--timeout", String(timeout)] + steps,
+                   environment: environment, timeout: timeout * Double(max(steps.count, 1)) + 10)
 }
 
 /// The JSON line each step of the sheet driver printed.

@@ -109,7 +109,27 @@ def say(**fields):
 
 def fail(message):
     print("sheet-driver: " + message, file=sys.stderr, flush=True)
+    print("sheet-driver: " + x_state(), file=sys.stderr, flush=True)
     sys.exit(2)
+
+
+def x_state():
+    """What the X server shows at a failure, for its message: the window with the input focus
+    and the shown windows (xdotool), and a screenshot of the screen where the test runs put
+    theirs ($SHEET_DRIVER_FAILURE_SHOT)."""
+    def run(argv):
+        try:
+            return subprocess.run(argv, capture_output=True, text=True, timeout=5).stdout.strip()
+        except Exception as error:  # noqa: BLE001 (only a message is made of it)
+            return "(%s)" % error
+    focus = run(["xdotool", "getwindowfocus", "getwindowname"])
+    shown = run(["sh", "-c", "for w in $(xdotool search --onlyvisible --name .); do xdotool getwindowname $w; done"])
+    said = "X input focus: %r; shown windows: %s" % (focus, ", ".join(repr(name) for name in shown.split("\n") if name))
+    shot = os.environ.get("SHEET_DRIVER_FAILURE_SHOT")
+    if shot:
+        run(["import", "-window", "root", shot])
+        said += "; screenshot: " + shot
+    return said
 
 
 # What a sheet is called and its Send button, in the language it runs in (sheet-words:).
