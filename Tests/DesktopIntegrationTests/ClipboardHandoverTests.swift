@@ -51,8 +51,10 @@ import TestSupport
     /// the first's exit, not when the background one ends (here only when the test stops it).
     @Test func aBackgroundProcessLeftBehindDoesNotHoldTheCopy() throws {
         let program = try sandbox.installScript("wl-copy-daemon", """
-            cat > '\(record)'; sh -c 'echo $$ > "$0.pid"; exec sleep 300' '\(record)' & exit 0
+            cat > '\(record)'; sh -c 'echo $$ > "$0.pid.new" && mv "$0.pid.new" "$0.pid"; exec sleep 300' '\(record)' & exit 0
             """)
+        // The pid file appears whole (renamed into place): `echo > file` makes it empty first,
+        // and a test that read it then took pid 0 (a loaded full run failed so).
         try ClipboardHandover.copy("ann@example.com", program: program)
         try waitUntil("the background process wrote its pid") { FileManager.default.fileExists(atPath: record + ".pid") }
         let pid = Int32(sandbox.contents(URL(fileURLWithPath: record + ".pid"))?.split(separator: "\n").first ?? "") ?? 0
