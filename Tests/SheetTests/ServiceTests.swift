@@ -46,6 +46,19 @@ extension ServiceTests {
             return try DesktopProgram(["/usr/bin/python3", client] + arguments, environment: environment, directory: sandbox.root)
         }
 
+        /// An application's ComposeEmail (org.example.Editor, to joe@example.com, "Files")
+        /// with two files, a.txt and b.txt, carried out with no window: the portal's response
+        /// is expected to be 0. The two files' paths.
+        func composeTwoFilesWithoutAWindow(request: String) throws -> [String] {
+            let files = [try file("a.txt", "one\n"), try file("b.txt", "two\n")]
+            let call = try compose(["--handle", "/org/freedesktop/portal/desktop/request/1_42/\(request)", "--app-id", "org.example.Editor",
+                                    "--to", "joe@example.com", "--subject", "Files", "--attach", files[0], "--attach", files[1]])
+            let result = call.finish(timeout: 30)
+            #expect(result.status == 0, "\(result)")
+            #expect(try jsonObject(result.stdout)["response"] as? Int == 0)
+            return files
+        }
+
         func gdbus(_ arguments: [String]) throws -> RunResult {
             try bus.gdbus(arguments, environment: environment)
         }
@@ -160,17 +173,11 @@ extension ServiceTests {
         @Test func portalComposeWithHandoffPolicyReachesThunderbirdWithBothFiles() throws {
             try sandbox.installHandler("thunderbird.desktop", name: "Thunderbird", program: "thunderbird")
             _ = try sandbox.write("[route]\npolicy=handoff\nhandler=thunderbird.desktop\n", to: "home/.config/mailto-route/config")
-            let first = try file("a.txt", "one\n")
-            let second = try file("b.txt", "two\n")
-            let call = try compose(["--handle", "/org/freedesktop/portal/desktop/request/1_42/t2", "--app-id", "org.example.Editor",
-                                    "--to", "joe@example.com", "--subject", "Files", "--attach", first, "--attach", second])
-            let result = call.finish(timeout: 30)
-            #expect(result.status == 0, "\(result)")
-            #expect(try jsonObject(result.stdout)["response"] as? Int == 0)
+            let files = try composeTwoFilesWithoutAWindow(request: "t2")
             let argv = try #require(sandbox.recordedArgv("thunderbird", timeout: 10))
             #expect(argv.count == 2 && argv.first == "-compose", "\(argv)")
             // As Thunderbird reads its -compose argument (ThunderbirdJudge): both files.
-            #expect(try ThunderbirdCompose(reading: argv.last ?? "").attachments == [first, second], "\(argv)")
+            #expect(try ThunderbirdCompose(reading: argv.last ?? "").attachments == files, "\(argv)")
         }
 
         /// Someone who never chose mailto-route, whose Email portal it serves because the
@@ -183,15 +190,9 @@ extension ServiceTests {
             _ = try writeAccount(sandbox, port: 9, security: "none")
             let chosen = try run("/usr/bin/gio", ["mime", "x-scheme-handler/mailto", "thunderbird.desktop"], environment: environment)
             try #require(chosen.status == 0, "\(chosen)")
-            let first = try file("a.txt", "one\n")
-            let second = try file("b.txt", "two\n")
-            let call = try compose(["--handle", "/org/freedesktop/portal/desktop/request/1_42/t3", "--app-id", "org.example.Editor",
-                                    "--to", "joe@example.com", "--subject", "Files", "--attach", first, "--attach", second])
-            let result = call.finish(timeout: 30)
-            #expect(result.status == 0, "\(result)")
-            #expect(try jsonObject(result.stdout)["response"] as? Int == 0)
+            let files = try composeTwoFilesWithoutAWindow(request: "t3")
             let argv = try #require(sandbox.recordedArgv("thunderbird", timeout: 10))
-            #expect(try ThunderbirdCompose(reading: argv.last ?? "").attachments == [first, second], "\(argv)")
+            #expect(try ThunderbirdCompose(reading: argv.last ?? "").attachments == files, "\(argv)")
         }
 
         /// No account: an application's first request through the Email portal asks once;

@@ -30,13 +30,7 @@ extension ServiceTests.Service {
             handler=webmail:gmail
 
             """, to: "home/.config/mailto-route/config", mode: 0o600)
-        let first = try file("a.txt", "one\n")
-        let second = try file("b.txt", "two\n")
-        let call = try compose(["--handle", "/org/freedesktop/portal/desktop/request/1_42/t9", "--app-id", "org.example.Editor",
-                                "--to", "joe@example.com", "--subject", "Files", "--attach", first, "--attach", second])
-        let result = call.finish(timeout: 30)
-        #expect(result.status == 0, "\(result)")
-        #expect(try jsonObject(result.stdout)["response"] as? Int == 0)
+        _ = try composeTwoFilesWithoutAWindow(request: "t9")
         #expect(sandbox.recordedArgv("browser", timeout: 10) == ["https://mail.google.com/mail/?authuser=jane%40example.org#drafts"])
         #expect(dovecot.drafts.count == 1, "\(dovecot.log)")
         let draft = try #require(dovecot.drafts.first)
