@@ -73,8 +73,8 @@ Steps:
                               the last once more, and prints the answers (none, as GTK
                               gives when its last window closed, is one); fails when the
                               program left the bus
-  shot:PATH                   a screenshot of the screen (ImageMagick import), once three in a
-                              row are the same (the last change is drawn)
+  shot:PATH                   a screenshot of the screen (ImageMagick import), once it stayed
+                              the same for 0.15 s (the last change is drawn)
 No step sleeps for a fixed time: each waits for what it did to show, or the next step
 waits for what it needs. A step that cannot be done (a control not found within --timeout seconds) ends the driver
 with status 2 and the reason on standard error.
@@ -346,6 +346,9 @@ PRESSED = None
 # How long a key press may show nothing before the next step goes on all the same: a key
 # that does nothing is a key too (Space on the way the chooser has chosen already).
 UNCHANGED = 2.0
+
+# How long the screen must stay the same before a screenshot is taken of it (shot:).
+STILL = 0.15
 
 
 def settle():
@@ -837,19 +840,29 @@ for step in args:
     elif kind == "names":
         say(step=kind, names=named_controls())
     elif kind == "shot":
-        # Taken again until three in a row are the same: the last change is drawn. (A window
-        # just mapped shows what was on the screen before it until it paints, so one capture
-        # the same as the one before can still be of what it covers.)
+        # Captured again, every 50 ms, until the screen has stayed the same for STILL
+        # seconds: the last change is drawn. (A window just mapped shows what was on the
+        # screen before it until it paints, and a popover paints a moment after its menu is
+        # in the accessibility tree: two captures in a row can be the same and still of what
+        # it covers.) The captures compared are the root window's pixels as X gives them
+        # (python3-xlib, a few milliseconds each); the picture kept is then taken once by
+        # ImageMagick (some 40 ms of CPU), which also draws what those leave out: a popover,
+        # a window of a depth other than the screen's.
+        from Xlib import X, display as xdisplay
+        screen = xdisplay.Display()
+        root = screen.screen().root
+        size = root.get_geometry()
         deadline = time.time() + TIMEOUT
-        images = []
+        image, since = None, time.time()
         while True:
-            images.append(subprocess.run(["import", "-window", "root", "-define", "png:exclude-chunk=date,time", "png:-"],
-                                         check=True, stdout=subprocess.PIPE).stdout)
-            image = images[-1]
-            if (len(images) >= 3 and images[-3] == images[-2] == image) or time.time() > deadline:
+            capture = root.get_image(0, 0, size.width, size.height, X.ZPixmap, 0xFFFFFFFF).data
+            if capture != image:
+                image, since = capture, time.time()
+            elif time.time() - since >= STILL or time.time() > deadline:
                 break
-        with open(rest, "wb") as file:
-            file.write(image)
+            time.sleep(0.05)
+        screen.close()
+        subprocess.run(["import", "-window", "root", "-define", "png:exclude-chunk=date,time", "png:" + rest], check=True)
         say(step=kind, path=rest)
     else:
         fail("unknown step %r" % step)
