@@ -37,7 +37,7 @@ public final class SMTPTestServer: @unchecked Sendable {
         if let silentAfter { arguments += ["--silent-after", silentAfter.rawValue] }
         if let port { arguments += ["--port", String(port)] }
         if let address { arguments += ["--address", address] }
-        let words = try launchDetached(arguments)
+        let words = try ServerForker.shared.launch(arguments)
         guard words.count == 2, let port = Int(words[0]), let pid = pid_t(words[1]) else {
             throw TestServerError(message: "smtp_server.py did not start (is python3-aiosmtpd installed?)")
         }
@@ -232,4 +232,54 @@ func launchDetached(_ arguments: [String]) throws -> [String] {
     let line = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
     process.waitUntilExit()
     return line.split(whereSeparator: \.isWhitespace).map(String.init)
+}
+
+/// Resources/server_forker.py, one per test process, started by the first server asked of it:
+/// a server started through it is forked from a Python that has its imports already, where a
+/// fresh python3 spent some 90 ms of CPU on them each time. Its requests go one at a time.
+final class ServerForker: @unchecked Sendable {
+    static let shared = ServerForker()
+
+    private let lock = NSLock()
+    /// The forker, and the pipes of its requests and answers: held for the life of the test
+    /// process, whose end closes them, and the forker ends.
+    private var process: Process?
+    private var requests: Pipe?
+    private var answers: Pipe?
+
+    /// What the server script (`arguments[0]`, run with the rest) printed, as words; none
+    /// when it did not start.
+    func launch(_ arguments: [String]) throws -> [String] {
+        lock.lock()
+        defer { lock.unlock() }
+        if process == nil { try start() }
+        let request = try JSONSerialization.data(withJSONObject: arguments) + Data("\n".utf8)
+        try requests?.fileHandleForWriting.write(contentsOf: request)
+        let answer = answers?.fileHandleForReading.fileDescriptor ?? -1
+        var line = Data()
+        var byte: UInt8 = 0
+        while true {
+            let count = read(answer, &byte, 1)
+            if count < 0 && errno == EINTR { continue }
+            guard count == 1 else { throw TestServerError(message: "server_forker.py ended (starting \(arguments[0]))") }
+            if byte == UInt8(ascii: "\n") { break }
+            line.append(byte)
+        }
+        return String(decoding: line, as: UTF8.self).split(whereSeparator: \.isWhitespace).map(String.init)
+    }
+
+    private func start() throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        process.arguments = [resourcePath("server_forker.py")]
+        let input = Pipe()
+        let output = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        self.process = process
+        requests = input
+        answers = output
+    }
 }
