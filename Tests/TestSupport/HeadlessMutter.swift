@@ -44,8 +44,10 @@ public final class HeadlessMutter: @unchecked Sendable {
         environment["WAYLAND_DISPLAY"] = display
         environment["GDK_BACKEND"] = "wayland"
         environment["DISPLAY"] = nil
-        // Cairo, not GL on Mesa's software renderer (desktop-session.py says why).
+        // Cairo, and no GL context at all, not GL on Mesa's software renderer
+        // (desktop-session.py says why).
         environment["GSK_RENDERER"] = "cairo"
+        environment["GDK_DEBUG"] = "gl-disable"
         environment["NO_AT_BRIDGE"] = nil
         environment["GTK_A11Y"] = nil
         bus = try PrivateSessionBus(serviceDirectory: services, environment: environment, unset: ["DISPLAY"])

@@ -58,8 +58,10 @@ public final class TestDesktop: Sendable {
         // memory, so that nothing is written to dconf.
         environment["GSETTINGS_SCHEMA_DIR"] = "/usr/share/glib-2.0/schemas"
         environment["GSETTINGS_BACKEND"] = "memory"
-        // Cairo, not GL on Mesa's software renderer (desktop-session.py says why).
+        // Cairo, and no GL context at all, not GL on Mesa's software renderer
+        // (desktop-session.py says why).
         environment["GSK_RENDERER"] = "cairo"
+        environment["GDK_DEBUG"] = "gl-disable"
         return environment
     }
 

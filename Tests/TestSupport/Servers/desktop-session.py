@@ -70,7 +70,9 @@ display = ":" + number.decode().strip()
 # programs under test get): the bus finds org.a11y.Bus there.
 # GTK draws with cairo here: on a display with no GPU its GL renderer runs on Mesa's
 # llvmpipe, which compiled its shaders afresh in every sheet (a test's HOME is new, and so
-# is Mesa's shader cache in it): a third of the whole test run's CPU time.
+# is Mesa's shader cache in it): a third of the whole test run's CPU time. Nor does GDK make
+# the GL context it opens on X11 with any renderer (GDK_DEBUG=gl-disable): Mesa's threads
+# and shader cache in each sheet took a tenth of the run's CPU time all the same.
 # xdg-desktop-portal, when a program on the bus starts it, finds no backend (an empty
 # XDG_DESKTOP_PORTAL_DIR): the settings a sheet reads and the way a browser opens a link are
 # then the same whichever backends the machine has installed (xdg-desktop-portal-gtk would
@@ -79,7 +81,7 @@ display = ":" + number.decode().strip()
 portals = os.path.join(args.dir, "portals")
 os.makedirs(portals, exist_ok=True)
 env = dict(os.environ, DISPLAY=display, XDG_DATA_DIRS="/usr/local/share:/usr/share", GSK_RENDERER="cairo",
-           XDG_DESKTOP_PORTAL_DIR=portals)
+           GDK_DEBUG="gl-disable", XDG_DESKTOP_PORTAL_DIR=portals)
 env.pop("DBUS_SESSION_BUS_ADDRESS", None)
 bus = start(["/usr/bin/dbus-daemon", "--session", "--nofork", "--nopidfile", "--print-address=1",
              "--address=unix:path=" + os.path.join(args.dir, "bus")], env=env, stdout=subprocess.PIPE,
