@@ -18,4 +18,15 @@ static inline int mr_test_pidfd_send_signal(int pidfd, int signal) {
 #endif
 }
 
+/* glibc's posix_spawn_file_actions_addclosefrom_np (2.34), which <spawn.h> declares only
+ * where Swift's Glibc module does not see it: a server the tests start holds no descriptor
+ * of the test process but 0-2 (ServerProcess). */
+#include <spawn.h>
+
+extern int posix_spawn_file_actions_addclosefrom_np(posix_spawn_file_actions_t *actions, int from);
+
+static inline int mr_test_spawn_close_from(posix_spawn_file_actions_t *actions, int from) {
+    return posix_spawn_file_actions_addclosefrom_np(actions, from);
+}
+
 #endif

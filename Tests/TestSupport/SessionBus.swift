@@ -1,3 +1,4 @@
+import CTestProcess
 import Foundation
 
 /// A private `dbus-daemon` of the session type, with a configuration of its own: its
@@ -171,9 +172,9 @@ public func runOnTerminal(
 /// Not a Foundation `Process`: Foundation learns that a child exited when a socket the
 /// child inherited closes, so a server that lives on while other tests run programs would
 /// hold their sockets (and pipes) and make them wait as long as it lives. This one is
-/// started with `posix_spawn` through `/usr/bin/python3`, which drops every descriptor
-/// but 0-2 and unblocks every signal (a test thread's blocked SIGTERM is inherited), then
-/// execs `argv`.
+/// started with `posix_spawn`, which closes every descriptor but 0-2 in the child and
+/// blocks no signal there (a test thread's blocked SIGTERM would be inherited), then execs
+/// `argv` (`argv[0]` a full path).
 public final class ServerProcess: @unchecked Sendable {
     public let pid: pid_t
     private var stopped = false
@@ -181,15 +182,10 @@ public final class ServerProcess: @unchecked Sendable {
     /// `output`: a file that gets standard output and standard error (else /dev/null).
     /// `environment` is added to the test's, less the variables in `unset`.
     public init(_ argv: [String], environment extra: [String: String] = [:], unset: Set<String> = [], output: String? = nil) throws {
-        let wrapper = [
-            "/usr/bin/python3", "-c",
-            "import os, signal, sys; signal.pthread_sigmask(signal.SIG_SETMASK, []); "
-                + "os.closerange(3, os.sysconf('SC_OPEN_MAX')); os.execv(sys.argv[1], sys.argv[1:])",
-        ] + argv
         var environment = ProcessInfo.processInfo.environment
         environment.merge(extra) { $1 }
         for name in unset { environment[name] = nil }
-        let cArgv: [UnsafeMutablePointer<CChar>?] = wrapper.map { strdup($0) } + [nil]
+        let cArgv: [UnsafeMutablePointer<CChar>?] = argv.map { strdup($0) } + [nil]
         let cEnvironment: [UnsafeMutablePointer<CChar>?] = environment.map { strdup("\($0)=\($1)") } + [nil]
         defer {
             for pointer in cArgv + cEnvironment { free(pointer) }
@@ -200,8 +196,17 @@ public final class ServerProcess: @unchecked Sendable {
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 1, output ?? "/dev/null", O_WRONLY | O_CREAT | O_APPEND, 0o600)
         if output != nil { posix_spawn_file_actions_adddup2(&actions, 1, 2) }
+        mr_test_spawn_close_from(&actions, 3)
+        // No signal blocked: a test thread's blocked SIGTERM would be inherited.
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var none = sigset_t()
+        sigemptyset(&none)
+        posix_spawnattr_setsigmask(&attributes, &none)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK))
         var child: pid_t = 0
-        let status = posix_spawn(&child, wrapper[0], &actions, nil, cArgv, cEnvironment)
+        let status = posix_spawn(&child, argv[0], &actions, &attributes, cArgv, cEnvironment)
         guard status == 0 else { throw TestSupportError("cannot start \(argv[0]): error \(status)") }
         pid = child
     }
