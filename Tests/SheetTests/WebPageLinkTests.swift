@@ -19,6 +19,7 @@ extension SheetTests {
 
         init() throws {
             sandbox = try Sandbox()
+            try shortenTheUndoHold(sandbox)
             desktop = try TestDesktop.shared.get()
             portalFreeBus = try PrivateSessionBus()
             try sandbox.installXDGEmailHook()
