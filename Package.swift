@@ -114,7 +114,9 @@ let package = Package(
         // Shared by the test targets: sandboxes (HOME, XDG_*), running the built binary,
         // and the real servers the tests talk to.
         // The Python servers and drivers under Servers/ and Resources/ run from the source tree.
-        .target(name: "TestSupport", dependencies: ["CGIO", "CTestProcess"], path: "Tests/TestSupport", exclude: ["Servers", "Resources"]),
+        .target(name: "TestSupport", dependencies: ["CGIO", "CTestProcess"], path: "Tests/TestSupport", exclude: ["Servers", "Resources"],
+                // Its bus calls (BusCall.swift) use GDBus directly: GIO is linked, not opened.
+                linkerSettings: [.linkedLibrary("gio-2.0"), .linkedLibrary("gobject-2.0")]),
         // pidfd_send_signal, for TestSupport's ProcessReference (pidfd_open is CGIO's).
         .systemLibrary(name: "CTestProcess", path: "Tests/CTestProcess"),
         .testTarget(name: "MailtoCoreTests", dependencies: ["MailtoCore"]),

@@ -17,7 +17,7 @@ extension ServiceTests {
             sandbox = try Sandbox()
             desktop = try TestDesktop.second.get()
             var environment = desktop.environment(sandbox.environment)
-            environment["AT_SPI_BUS_ADDRESS"] = try desktop.accessibilityBusAddress()
+            environment["AT_SPI_BUS_ADDRESS"] = desktop.accessibilityBusAddress
             environment["MAILTO_ROUTE_SERVICE_IDLE"] = "2"
             environment["MAILTO_ROUTE_HANDOFF"] = nil
             environment["PATH"] = try sandbox.isolatedPath()
@@ -58,7 +58,7 @@ extension ServiceTests {
             #expect((counts["byResult"] as? [String: Any])?["copied"] as? Int == 1, "\(counts)")
 
             // Another program copies something: the service's hold ends, and it goes.
-            #expect(bus.hasOwner(HeadlessServiceTests.serviceName, environment: environment))
+            #expect(bus.hasOwner(HeadlessServiceTests.serviceName))
             // xclip in the foreground (-quiet), as a process of the test's own that shares no
             // descriptor with it: xclip's own background copy (its default) inherited the
             // socket by which Foundation's Process learns that a child has ended, and the
@@ -67,7 +67,7 @@ extension ServiceTests {
                                           environment: environment)
             defer { other.stop() }
             try waitUntil("another program holds the clipboard") { try pasted().stdout == "other" }
-            #expect(bus.waitUntilUnowned(HeadlessServiceTests.serviceName, environment: environment, timeout: patience),
+            #expect(bus.waitUntilUnowned(HeadlessServiceTests.serviceName, timeout: patience),
                     "the service keeps running after it lost the clipboard")
         }
 

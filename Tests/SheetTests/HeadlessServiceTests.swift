@@ -99,14 +99,14 @@ import TestSupport
         #expect(send.status == 75, "\(send)")
         let id = try #require(try jsonObject(send.stdout)["outboxId"] as? String, "\(send)")
         // The run asked the service to own it before it returned.
-        #expect(bus.hasOwner(Self.serviceName, environment: environment), "nothing owns the queued message")
+        #expect(bus.hasOwner(Self.serviceName), "nothing owns the queued message")
         let check = try run(mailtoRouteBinary, ["check", "--json"], environment: environment, timeout: 30)
         #expect(check.stdout.contains("1 message waits in the outbox"), "\(check)")
         #expect(check.stdout.contains("the desktop service retries it at its next attempt"), "\(check)")
         let server = try SMTPTestServer(.plain, port: port)
         #expect(try retryNow(id).status == 0)
         // Counted once the sender has quit: nothing is left to send it again.
-        #expect(bus.waitUntilUnowned(Self.serviceName, environment: environment, timeout: 60), "the service quits once nothing is queued")
+        #expect(bus.waitUntilUnowned(Self.serviceName, timeout: 60), "the service quits once nothing is queued")
         #expect(server.messages.count == 1, "delivered once")
         let left = try run(mailtoRouteBinary, ["outbox", "list", "--json"], environment: environment, timeout: 30)
         #expect(left.stdout.contains("\"queued\": []"), "\(left)")
@@ -127,7 +127,7 @@ import TestSupport
                                                "--json"], environment: noBus, timeout: 40)
         #expect(send.status == 75, "\(send)")
         let id = try #require(try jsonObject(send.stdout)["outboxId"] as? String, "\(send)")
-        #expect(!bus.hasOwner(Self.serviceName, environment: environment), "nothing was started for it")
+        #expect(!bus.hasOwner(Self.serviceName), "nothing was started for it")
         let server = try SMTPTestServer(.plain, port: port)
 
         // The login: the entry's Exec= line, as the session manager runs it.
@@ -135,7 +135,7 @@ import TestSupport
             "home/.config/autostart/io.github.mailto_route.MailtoRoute.Outbox.desktop"), encoding: .utf8)
         let exec = try #require(entry.split(separator: "\n").first { $0.hasPrefix("Exec=") }).dropFirst(5)
         let login = try DesktopProgram(exec.split(separator: " ").map(String.init), environment: environment, directory: sandbox.root)
-        try waitUntil("the login started the service") { bus.hasOwner(Self.serviceName, environment: environment) }
+        try waitUntil("the login started the service") { bus.hasOwner(Self.serviceName) }
         #expect(try retryNow(id).status == 0)
         let quit = login.finish(timeout: 60)
         #expect(quit.status == 0, "the service quits once nothing is queued: \(quit)")

@@ -131,7 +131,7 @@ struct Agreement {
         var environment = sandbox.environment
         if let desktop {
             environment = desktop.environment(environment)
-            environment["AT_SPI_BUS_ADDRESS"] = try desktop.accessibilityBusAddress()
+            environment["AT_SPI_BUS_ADDRESS"] = desktop.accessibilityBusAddress
         }
         environment["MAILTO_ROUTE_HANDOFF"] = nil
         if facts.mailProgram == .terminalOnly {

@@ -22,7 +22,7 @@ extension ServiceTests {
             desktop = try TestDesktop.second.get()
             try shortenTheUndoHold(sandbox)
             var environment = desktop.environment(sandbox.environment)
-            environment["AT_SPI_BUS_ADDRESS"] = try desktop.accessibilityBusAddress()
+            environment["AT_SPI_BUS_ADDRESS"] = desktop.accessibilityBusAddress
             // Gone two seconds after its last window: the tests see it leave and come back.
             environment["MAILTO_ROUTE_SERVICE_IDLE"] = "2"
             environment["MAILTO_ROUTE_HANDOFF"] = nil
@@ -64,11 +64,11 @@ extension ServiceTests {
         }
 
         var serviceIsRunning: Bool {
-            bus.hasOwner(serviceName, environment: environment)
+            bus.hasOwner(serviceName)
         }
 
         func waitForServiceToLeave(timeout: Double = 15) -> Bool {
-            bus.waitUntilUnowned(serviceName, environment: environment, timeout: timeout)
+            bus.waitUntilUnowned(serviceName, timeout: timeout)
         }
 
         func file(_ name: String, _ contents: String) throws -> String {
@@ -142,11 +142,7 @@ extension ServiceTests {
             let frontend = try ServerProcess(["/usr/libexec/xdg-desktop-portal", "--replace"], environment: portalEnvironment,
                                              output: sandbox.root.appendingPathComponent("xdg-desktop-portal.log").path)
             defer { frontend.stop() }
-            try waitUntil("xdg-desktop-portal has its name on the bus") {
-                let reply = try? gdbus(["--dest", "org.freedesktop.DBus", "--object-path", "/org/freedesktop/DBus", "--method",
-                                        "org.freedesktop.DBus.NameHasOwner", "org.freedesktop.portal.Desktop"])
-                return reply?.stdout.contains("true") == true
-            }
+            try waitUntil("xdg-desktop-portal has its name on the bus") { bus.hasOwner("org.freedesktop.portal.Desktop") }
             let first = try file("minutes.txt", "the minutes\n")
             let second = try file("slides.odp", "slides, not really\n")
             let client = packageRoot.appendingPathComponent("Tests/TestSupport/Servers/email-portal-client.py").path
@@ -450,10 +446,7 @@ extension ServiceTests {
         /// The process that owns the service's name now
         /// (`org.freedesktop.DBus.GetConnectionUnixProcessID`).
         func servicePID() throws -> pid_t {
-            let owner = try gdbus(["--dest", "org.freedesktop.DBus", "--object-path", "/org/freedesktop/DBus", "--method",
-                                   "org.freedesktop.DBus.GetConnectionUnixProcessID", "io.github.mailto_route.MailtoRoute"])
-            let digits = owner.stdout.split(whereSeparator: { !$0.isNumber }).last.flatMap { pid_t($0) }
-            return try #require(digits, "\(owner)")
+            try bus.processID(of: "io.github.mailto_route.MailtoRoute")
         }
 
         /// "Send now" (the button of a queued message, as "Retry now" is) on a plain

@@ -14,7 +14,7 @@ extension SheetTests {
     func startInDomain(_ domain: MailDomain, keyring: TestKeyring, _ arguments: [String]) throws -> DesktopProgram {
         var environment = domain.environment(environment)
         environment["DBUS_SESSION_BUS_ADDRESS"] = keyring.address
-        environment["AT_SPI_BUS_ADDRESS"] = try desktop.accessibilityBusAddress()
+        environment["AT_SPI_BUS_ADDRESS"] = desktop.accessibilityBusAddress
         return try DesktopProgram(domain.wrapped(mailtoRouteBinary) + arguments, environment: environment, directory: sandbox.root)
     }
 
@@ -94,7 +94,7 @@ extension SheetTests {
         try sandbox.installRecorder("gnome-control-center")
         var environment = desktop.environment(sandbox.environment())
         environment["DBUS_SESSION_BUS_ADDRESS"] = keyring.address
-        environment["AT_SPI_BUS_ADDRESS"] = try desktop.accessibilityBusAddress()
+        environment["AT_SPI_BUS_ADDRESS"] = desktop.accessibilityBusAddress
         let program = try DesktopProgram([mailtoRouteBinary, "compose", "mailto:joe@example.org", "--json"],
                                          environment: environment, directory: sandbox.root)
         _ = try desktop.drive([

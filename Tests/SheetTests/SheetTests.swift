@@ -516,7 +516,7 @@ private let fleetDefaults = "etc/xdg/mailto-route/config"
         try writeAccount(sandbox, port: 9, security: "none")
         var environment = self.environment
         environment["DBUS_SESSION_BUS_ADDRESS"] = eds.bus.address
-        environment["AT_SPI_BUS_ADDRESS"] = try desktop.accessibilityBusAddress()
+        environment["AT_SPI_BUS_ADDRESS"] = desktop.accessibilityBusAddress
         environment["LD_DEBUG"] = "files"
         let program = try DesktopProgram([mailtoRouteBinary, "open", "mailto:?subject=Books", "--json"],
                                          environment: environment, directory: sandbox.root)
@@ -554,7 +554,7 @@ private let fleetDefaults = "etc/xdg/mailto-route/config"
         let bus = try PrivateSessionBus()
         var environment = self.environment
         environment["DBUS_SESSION_BUS_ADDRESS"] = bus.address
-        environment["AT_SPI_BUS_ADDRESS"] = try desktop.accessibilityBusAddress()
+        environment["AT_SPI_BUS_ADDRESS"] = desktop.accessibilityBusAddress
         let program = try DesktopProgram([mailtoRouteBinary, "open", "mailto:?subject=No%20books", "--json"],
                                          environment: environment, directory: sandbox.root)
         let steps = try desktop.drive([

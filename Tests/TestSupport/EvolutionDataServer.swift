@@ -98,15 +98,7 @@ public final class EvolutionDataServer: @unchecked Sendable {
     public func stop() {
         guard !stopped else { return }
         stopped = true
-        let processes = Self.names.compactMap { name -> ProcessReference? in
-            guard let reply = try? bus.gdbus([
-                "--dest", "org.freedesktop.DBus", "--object-path", "/org/freedesktop/DBus",
-                "--method", "org.freedesktop.DBus.GetConnectionUnixProcessID", name,
-            ], environment: environment), reply.status == 0 else { return nil }
-            // "(uint32 1234,)"
-            let digits = reply.stdout.split(separator: " ").dropFirst().first?.prefix { $0.isNumber }
-            return digits.flatMap { pid_t($0) }.map(ProcessReference.init)
-        }
+        let processes = Self.names.compactMap { name in (try? bus.processID(of: name)).map(ProcessReference.init) }
         bus.stop()
         let started = Date()
         for process in processes where !process.waitForExit(seconds: max(0, 10 + started.timeIntervalSinceNow)) {

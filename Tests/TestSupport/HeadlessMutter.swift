@@ -80,7 +80,7 @@ public final class HeadlessMutter: @unchecked Sendable {
         servers.append(server)
         try waitUntil("\(argv[0]) owns \(name) (log: \(log.path))") {
             guard server.isRunning else { throw TestSupportError("\(argv[0]) exited (log: \(log.path))") }
-            return bus.hasOwner(name, environment: self.environment)
+            return bus.hasOwner(name)
         }
         return server
     }

@@ -159,9 +159,8 @@ public final class TestKeyring: @unchecked Sendable {
             "HOME": directory.path, "XDG_DATA_HOME": directory.appendingPathComponent("data").path,
             "XDG_RUNTIME_DIR": runtime.path, "DBUS_SESSION_BUS_ADDRESS": bus.address,
         ], unset: ["DISPLAY", "WAYLAND_DISPLAY"], output: directory.appendingPathComponent("daemon.log").path)
-        // Each look runs gdbus: a twentieth of a second between them.
-        try waitUntil("gnome-keyring-daemon owns org.freedesktop.secrets", every: 0.05) {
-            if bus.hasOwner("org.freedesktop.secrets", environment: ["DBUS_SESSION_BUS_ADDRESS": bus.address]) { return true }
+        try waitUntil("gnome-keyring-daemon owns org.freedesktop.secrets") {
+            if bus.hasOwner("org.freedesktop.secrets") { return true }
             guard daemon.isRunning else { throw TestSupportError("gnome-keyring-daemon exited before it owned its name") }
             return false
         }

@@ -39,13 +39,7 @@ public final class OpenURIPortal: @unchecked Sendable {
 
     /// Waits until `name` has an owner on the bus at `address`.
     static func waitForName(_ name: String, on address: String) throws {
-        try waitUntil("\(name) is on the bus") {
-            let result = try run("/usr/bin/gdbus", [
-                "call", "--address", address, "--dest", "org.freedesktop.DBus", "--object-path", "/org/freedesktop/DBus",
-                "--method", "org.freedesktop.DBus.NameHasOwner", name,
-            ], environment: ProcessInfo.processInfo.environment, timeout: 10)
-            return result.stdout.contains("true")
-        }
+        try waitUntil("\(name) is on the bus") { BusCall.hasOwner(name, on: address) }
     }
 
     deinit {

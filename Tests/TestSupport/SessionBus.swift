@@ -56,16 +56,18 @@ public final class PrivateSessionBus: @unchecked Sendable {
     }
 
     /// Whether `name` has an owner on this bus now (`org.freedesktop.DBus.NameHasOwner`).
-    public func hasOwner(_ name: String, environment: [String: String]) -> Bool {
-        let reply = try? gdbus(["--dest", "org.freedesktop.DBus", "--object-path", "/org/freedesktop/DBus",
-                                "--method", "org.freedesktop.DBus.NameHasOwner", name], environment: environment)
-        return reply?.stdout.contains("true") == true
+    public func hasOwner(_ name: String) -> Bool {
+        BusCall.hasOwner(name, on: address)
+    }
+
+    /// The process that owns `name` on this bus now (`GetConnectionUnixProcessID`).
+    public func processID(of name: String) throws(TestSupportError) -> pid_t {
+        try BusCall.processID(of: name, on: address)
     }
 
     /// Waits up to `timeout` seconds for `name` to have no owner; whether it came to that.
-    public func waitUntilUnowned(_ name: String, environment: [String: String], timeout: Double) -> Bool {
-        // Each look runs gdbus: a tenth of a second between them.
-        (try? waitUntil("\(name) has no owner", timeout: timeout, every: 0.1) { !hasOwner(name, environment: environment) }) != nil
+    public func waitUntilUnowned(_ name: String, timeout: Double) -> Bool {
+        (try? waitUntil("\(name) has no owner", timeout: timeout) { !hasOwner(name) }) != nil
     }
 
     /// Ends the bus (SIGKILL), as a session whose bus crashed: every connection to it closes.

@@ -9,6 +9,10 @@ import Foundation
 public final class TestDesktop: Sendable {
     public let display: String
     public let busAddress: String
+    /// The address of the desktop's accessibility bus (`org.a11y.Bus.GetAddress`), for a
+    /// program started on another session bus (a D-Bus activated service) to put its
+    /// windows where the sheet driver looks (`AT_SPI_BUS_ADDRESS`).
+    public let accessibilityBusAddress: String
     /// Holds the scratch directory (the buses' sockets) for as long as the process runs.
     public let directory: URL
     private let process: ServerProcess
@@ -43,6 +47,8 @@ public final class TestDesktop: Sendable {
         guard lines.count == 2 else { throw TestSupportError("desktop-session.py wrote \(lines)") }
         display = lines[0]
         busAddress = lines[1]
+        // Asked once: the accessibility bus lives as long as the desktop.
+        accessibilityBusAddress = try BusCall.accessibilityBusAddress(on: busAddress)
     }
 
     /// `environment` with this desktop's display and session bus.
@@ -63,20 +69,6 @@ public final class TestDesktop: Sendable {
         environment["GSK_RENDERER"] = "cairo"
         environment["GDK_DEBUG"] = "gl-disable"
         return environment
-    }
-
-    /// The address of the desktop's accessibility bus (`org.a11y.Bus.GetAddress`), for a
-    /// program started on another session bus (a D-Bus activated service) to put its
-    /// windows where the sheet driver looks (`AT_SPI_BUS_ADDRESS`).
-    public func accessibilityBusAddress() throws -> String {
-        let result = try run("/usr/bin/gdbus", [
-            "call", "--address", busAddress, "--dest", "org.a11y.Bus", "--object-path", "/org/a11y/bus",
-            "--method", "org.a11y.Bus.GetAddress",
-        ], environment: ProcessInfo.processInfo.environment, timeout: 10)
-        // ('unix:path=/…,guid=…',)
-        let parts = result.stdout.split(separator: "'")
-        guard result.status == 0, parts.count >= 2 else { throw TestSupportError("org.a11y.Bus.GetAddress: \(result)") }
-        return String(parts[1])
     }
 
     /// Runs Servers/sheet-driver.py with `steps` on this desktop: the JSON line each step
