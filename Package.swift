@@ -152,7 +152,7 @@ let package = Package(
         .testTarget(name: "RouterTests", dependencies: ["TestSupport", "mailto-route"]),
         // The sheet's logic in-process (addresses, files, recovery), then the real window,
         // driven through AT-SPI under Xvfb (Servers/sheet-driver.py).
-        .testTarget(name: "ComposeSheetTests", dependencies: ["ComposeSheet"]),
+        .testTarget(name: "ComposeSheetTests", dependencies: ["ComposeSheet", "CGTK", "MailtoCore", "TestSupport"]),
         // Looks up the address books in a subprocess, for AddressLookupTests (a private bus with
         // Debian's real evolution-data-server); never installed.
         .executableTarget(name: "address-book-probe", dependencies: ["AddressLookup"], path: "Tests/AddressBookProbe"),

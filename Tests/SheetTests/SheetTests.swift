@@ -26,7 +26,10 @@ private let fleetDefaults = "etc/xdg/mailto-route/config"
 /// (virtual) display, found and driven through the accessibility tree by the names a
 /// screen reader speaks (Servers/sheet-driver.py), what arrived at a real SMTP server
 /// judged by Python's `email` package. Each test leaves a screenshot of the state it
-/// checks in `.build/sheet-screenshots/NAME.png`. One after another: one screen.
+/// checks in `.build/sheet-screenshots/NAME.png`. One after another: one screen. What the
+/// sheet does with what a person does in it (its actions, questions and checks) is tested
+/// in-process (ComposeSheetTests' SheetActionTests); here, what needs the real programs or a
+/// real window.
 @Suite(.serialized) struct SheetTests {
     let sandbox: Sandbox
     let desktop: TestDesktop
@@ -160,26 +163,6 @@ private let fleetDefaults = "etc/xdg/mailto-route/config"
         #expect(attached.first?["sha256"] as? String == sha256(Data("figures for the quarter\n".utf8)))
     }
 
-    /// RFC 6068 §7, docs/design.md rule 8: a file the link asked for and the user did not tick
-    /// is never attached. Sent with Ctrl+Enter from the message.
-    @Test func untickedRequestedFileIsNeverAttached() throws {
-        let server = try SMTPTestServer(.plain)
-        try writeAccount(sandbox, port: server.port, security: "none")
-        let secret = try file("id_rsa", "-----BEGIN OPENSSH PRIVATE KEY-----\n")
-        let program = try start(["open", "mailto:joe@example.com?subject=Hello&body=Hi&attach=\(secret)", "--json"])
-        _ = try desktop.drive([
-            "wait-sheet", "state:\(secret)", screenshot("unticked-attach"), "append:Message: there", "key:ctrl+Return",
-            "wait-window:Send without id_rsa?", screenshot("send-without-question"), "press:Send Without It", "wait-gone",
-        ])
-        let result = program.finish()
-        #expect(result.status == 0, "\(result)")
-        let message = try #require(server.messages.first)
-        let parts = try #require(try pythonView(of: message)["parts"] as? [[String: Any]])
-        #expect(parts.allSatisfy { $0["disposition"] as? String != "attachment" })
-        #expect(parts.count == 1)
-        #expect(try !String(contentsOf: message, encoding: .utf8).contains("OPENSSH"))
-    }
-
     /// The server cannot be reached: the message is queued (75) and the sheet closes.
     @Test func serverDownQueuesTheMessageAndTheSheetCloses() throws {
         let server = try SMTPTestServer(.plain)
@@ -195,30 +178,6 @@ private let fleetDefaults = "etc/xdg/mailto-route/config"
         let outbox = sandbox.stateHome.appendingPathComponent("mailto-route/outbox")
         let queued = try FileManager.default.contentsOfDirectory(atPath: outbox.path).filter { !$0.hasPrefix(".") && $0 != "failed" }
         #expect(queued.count == 1)
-    }
-
-    /// A permanent failure keeps the sheet open with the server's reason in it and the
-    /// text as it was; the user then saves it: one draft, with what they wrote.
-    @Test func permanentFailureKeepsTheSheetOpenThenSaveDraftKeepsTheText() throws {
-        let server = try SMTPTestServer(.plain, dataReply: "554 5.7.1 Message refused by policy")
-        try writeAccount(sandbox, port: server.port, security: "none")
-        let program = try start(["open", "mailto:joe@example.com", "--json"])
-        let steps = try desktop.drive([
-            "wait-sheet", "type:Subject:Refused once", "type:Message:Keep this text", "press:Send",
-            "wait-label:Not sent:", screenshot("permanent-failure"), "state:Send", "menu:Save Draft", "wait-gone",
-        ])
-        let shown = try #require(steps.first { $0["step"] as? String == "wait-label" })
-        #expect((shown["text"] as? String)?.contains("554 5.7.1") == true)
-        let send = try #require(steps.first { $0["step"] as? String == "state" })
-        #expect(send["enabled"] as? Bool == true, "Send again is possible")
-        let result = program.finish()
-        #expect(result.status == 3, "\(result)")
-        #expect(try jsonObject(result.stdout)["result"] as? String == "saved")
-        #expect(server.messages.isEmpty)
-        #expect(sandbox.drafts.count == 1, "the failure left no second draft")
-        let draft = try #require(sandbox.drafts.first)
-        #expect(try sandbox.header("Subject", of: draft) == "Refused once")
-        #expect(try String(contentsOf: draft, encoding: .utf8).contains("Keep this text"))
     }
 
     /// Add… opens the file chooser (GTK's own here: no portal on the test bus), and so does
@@ -291,8 +250,10 @@ private let fleetDefaults = "etc/xdg/mailto-route/config"
         #expect(argv == ["mailto:joe@example.com?subject=Over%20to%20you"])
     }
 
-    // MARK: - Save Draft, Cancel
+    // MARK: - Save Draft
 
+    /// Save Draft through the real programs: the draft on disk and the report (3, "saved").
+    /// Cancel, its question and what Save and Discard hand over are SheetActionTests'.
     @Test func saveDraftSavesWhatTheSheetHolds() throws {
         try writeAccount(sandbox, port: 9, security: "none")
         let program = try start(["open", "mailto:joe@example.com?subject=Draft%20me", "--json"])
@@ -307,65 +268,7 @@ private let fleetDefaults = "etc/xdg/mailto-route/config"
         #expect(try sandbox.header("Subject", of: draft) == "Draft me")
     }
 
-    @Test func cancelWithNothingEditedIsCancelled() throws {
-        try writeAccount(sandbox, port: 9, security: "none")
-        let program = try start(["open", "mailto:joe@example.com?subject=Hi", "--json"])
-        _ = try desktop.drive(["wait-sheet", screenshot("cancel-unedited"), "press:Cancel", "wait-gone"])
-        let result = program.finish()
-        #expect(result.status == 4, "\(result)")
-        #expect(try jsonObject(result.stdout)["result"] as? String == "cancelled")
-        #expect(sandbox.drafts.isEmpty)
-        #expect(try outcomes().last?["result"] as? String == "cancelled")
-    }
-
-    /// With edits, Cancel asks "Save this message as a draft?"; Discard ends it cancelled.
-    @Test func cancelWithEditsAsksAndDiscardSavesNothing() throws {
-        try writeAccount(sandbox, port: 9, security: "none")
-        let program = try start(["open", "mailto:joe@example.com", "--json"])
-        _ = try desktop.drive([
-            "wait-sheet", "type:Subject:Second thoughts", "press:Cancel", "wait-window:Save this message as a draft?",
-            screenshot("cancel-question"), "press:Discard", "wait-gone",
-        ])
-        let result = program.finish()
-        #expect(result.status == 4, "\(result)")
-        #expect(sandbox.drafts.isEmpty)
-    }
-
-    /// Escape is Cancel; Keep Editing goes back to the sheet; Save keeps a draft.
-    @Test func escapeWithEditsThenSaveKeepsADraft() throws {
-        try writeAccount(sandbox, port: 9, security: "none")
-        let program = try start(["open", "mailto:joe@example.com", "--json"])
-        _ = try desktop.drive([
-            "wait-sheet", "type:Subject:Worth keeping", "key:Escape", "wait-window:Save this message as a draft?",
-            "press:Keep Editing", "append:Message:more", "key:Escape", "wait-window:Save this message as a draft?",
-            "press:Save", "wait-gone",
-        ])
-        let result = program.finish()
-        #expect(result.status == 3, "\(result)")
-        let draft = try #require(sandbox.drafts.first)
-        #expect(try sandbox.header("Subject", of: draft) == "Worth keeping")
-        #expect(try String(contentsOf: draft, encoding: .utf8).contains("more"))
-    }
-
     // MARK: - Checks while writing, keyboard, names
-
-    /// Each address is checked as it is typed, the reason beside the field; Send only with
-    /// a valid recipient. Invisible and bidirectional characters in the subject are shown.
-    @Test func addressesAreCheckedAsTypedAndHiddenCharactersShown() throws {
-        try writeAccount(sandbox, port: 9, security: "none")
-        let program = try start(["open", "mailto:?subject=invoice%E2%80%AEfdp.exe"], desktopProgram: true)
-        let steps = try desktop.drive([
-            "wait-sheet", "state:Send", "wait-label:The subject holds invisible", "type:To:joe@", "wait-label:not an address",
-            "state:Send", screenshot("address-check"), "append:To:example.com", "state:Send", "press:Cancel",
-        ])
-        let sends = steps.filter { $0["step"] as? String == "state" }.map { $0["enabled"] as? Bool }
-        #expect(sends == [false, false, true])
-        let hidden = try #require(steps.first { ($0["text"] as? String)?.hasPrefix("The subject") == true })
-        #expect((hidden["text"] as? String)?.contains("\\u{202E}") == true)
-        // Cancel with edits asks; the question is answered by ending the program.
-        _ = try desktop.drive(["wait-window:Save this message as a draft?", "press:Discard", "wait-gone"])
-        #expect(program.finish().status == 4)
-    }
 
     /// The GNOME layout: Cancel and Send in the header bar at the top, Save Draft in its
     /// menu, Cc and Bcc folded behind their buttons beside To (a link gives none); Tab goes
@@ -568,20 +471,6 @@ private let fleetDefaults = "etc/xdg/mailto-route/config"
         #expect(finished.status == 4, "\(finished)")
         let report = try jsonObject(finished.stdout)
         #expect((report["warnings"] as? [String] ?? []).isEmpty, "\(report)")
-    }
-
-    /// A link's Cc and Bcc are shown, filled; the window says whom the message is to.
-    @Test func aLinksCcAndBccAreShownFilled() throws {
-        try writeAccount(sandbox, port: 9, security: "none")
-        let program = try start(["open", "mailto:Ann%20Berg%20%3Cann@example.com%3E?cc=cy@example.com&bcc=bo@example.com", "--json"])
-        let steps = try desktop.drive(["wait-sheet", "state:Cc", "state:Bcc", "names", screenshot("cc-bcc-shown"), "press:Cancel", "wait-gone"])
-        let fields = steps.filter { $0["step"] as? String == "state" }.map { $0["text"] as? String }
-        #expect(fields == ["cy@example.com", "bo@example.com"])
-        let title = try #require(steps.first { $0["step"] as? String == "wait-sheet" }?["title"] as? String)
-        #expect(title == "Message to Ann Berg")
-        let names = try #require(steps.first { $0["step"] as? String == "names" }?["names"] as? [String])
-        #expect(!names.contains("push button: Add Cc") && !names.contains("push button: Add Bcc"), "\(names)")
-        #expect(program.finish().status == 4)
     }
 
     // MARK: - Nothing lost

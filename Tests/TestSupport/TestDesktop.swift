@@ -31,22 +31,7 @@ public final class TestDesktop: Sendable {
     }
 
     private init() throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("mailto-route-desktop-\(UUID().uuidString)")
-        let runtime = directory.appendingPathComponent("run")
-        try FileManager.default.createDirectory(at: runtime, withIntermediateDirectories: true)
-        chmod(runtime.path, 0o700)
-        let ready = directory.appendingPathComponent("ready")
-        // HOME and XDG_RUNTIME_DIR of its own: the AT-SPI bus puts its socket there.
-        process = try ServerProcess(
-            ["/usr/bin/python3", packageRoot.appendingPathComponent("Tests/TestSupport/Servers/desktop-session.py").path,
-             "--ready", ready.path, "--dir", directory.path],
-            environment: ["HOME": directory.path, "XDG_RUNTIME_DIR": runtime.path],
-            output: directory.appendingPathComponent("session.log").path)
-        try process.waitForReady(ready.path, name: "the test desktop (Xvfb, D-Bus, AT-SPI)", timeout: 20)
-        let lines = try String(contentsOf: ready, encoding: .utf8).split(separator: "\n").map(String.init)
-        guard lines.count == 2 else { throw TestSupportError("desktop-session.py wrote \(lines)") }
-        display = lines[0]
-        busAddress = lines[1]
+        (process, directory, display, busAddress) = try startSession(name: "the test desktop (Xvfb, D-Bus, AT-SPI)")
         // Asked once: the accessibility bus lives as long as the desktop.
         accessibilityBusAddress = try BusCall.accessibilityBusAddress(on: busAddress)
     }
@@ -156,4 +141,48 @@ public final class DesktopProgram: @unchecked Sendable {
     deinit {
         stopAll()
     }
+}
+
+/// A display and nothing else (Xvfb: `desktop-session.py --display-only`), for a test process
+/// that shows windows of its own and drives them in-process (the sheet's actions): no bus, no
+/// accessibility bus, and no other test's windows on its screen. Started by the first test
+/// that asks; it stops itself when the test process is gone.
+public final class TestDisplay: Sendable {
+    public let display: String
+    private let directory: URL
+    private let process: ServerProcess
+
+    public static let shared: Result<TestDisplay, TestSupportError> = {
+        do {
+            return .success(try TestDisplay())
+        } catch let error as TestSupportError {
+            return .failure(error)
+        } catch {
+            return .failure(TestSupportError("cannot start the test display: \(error)"))
+        }
+    }()
+
+    private init() throws {
+        (process, directory, display, _) = try startSession(name: "the test display (Xvfb)", displayOnly: true)
+    }
+}
+
+/// Starts `desktop-session.py` in a scratch directory of its own (its HOME and
+/// XDG_RUNTIME_DIR: the AT-SPI bus puts its socket there) and waits until it serves: the
+/// process, the directory, DISPLAY and the session bus's address (empty with `displayOnly`).
+private func startSession(name: String, displayOnly: Bool = false) throws -> (ServerProcess, URL, String, String) {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("mailto-route-desktop-\(UUID().uuidString)")
+    let runtime = directory.appendingPathComponent("run")
+    try FileManager.default.createDirectory(at: runtime, withIntermediateDirectories: true)
+    chmod(runtime.path, 0o700)
+    let ready = directory.appendingPathComponent("ready")
+    let process = try ServerProcess(
+        ["/usr/bin/python3", packageRoot.appendingPathComponent("Tests/TestSupport/Servers/desktop-session.py").path,
+         "--ready", ready.path, "--dir", directory.path] + (displayOnly ? ["--display-only"] : []),
+        environment: ["HOME": directory.path, "XDG_RUNTIME_DIR": runtime.path],
+        output: directory.appendingPathComponent("session.log").path)
+    try process.waitForReady(ready.path, name: name, timeout: 20)
+    let lines = try String(contentsOf: ready, encoding: .utf8).split(separator: "\n").map(String.init)
+    guard lines.count == (displayOnly ? 1 : 2) else { throw TestSupportError("desktop-session.py wrote \(lines)") }
+    return (process, directory, lines[0], displayOnly ? "" : lines[1])
 }

@@ -8,7 +8,8 @@ import MailtoCore
 /// message sent without it, without a word, is the one outcome they did not ask for.
 /// Cancel (also Escape) goes back to the sheet, where a tick attaches it.
 final class SendWithoutQuestion {
-    private let dialog: SheetDialog
+    /// Internal: the sheet's in-process tests answer it (Tests/ComposeSheetTests/SheetHarness.swift).
+    let dialog: SheetDialog
 
     init(over sheet: ComposeSheet, names: [String]) {
         let listed = names.joined(separator: ", ")

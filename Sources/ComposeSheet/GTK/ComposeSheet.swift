@@ -41,8 +41,8 @@ final class ComposeSheet {
     private let problemLabels: [GObjectRef]
     private let ccRow: [GObjectRef]
     private let bccRow: [GObjectRef]
-    private let showCc: GObjectRef
-    private let showBcc: GObjectRef
+    let showCc: GObjectRef
+    let showBcc: GObjectRef
     let subjectHidden: GObjectRef
     let bodyHidden: GObjectRef
     let errorLabel: GObjectRef

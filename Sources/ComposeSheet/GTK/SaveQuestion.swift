@@ -9,7 +9,8 @@ final class SaveQuestion {
 
     static var heading: String { tr("Save this message as a draft?") }
 
-    private let dialog: SheetDialog
+    /// Internal: the sheet's in-process tests answer it (Tests/ComposeSheetTests/SheetHarness.swift).
+    let dialog: SheetDialog
 
     init(over sheet: ComposeSheet) {
         dialog = SheetDialog(

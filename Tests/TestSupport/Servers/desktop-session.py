@@ -5,7 +5,10 @@ session would have them. Prints DISPLAY and the bus address to the --ready file 
 three serve, then stays until its parent (the test process) is gone or it gets SIGTERM, and
 takes everything it started down with it.
 
-Usage: desktop-session.py --ready FILE --dir DIR
+With --display-only, Xvfb alone (no bus, no accessibility), and only DISPLAY is printed:
+for a test process that shows windows of its own and drives them in-process.
+
+Usage: desktop-session.py --ready FILE --dir DIR [--display-only]
 """
 import argparse
 import os
@@ -17,6 +20,7 @@ import time
 parser = argparse.ArgumentParser()
 parser.add_argument("--ready", required=True)
 parser.add_argument("--dir", required=True)
+parser.add_argument("--display-only", action="store_true")
 args = parser.parse_args()
 
 parent = os.getppid()
@@ -64,6 +68,24 @@ while not number.endswith(b"\n"):
 os.close(read_end)
 display = ":" + number.decode().strip()
 
+
+def ready(lines):
+    tmp = args.ready + ".tmp"
+    with open(tmp, "w") as f:
+        f.write("".join(line + "\n" for line in lines))
+    os.rename(tmp, args.ready)
+
+
+def stay():
+    while os.getppid() == parent:
+        time.sleep(0.2)
+    stop()
+
+
+if args.display_only:
+    ready([display])
+    stay()
+
 # The session bus with the system's service files, so that org.a11y.Bus is activated as in a
 # real session; its socket lives in our directory.
 # The system's data directories for the desktop's own services (whatever XDG_DATA_DIRS the
@@ -102,11 +124,5 @@ while True:
         stop()
     time.sleep(0.1)
 
-tmp = args.ready + ".tmp"
-with open(tmp, "w") as f:
-    f.write(display + "\n" + address + "\n")
-os.rename(tmp, args.ready)
-
-while os.getppid() == parent:
-    time.sleep(0.2)
-stop()
+ready([display, address])
+stay()

@@ -1,0 +1,169 @@
+import MailtoCore
+import Testing
+import TestSupport
+@testable import ComposeSheet
+
+/// The sheet's behaviour through its actions, in this process (SheetHarness, after Geary's
+/// composer tests): the sheet built with a host that records what it is asked, its fields
+/// filled and its window actions activated as its buttons, menu items and keys do, what it
+/// shows and what it hands its host asserted. What reaches a server, the desktop program's
+/// exit status and the draft on disk are SheetTests' (the real programs on a desktop).
+@Suite(.serialized) struct SheetActionTests {
+    let harness: SheetHarness
+
+    init() throws {
+        harness = try SheetHarness.shared.get()
+    }
+
+    func open(_ email: EmailData, host: RecordingHost = RecordingHost()) -> SheetUnderTest {
+        harness.open(SheetContent(from: "Jane Doe <jane@example.org>", email: email), host: host)
+    }
+
+    // MARK: - Cancel and Save Draft
+
+    /// Cancel with nothing edited ends the sheet as cancelled, asking nothing.
+    @Test func cancelWithNothingEditedIsCancelled() throws {
+        let sheet = open(EmailData(to: ["joe@example.com"], subject: "Hi"))
+        sheet.activate("cancel")
+        try sheet.waitUntilEnded()
+        #expect(sheet.host.events == [.cancelled, .closed, .ended])
+    }
+
+    /// With edits, Cancel asks "Save this message as a draft?"; Discard ends it cancelled,
+    /// nothing saved.
+    @Test func cancelWithEditsAsksAndDiscardSavesNothing() throws {
+        let sheet = open(EmailData(to: ["joe@example.com"]))
+        sheet.type("Second thoughts", into: \.subject)
+        sheet.activate("cancel")
+        #expect(sheet.question == "Save this message as a draft?")
+        #expect(!sheet.hasEnded)
+        try sheet.answer("discard")
+        try sheet.waitUntilEnded()
+        #expect(sheet.host.events == [.cancelled, .closed, .ended])
+    }
+
+    /// Escape (the cancel action) with edits asks; Keep Editing goes back to the sheet, which
+    /// keeps what was written and takes more; asked again, Save hands the whole message over
+    /// as a draft.
+    @Test func escapeWithEditsThenSaveKeepsADraft() throws {
+        let sheet = open(EmailData(to: ["joe@example.com"]))
+        sheet.type("Worth keeping", into: \.subject)
+        sheet.activate("cancel")
+        try sheet.answer("keep")
+        #expect(sheet.question == nil)
+        try sheet.append(toMessage: "more")
+        sheet.activate("cancel")
+        #expect(sheet.question == "Save this message as a draft?")
+        try sheet.answer("save")
+        try sheet.waitUntilEnded()
+        #expect(sheet.host.events == [.performed(.saveDraft), .closed, .ended])
+        let saved = try #require(sheet.host.messages.first)
+        #expect(saved.subject == "Worth keeping")
+        #expect(saved.body == "more")
+        #expect(saved.to == ["joe@example.com"])
+    }
+
+    /// Save Draft hands over what the sheet holds, a Cc added in it included.
+    @Test func saveDraftHandsOverACcAddedInTheSheet() throws {
+        let sheet = open(EmailData(to: ["joe@example.com"], subject: "Draft me"))
+        #expect(!sheet.isShown(\.cc), "Cc is folded while the link gives none")
+        sheet.activate("show-cc")
+        #expect(sheet.isShown(\.cc))
+        sheet.type("ann@example.com", into: \.cc)
+        sheet.activate("save-draft")
+        try sheet.waitUntilEnded()
+        #expect(sheet.host.events == [.performed(.saveDraft), .closed, .ended])
+        let saved = try #require(sheet.host.messages.first)
+        #expect(saved.cc == ["ann@example.com"])
+        #expect(saved.subject == "Draft me")
+    }
+
+    // MARK: - Sending
+
+    /// A permanent failure keeps the sheet open, the reason in it, the text as it was and
+    /// Send possible again; then Save Draft hands over what was written.
+    @Test func permanentFailureKeepsTheSheetOpenThenSaveDraftKeepsTheText() throws {
+        let host = RecordingHost { action in action == .send ? .failed("554 5.7.1 Message refused by policy") : .finished }
+        let sheet = open(EmailData(to: ["joe@example.com"]), host: host)
+        sheet.type("Refused once", into: \.subject)
+        try sheet.append(toMessage: "Keep this text")
+        sheet.activate("send")
+        try waitUntil("the failure is shown") { sheet.shown(\.errorLabel) != nil }
+        #expect(sheet.shown(\.errorLabel) == "Not sent: 554 5.7.1 Message refused by policy")
+        #expect(sheet.isEnabled("send"), "Send again is possible")
+        #expect(!sheet.hasEnded)
+        #expect(sheet.text(of: \.subject) == "Refused once")
+        sheet.activate("save-draft")
+        try sheet.waitUntilEnded()
+        #expect(host.events == [.performed(.send), .performed(.saveDraft), .closed, .ended])
+        #expect(host.messages.map(\.subject) == ["Refused once", "Refused once"])
+        #expect(host.messages.last?.body == "Keep this text")
+    }
+
+    /// RFC 6068 §7, docs/design.md rule 8: a file the link asked for is listed unticked; Send
+    /// asks "Send without id_rsa?" first, and Send Without It hands over a message without
+    /// it, the file still only requested.
+    @Test func untickedRequestedFileIsNeverAttached() throws {
+        let sandbox = try Sandbox()
+        let secret = try sandbox.write("-----BEGIN OPENSSH PRIVATE KEY-----\n", to: "files/id_rsa").path
+        let sheet = open(EmailData(to: ["joe@example.com"], subject: "Hello", body: "Hi", requestedAttachments: [secret]))
+        #expect(sheet.isShown(\.requestedList))
+        sheet.activate("send")
+        #expect(sheet.question == "Send without id_rsa?")
+        #expect(sheet.host.events.isEmpty, "nothing is sent while it asks")
+        try sheet.answer("send")
+        try sheet.waitUntilEnded()
+        #expect(sheet.host.events == [.performed(.send), .closed, .ended])
+        let sent = try #require(sheet.host.messages.first)
+        #expect(sent.attachments.isEmpty)
+        #expect(sent.requestedAttachments == [secret])
+    }
+
+    /// "Send without …?" answered Cancel goes back to the sheet: nothing handed over.
+    @Test func sendWithoutAnsweredCancelSendsNothing() throws {
+        let sandbox = try Sandbox()
+        let report = try sandbox.write("figures\n", to: "files/report.txt").path
+        let sheet = open(EmailData(to: ["joe@example.com"], requestedAttachments: [report]))
+        sheet.activate("send")
+        try sheet.answer("cancel")
+        #expect(sheet.question == nil)
+        #expect(!sheet.hasEnded)
+        sheet.activate("cancel")
+        try sheet.waitUntilEnded()
+        #expect(sheet.host.events == [.cancelled, .closed, .ended])
+    }
+
+    // MARK: - Checks while writing
+
+    /// Each address is checked as it is typed, the reason beside the field; Send only with
+    /// a valid recipient. Invisible and bidirectional characters in the subject are shown.
+    @Test func addressesAreCheckedAsTypedAndHiddenCharactersShown() throws {
+        let sheet = open(EmailData(subject: "invoice\u{202E}fdp.exe"))
+        #expect(!sheet.isEnabled("send"), "no recipient")
+        let hidden = try #require(sheet.shown(\.subjectHidden))
+        #expect(hidden.hasPrefix("The subject holds invisible"))
+        #expect(hidden.contains("\\u{202E}"), "\(hidden)")
+        sheet.type("joe@", into: \.to)
+        #expect(sheet.addressProblem(0) == "not an address (no local@domain): joe@")
+        #expect(!sheet.isEnabled("send"))
+        sheet.type("joe@example.com", into: \.to)
+        #expect(sheet.addressProblem(0) == nil)
+        #expect(sheet.isEnabled("send"))
+        sheet.type("", into: \.subject)
+        #expect(sheet.shown(\.subjectHidden) == nil)
+    }
+
+    /// A link's Cc and Bcc are shown filled, their buttons gone; the title names the
+    /// recipient by the name the link gave.
+    @Test func aLinksCcAndBccAreShownFilled() throws {
+        let sheet = open(EmailData(to: ["ann@example.com"], cc: ["cy@example.com"], bcc: ["bo@example.com"],
+                                   names: ["ann@example.com": "Ann Berg"]))
+        #expect(sheet.isShown(\.cc) && sheet.isShown(\.bcc))
+        #expect(sheet.text(of: \.cc) == "cy@example.com")
+        #expect(sheet.text(of: \.bcc) == "bo@example.com")
+        #expect(!sheet.isShown(\.showCc) && !sheet.isShown(\.showBcc))
+        #expect(sheet.windowTitle == "Message to Ann Berg")
+        sheet.activate("cancel")
+        try sheet.waitUntilEnded()
+    }
+}

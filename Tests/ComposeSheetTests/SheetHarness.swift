@@ -1,0 +1,290 @@
+import CGTK
+import Foundation
+import MailtoCore
+import TestSupport
+@testable import ComposeSheet
+
+/// GTK in the test process, as Geary's composer tests have it: one GTK main loop on a thread
+/// of its own (the default main context: the sheet's worker results come back to it), an
+/// application, and sheets built as the desktop program builds them, each with a
+/// `RecordingHost`. A test does what a person does through the sheet's own actions and
+/// fields, on that thread (`run`), and reads what the sheet shows and what it asked of its
+/// host. No accessibility bus, no other process: what only a real window shows (names, focus,
+/// the file chooser, a drag, a screen reader) stays in SheetTests.
+///
+/// Its own display (TestDisplay), so that its windows never take the keyboard of another
+/// test's desktop. The environment GTK reads lazily (the renderer, accessibility, settings)
+/// is set in this process; `scripts/test` runs these tests in a process of their own.
+final class SheetHarness: @unchecked Sendable {
+    static let shared: Result<SheetHarness, TestSupportError> = {
+        do {
+            return .success(try SheetHarness())
+        } catch let error as TestSupportError {
+            return .failure(error)
+        } catch {
+            return .failure(TestSupportError("cannot start GTK: \(error)"))
+        }
+    }()
+
+    /// Written once on the GTK thread before `init` returns (the semaphore orders the two).
+    private var application: UnsafeMutablePointer<GtkApplication>?
+
+    private init() throws {
+        let display = try TestDisplay.shared.get()
+        // Cairo and no GL (TestDesktop says why), no accessibility bus, settings in memory.
+        for (name, value) in ["GSK_RENDERER": "cairo", "GDK_DEBUG": "gl-disable", "GTK_A11Y": "none",
+                              "GSETTINGS_BACKEND": "memory", "GSETTINGS_SCHEMA_DIR": "/usr/share/glib-2.0/schemas"] {
+            setenv(name, value, 1)
+        }
+        let started = DispatchSemaphore(value: 0)
+        let failure = Box<String?>(nil)
+        let thread = Thread { [self] in
+            // Named for a backtrace (a thread otherwise takes its creator's name).
+            Thread.current.name = "gtk"
+            // The display is named for gtk_init only: nothing else in this process (a
+            // program a test starts) is to find it.
+            setenv("DISPLAY", display.display, 1)
+            let initialised = gtk_init_check() != 0
+            unsetenv("DISPLAY")
+            guard initialised else {
+                failure.value = "gtk_init_check failed on \(display.display)"
+                started.signal()
+                return
+            }
+            // No application id: a plain non-unique application, on no bus.
+            let made = gtk_application_new(nil, G_APPLICATION_NON_UNIQUE)
+            var error: UnsafeMutablePointer<GError>?
+            if g_application_register(mr_application(made), nil, &error) == 0 {
+                failure.value = "g_application_register: " + (error.map { String(cString: $0.pointee.message) } ?? "")
+                started.signal()
+                return
+            }
+            // Kept from closing when its last window goes: the next test opens another.
+            g_application_hold(mr_application(made))
+            application = made
+            started.signal()
+            let loop = g_main_loop_new(nil, 0)
+            g_main_loop_run(loop)
+        }
+        thread.start()
+        started.wait()
+        if let reason = failure.value { throw TestSupportError(reason) }
+    }
+
+    /// Runs `body` on the GTK thread, between two turns of its main loop, and returns what it
+    /// returned: the only way a test touches a sheet.
+    func run<Value>(_ body: @escaping () -> Value) -> Value {
+        // Already there (a sheet let go on the GTK thread).
+        if g_main_context_is_owner(nil) != 0 { return body() }
+        let call = MainLoopCall(body)
+        // A source of the default context rather than g_main_context_invoke, which runs the
+        // function on the calling thread whenever that thread can take the context between
+        // two turns of GTK's loop: always on the GTK thread.
+        let source = g_idle_source_new()
+        g_source_set_priority(source, G_PRIORITY_DEFAULT)
+        g_source_set_callback(source, onMainLoopCall, Unmanaged.passRetained(call).toOpaque(), nil)
+        g_source_attach(source, nil)
+        g_source_unref(source)
+        call.done.wait()
+        return call.result as! Value
+    }
+
+    /// Opens a sheet showing `content`, its host `host`, as the desktop program presents one.
+    func open(_ content: SheetContent, host: RecordingHost) -> SheetUnderTest {
+        run { [self] in
+            let sheet = ComposeSheet(application: application!, content: content, host: host, recovery: nil,
+                                     ended: { _, _ in host.ended() })
+            sheet.present()
+            return SheetUnderTest(harness: self, sheet: sheet, host: host)
+        }
+    }
+}
+
+/// A sheet a test drives: every read and every act on the GTK thread.
+final class SheetUnderTest: @unchecked Sendable {
+    let harness: SheetHarness
+    /// Touched, and let go, only on the GTK thread (`harness.run`): its widgets' references
+    /// are dropped when it goes.
+    private var sheet: ComposeSheet?
+    let host: RecordingHost
+
+    init(harness: SheetHarness, sheet: ComposeSheet, host: RecordingHost) {
+        self.harness = harness
+        self.sheet = sheet
+        self.host = host
+    }
+
+    /// A sheet the test left open is ended first, as the application holds one until it ends:
+    /// its window, handlers and timers hold it by pointer.
+    deinit {
+        harness.run { [self] in
+            if let sheet, !sheet.hasEnded { sheet.end() }
+            sheet = nil
+        }
+    }
+
+    /// Runs `body` with the sheet on the GTK thread.
+    func on<Value>(_ body: @escaping (ComposeSheet) -> Value) -> Value {
+        harness.run { [self] in body(sheet!) }
+    }
+
+    /// Activates the window action `name` (`send`, `cancel`, `save-draft`, `show-cc`…), as
+    /// its button, menu item or accelerator does.
+    func activate(_ name: String) {
+        on { sheet in g_action_group_activate_action(mr_action_group(sheet.window.pointer), name, nil) }
+    }
+
+    /// Whether the window action `name` can be activated now (its button is sensitive).
+    func isEnabled(_ name: String) -> Bool {
+        on { sheet in g_action_group_get_action_enabled(mr_action_group(sheet.window.pointer), name) != 0 }
+    }
+
+    /// Replaces the text of an entry (`to`, `cc`, `bcc`, `subject`), as typing does: its
+    /// `changed` handlers run.
+    func type(_ text: String, into field: KeyPath<ComposeSheet, GObjectRef>) {
+        on { sheet in gtk_editable_set_text(mr_editable(sheet[keyPath: field].widget), text) }
+    }
+
+    /// Adds `text` at the end of the message, as typing there does (once the opening text is in).
+    func append(toMessage text: String) throws {
+        try waitUntil("the message's text is in the text view") { on { $0.spelling != nil } }
+        on { sheet in
+            let buffer = bufferPointer(sheet.buffer)
+            var end = GtkTextIter()
+            gtk_text_buffer_get_end_iter(buffer, &end)
+            gtk_text_buffer_insert(buffer, &end, text, -1)
+        }
+    }
+
+    func text(of field: KeyPath<ComposeSheet, GObjectRef>) -> String {
+        on { sheet in entryText(sheet[keyPath: field].widget) }
+    }
+
+    /// A label's text when it is shown, else `nil`.
+    func shown(_ label: KeyPath<ComposeSheet, GObjectRef>) -> String? {
+        on { sheet in
+            let widget = sheet[keyPath: label].widget
+            guard gtk_widget_get_visible(widget) != 0, let text = gtk_label_get_text(mr_label(widget)) else { return nil }
+            return String(cString: text)
+        }
+    }
+
+    /// The problem shown beside address field `index` (0 To, 1 Cc, 2 Bcc), or `nil`.
+    func addressProblem(_ index: Int) -> String? {
+        on { sheet in
+            let label = sheet.addressFields[index].1.widget
+            guard gtk_widget_get_visible(label) != 0, let text = gtk_label_get_text(mr_label(label)) else { return nil }
+            return String(cString: text)
+        }
+    }
+
+    /// The window's title, as the desktop and a screen reader name it.
+    var windowTitle: String? {
+        on { sheet in gtk_window_get_title(mr_window(sheet.window.widget)).map { String(cString: $0) } }
+    }
+
+    func isShown(_ widget: KeyPath<ComposeSheet, GObjectRef>) -> Bool {
+        on { sheet in gtk_widget_get_visible(sheet[keyPath: widget].widget) != 0 }
+    }
+
+    /// The heading of the question asked over the sheet now ("Save this message as a
+    /// draft?", "Send without id_rsa?"), or `nil`.
+    var question: String? {
+        on { sheet in
+            guard let dialog = sheet.question?.dialog ?? sheet.untickedQuestion?.dialog else { return nil }
+            return adw_message_dialog_get_heading(mr_message_dialog(dialog.dialog.pointer)).map { String(cString: $0) }
+        }
+    }
+
+    /// Answers the question asked now with the response `id`, as its button does.
+    func answer(_ id: String) throws {
+        let answered = on { sheet in
+            guard let dialog = sheet.question?.dialog ?? sheet.untickedQuestion?.dialog else { return false }
+            adw_message_dialog_response(mr_message_dialog(dialog.dialog.pointer), id)
+            return true
+        }
+        if !answered { throw TestSupportError("no question to answer with \(id)") }
+    }
+
+    /// The message as the sheet would hand it to its host now.
+    var message: EmailData { on { $0.message() } }
+
+    var hasEnded: Bool { on { $0.hasEnded } }
+
+    /// Waits until the sheet has ended (its action done, its window gone).
+    func waitUntilEnded() throws {
+        try waitUntil("the sheet ended") { hasEnded }
+    }
+}
+
+/// The sheet's host, recording what the sheet asked of it; `answer` decides each action's result.
+final class RecordingHost: SheetHost, @unchecked Sendable {
+    enum Event: Equatable {
+        case performed(SheetAction)
+        case cancelled
+        case closed
+        case ended
+    }
+
+    private let lock = NSLock()
+    private var recorded: [Event] = []
+    private var emails: [EmailData] = []
+    private let answer: @Sendable (SheetAction) -> SheetActionResult
+
+    init(answer: @escaping @Sendable (SheetAction) -> SheetActionResult = { _ in .finished }) {
+        self.answer = answer
+    }
+
+    /// What happened, in order.
+    var events: [Event] { lock.withLock { recorded } }
+    /// The message each action was asked with.
+    var messages: [EmailData] { lock.withLock { emails } }
+
+    private func record(_ event: Event) {
+        lock.withLock { recorded.append(event) }
+    }
+
+    func perform(_ action: SheetAction, with email: EmailData, from account: String?) -> SheetActionResult {
+        lock.withLock {
+            recorded.append(.performed(action))
+            emails.append(email)
+        }
+        return answer(action)
+    }
+
+    func cancelled() { record(.cancelled) }
+    func sheetClosed() { record(.closed) }
+    /// The application's `ended` (the window is gone).
+    func ended() { record(.ended) }
+    func forgetRecipient(_ address: String) {}
+    func forgetWay() -> String? { nil }
+    func undoHold() -> String? { "not held here" }
+    func heldWindowClosed() {}
+}
+
+/// One call onto the GTK thread and its result.
+private final class MainLoopCall: @unchecked Sendable {
+    /// Let go on the GTK thread once run: what it captured (a sheet) goes there.
+    var body: (() -> Any)?
+    var result: Any?
+    let done = DispatchSemaphore(value: 0)
+
+    init<Value>(_ body: @escaping () -> Value) {
+        self.body = { body() }
+    }
+}
+
+/// A `GSourceFunc` run once on the GTK thread by `g_main_context_invoke`.
+private func onMainLoopCall(_ data: gpointer?) -> gboolean {
+    guard let data else { return 0 }
+    let call = Unmanaged<MainLoopCall>.fromOpaque(data).takeRetainedValue()
+    call.result = call.body?()
+    call.body = nil
+    call.done.signal()
+    return 0
+}
+
+final class Box<Value>: @unchecked Sendable {
+    var value: Value
+    init(_ value: Value) { self.value = value }
+}
