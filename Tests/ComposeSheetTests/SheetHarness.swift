@@ -16,15 +16,7 @@ import TestSupport
 /// test's desktop. The environment GTK reads lazily (the renderer, accessibility, settings)
 /// is set in this process; `scripts/test` runs these tests in a process of their own.
 final class SheetHarness: @unchecked Sendable {
-    static let shared: Result<SheetHarness, TestSupportError> = {
-        do {
-            return .success(try SheetHarness())
-        } catch let error as TestSupportError {
-            return .failure(error)
-        } catch {
-            return .failure(TestSupportError("cannot start GTK: \(error)"))
-        }
-    }()
+    static let shared = started("GTK") { try SheetHarness() }
 
     /// Written once on the GTK thread before `init` returns (the semaphore orders the two).
     private var application: UnsafeMutablePointer<GtkApplication>?

@@ -17,18 +17,8 @@ public final class TestDesktop: Sendable {
     public let directory: URL
     private let process: ServerProcess
 
-    public static let shared = start()
-    public static let second = start()
-
-    private static func start() -> Result<TestDesktop, TestSupportError> {
-        do {
-            return .success(try TestDesktop())
-        } catch let error as TestSupportError {
-            return .failure(error)
-        } catch {
-            return .failure(TestSupportError("cannot start the test desktop: \(error)"))
-        }
-    }
+    public static let shared = started("the test desktop") { try TestDesktop() }
+    public static let second = started("the test desktop") { try TestDesktop() }
 
     private init() throws {
         (process, directory, display, busAddress) = try startSession(name: "the test desktop (Xvfb, D-Bus, AT-SPI)")
@@ -152,15 +142,7 @@ public final class TestDisplay: Sendable {
     private let directory: URL
     private let process: ServerProcess
 
-    public static let shared: Result<TestDisplay, TestSupportError> = {
-        do {
-            return .success(try TestDisplay())
-        } catch let error as TestSupportError {
-            return .failure(error)
-        } catch {
-            return .failure(TestSupportError("cannot start the test display: \(error)"))
-        }
-    }()
+    public static let shared = started("the test display") { try TestDisplay() }
 
     private init() throws {
         (process, directory, display, _) = try startSession(name: "the test display (Xvfb)", displayOnly: true)
@@ -185,4 +167,17 @@ private func startSession(name: String, displayOnly: Bool = false) throws -> (Se
     let lines = try String(contentsOf: ready, encoding: .utf8).split(separator: "\n").map(String.init)
     guard lines.count == (displayOnly ? 1 : 2) else { throw TestSupportError("desktop-session.py wrote \(lines)") }
     return (process, directory, lines[0], displayOnly ? "" : lines[1])
+}
+
+/// What `make` made, or why it could not be made, kept as a `Result`: for what a test process
+/// starts once (a desktop, a display, GTK) and every test that needs it asks for
+/// (`.get()`), each failing with the same reason when it could not start.
+public func started<Value>(_ what: String, _ make: () throws -> Value) -> Result<Value, TestSupportError> {
+    do {
+        return .success(try make())
+    } catch let error as TestSupportError {
+        return .failure(error)
+    } catch {
+        return .failure(TestSupportError("cannot start \(what): \(error)"))
+    }
 }
