@@ -133,6 +133,58 @@ import TestSupport
         #expect(sheet.host.events == [.cancelled, .closed, .ended])
     }
 
+    // MARK: - Undo send
+
+    /// Send with an Undo time: the message is held, read-only, Undo offered; Undo takes it
+    /// back from the host and it is the person's to edit again, in the same sheet. Nothing
+    /// is released.
+    @Test func undoWithinTheHoldGivesTheMessageBackToEdit() throws {
+        let host = RecordingHost { action in action == .send ? .held(seconds: 30) : .finished }
+        let sheet = open(EmailData(to: ["joe@example.com"], subject: "Oops"), host: host)
+        try sheet.append(toMessage: "Not this one.")
+        sheet.activate("send")
+        try waitUntil("the Send is held") { sheet.isHeld }
+        #expect(!sheet.isMessageEditable, "read-only while held")
+        #expect(sheet.isEnabled("undo-send") && !sheet.isEnabled("send"))
+        sheet.activate("undo-send")
+        #expect(!sheet.isHeld)
+        #expect(sheet.isMessageEditable, "back to edit")
+        #expect(!sheet.isEnabled("undo-send") && sheet.isEnabled("send"))
+        #expect(sheet.message.body == "Not this one.")
+        #expect(host.events == [.performed(.send), .undo])
+        // Taken back, it is the person's writing: Cancel asks before it goes.
+        sheet.activate("cancel")
+        try sheet.answer("discard")
+        try sheet.waitUntilEnded()
+        #expect(!host.events.contains(.performed(.releaseHold)))
+    }
+
+    /// An Undo that comes too late (the host began sending it) leaves the Send held: the
+    /// message is not given back as if unsent.
+    @Test func anUndoRefusedLeavesTheSendHeld() throws {
+        let host = RecordingHost(undoRefusal: "its sending began") { action in action == .send ? .held(seconds: 30) : .finished }
+        let sheet = open(EmailData(to: ["joe@example.com"], subject: "Oops"), host: host)
+        sheet.activate("send")
+        try waitUntil("the Send is held") { sheet.isHeld }
+        sheet.activate("undo-send")
+        #expect(sheet.isHeld)
+        #expect(!sheet.isMessageEditable)
+        #expect(host.events == [.performed(.send), .undo])
+    }
+
+    /// The hold's toast closed with its ×: no Undo wanted, so the message goes now, not at
+    /// the end of the hold, and the sheet closes.
+    @Test func dismissingTheToastSendsAtOnce() throws {
+        let host = RecordingHost { action in action == .send ? .held(seconds: 60) : .finished }
+        let sheet = open(EmailData(to: ["joe@example.com"], subject: "Now", body: "x"), host: host)
+        sheet.activate("send")
+        try waitUntil("the Send is held") { sheet.isHeld }
+        try sheet.dismissTheHoldsToast()
+        try sheet.waitUntilEnded()
+        #expect(host.events == [.performed(.send), .performed(.releaseHold), .closed, .ended])
+        #expect(host.messages.map(\.subject) == ["Now", "Now"])
+    }
+
     // MARK: - Checks while writing
 
     /// Each address is checked as it is typed, the reason beside the field; Send only with

@@ -203,6 +203,22 @@ final class SheetUnderTest: @unchecked Sendable {
 
     var hasEnded: Bool { on { $0.hasEnded } }
 
+    /// A Send is held for Undo now (its toast counting down).
+    var isHeld: Bool { on { $0.hold != nil } }
+
+    /// Whether the message can be typed in (not while an action runs or a Send is held).
+    var isMessageEditable: Bool { on { gtk_text_view_get_editable(mr_text_view($0.textView.widget)) != 0 } }
+
+    /// Closes the hold's toast with its ×, as the person does who wants no Undo.
+    func dismissTheHoldsToast() throws {
+        let dismissed = on { sheet in
+            guard let hold = sheet.hold else { return false }
+            adw_toast_dismiss(OpaquePointer(hold.toast.pointer))
+            return true
+        }
+        if !dismissed { throw TestSupportError("no held Send's toast to dismiss") }
+    }
+
     /// Waits until the sheet has ended (its action done, its window gone).
     func waitUntilEnded() throws {
         try waitUntil("the sheet ended") { hasEnded }
@@ -216,14 +232,20 @@ final class RecordingHost: SheetHost, @unchecked Sendable {
         case cancelled
         case closed
         case ended
+        /// Undo of a held Send was asked for.
+        case undo
     }
 
     private let lock = NSLock()
     private var recorded: [Event] = []
     private var emails: [EmailData] = []
     private let answer: @Sendable (SheetAction) -> SheetActionResult
+    private let undoRefusal: String?
 
-    init(answer: @escaping @Sendable (SheetAction) -> SheetActionResult = { _ in .finished }) {
+    /// `answer`: each action's result; `undoRefusal`: why an Undo is refused (its sending
+    /// began), `nil` to take the message back.
+    init(undoRefusal: String? = nil, answer: @escaping @Sendable (SheetAction) -> SheetActionResult = { _ in .finished }) {
+        self.undoRefusal = undoRefusal
         self.answer = answer
     }
 
@@ -250,7 +272,10 @@ final class RecordingHost: SheetHost, @unchecked Sendable {
     func ended() { record(.ended) }
     func forgetRecipient(_ address: String) {}
     func forgetWay() -> String? { nil }
-    func undoHold() -> String? { "not held here" }
+    func undoHold() -> String? {
+        record(.undo)
+        return undoRefusal
+    }
     func heldWindowClosed() {}
 }
 

@@ -15,12 +15,17 @@ extension SheetTests {
         try writeAccount(sandbox, port: server.port, security: "none")
         let program = try start(["open", "mailto:joe@example.com?subject=Oops", "--json"])
         let steps = try desktop.drive([
-            "wait-sheet", "type:Message:Not this one.", "press:Send", "wait-label:Sending in", "state:Message",
+            "wait-sheet", "type:Message:Not this one.", "press:Send", "wait-label:Sending in", "state:Message", "names",
             screenshot("undo-toast"), "press:Undo", "wait-label:Not sent: the message is back", "state:Message",
             screenshot("undo-undone"),
         ])
         let toast = try #require(steps.first { $0["step"] as? String == "wait-label" })
         #expect((toast["text"] as? String)?.hasPrefix("Sending in") == true, "\(steps)")
+        // The toast's buttons named once each (libadwaita 1.2 names Undo twice and its × not
+        // at all): what a screen reader speaks. Dismissing it is SheetActionTests'.
+        let names = try #require(steps.first { $0["step"] as? String == "names" }?["names"] as? [String])
+        #expect(names.contains("push button: Undo") && names.contains("push button: Dismiss"), "\(names)")
+        #expect(!names.contains { $0.hasSuffix("Undo Undo") }, "\(names)")
         let states = steps.filter { $0["step"] as? String == "state" }
         #expect(states.first?["editable"] as? Bool == false, "read-only while held: \(states)")
         #expect(states.last?["editable"] as? Bool == true, "back to edit: \(states)")
@@ -81,19 +86,6 @@ extension SheetTests {
         #expect(server.messages.count == 1)
         #expect(try arrival(of: try #require(server.messages.first)) >= holdEnds, "not before the end of the hold")
         #expect(try outboxEntries().isEmpty)
-    }
-
-    /// The toast's × (named "Dismiss"): no Undo wanted, so the message goes now, not at
-    /// the end of a long hold.
-    @Test func dismissingTheToastSendsAtOnce() throws {
-        let server = try SMTPTestServer(.plain)
-        let config = try writeAccount(sandbox, port: server.port, security: "none")
-        try (try String(contentsOf: config, encoding: .utf8) + "[route]\nundo-send=60\n").write(to: config, atomically: true, encoding: .utf8)
-        let program = try start(["open", "mailto:joe@example.com?subject=Now&body=x", "--json"])
-        _ = try desktop.drive(["wait-sheet", "press:Send", "wait-label:Sending in", "press:Dismiss", "wait-gone"], timeout: 20)
-        let result = program.finish()
-        #expect(result.status == 0, "\(result)")
-        #expect(server.messages.count == 1, "sent long before the 60 s hold was over")
     }
 
     /// The account's signature is in the sheet below a new message, after `-- `, and goes
