@@ -43,7 +43,7 @@ let package = Package(
         // Makes files of the tree into a target's Swift source at build time (its embedded.txt).
         .plugin(name: "EmbedText", capability: .buildTool(), dependencies: ["embed-text"]),
         .executableTarget(name: "embed-text"),
-        .target(name: "MIMEMessage", dependencies: ["MailtoCore"]),
+        .target(name: "MIMEMessage", dependencies: ["CGIO", "MailtoCore"]),
         .target(name: "SMTPTransport", dependencies: ["CCurl", "MailtoCore", "MIMEMessage"]),
         // Pure Swift + POSIX, no Foundation: linked into the command line, whose start-up
         // every click pays. Holds the message as bytes; MIMEMessage builds them and reads

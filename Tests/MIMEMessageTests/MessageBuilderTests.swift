@@ -159,6 +159,16 @@ private func mailboxes(_ view: [String: Any], _ name: String) -> [[String]] {
     @Test func internationalDomainBecomesPunycode() throws {
         #expect(IDNA.asciiDomain("bücher.example") == "xn--bcher-kva.example")
         #expect(IDNA.asciiDomain("例え.テスト") == "xn--r8jz45g.xn--zckzah")
+        // UTS 46 through GLib: one domain however its ü is written (NFC), in capitals or
+        // full-width letters; ß stays ß (nontransitional), not the other domain "strasse".
+        #expect(IDNA.asciiDomain("bu\u{308}cher.example") == "xn--bcher-kva.example")
+        #expect(IDNA.asciiDomain("BÜCHER.Example") == "xn--bcher-kva.example")
+        #expect(IDNA.asciiDomain("bücher.ｅｘａｍｐｌｅ") == "xn--bcher-kva.example")
+        #expect(IDNA.asciiDomain("straße.de") == "xn--strae-oqa.de")
+        #expect(IDNA.asciiDomain("bücher.example.") == "xn--bcher-kva.example.")
+        // ASCII as written; what GLib refuses, as typed (the server judges it).
+        #expect(IDNA.asciiDomain("Example.ORG") == "Example.ORG")
+        #expect(IDNA.asciiDomain("bü cher.example") == "bü cher.example")
         let message = try OutgoingMessage(from: jane, email: EmailData(to: ["joe@bücher.example"]))
         #expect(message.recipients.first?.asciiAddress == "joe@xn--bcher-kva.example")
         let text = String(decoding: try message.makeStream().readAll(), as: UTF8.self)

@@ -46,7 +46,8 @@ import Testing
         #expect(email.copiedAddresses == "\"Berg, Asa\" <asa@example.org>")
     }
 
-    /// RFC 3492 §7.1's sample strings decode; what is no Punycode stays as written.
+    /// RFC 3492 §7.1's sample strings decode (GLib's `g_hostname_to_unicode`); what is no
+    /// Punycode stays as written.
     @Test func aLabelsDecodeAndOthersStay() {
         #expect(IDNA.unicodeDomain("xn--bcher-kva.example") == "bücher.example")
         #expect(IDNA.unicodeDomain("XN--BCHER-KVA.example") == "bücher.example")
