@@ -43,7 +43,7 @@ DOCDIR := $(DATADIR)/doc/mailto-route
 # What `make` built and `make install` installs (a test installs a debug build).
 BUILT ?= .build/release/mailto-route
 
-.PHONY: all deps build run test test-windows test-service fuzz bench install uninstall deb check-deb clean update-po check-po
+.PHONY: all deps build run test test-windows test-service test-sheet fuzz bench install uninstall deb check-deb clean update-po check-po
 
 all: build
 
@@ -78,13 +78,17 @@ test:
 	scripts/test
 
 # The parts of `make test` a developer of the desktop side runs again and again: the real
-# windows on a test desktop (Xvfb, AT-SPI: SheetTests), and the service's behaviour in-process
-# (DesktopServiceTests: no display, no bus, a fake clock; seconds).
+# windows on a test desktop (Xvfb, AT-SPI: SheetTests), the service's behaviour in-process
+# (DesktopServiceTests: no display, no bus, a fake clock; seconds), and the sheet's behaviour
+# through its actions in-process (ComposeSheetTests: GTK on a bare Xvfb; seconds).
 test-windows:
 	scripts/test --filter '^SheetTests\.'
 
 test-service:
 	scripts/test --filter '^DesktopServiceTests\.'
+
+test-sheet:
+	scripts/test --filter '^ComposeSheetTests\.'
 
 fuzz:
 	scripts/fuzz $(SECONDS)
