@@ -26,14 +26,26 @@ def detach(port):
         os.dup2(null, descriptor)
 
 
+def free_ports(count):
+    """`count` different loopback ports that were free a moment ago, for a server that cannot
+    be given port 0 (Postfix's and Dovecot's configurations name theirs). All are held until
+    all are picked: one closed before the next was asked for could come back again (Dovecot
+    once got the same port for IMAP and IMAPS: "duplicate listener")."""
+    probes = []
+    try:
+        for _ in range(count):
+            probe = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+            probes.append(probe)
+            probe.bind(("127.0.0.1", 0))
+        return [probe.getsockname()[1] for probe in probes]
+    finally:
+        for probe in probes:
+            probe.close()
+
+
 def free_port():
-    """A loopback port that was free a moment ago, for a server that cannot be given port 0
-    (Postfix's and Dovecot's configurations name theirs)."""
-    probe = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    probe.bind(("127.0.0.1", 0))
-    port = probe.getsockname()[1]
-    probe.close()
-    return port
+    """One port of `free_ports`."""
+    return free_ports(1)[0]
 
 
 def json_log(path):

@@ -44,7 +44,7 @@ import time
 import urllib.parse
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from detach import free_port, supervise_detached  # noqa: E402
+from detach import free_ports, supervise_detached  # noqa: E402
 
 DOVECOT = "/usr/sbin/dovecot"
 PR_SET_PDEATHSIG = 1
@@ -197,7 +197,7 @@ def supervise(args, report, log):
     if args.token:
         introspection = introspection_server(args.token, args.user.split(":", 1)[0],
                                              os.path.join(args.dir, "introspection.log"))
-    imaps, imap = free_port(), free_port()
+    imaps, imap = free_ports(2)
     conf = configure(args, imaps, imap, introspection)
     environment = {"PATH": "/usr/sbin:/usr/bin:/sbin:/bin", "LANG": "C.UTF-8", "TZ": "UTC"}
     dovecot = subprocess.Popen([DOVECOT, "-F", "-c", conf], stdin=subprocess.DEVNULL, stdout=log, stderr=log,
