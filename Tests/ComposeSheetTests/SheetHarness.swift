@@ -20,6 +20,9 @@ final class SheetHarness: @unchecked Sendable {
 
     /// Written once on the GTK thread before `init` returns (the semaphore orders the two).
     private var application: UnsafeMutablePointer<GtkApplication>?
+    /// GTK's main loop, quit at exit (`stop`), and the sign that it has stopped turning.
+    private var loop: OpaquePointer?
+    private let loopEnded = DispatchSemaphore(value: 0)
 
     private init() throws {
         let display = try TestDisplay.shared.get()
@@ -54,13 +57,26 @@ final class SheetHarness: @unchecked Sendable {
             // Kept from closing when its last window goes: the next test opens another.
             g_application_hold(mr_application(made))
             application = made
+            let madeLoop = g_main_loop_new(nil, 0)
+            loop = madeLoop
             started.signal()
-            let loop = g_main_loop_new(nil, 0)
-            g_main_loop_run(loop)
+            g_main_loop_run(madeLoop)
+            loopEnded.signal()
         }
         thread.start()
         started.wait()
         if let reason = failure.value { throw TestSupportError(reason) }
+        // GTK's loop stops before the libraries' destructors run at exit (handlers registered
+        // with atexit run first, the latest first): a loop still turning while NSS shut itself
+        // down crashed a test process after its last test had passed.
+        atexit { stopGTKAtExit() }
+    }
+
+    /// Quits GTK's loop and waits (5 s at most) until it has stopped turning.
+    func stop() {
+        guard let loop else { return }
+        g_main_loop_quit(loop)
+        _ = loopEnded.wait(timeout: .now() + 5)
     }
 
     /// Runs `body` on the GTK thread, between two turns of its main loop, and returns what it
@@ -277,6 +293,12 @@ final class RecordingHost: SheetHost, @unchecked Sendable {
         return undoRefusal
     }
     func heldWindowClosed() {}
+}
+
+/// The `atexit` handler: the harness's GTK loop stopped, when it was started.
+private func stopGTKAtExit() {
+    guard case .success(let harness) = SheetHarness.shared else { return }
+    harness.stop()
 }
 
 /// One call onto the GTK thread and its result.
