@@ -12,8 +12,12 @@ public enum IDNA {
     /// lower-cased); an ASCII domain unchanged, and one GLib refuses as it was written: the
     /// server judges it.
     public static func asciiDomain(_ domain: String) -> String {
+        // Lower-cased first, by Unicode's rules alone: GLib lower-cases with the process's
+        // LC_CTYPE, and under a Turkish locale `Iö.example` became `ıö.example` (a dotless ı:
+        // another domain) and `İ` lost the dot UTS 46 keeps (rule 10: the wire never follows
+        // the locale).
         guard domain.utf8.contains(where: { $0 >= 0x80 }),
-              let made = g_hostname_to_ascii(domain) else { return domain }
+              let made = g_hostname_to_ascii(domain.lowercased()) else { return domain }
         defer { g_free(made) }
         let ascii = String(cString: made)
         // GLib drops a final dot (a fully qualified name): kept as written.

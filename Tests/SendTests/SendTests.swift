@@ -86,6 +86,27 @@ func certificates() throws -> TestCertificates {
         #expect(view["bareLF"] as? Bool == false)
     }
 
+    /// An international domain is one A-label in every locale (rule 10): under Turkish, GLib's
+    /// own lower-casing made `Iö` a dotless `ıö` and dropped the dot of `İ`. The expected
+    /// A-labels are Python's `idna` codec's (`'Iö.example'.encode('idna')`), which no locale
+    /// touches.
+    @Test(arguments: wireLocales + ["C.UTF-8"])
+    func anInternationalDomainIsTheSameALabelInEveryLocale(_ locale: String) throws {
+        try requireLocale(locale)
+        let sandbox = try Sandbox()
+        let server = try SMTPTestServer(.plain)
+        try writeAccount(sandbox, port: server.port, security: "none")
+        let result = try run(mailtoRouteBinary,
+            ["send", "--to", "joe@Iö.example", "--to", "İlker <ilker@İSTANBUL-bücher.example>", "--subject", "Hi", "--body", "x"],
+            environment: inLocale(locale, sandbox.environment))
+        #expect(result.status == 0, "\(result)")
+        let message = try #require(server.messages.first)
+        #expect(try server.envelope(of: message)["rcpt_tos"] as? [String]
+            == ["joe@xn--i-1ga.example", "ilker@xn--istanbul-bcher-psb274f.example"], "\(locale)")
+        let view = try pythonView(of: message)
+        #expect(view["defects"] as? [String] == [])
+    }
+
     @Test func htmlAndAttachmentsArriveByteIdenticalOverSTARTTLSWithAuth() throws {
         let certificates = try certificates()
         let sandbox = try Sandbox()
