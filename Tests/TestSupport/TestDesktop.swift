@@ -139,13 +139,12 @@ public final class DesktopProgram: @unchecked Sendable {
 /// that asks; it stops itself when the test process is gone.
 public final class TestDisplay: Sendable {
     public let display: String
-    private let directory: URL
     private let process: ServerProcess
 
     public static let shared = started("the test display") { try TestDisplay() }
 
     private init() throws {
-        (process, directory, display, _) = try startSession(name: "the test display (Xvfb)", displayOnly: true)
+        (process, _, display, _) = try startSession(name: "the test display (Xvfb)", displayOnly: true)
     }
 }
 
