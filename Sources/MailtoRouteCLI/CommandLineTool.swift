@@ -46,12 +46,12 @@ public enum CommandLineTool {
         // (An argv with no words at all, which execve allows, has none after the name.)
         for index in 1..<max(1, Int(CommandLine.argc)) {
             guard let word = CommandLine.unsafeArgv[index] else { continue }
-            let bytes = UnsafeBufferPointer(start: word, count: strlen(word)).map { UInt8(bitPattern: $0) }
-            if words.last.map(pathOptions.contains) == true {
+            let bytes = UnsafeRawBufferPointer(start: word, count: strlen(word))
+            if words.last == pathOption {
                 words.append(LocalPath.text(bytes))
-            } else if let option = pathOptions.first(where: { bytes.starts(with: Array("\($0)=".utf8)) }) {
+            } else if bytes.starts(with: "\(pathOption)=".utf8) {
                 // `--attach=FILE`
-                words.append(option + "=" + LocalPath.text(bytes.dropFirst(option.utf8.count + 1)))
+                words.append(pathOption + "=" + LocalPath.text(bytes.dropFirst(pathOption.utf8.count + 1)))
             } else {
                 words.append(String(decoding: bytes, as: UTF8.self))
             }
@@ -59,8 +59,10 @@ public enum CommandLineTool {
         return words
     }
 
-    /// The options whose value is a local file's path, opened as `LocalPath` text.
-    static let pathOptions: Set<String> = ["--attach"]
+    /// The option whose value is a local file's path, opened as `LocalPath` text. (A plain
+    /// string, not a set: this runs at every click's start, where each generic type the
+    /// Swift runtime builds for the first time costs.)
+    static let pathOption = "--attach"
 
     /// Whether `words` ask for JSON (`--json` before `--`): `main` leaves the messages of
     /// such a run untranslated, as a script reads them.

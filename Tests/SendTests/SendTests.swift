@@ -11,13 +11,14 @@ func certificates() throws -> TestCertificates {
 
 @Suite struct SendTests {
     /// A file whose name is not UTF-8 (Latin-1, from an old archive) given to `--attach`
-    /// is attached, its bytes intact, not "no such file".
-    @Test func aFileNamedInLatin1IsAttached() throws {
+    /// is attached, its bytes intact, not "no such file": as the option's next word and
+    /// written `--attach=FILE`.
+    @Test(arguments: ["--attach ", "--attach="]) func aFileNamedInLatin1IsAttached(option: String) throws {
         let sandbox = try Sandbox()
         let server = try SMTPTestServer(.plain)
         try writeAccount(sandbox, port: server.port, security: "none")
         let script = "file=\"$(printf '%s/caf\\351.txt' \"$1\")\"; printf 'Bonjour\\n' > \"$file\"; "
-            + "exec \"$0\" send --to joe@example.com --body hi --attach \"$file\""
+            + "exec \"$0\" send --to joe@example.com --body hi \(option)\"$file\""
         let result = try run("/bin/sh", ["-c", script, mailtoRouteBinary, sandbox.root.path], environment: sandbox.environment)
         #expect(result.status == 0, "\(result)")
         let view = try pythonView(of: try #require(server.messages.first))
