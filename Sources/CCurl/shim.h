@@ -41,6 +41,9 @@ typedef struct mr_curl_api {
     CURLcode (*easy_perform)(CURL *handle);
     CURLcode (*easy_send)(CURL *handle, const void *buffer, size_t length, size_t *sent);
     CURLcode (*easy_recv)(CURL *handle, void *buffer, size_t length, size_t *received);
+    /* 7.68+, and optional (NULL when older): wakes curl_multi_poll from another thread,
+     * so that a person's Stop (SendStop) is seen at once rather than within a second. */
+    CURLMcode (*multi_wakeup)(CURLM *multi);
 } mr_curl_api;
 
 /* Fills `api` from the libcurl that the system has. Returns NULL on success, else
@@ -78,6 +81,7 @@ static inline const char *mr_curl_load(mr_curl_api *api) {
     MR_SYM(easy_perform, "curl_easy_perform");
     MR_SYM(easy_send, "curl_easy_send");
     MR_SYM(easy_recv, "curl_easy_recv");
+    *(void **)(&api->multi_wakeup) = dlsym(lib, "curl_multi_wakeup");
 #undef MR_SYM
     return NULL;
 }

@@ -194,6 +194,14 @@ public protocol SheetHost: AnyObject, Sendable {
     /// Undo of the Send held now (`held`): the message leaves the outbox unsent. `nil`:
     /// undone; else why not (its sending began). Main thread.
     func undoHold() -> String?
+    /// The sheet is about to run a Send (`perform` with `send` or `releaseHold`): a Stop
+    /// from now until the next `willSend` is this Send's. Main thread.
+    func willSend()
+    /// Stop: the Send the sheet started last ends, if the server cannot have the message
+    /// yet; its `perform` then returns `.failed` saying that nothing was sent, and the
+    /// message is the sheet's again. `false`: too late (the end of the message went out,
+    /// or the Send is over). Main thread.
+    func stopSending() -> Bool
     /// The sheet's window was closed while its Send is held: the message still goes at
     /// the end of the Undo time, and the host offers Undo where the user can still reach
     /// it (a notification). Main thread.

@@ -66,6 +66,8 @@ public enum FailureCause: String, Equatable, Sendable, CaseIterable {
     case size
     /// The server refused a recipient.
     case recipient
+    /// The person stopped the send before the server had the end of the message.
+    case stopped
 
     /// In a person's words, to follow "Not sent yet: " or "Not sent to Joe: ".
     public var reason: String {
@@ -78,6 +80,7 @@ public enum FailureCause: String, Equatable, Sendable, CaseIterable {
         case .login: tr("the mail server refused the password")
         case .size: tr("the message is too large for the mail server")
         case .recipient: tr("the mail server refused the recipient")
+        case .stopped: tr("you stopped it before the mail server had it")
         }
     }
 }

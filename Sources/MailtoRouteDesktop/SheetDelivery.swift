@@ -160,6 +160,8 @@ final class SheetDeliveryHost: SheetHost {
     /// is sent or undone, so that nobody else sends it meanwhile; and its report. Under
     /// `sessionLock` only.
     nonisolated(unsafe) private var held: (claim: OutboxClaim?, report: RouteReport)?
+    /// The Stop of the Send the sheet started last (`willSend`), which its `perform` takes.
+    private let sending = Mutex<SendStop?>(nil)
 
     init(source: SheetSource, session: Session) {
         self.source = source
@@ -180,10 +182,14 @@ final class SheetDeliveryHost: SheetHost {
         case .saveDraft: .draft
         case .handOff: .handoff
         }
-        if action == .releaseHold { return releaseHold() }
+        let stop = action == .send || action == .releaseHold ? sending.withLock { $0 } : nil
+        // Once this returns, a Stop is too late: the sheet is told the outcome.
+        defer { stop?.end() }
+        if action == .releaseHold { return releaseHold(stop: stop) }
         var request = RouteRequest(email: email, source: .sheet, forcedPath: path)
         request.keepsFailedMessage = false
         request.account = account
+        request.stop = stop
         let report = sessionLock.withLock { _ in
             let now = session.services.clock.now()
             switch action {
@@ -216,11 +222,23 @@ final class SheetDeliveryHost: SheetHost {
         if report.hold == .undo, report.result == .queued {
             return .held(seconds: session.routeSettings.undoSeconds)
         }
+        if report.result == .cancelled { return .failed(Self.stopped) }
         guard report.result == .failed else {
             state.withLock { $0 = report }
             return .finished
         }
         return .failed(report.error?.message ?? report.summary)
+    }
+
+    /// What the sheet says of a Send the person stopped in time.
+    static var stopped: String { FailureCause.stopped.reason }
+
+    func willSend() {
+        sending.withLock { $0 = SendStop() }
+    }
+
+    func stopSending() -> Bool {
+        sending.withLock { $0 }?.ask() ?? false
     }
 
     /// "Set up sending": the account found, tested and kept (`SendingSetup`), then the
@@ -255,17 +273,18 @@ final class SheetDeliveryHost: SheetHost {
     /// The Undo time is over: the held message goes now, under the claim kept since the
     /// hold began. Without the claim (it could not be taken), the outbox's owner sends it
     /// at its time, and the report says it is held until then.
-    private func releaseHold() -> SheetActionResult {
+    private func releaseHold(stop: SendStop?) -> SheetActionResult {
         let report = sessionLock.withLock { _ -> RouteReport? in
             guard let (claim, heldReport) = held else { return nil }
             held = nil
             guard let claim else { return heldReport }
-            var report = session.sendHeld(claim)
+            var report = session.sendHeld(claim, stop: stop)
             report.to = heldReport.to
             report.warnings = heldReport.warnings + report.warnings
             return report
         }
         guard let report else { return .failed(tr("nothing is held")) }
+        if report.result == .cancelled { return .failed(Self.stopped) }
         guard report.result == .failed else {
             state.withLock { $0 = report }
             return .finished

@@ -11,6 +11,9 @@ public struct FlushReport: Sendable {
         case failed
         /// Not tried: its claim could not be taken (`storeError` says why); still queued.
         case skipped
+        /// The person stopped its send before the server had its end: it left the outbox
+        /// unsent (`OutboxClaim.withdrawStopped`), its text back with them.
+        case withdrawn
     }
 
     public var id: String
@@ -258,6 +261,8 @@ extension Outbox {
         do {
             try send(claim)
         } catch {
+            // Taken out by the sender before it stopped (a person's Stop): nothing to record.
+            if claim.withdrawn { return (FlushReport(id: claim.entry.id, outcome: .withdrawn, entry: claim.entry), nil) }
             return (recordFailure(claim, error, now: now), nil)
         }
         return recordSent(claim, trash: trash)

@@ -28,6 +28,7 @@ public final class OutboxClaim {
     init(outbox: Outbox, entry: OutboxEntry, state: Outbox.State, lock: FileDescriptor) {
         self.outbox = outbox
         self.entry = entry
+        heldWhenClaimed = entry.hold != nil
         self.state = state
         self.lock = lock
     }
@@ -221,6 +222,35 @@ public final class OutboxClaim {
         return bytes
     }
 
+    /// A held message whose send the person stopped (the sheet's Cancel during
+    /// "Sending…") before the server had its end (SMTPTransport's `SendStop`): it leaves
+    /// the outbox unsent, as durably as `markSent`, before the connection is dropped, so
+    /// that nobody sends it later, also when this process dies right after. Only a held
+    /// message, whose text the sheet that holds it still has; its attempt may have begun,
+    /// since the server never had the end of it.
+    public func withdrawStopped() throws {
+        guard !spent else { throw OutboxError(.permanent, tr("outbox claim on '%@' was already used", entry.id)) }
+        // (An attempt that began made it an ordinary queued message: `entry.hold` is gone.)
+        guard heldWhenClaimed, state == .queued else {
+            throw OutboxError(.input, tr("'%@' was not held: it is not taken back", entry.id))
+        }
+        try markSent()
+        withdrawn = true
+    }
+
+    /// The entry was a held message (Undo send, Send later) when this claim was taken.
+    private let heldWhenClaimed: Bool
+
+    /// `withdrawStopped` was done: the entry is out of the outbox, unsent.
+    public private(set) var withdrawn = false
+
+    /// `withdrawStopped`, for `SendStop`'s `beforeStopping`. It runs on the sending thread,
+    /// the one that uses this claim for the send (`Outbox.send`'s), never another.
+    public var withdrawalOnStop: @Sendable () throws -> Void {
+        let claim = SendingThreadClaim(claim: self)
+        return { try claim.claim.withdrawStopped() }
+    }
+
     /// Gives the claim up without changing anything.
     public func release() {
         spent = true
@@ -286,3 +316,9 @@ public final class OutboxClaim {
     }
 }
 
+
+/// A claim carried into a `@Sendable` closure that only its own sending thread calls
+/// (`OutboxClaim.withdrawalOnStop`): hence unchecked.
+private struct SendingThreadClaim: @unchecked Sendable {
+    let claim: OutboxClaim
+}

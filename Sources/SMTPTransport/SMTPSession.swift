@@ -68,8 +68,9 @@ public final class SMTPSession {
 
     /// Submits `message` as it is, Message-ID and all. Returns when the server accepted it
     /// for at least one recipient; throws an `SMTPError` whose kind says whether a retry
-    /// can help.
-    public func send(_ message: RawMessage) throws(SMTPError) -> SMTPReceipt {
+    /// can help. `stop`: a person's Stop, honoured until the end of the message goes out
+    /// (`SendStop`).
+    public func send(_ message: RawMessage, stop: SendStop? = nil) throws(SMTPError) -> SMTPReceipt {
         for address in [message.envelopeFrom] + message.recipients {
             try Self.checkEnvelopeAddress(address)
         }
@@ -80,23 +81,26 @@ public final class SMTPSession {
         case .file(let path):
             do { stream = try MessageStream(messageFile: path) } catch { throw SMTPError(.input, error.message) }
         }
-        return try transfer(stream, from: message.envelopeFrom, to: message.recipients, progress: nil, beforeEnd: message.beforeEnd)
+        return try transfer(stream, from: message.envelopeFrom, to: message.recipients, progress: nil, beforeEnd: message.beforeEnd,
+                            stop: stop)
     }
 
     /// Sends `message`, built now and streamed as it goes out, to its recipients.
     /// `progress` hears the bytes sent of the total, from the sending thread.
     public func send(
-        _ message: OutgoingMessage, progress: (@Sendable (_ sent: Int, _ total: Int) -> Void)? = nil
+        _ message: OutgoingMessage, progress: (@Sendable (_ sent: Int, _ total: Int) -> Void)? = nil, stop: SendStop? = nil
     ) throws(SMTPError) -> SMTPReceipt {
         let stream: MessageStream
         do { stream = try message.makeStream() } catch { throw SMTPError(.input, error.message) }
-        return try transfer(stream, from: message.from.asciiAddress, to: message.recipients.map(\.asciiAddress), progress: progress)
+        return try transfer(stream, from: message.from.asciiAddress, to: message.recipients.map(\.asciiAddress), progress: progress,
+                            stop: stop)
     }
 
     /// One transfer over the kept handle: the shared core of both `send`s.
     func transfer(
         _ stream: MessageStream, from: String, to recipients: [String],
-        progress: (@Sendable (_ sent: Int, _ total: Int) -> Void)?, beforeEnd: (@Sendable () throws -> Void)? = nil
+        progress: (@Sendable (_ sent: Int, _ total: Int) -> Void)?, beforeEnd: (@Sendable () throws -> Void)? = nil,
+        stop: SendStop? = nil
     ) throws(SMTPError) -> SMTPReceipt {
         if let unreachable {
             throw SMTPError(unreachable.kind, tr("not tried: %@", unreachable.message), reply: unreachable.reply)
@@ -110,7 +114,8 @@ public final class SMTPSession {
         do { declaredSize = try stream.dotStuffedSize() } catch { throw SMTPError(.input, error.message) }
         try easy.set(CURLOPT_INFILESIZE_LARGE, size: declaredSize)
         let state = TransferState(stream: stream, patience: server.stallTimeout,
-                                  needsLogin: server.user != nil || server.bearerToken != nil, progress: progress, beforeEnd: beforeEnd)
+                                  needsLogin: server.user != nil || server.bearerToken != nil, progress: progress, beforeEnd: beforeEnd,
+                                  stop: stop)
         // `state` outlives the transfer: perform() returns before this function does, and
         // the handle's pointers to it are cleared below, before anything else can run.
         let opaque = Unmanaged.passUnretained(state).toOpaque()
@@ -121,7 +126,7 @@ public final class SMTPSession {
         try easy.setDebugCallback(curlDebugCallback, data: opaque)
         try easy.setProgressCallback(curlProgressCallback, data: opaque)
 
-        let code = withExtendedLifetime(state) { easy.perform(wakeAt: { state.deadline }) }
+        let code = withExtendedLifetime(state) { easy.perform(wakeAt: { state.deadline }, stop: stop) }
         if state.replies.heardEHLO { capabilities = state.replies.capabilities }
         if state.offeredNoLogin {
             // Every later message would meet the same server: it fails at once.
@@ -130,6 +135,8 @@ public final class SMTPSession {
             throw error
         }
         guard code == CURLE_OK else {
+            // Stopped: the server never had the end of the message, so it has no message.
+            if stop?.wasStopped == true { throw SMTPError(.input, FailureCause.stopped.reason, cause: .stopped) }
             if let streamError = state.streamError { throw SMTPError(.input, streamError.message) }
             if let endRefused = state.endRefused { throw SMTPError(.transient, tr("not sent: %@", "\(endRefused)")) }
             throw failure(code, of: state, messageSize: stream.size)

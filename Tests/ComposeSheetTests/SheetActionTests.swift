@@ -1,3 +1,4 @@
+import Foundation
 import MailtoCore
 import Testing
 import TestSupport
@@ -95,9 +96,63 @@ import TestSupport
         #expect(sheet.text(of: \.subject) == "Refused once")
         sheet.activate("save-draft")
         try sheet.waitUntilEnded()
-        #expect(host.events == [.performed(.send), .performed(.saveDraft), .closed, .ended])
+        #expect(host.events == [.willSend, .performed(.send), .performed(.saveDraft), .closed, .ended])
         #expect(host.messages.map(\.subject) == ["Refused once", "Refused once"])
         #expect(host.messages.last?.body == "Keep this text")
+    }
+
+    // MARK: - Stop
+
+    /// Cancel while "Sending…" shows is the Send's Stop: the host is asked, the sheet says
+    /// it is stopping and takes no second Cancel; when the send comes back stopped, the
+    /// sheet and its text are the person's again, and it says nothing was sent.
+    @Test func cancelWhileSendingStopsItAndGivesTheSheetBack() throws {
+        let sending = DispatchSemaphore(value: 0)
+        let answer = DispatchSemaphore(value: 0)
+        let host = RecordingHost { action in
+            guard action == .send else { return .finished }
+            sending.signal()
+            answer.wait()
+            return .failed("you stopped it before the mail server had it")
+        }
+        let sheet = open(EmailData(to: ["joe@example.com"], subject: "Wait"), host: host)
+        try sheet.append(toMessage: "Keep this text")
+        sheet.activate("send")
+        #expect(sending.wait(timeout: .now() + patience) == .success)
+        #expect(sheet.shown(\.statusLabel) == "Sending…")
+        #expect(sheet.isEnabled("cancel"), "Cancel is the Stop while it sends")
+        sheet.activate("cancel")
+        #expect(sheet.shown(\.statusLabel) == "Stopping…")
+        #expect(!sheet.isEnabled("cancel"))
+        answer.signal()
+        try waitUntil("the outcome is shown") { sheet.shown(\.errorLabel) != nil }
+        #expect(sheet.shown(\.errorLabel) == "Not sent: you stopped it before the mail server had it")
+        #expect(!sheet.hasEnded)
+        #expect(sheet.isEnabled("send") && sheet.isEnabled("cancel"))
+        #expect(sheet.isMessageEditable)
+        #expect(sheet.text(of: \.subject) == "Wait")
+        #expect(host.events == [.willSend, .performed(.send), .stop])
+    }
+
+    /// Once the server may have the message, the Stop is refused: the sheet says it is too
+    /// late and waits for the outcome, which then stands.
+    @Test func cancelTooLateWaitsForTheOutcome() throws {
+        let sending = DispatchSemaphore(value: 0)
+        let answer = DispatchSemaphore(value: 0)
+        let host = RecordingHost(stopsInTime: false) { action in
+            guard action == .send else { return .finished }
+            sending.signal()
+            answer.wait()
+            return .finished
+        }
+        let sheet = open(EmailData(to: ["joe@example.com"], subject: "Gone"), host: host)
+        sheet.activate("send")
+        #expect(sending.wait(timeout: .now() + patience) == .success)
+        sheet.activate("cancel")
+        #expect(sheet.shown(\.statusLabel) == "Too late to stop: the mail server has the message")
+        answer.signal()
+        try sheet.waitUntilEnded()
+        #expect(host.events == [.willSend, .performed(.send), .stop, .closed, .ended])
     }
 
     /// RFC 6068 §7, docs/design.md rule 8: a file the link asked for is listed unticked; Send
@@ -113,7 +168,7 @@ import TestSupport
         #expect(sheet.host.events.isEmpty, "nothing is sent while it asks")
         try sheet.answer("send")
         try sheet.waitUntilEnded()
-        #expect(sheet.host.events == [.performed(.send), .closed, .ended])
+        #expect(sheet.host.events == [.willSend, .performed(.send), .closed, .ended])
         let sent = try #require(sheet.host.messages.first)
         #expect(sent.attachments.isEmpty)
         #expect(sent.requestedAttachments == [secret])
@@ -151,7 +206,7 @@ import TestSupport
         #expect(sheet.isMessageEditable, "back to edit")
         #expect(!sheet.isEnabled("undo-send") && sheet.isEnabled("send"))
         #expect(sheet.message.body == "Not this one.")
-        #expect(host.events == [.performed(.send), .undo])
+        #expect(host.events == [.willSend, .performed(.send), .undo])
         // Taken back, it is the person's writing: Cancel asks before it goes.
         sheet.activate("cancel")
         try sheet.answer("discard")
@@ -169,7 +224,7 @@ import TestSupport
         sheet.activate("undo-send")
         #expect(sheet.isHeld)
         #expect(!sheet.isMessageEditable)
-        #expect(host.events == [.performed(.send), .undo])
+        #expect(host.events == [.willSend, .performed(.send), .undo])
     }
 
     /// The hold's toast closed with its ×: no Undo wanted, so the message goes now, not at
@@ -181,7 +236,7 @@ import TestSupport
         try waitUntil("the Send is held") { sheet.isHeld }
         try sheet.dismissTheHoldsToast()
         try sheet.waitUntilEnded()
-        #expect(host.events == [.performed(.send), .performed(.releaseHold), .closed, .ended])
+        #expect(host.events == [.willSend, .performed(.send), .willSend, .performed(.releaseHold), .closed, .ended])
         #expect(host.messages.map(\.subject) == ["Now", "Now"])
     }
 

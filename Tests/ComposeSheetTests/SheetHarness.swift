@@ -250,6 +250,10 @@ final class RecordingHost: SheetHost, @unchecked Sendable {
         case ended
         /// Undo of a held Send was asked for.
         case undo
+        /// A Send is about to run (`willSend`).
+        case willSend
+        /// Stop of the running Send was asked for.
+        case stop
     }
 
     private let lock = NSLock()
@@ -257,11 +261,15 @@ final class RecordingHost: SheetHost, @unchecked Sendable {
     private var emails: [EmailData] = []
     private let answer: @Sendable (SheetAction) -> SheetActionResult
     private let undoRefusal: String?
+    private let stopsInTime: Bool
 
-    /// `answer`: each action's result; `undoRefusal`: why an Undo is refused (its sending
-    /// began), `nil` to take the message back.
-    init(undoRefusal: String? = nil, answer: @escaping @Sendable (SheetAction) -> SheetActionResult = { _ in .finished }) {
+    /// `answer`: each action's result (on the sheet's worker thread: it may wait);
+    /// `undoRefusal`: why an Undo is refused (its sending began), `nil` to take the message
+    /// back; `stopsInTime`: what a Stop of a running Send answers (`false`: too late).
+    init(undoRefusal: String? = nil, stopsInTime: Bool = true,
+         answer: @escaping @Sendable (SheetAction) -> SheetActionResult = { _ in .finished }) {
         self.undoRefusal = undoRefusal
+        self.stopsInTime = stopsInTime
         self.answer = answer
     }
 
@@ -293,6 +301,11 @@ final class RecordingHost: SheetHost, @unchecked Sendable {
         return undoRefusal
     }
     func heldWindowClosed() {}
+    func willSend() { record(.willSend) }
+    func stopSending() -> Bool {
+        record(.stop)
+        return stopsInTime
+    }
 }
 
 /// The `atexit` handler: the harness's GTK loop stopped, when it was started.

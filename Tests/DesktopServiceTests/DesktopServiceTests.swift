@@ -210,6 +210,47 @@ private let link = "mailto:joe@example.com?subject=Lunch&body=Noon%3F"
         #expect(world.queued.isEmpty)
     }
 
+    /// Cancel while "Sending…" shows, the server silent: the send stops, nothing is sent
+    /// or queued, the sheet keeps the message and says so, the log says it was cancelled.
+    @Test func cancelWhileSendingStopsItAndTheSheetKeepsTheMessage() throws {
+        let world = try ServiceWorld(config: "[route]\nundo-send=0\n" + ServiceWorld.account, program: false)
+        world.world.transport.silent = true
+        let answer = world.compose(link)
+        let sheet = try #require(world.desktop.openSheets.first)
+        let (stopped, result) = try sheet.pressThenStop(.send, silent: world.world.transport)
+        #expect(stopped)
+        #expect(result == .failed("you stopped it before the mail server had it"))
+        #expect(sheet.isOpen && answer.answer == nil)
+        #expect(world.sent.isEmpty && world.queued.isEmpty)
+        let logged = try world.world.paths.storage.outcomeLog.recent(1)
+        #expect(logged.map(\.result) == ["cancelled"], "\(logged)")
+    }
+
+    /// The same at the end of the Undo time (the held message on its way): it leaves the
+    /// outbox unsent, before the connection is dropped, so that nobody sends it later.
+    @Test func cancelWhileTheHeldSendGoesTakesItOutOfTheOutbox() throws {
+        let world = try ServiceWorld(config: "[route]\nundo-send=10\n" + ServiceWorld.account, program: false)
+        let answer = world.compose(link)
+        let sheet = try #require(world.desktop.openSheets.first)
+        #expect(sheet.press(.send) == .held(seconds: 10))
+        #expect(world.queued.count == 1)
+        world.desktop.advance(seconds: 10)
+        world.world.transport.silent = true
+        let (stopped, result) = try sheet.pressThenStop(.releaseHold, silent: world.world.transport)
+        #expect(stopped)
+        #expect(result == .failed("you stopped it before the mail server had it"))
+        #expect(sheet.isOpen && answer.answer == nil)
+        #expect(world.sent.isEmpty && world.queued.isEmpty)
+        #expect(try world.outbox.failed().isEmpty)
+        // Nothing left for a flush or the service to send.
+        world.world.transport.silent = false
+        world.desktop.advance(seconds: 3600)
+        world.desktop.settle()
+        #expect(world.sent.isEmpty)
+        let logged = try world.world.paths.storage.outcomeLog.recent(1)
+        #expect(logged.map(\.result) == ["cancelled"], "\(logged)")
+    }
+
     @Test func undoInTheNotificationAfterTheWindowClosedSendsNothing() throws {
         let world = try ServiceWorld(config: "[route]\nundo-send=10\n" + ServiceWorld.account, program: false)
         let answer = world.compose(link)

@@ -162,7 +162,37 @@ final class FakeSheet: SheetWindow {
     /// Presses a button with the sheet's message (or `email`): what the sheet then does.
     @discardableResult
     func press(_ action: SheetAction, email: EmailData? = nil, from account: String? = nil) -> SheetActionResult {
-        let result = host.perform(action, with: email ?? content.email, from: account ?? content.accounts.first?.name)
+        if Self.isSend(action) { host.willSend() }
+        return shown(host.perform(action, with: email ?? content.email, from: account ?? content.accounts.first?.name))
+    }
+
+    static func isSend(_ action: SheetAction) -> Bool { action == .send || action == .releaseHold }
+
+    /// Presses Send (or lets the Undo time end) while the server is `silent`, then Cancel
+    /// once the send waits on it, as a person does while "Sending…" shows: whether the
+    /// host took the Stop, and what the sheet then does. The send runs on a thread of its
+    /// own, as the sheet's worker.
+    func pressThenStop(_ action: SheetAction, silent transport: FakeTransport) throws -> (stopped: Bool, result: SheetActionResult) {
+        host.willSend()
+        let finished = Finished()
+        let ended = DispatchSemaphore(value: 0)
+        let (host, email, account) = (host, content.email, content.accounts.first?.name)
+        Thread {
+            finished.value = host.perform(action, with: email, from: account)
+            ended.signal()
+        }.start()
+        // A minute: the fake server only waits; a send that never gets there is a failure.
+        guard transport.silentSendBegan.wait(timeout: .now() + 60) == .success else {
+            throw FakeDesktopError("the send never reached the silent server")
+        }
+        let stopped = host.stopSending()
+        guard ended.wait(timeout: .now() + 60) == .success, let result = finished.value else {
+            throw FakeDesktopError("the stopped send did not end")
+        }
+        return (stopped, shown(result))
+    }
+
+    private func shown(_ result: SheetActionResult) -> SheetActionResult {
         switch result {
         case .finished: close()
         case .failed(let message): shownError = message
@@ -286,6 +316,16 @@ final class ServiceWorld: @unchecked Sendable {
     }
 
     static let account = "[account]\nfrom=Jane Doe <jane@example.org>\nhost=127.0.0.1\nport=2525\nsecurity=none\n"
+}
+
+/// What a sheet's worker thread answered.
+final class Finished: @unchecked Sendable {
+    var value: SheetActionResult?
+}
+
+struct FakeDesktopError: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
 }
 
 final class Counter: @unchecked Sendable {

@@ -131,6 +131,11 @@ public final class FakeTransport: Transport, @unchecked Sendable {
     public private(set) var connections = 0
     /// Each server connected to, with its credentials, in order.
     public private(set) var servers: [SMTPServer] = []
+    /// A server that never answers: a send waits until its Stop ends it, as a real
+    /// transfer does (`SendStop`), and a send with no Stop fails at once with a timeout.
+    public var silent = false
+    /// Signalled when a send began waiting on the silent server.
+    public let silentSendBegan = DispatchSemaphore(value: 0)
 
     public init() {}
 
@@ -148,6 +153,21 @@ public final class FakeTransport: Transport, @unchecked Sendable {
         return try answers.removeFirst().get()
     }
 
+    /// A send to the silent server: waits, woken by its Stop, until the Stop ends it.
+    fileprivate func waitSilently(_ stop: SendStop?) throws(SMTPError) {
+        guard let stop else { throw SMTPError(.transient, "no answer within 60 s", cause: .timeout) }
+        let wake = DispatchSemaphore(value: 0)
+        try stop.whileTransferring(wake: { wake.signal() }) { () throws(SMTPError) in
+            silentSendBegan.signal()
+            while !stop.endsTransfer() {
+                // Refused (taking it out of the outbox failed): the silence is all it gets.
+                if let why = stop.refusal { throw SMTPError(.transient, "stop refused (\(why)); no answer", cause: .timeout) }
+                wake.wait()
+            }
+            throw SMTPError(.input, FailureCause.stopped.reason, cause: .stopped)
+        }
+    }
+
     public final class Connection: MailConnection {
         public let server: SMTPServer
         let transport: FakeTransport
@@ -157,12 +177,14 @@ public final class FakeTransport: Transport, @unchecked Sendable {
             self.transport = transport
         }
 
-        public func send(_ message: OutgoingMessage, progress: (@Sendable (Int, Int) -> Void)?) throws(SMTPError) -> SMTPReceipt {
-            try transport.answer(Sent(envelopeFrom: message.from.asciiAddress, recipients: message.recipients.map(\.asciiAddress),
+        public func send(_ message: OutgoingMessage, progress: (@Sendable (Int, Int) -> Void)?, stop: SendStop?) throws(SMTPError) -> SMTPReceipt {
+            if transport.silent { try transport.waitSilently(stop) }
+            return try transport.answer(Sent(envelopeFrom: message.from.asciiAddress, recipients: message.recipients.map(\.asciiAddress),
                                       messageId: message.messageID, server: server))
         }
 
-        public func send(_ message: RawMessage) throws(SMTPError) -> SMTPReceipt {
+        public func send(_ message: RawMessage, stop: SendStop?) throws(SMTPError) -> SMTPReceipt {
+            if transport.silent { try transport.waitSilently(stop) }
             // As the real session: the message is not accepted before `beforeEnd` let it be.
             do { try message.beforeEnd?() } catch { throw SMTPError(.transient, "not sent: \(error)") }
             return try transport.answer(Sent(envelopeFrom: message.envelopeFrom, recipients: message.recipients, messageId: nil, server: server))

@@ -62,6 +62,9 @@ final class ComposeSheet {
     var leftover: RecoveredMessage?
     /// An action is running on the worker thread: the sheet waits for it.
     var busy = false
+    /// The action running is a Send: Cancel (Escape, closing the window) stops it
+    /// (`requestStop`), as long as the server cannot have the message yet.
+    var sendRunning = false
     var hasEnded = false
     var question: SaveQuestion?
     /// "Send without …?", while it is asked.
@@ -562,6 +565,8 @@ final class ComposeSheet {
         }
         gtk_label_set_text(mr_label(statusLabel.widget), doing)
         setVisible(statusLabel.widget, true)
+        sendRunning = action == .send || action == .releaseHold
+        if sendRunning { host.willSend() }
         setBusyLook(true)
         SheetJob.run(action, with: message(), from: chosenAccount, host: host) { [self] result in finish(action, result) }
     }
@@ -572,7 +577,9 @@ final class ComposeSheet {
         for widget in [to, cc, bcc, subject, attachmentList, requestedList] {
             setSensitive(widget.widget, !isBusy)
         }
-        for name in ["save-draft", "attach", "cancel", "hand-off", "show-cc", "show-bcc"] { setEnabled(name, !isBusy) }
+        for name in ["save-draft", "attach", "hand-off", "show-cc", "show-bcc"] { setEnabled(name, !isBusy) }
+        // While a Send runs, Cancel is its Stop.
+        setEnabled("cancel", !isBusy || sendRunning)
         if let fromChooser { setSensitive(fromChooser.button.widget, !isBusy) }
         gtk_text_view_set_editable(mr_text_view(textView.widget), isBusy ? 0 : 1)
         if isBusy {
@@ -584,6 +591,7 @@ final class ComposeSheet {
 
     func finish(_ action: SheetAction, _ result: SheetActionResult) {
         busy = false
+        sendRunning = false
         setVisible(statusLabel.widget, false)
         setBusyLook(false)
         switch result {
@@ -607,6 +615,18 @@ final class ComposeSheet {
         }
     }
 
+    /// Cancel, Escape or closing the window while a Send runs: it stops if the server
+    /// cannot have the message yet, and `finish` then says that nothing was sent and gives
+    /// the sheet back; else the sheet says it is too late and waits for the outcome.
+    func requestStop() {
+        guard host.stopSending() else {
+            gtk_label_set_text(mr_label(statusLabel.widget), tr("Too late to stop: the mail server has the message"))
+            return
+        }
+        gtk_label_set_text(mr_label(statusLabel.widget), tr("Stopping…"))
+        setEnabled("cancel", false)
+    }
+
     /// Cancel, Escape or closing the window: with nothing edited the sheet ends as
     /// cancelled; with edits, the user is asked whether to keep them.
     func requestCancel() {
@@ -615,7 +635,11 @@ final class ComposeSheet {
             closeDuringHold()
             return
         }
-        guard !busy, !hasEnded else { return }
+        guard !hasEnded else { return }
+        if busy {
+            if sendRunning { requestStop() }
+            return
+        }
         // Escape first closes a list of suggestions that is open.
         if let shown = completions.first(where: \.isShown) {
             shown.hide()

@@ -19,6 +19,8 @@ struct Submission {
     /// `RawMessage.beforeEnd` of a stored message: an outbox flush's wait for the message
     /// before to be out of the outbox.
     var beforeEnd: (@Sendable () throws -> Void)?
+    /// A person's Stop while it is sent (`RouteRequest.stop`).
+    var stop: SendStop?
 
     init(_ message: OutgoingMessage, subject: String?, account: Account) {
         content = .built(message)
@@ -86,10 +88,10 @@ extension Session {
         let receipt: SMTPReceipt
         do {
             receipt = switch submission.content {
-            case .built(let message): try smtp.send(message, progress: progress)
+            case .built(let message): try smtp.send(message, progress: progress, stop: submission.stop)
             case .stored(let content):
                 try smtp.send(RawMessage(content, envelopeFrom: submission.envelopeFrom, recipients: submission.recipients,
-                                         beforeEnd: submission.beforeEnd))
+                                         beforeEnd: submission.beforeEnd), stop: submission.stop)
             }
         } catch {
             throw failure(error, through: submission.account)
@@ -172,6 +174,11 @@ extension Session {
             if error is AccountHeld { return queue(submission, into: &report) }
             guard let error = error as? SMTPError else { return .keep }
             report.reply = error.reply
+            // The person stopped it: nothing was sent, and nothing is queued behind their back.
+            if error.cause == .stopped {
+                report.result = .cancelled
+                return .keep
+            }
             return error.kind == .transient ? queue(submission, into: &report) : .keep
         }
         return note(sent, in: &report)

@@ -31,7 +31,12 @@ extension Session {
     /// flush records each (rule 9). What does not go now stays in the outbox for its owner
     /// to retry (`queued`), or moves to `failed/` when refused for good (`failed`, the
     /// entry's id in the report). The report is logged.
-    public func sendHeld(_ claim: OutboxClaim) -> RouteReport {
+    ///
+    /// `stop`: the person's Stop while it goes (`SendStop`), asked from another thread.
+    /// Until the end of the message goes out, the entry first leaves the outbox unsent
+    /// (`OutboxClaim.withdrawStopped`), then the connection is dropped: the report is
+    /// `cancelled`, and the message is the sheet's again.
+    public func sendHeld(_ claim: OutboxClaim, stop: SendStop? = nil) -> RouteReport {
         let entry = claim.entry
         var report = RouteReport(path: .direct, result: .queued)
         report.outboxId = entry.id
@@ -52,8 +57,9 @@ extension Session {
         report.account = account.name
         report.server = account.server.address
         var deliveries: [String: RouteReport] = [:]
+        stop?.setBeforeStopping(claim.withdrawalOnStop)
         let flushed = storage.outbox.send(claim, now: services.clock.now()) { claim in
-            try transmitQueued(claim, through: account, deliveries: &deliveries)
+            try transmitQueued(claim, through: account, deliveries: &deliveries, stop: stop)
         }
         if let delivery = deliveries[entry.id] {
             report.reply = delivery.reply
@@ -71,6 +77,10 @@ extension Session {
             report.result = .sent
         case .rescheduled, .skipped:
             report.result = .queued
+        case .withdrawn:
+            report.result = .cancelled
+            report.error = nil
+            report.warnings.append(tr("Sending stopped before the mail server had the message: nothing was sent"))
         case .failed:
             report.result = .failed
             report.warnings.append(tr("the message is kept in the outbox's failed/ as %@ (mailto-route outbox show %@)", entry.id, entry.id))

@@ -42,6 +42,7 @@ extension FlushReport.Ending {
         case .sent: .sent
         case .failed: .failed
         case .rescheduled, .skipped: .queued
+        case .withdrawn: .cancelled
         }
     }
 }
@@ -135,13 +136,16 @@ extension Session {
     /// their copy). Throws when the server did not take it, and when a copy it did not take
     /// for some recipients is kept nowhere: then the entry stays queued (others may get it
     /// twice: a duplicate, never a loss).
-    func transmitQueued(_ claim: OutboxClaim, through account: Account, deliveries: inout [String: RouteReport]) throws {
+    func transmitQueued(_ claim: OutboxClaim, through account: Account, deliveries: inout [String: RouteReport],
+                        stop: SendStop? = nil) throws {
         let entry = claim.entry
         let sent: Transmitted
         do {
-            sent = try transmit(Submission(
+            var submission = Submission(
                 stored: claim.messageRead.map { .bytes($0) } ?? .file(claim.messagePath), envelopeFrom: entry.envelopeFrom, recipients: entry.recipients,
-                messageId: entry.messageId, subject: entry.subject, account: account, beforeEnd: claim.beforeAcceptance))
+                messageId: entry.messageId, subject: entry.subject, account: account, beforeEnd: claim.beforeAcceptance)
+            submission.stop = stop
+            sent = try transmit(submission)
         } catch let error as SMTPError {
             var report = RouteReport(path: .outbox, result: .failed)
             report.reply = error.reply

@@ -1,3 +1,5 @@
+public import SMTPTransport
+
 /// One message to route, and what the router must know about where it came from.
 public struct RouteRequest: Sendable {
     /// Who handed the message over (docs/design.md rule 1).
@@ -48,6 +50,10 @@ public struct RouteRequest: Sendable {
     public var progress: (@Sendable (_ sent: Int, _ total: Int) -> Void)?
     /// The total size of the message, once it is built.
     public var messageSize: (@Sendable (Int) -> Void)?
+    /// A person's Stop while it is sent (the sheet's Cancel during "Sending…"): until the
+    /// end of the message goes out, the send ends and nothing is sent or queued
+    /// (`SendStop`; the report's result is then `cancelled`).
+    public var stop: SendStop?
     /// The program that asked to attach `email.requestedAttachments` ("Chromium"), named
     /// in the warning for each; `nil`: the link.
     public var attachmentsRequestedBy: String?

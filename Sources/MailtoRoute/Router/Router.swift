@@ -243,8 +243,9 @@ private struct Routing {
             session.hold(Submission(message, subject: email.subject, account: account), held, into: &report)
             return report.result == .failed ? keepAsDraft(report) : report
         }
-        if session.submit(Submission(message, subject: email.subject, account: account), into: &report,
-                          progress: request.progress) == .keep {
+        var submission = Submission(message, subject: email.subject, account: account)
+        submission.stop = request.stop
+        if session.submit(submission, into: &report, progress: request.progress) == .keep {
             return keepAsDraft(report)
         }
         return report

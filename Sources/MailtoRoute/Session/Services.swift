@@ -62,9 +62,11 @@ public protocol MailConnection: AnyObject {
     var server: SMTPServer { get }
     /// Sends a message built now, streamed as it goes; `progress` hears the bytes sent of
     /// the total. Returns when at least one recipient was accepted.
-    func send(_ message: OutgoingMessage, progress: (@Sendable (Int, Int) -> Void)?) throws(SMTPError) -> SMTPReceipt
-    /// Sends stored bytes (a draft, an outbox entry) as they are.
-    func send(_ message: RawMessage) throws(SMTPError) -> SMTPReceipt
+    func send(_ message: OutgoingMessage, progress: (@Sendable (Int, Int) -> Void)?, stop: SendStop?) throws(SMTPError) -> SMTPReceipt
+    /// Sends stored bytes (a draft, an outbox entry) as they are. Each `send` ends early when
+    /// `stop` is asked before the end of the message goes out (`SMTPError` with cause
+    /// `.stopped`).
+    func send(_ message: RawMessage, stop: SendStop?) throws(SMTPError) -> SMTPReceipt
 }
 
 /// libcurl (`SMTPSession`).

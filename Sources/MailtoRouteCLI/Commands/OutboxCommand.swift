@@ -258,6 +258,8 @@ enum OutboxCommand: Command {
             case .rescheduled: line = tr("%@: still queued, next attempt %@", report.id, report.entry.nextAttempt.localText)
             case .failed: line = tr("%@: failed, moved to failed/ ('outbox retry ID' queues it again)", report.id)
             case .skipped: line = tr("%@: still queued (could not be claimed)", report.id)
+            // (A flush has no Stop: only a sheet's Send, whose message it gives back.)
+            case .withdrawn: line = tr("%@: stopped before the server had it, taken out of the outbox unsent", report.id)
             }
             if let error = report.error {
                 line += ": \(error.kind.rawValue): \(error.message)"

@@ -142,21 +142,38 @@ final class CurlEasy {
     /// a state nobody knows: it is shut down before the handle leaves the multi handle, so
     /// that it is never used again and its QUIT, when libcurl closes it, fails at once
     /// rather than wait for a server that stopped answering.
-    func perform(wakeAt: () -> Int) -> CURLcode {
+    ///
+    /// `stop`: a person's Stop wakes the wait (`curl_multi_wakeup`), and the progress
+    /// callback, which libcurl runs at every turn of a transfer that has a connection, ends
+    /// it. Never by taking the handle out of the multi handle: libcurl would then end the
+    /// SMTP data as if it were complete (its `smtp_done` sees no error), and the server
+    /// would take a message cut short.
+    func perform(wakeAt: () -> Int, stop: SendStop? = nil) -> CURLcode {
         guard let add = curl.api.multi_add_handle, let remove = curl.api.multi_remove_handle,
               let step = curl.api.multi_perform, let poll = curl.api.multi_poll, let next = curl.api.multi_info_read,
               add(multi, handle) == CURLM_OK
         else { return CURLE_FAILED_INIT }
         defer { _ = remove(multi, handle) }
         var running: Int32 = 1
-        while running > 0 {
-            guard step(multi, &running) == CURLM_OK else { return CURLE_FAILED_INIT }
-            guard running > 0 else { break }
-            // At most a second: libcurl's own timers (connect, a blocked upload) cut the
-            // wait shorter by themselves.
-            let wait = min(1000, max(0, wakeAt() - MonotonicClock.milliseconds))
-            guard poll(multi, nil, 0, Int32(wait), nil) == CURLM_OK else { return CURLE_FAILED_INIT }
+        func turns() -> Bool {
+            while running > 0 {
+                guard step(multi, &running) == CURLM_OK else { return false }
+                guard running > 0 else { break }
+                // At most a second: libcurl's own timers (connect, a blocked upload) cut the
+                // wait shorter by themselves.
+                let wait = min(1000, max(0, wakeAt() - MonotonicClock.milliseconds))
+                guard poll(multi, nil, 0, Int32(wait), nil) == CURLM_OK else { return false }
+            }
+            return true
         }
+        let ran: Bool
+        if let stop, let wakeup = curl.api.multi_wakeup {
+            let shared = UncheckedMulti(pointer: multi)
+            ran = stop.whileTransferring(wake: { _ = wakeup(shared.pointer) }, turns)
+        } else {
+            ran = turns()
+        }
+        guard ran else { return CURLE_FAILED_INIT }
         var result = CURLE_FAILED_INIT
         var queued: Int32 = 0
         while let message = next(multi, &queued) {
@@ -164,6 +181,12 @@ final class CurlEasy {
         }
         if result == CURLE_OPERATION_TIMEDOUT || result == CURLE_ABORTED_BY_CALLBACK { shutDownConnection() }
         return result
+    }
+
+    /// The multi handle, for `curl_multi_wakeup` from the thread that asks a stop: the one
+    /// call libcurl allows on it from another thread.
+    private struct UncheckedMulti: @unchecked Sendable {
+        let pointer: UnsafeMutableRawPointer
     }
 
     // MARK: - A connection of our own (CURLOPT_CONNECT_ONLY)

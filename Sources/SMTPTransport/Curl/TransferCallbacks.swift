@@ -68,30 +68,43 @@ final class TransferState: DialogueState {
     private var beforeEnd: (@Sendable () throws -> Void)?
     /// What `beforeEnd` threw: the transfer was stopped before the end of the message.
     var endRefused: Error?
+    /// A person's Stop: the transfer ends while the end of the message has not gone out.
+    let stop: SendStop?
+    /// The chunk that ends the message was asked for (`beforeEnd` and `stop` had their say).
+    private var reachedEnd = false
 
     init(stream: MessageStream, patience: Int, needsLogin: Bool, progress: (@Sendable (Int, Int) -> Void)?,
-         beforeEnd: (@Sendable () throws -> Void)? = nil) {
+         beforeEnd: (@Sendable () throws -> Void)? = nil, stop: SendStop? = nil) {
         self.stream = stream
         self.needsLogin = needsLogin
         self.progress = progress
         self.beforeEnd = beforeEnd
+        self.stop = stop
         super.init(patience: patience)
     }
 
-    /// The next chunk of the message into `buffer`; `beforeEnd` is called before the chunk
-    /// that ends it goes out (libcurl may never ask past the size it was given).
+    /// The next chunk of the message into `buffer`; `beforeEnd`, then `stop`, are asked
+    /// before the chunk that ends it goes out (libcurl may never ask past the size it was
+    /// given): the point after which the server may have the message.
     func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
         let count = try stream.read(into: buffer)
-        if stream.produced == stream.size, let beforeEnd {
-            self.beforeEnd = nil
+        if stream.produced == stream.size, !reachedEnd {
+            reachedEnd = true
             do {
-                try beforeEnd()
+                try beforeEnd?()
             } catch {
                 endRefused = error
                 throw EndRefused()
             }
+            if let stop, !stop.commit() { throw EndRefused() }
         }
         return count
+    }
+
+    /// The progress callback's answer: a Stop asked for ends the transfer too.
+    override func goesOn(uploaded count: Int) -> Bool {
+        if stop?.endsTransfer() == true { return false }
+        return super.goesOn(uploaded: count)
     }
 
     /// `read` stopped the transfer: `endRefused` says why.
