@@ -799,7 +799,9 @@ for step in args:
         # Raw D-Bus on the accessibility bus: pyatspi waits for each answer.
         import dbus
         bus = dbus.bus.BusConnection(accessibility_bus_address())
-        press = dbus.lowlevel.MethodCallMessage(button.app.bus_name, button.path, "org.a11y.atspi.Action", "DoAction")
+        # The button is the program's: its bus name is the application's (the button's own
+        # `app` may not be known yet while its window is being made: None, seen once).
+        press = dbus.lowlevel.MethodCallMessage(app.app.bus_name, button.path, "org.a11y.atspi.Action", "DoAction")
         press.append(0, signature="i")
         bus.send_message(press)
         # A question every fifth of a millisecond: one waits at every turn of the program's
