@@ -101,6 +101,26 @@ import TestSupport
         #expect(host.messages.last?.body == "Keep this text")
     }
 
+    /// A 10 MB message (a recovered one: a link cannot carry that much) is in the sheet, and
+    /// the sheet takes what is typed at its end and in Subject, and saves it whole. How fast
+    /// is `make bench`'s (the sheet section), not this test's.
+    @Test func aTenMegabyteMessageTakesWhatIsTypedAndIsSavedWhole() throws {
+        let line = String(repeating: "All work and no play makes Jack a dull boy. ", count: 2) + "\n"
+        let body = String(repeating: line, count: 10_000_000 / line.utf8.count + 1)
+        let sheet = open(EmailData(to: ["joe@example.com"], subject: "Long", body: body))
+        try sheet.append(toMessage: "The end.")
+        sheet.type("Long, and saved", into: \.subject)
+        sheet.activate("save-draft")
+        try sheet.waitUntilEnded()
+        #expect(sheet.host.events == [.performed(.saveDraft), .closed, .ended])
+        let saved = try #require(sheet.host.messages.first)
+        #expect(saved.subject == "Long, and saved")
+        let text = saved.body ?? ""
+        #expect(text.utf8.count > 10_000_000)
+        #expect(text.hasPrefix("All work and no play"))
+        #expect(text.hasSuffix("The end."), "\(text.suffix(80))")
+    }
+
     // MARK: - Stop
 
     /// Cancel while "Sending…" shows is the Send's Stop: the host is asked, the sheet says

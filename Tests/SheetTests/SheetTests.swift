@@ -516,37 +516,6 @@ private let fleetDefaults = "etc/xdg/mailto-route/config"
         #expect(left.isEmpty, "the recovery file goes when the sheet ends: \(left)")
     }
 
-    /// A 10 MB message (a recovered one: a link cannot carry that much) opens, and the sheet
-    /// answers with it in: each field clicked takes the focus, what is typed at the message's
-    /// end and in Subject is taken (Subject comes to hold it), and it is saved whole. How
-    /// fast is `make bench`'s (the sheet section), not this test's.
-    @Test func tenMegabyteMessageStaysResponsive() throws {
-        let line = String(repeating: "All work and no play makes Jack a dull boy. ", count: 2) + "%0D%0A"
-        let lines = 10_000_000 / 90 + 1
-        let url = "mailto:joe@example.com?subject=Long&body=" + String(repeating: line, count: lines)
-        let recovery = "mailto-route recovery 1\n\(url)\n"
-        try sandbox.write(recovery, to: "home/.local/state/mailto-route/recovery/1-1-1.recovery", mode: 0o600)
-        let program = try start(["compose"], desktopProgram: true)
-        // Each step waits for its own outcome (the sheet shown, a field focused, Subject
-        // holding what was typed, the sheet gone once the draft is saved); the driver's
-        // timeout only bounds a sheet that stopped answering: reading and saving 10 MB
-        // takes a debug build some seconds.
-        _ = try desktop.drive([
-            "wait-sheet", "append:Message:The end.", "type:Subject:Long, and saved", "wait-text:Subject:Long, and saved",
-            screenshot("ten-megabytes"), "key:ctrl+s", "wait-gone",
-        ], timeout: 40, watching: program)
-        let result = program.finish()
-        #expect(result.status == 3, "\(result)")
-        let draft = try #require(sandbox.drafts.first)
-        let size = try #require(try FileManager.default.attributesOfItem(atPath: draft.path)[.size] as? Int)
-        #expect(size > 10_000_000)
-        #expect(try sandbox.header("Subject", of: draft) == "Long, and saved")
-        let tail = try FileHandle(forReadingFrom: draft)
-        try tail.seek(toOffset: UInt64(size - 4096))
-        let end = String(decoding: tail.readDataToEndOfFile(), as: UTF8.self)
-        #expect(end.contains("The end."))
-    }
-
     /// `compose` with a display and no terminal opens the sheet (here: cancelled); with
     /// `--editor` it insists on the editor, which needs a terminal (64).
     @Test func composeWithoutATerminalOpensTheSheetUnlessTheEditorIsAskedFor() throws {
