@@ -12,11 +12,10 @@ let referenceEnvironment: [String: String] = {
     return isolatedEnvironment(root: referenceRoot)
 }()
 
-/// A finished child: exit status, wall time, peak RSS (wait4's ru_maxrss, in KB).
+/// A finished child: exit status, wall time.
 struct Measured {
     var status: Int32
     var seconds: Double
-    var maxRSSKB: Int
     /// With `untilCreated`: when the file was seen to exist, from the start.
     var createdSeconds: Double? = nil
 }
@@ -43,16 +42,16 @@ func measure(_ argv: [String], environment: [String: String]? = nil, stdinPath: 
         var pid: pid_t = 0
         let start = DispatchTime.now().uptimeNanoseconds
         guard posix_spawnp(&pid, argv[0], &actions, nil, cArgs, cEnv) == 0 else {
-            return Measured(status: -1, seconds: 0, maxRSSKB: 0)
+            return Measured(status: -1, seconds: 0)
         }
         let run = reap(pid)
-        return Measured(status: run.status, seconds: Double(run.ended - start) / 1e9, maxRSSKB: run.maxRSSKB)
+        return Measured(status: run.status, seconds: Double(run.ended - start) / 1e9)
     }
     // The reaping thread is started before the clock, not while the program starts up:
     // making a thread then would take CPU time from the program being timed.
     let created = FileCreation(path: file)
     nonisolated(unsafe) var child: pid_t = 0
-    nonisolated(unsafe) var run: (status: Int32, ended: UInt64, maxRSSKB: Int) = (0, 0, 0)
+    nonisolated(unsafe) var run: (status: Int32, ended: UInt64) = (0, 0)
     let spawned = DispatchSemaphore(value: 0)
     let exited = DispatchSemaphore(value: 0)
     Thread.detachNewThread {
@@ -66,21 +65,34 @@ func measure(_ argv: [String], environment: [String: String]? = nil, stdinPath: 
     spawned.signal()
     guard status == 0 else {
         exited.wait()
-        return Measured(status: -1, seconds: 0, maxRSSKB: 0)
+        return Measured(status: -1, seconds: 0)
     }
     let createdAt = created.wait(until: start + 5_000_000_000)
     exited.wait()
-    guard let createdAt else { return Measured(status: -1, seconds: 0, maxRSSKB: 0) }
-    return Measured(status: run.status, seconds: Double(run.ended - start) / 1e9, maxRSSKB: run.maxRSSKB,
+    guard let createdAt else { return Measured(status: -1, seconds: 0) }
+    return Measured(status: run.status, seconds: Double(run.ended - start) / 1e9,
                     createdSeconds: Double(createdAt - start) / 1e9)
 }
 
-/// Waits for `pid`: its exit status, when it was seen to end, its peak RSS.
-private func reap(_ pid: pid_t) -> (status: Int32, ended: UInt64, maxRSSKB: Int) {
+/// Waits for `pid`: its exit status, when it was seen to end.
+private func reap(_ pid: pid_t) -> (status: Int32, ended: UInt64) {
     var status: Int32 = 0
-    var usage = rusage()
-    while wait4(pid, &status, 0, &usage) < 0, errno == EINTR {}
-    return ((status >> 8) & 0xFF, DispatchTime.now().uptimeNanoseconds, usage.ru_maxrss)
+    while waitpid(pid, &status, 0) < 0, errno == EINTR {}
+    return ((status >> 8) & 0xFF, DispatchTime.now().uptimeNanoseconds)
+}
+
+/// `measure` of `argv` and its peak RSS in KB, as GNU time reports it (`%M`). Not wait4's
+/// ru_maxrss of a child of this process: posix_spawn starts it sharing this process's
+/// memory (CLONE_VM) until it executes, and the kernel keeps the larger of the two peaks,
+/// so every program measured that way had this benchmark's own 29 MB. time(1) forks the
+/// program from its own small process.
+func measurePeak(_ argv: [String], environment: [String: String]? = nil, stdinPath: String? = nil)
+    -> (run: Measured, peakKB: Int) {
+    let report = FileManager.default.temporaryDirectory.appendingPathComponent("bench-peak-\(UUID().uuidString)").path
+    defer { unlink(report) }
+    let run = measure(["/usr/bin/time", "--quiet", "-f", "%M", "-o", report, "--"] + argv, environment: environment, stdinPath: stdinPath)
+    let text = (try? String(contentsOfFile: report, encoding: .utf8)) ?? ""
+    return (run, Int(text.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: "\n").last ?? "") ?? 0)
 }
 
 /// The moment a file is created in a directory, from inotify, watched from before the

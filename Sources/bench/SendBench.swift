@@ -167,7 +167,8 @@ func benchMemory() {
         }
         defer { kill(serverPID, SIGTERM) }
         let home = try BenchHome(port: port)
-        let ours = measure(commands(port: port, home: home, message: "", attach: attachment)[0].argv, environment: home.environment)
+        let (ours, oursPeak) = measurePeak(commands(port: port, home: home, message: "", attach: attachment)[0].argv,
+                                           environment: home.environment)
         guard ours.status == 0 else { print("memory: mailto-route failed with status \(ours.status)"); return }
         let eml = received.appendingPathComponent("1.eml").path
         let check = Process()
@@ -189,19 +190,20 @@ func benchMemory() {
         // 2. The same message (as received) from each program to smtp-sink.
         let sink = try SMTPSink()
         let sinkHome = try BenchHome(port: sink.port)
-        var results: [String: Measured] = [:]
+        var results: [String: (run: Measured, peakKB: Int)] = [:]
         for run in commands(port: sink.port, home: sinkHome, message: eml, attach: attachment) {
-            results[run.name] = measure(run.argv, environment: run.name == "mailto-route" ? sinkHome.environment : nil, stdinPath: run.stdin)
+            results[run.name] = measurePeak(run.argv, environment: run.name == "mailto-route" ? sinkHome.environment : nil,
+                                            stdinPath: run.stdin)
         }
         let mb = { (kb: Int) in Double(kb) / 1024 }
         let size = (try? FileManager.default.attributesOfItem(atPath: eml)[.size] as? Int) ?? 0
         print(String(format: "memory: 100 MB attachment (%.1f MB message): mailto-route peak RSS ", Double(size) / 1e6)
-            + Target.atMost(40, " MB").judge(mb(ours.maxRSSKB), format: "%.1f")
+            + Target.atMost(40, " MB").judge(mb(oursPeak), format: "%.1f")
             + String(format: "; curl -T %.1f MB; msmtp %.1f MB; arrived byte-identical: %@",
-                     mb(results["curl"]?.maxRSSKB ?? 0), mb(results["msmtp"]?.maxRSSKB ?? 0), identical ? "yes" : "NO"))
+                     mb(results["curl"]?.peakKB ?? 0), mb(results["msmtp"]?.peakKB ?? 0), identical ? "yes" : "NO"))
         print(String(format: "memory: time to smtp-sink: mailto-route %.2f s (RSS %.1f MB); curl -T %.2f s; msmtp %.2f s",
-                     results["mailto-route"]?.seconds ?? 0, mb(results["mailto-route"]?.maxRSSKB ?? 0),
-                     results["curl"]?.seconds ?? 0, results["msmtp"]?.seconds ?? 0))
+                     results["mailto-route"]?.run.seconds ?? 0, mb(results["mailto-route"]?.peakKB ?? 0),
+                     results["curl"]?.run.seconds ?? 0, results["msmtp"]?.run.seconds ?? 0))
     } catch {
         print("memory: cannot run: \(error)")
     }
