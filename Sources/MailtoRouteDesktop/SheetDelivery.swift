@@ -281,6 +281,8 @@ final class SheetDeliveryHost: SheetHost {
             var report = session.sendHeld(claim, stop: stop)
             report.to = heldReport.to
             report.warnings = heldReport.warnings + report.warnings
+            // Stop was pressed, but the held copy could not leave the outbox: it went on.
+            if let why = stop?.refusal { report.warnings.append(tr("could not stop sending it: %@", why)) }
             return report
         }
         guard let report else { return .failed(tr("nothing is held")) }
