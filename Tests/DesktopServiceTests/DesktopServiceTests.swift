@@ -251,6 +251,27 @@ private let link = "mailto:joe@example.com?subject=Lunch&body=Noon%3F"
         #expect(logged.map(\.result) == ["cancelled"], "\(logged)")
     }
 
+    /// When the held copy cannot leave the outbox (here its trash is a file), the Stop is
+    /// not made: nothing may be left for a later send that the person stopped, so the send
+    /// goes on (here the silent server times it out and it stays queued), and its report
+    /// says why it could not stop.
+    @Test func aStopThatCannotTakeTheHeldCopyOutLetsTheSendGoOnAndSaysSo() throws {
+        let world = try ServiceWorld(config: "[route]\nundo-send=10\n" + ServiceWorld.account, program: false)
+        let answer = world.compose(link)
+        let sheet = try #require(world.desktop.openSheets.first)
+        #expect(sheet.press(.send) == .held(seconds: 10))
+        try world.world.block(world.outbox.directory + "/.trash")
+        world.desktop.advance(seconds: 10)
+        world.world.transport.silent = true
+        let (stopped, result) = try sheet.pressThenStop(.releaseHold, silent: world.world.transport)
+        #expect(stopped, "asked in time; the refusal comes from the sending side")
+        #expect(result == .finished)
+        #expect(world.queued.count == 1)
+        world.desktop.settle()
+        let warnings = answer.report?.warnings ?? []
+        #expect(warnings.contains { $0.hasPrefix("could not stop sending it: ") }, "\(warnings)")
+    }
+
     @Test func undoInTheNotificationAfterTheWindowClosedSendsNothing() throws {
         let world = try ServiceWorld(config: "[route]\nundo-send=10\n" + ServiceWorld.account, program: false)
         let answer = world.compose(link)
