@@ -598,6 +598,9 @@ for step in args:
             if time.time() > deadline:
                 fail("the file chooser never became the active window")
             time.sleep(0.05)
+            # Given again: xdotool's --onlyvisible search dies of BadWindow when a window it
+            # asks about is gone meanwhile (GTK's short-lived ones as the chooser maps).
+            give_chooser_the_keyboard()
         press_keys("slash")
         slashed_at = time.time()
 
