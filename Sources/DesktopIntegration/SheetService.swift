@@ -3,6 +3,7 @@ import Glibc
 #endif
 internal import CGIO
 import MailtoCore
+import Synchronization
 
 /// The command line's side of the desktop service (mailto-route-desktop
 /// `--gapplication-service`, `io.github.mailto_route.MailtoRoute`): it asks the service
@@ -32,7 +33,12 @@ public enum SheetService {
     public static let ownOutboxAction = "own-outbox"
 
     /// Set by the service at its start: this process is the service.
-    nonisolated(unsafe) public static var isServiceProcess = false
+    public static var isServiceProcess: Bool {
+        get { serviceProcess.load(ordering: .acquiring) }
+        set { serviceProcess.store(newValue, ordering: .releasing) }
+    }
+
+    private static let serviceProcess = Atomic(false)
 
     /// Asks the desktop service to own the outbox, D-Bus activating it when it does not
     /// run: `org.freedesktop.Application.ActivateAction("own-outbox", [<"">], {})`, within

@@ -8,7 +8,7 @@ import MailtoRoute
 /// call `parseAsRoot`.
 public enum CommandLineTool {
     /// Every subcommand, each in its own file under `Commands/`.
-    nonisolated(unsafe) static let commands: [any Command.Type] = [
+    static let commands: [any Command.Type] = [
         OpenCommand.self,
         SendCommand.self,
         ComposeCommand.self,

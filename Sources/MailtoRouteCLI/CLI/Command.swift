@@ -1,6 +1,7 @@
 import MailtoRoute
-/// One subcommand: its own file under `Commands/`, its usage line, its options.
-protocol Command {
+/// One subcommand: its own file under `Commands/`, its usage line, its options. Its type is
+/// all there is of it (`SendableMetatype`), so that the list of them is a plain constant.
+protocol Command: SendableMetatype {
     /// The word after `mailto-route`.
     static var name: String { get }
     /// What it does, in one line of `--help`: marked with `trNoop`, translated where the
