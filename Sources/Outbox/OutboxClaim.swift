@@ -316,7 +316,6 @@ public final class OutboxClaim {
     }
 }
 
-
 /// A claim carried into a `@Sendable` closure that only its own sending thread calls
 /// (`OutboxClaim.withdrawalOnStop`): hence unchecked.
 private struct SendingThreadClaim: @unchecked Sendable {

@@ -232,11 +232,7 @@ private let link = "mailto:joe@example.com?subject=Lunch&body=Noon%3F"
         let world = try ServiceWorld(config: "[route]\nundo-send=10\n" + ServiceWorld.account, program: false)
         let answer = world.compose(link)
         let sheet = try #require(world.desktop.openSheets.first)
-        #expect(sheet.press(.send) == .held(seconds: 10))
-        #expect(world.queued.count == 1)
-        world.desktop.advance(seconds: 10)
-        world.world.transport.silent = true
-        let (stopped, result) = try sheet.pressThenStop(.releaseHold, silent: world.world.transport)
+        let (stopped, result) = try stopAtTheEndOfTheHold(sheet, in: world)
         #expect(stopped)
         #expect(result == .failed("you stopped it before the mail server had it"))
         #expect(sheet.isOpen && answer.answer == nil)
@@ -259,17 +255,27 @@ private let link = "mailto:joe@example.com?subject=Lunch&body=Noon%3F"
         let world = try ServiceWorld(config: "[route]\nundo-send=10\n" + ServiceWorld.account, program: false)
         let answer = world.compose(link)
         let sheet = try #require(world.desktop.openSheets.first)
-        #expect(sheet.press(.send) == .held(seconds: 10))
-        try world.world.block(world.outbox.directory + "/.trash")
-        world.desktop.advance(seconds: 10)
-        world.world.transport.silent = true
-        let (stopped, result) = try sheet.pressThenStop(.releaseHold, silent: world.world.transport)
+        let (stopped, result) = try stopAtTheEndOfTheHold(sheet, in: world) {
+            try world.world.block(world.outbox.directory + "/.trash")
+        }
         #expect(stopped, "asked in time; the refusal comes from the sending side")
         #expect(result == .finished)
         #expect(world.queued.count == 1)
         world.desktop.settle()
         let warnings = answer.report?.warnings ?? []
         #expect(warnings.contains { $0.hasPrefix("could not stop sending it: ") }, "\(warnings)")
+    }
+
+    /// Send held for its Undo time (10 s), held in the outbox; `meanwhile`; the time over,
+    /// the message goes to a server that never answers, and Cancel is pressed while it waits.
+    func stopAtTheEndOfTheHold(_ sheet: FakeSheet, in world: ServiceWorld, meanwhile: () throws -> Void = {}) throws
+        -> (stopped: Bool, result: SheetActionResult) {
+        #expect(sheet.press(.send) == .held(seconds: 10))
+        #expect(world.queued.count == 1)
+        try meanwhile()
+        world.desktop.advance(seconds: 10)
+        world.world.transport.silent = true
+        return try sheet.pressThenStop(.releaseHold, silent: world.world.transport)
     }
 
     @Test func undoInTheNotificationAfterTheWindowClosedSendsNothing() throws {

@@ -64,8 +64,8 @@ final class TransferState: DialogueState {
     /// Set when the transfer was stopped before the message because the session made no
     /// login.
     var offeredNoLogin = false
-    /// `RawMessage.beforeEnd`, until it was called.
-    private var beforeEnd: (@Sendable () throws -> Void)?
+    /// `RawMessage.beforeEnd`, called once, before the end (`reachedEnd`).
+    private let beforeEnd: (@Sendable () throws -> Void)?
     /// What `beforeEnd` threw: the transfer was stopped before the end of the message.
     var endRefused: Error?
     /// A person's Stop: the transfer ends while the end of the message has not gone out.
