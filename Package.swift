@@ -114,7 +114,7 @@ let package = Package(
         // Shared by the test targets: sandboxes (HOME, XDG_*), running the built binary,
         // and the real servers the tests talk to.
         // The Python servers and drivers under Servers/ and Resources/ run from the source tree.
-        .target(name: "TestSupport", dependencies: ["CGIO", "CTestProcess"], path: "Tests/TestSupport", exclude: ["Servers", "Resources"],
+        .target(name: "TestSupport", dependencies: ["CGIO", "CTestProcess", "DesktopIntegration"], path: "Tests/TestSupport", exclude: ["Servers", "Resources"],
                 // Its bus calls (BusCall.swift) use GDBus directly: GIO is linked, not opened.
                 linkerSettings: [.linkedLibrary("gio-2.0"), .linkedLibrary("gobject-2.0")]),
         // pidfd_send_signal, for TestSupport's ProcessReference (pidfd_open is CGIO's).
@@ -162,7 +162,7 @@ let package = Package(
         ]),
         // The desktop service's behaviour in-process: a fake desktop (sheets, choosers,
         // notifications, a main loop, timers on a fake clock) and RouteFakes' world.
-        .testTarget(name: "DesktopServiceTests", dependencies: ["MailtoRouteDesktop", "RouteFakes", "ComposeSheet", "SMTPTransport"]),
+        .testTarget(name: "DesktopServiceTests", dependencies: ["MailtoRouteDesktop", "RouteFakes", "ComposeSheet", "SMTPTransport", "TestSupport"]),
         .testTarget(name: "SheetTests", dependencies: ["TestSupport", "mailto-route", "mailto-route-desktop", "mailto-route-books"]),
     ]
 )

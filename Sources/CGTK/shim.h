@@ -66,11 +66,6 @@ static inline gboolean mr_value_holds_file_list(const GValue *value) { return G_
 /* g_idle_add's callback from another thread: the way a worker hands its result to the
  * main loop (GLib's main context is thread-safe for adding sources). */
 static inline guint mr_idle_add(GSourceFunc function, gpointer data) { return g_idle_add(function, data); }
-/* At G_PRIORITY_DEFAULT, ahead of GTK's own idle work: a text view revalidating the
- * layout of a 10 MB message runs at a higher priority than a plain idle, for seconds. */
-static inline guint mr_idle_add_soon(GSourceFunc function, gpointer data) {
-    return g_idle_add_full(G_PRIORITY_DEFAULT, function, data, NULL);
-}
 static inline guint mr_timeout_add(guint milliseconds, GSourceFunc function, gpointer data) {
     return g_timeout_add(milliseconds, function, data);
 }

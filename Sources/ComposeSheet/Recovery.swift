@@ -2,6 +2,7 @@
 import Glibc
 #endif
 internal import CGTK
+import DesktopIntegration
 public import MailtoCore
 import Synchronization
 
@@ -172,6 +173,7 @@ final class RecoveryFile: Sendable {
     var isWriting: Bool { state.withLock { $0.writing } }
 
     /// Writes `email` on a worker thread; returns at once.
+    @GLibMainActor
     func writeInBackground(_ email: EmailData) {
         let started = state.withLock { state -> Bool in
             guard !state.writing, state.lock >= 0, !state.suspended else { return false }
@@ -235,6 +237,7 @@ final class RecoveryFile: Sendable {
     /// this file has `email` before the outbox lets it go (rule 3: from then on only the
     /// sheet holds it), and is suspended again when the outbox keeps it. `nil`: the
     /// message is back; else why not (`SheetHost.undoHold`).
+    @GLibMainActor
     static func takeBack(_ email: EmailData, into file: RecoveryFile?, from host: any SheetHost) -> String? {
         file?.resume(with: email)
         guard let problem = host.undoHold() else { return nil }

@@ -1,3 +1,4 @@
+import DesktopIntegration
 public import MailtoCore
 
 /// What a compose sheet shows when it opens: GTK-free, so that the desktop program (and
@@ -178,32 +179,32 @@ public protocol SheetHost: AnyObject, Sendable {
     /// blocks); its result is brought back to the main loop.
     func perform(_ action: SheetAction, with email: EmailData, from account: String?) -> SheetActionResult
     /// The user cancelled: nothing was edited, or the edits were discarded. Main thread.
-    func cancelled()
+    @GLibMainActor func cancelled()
     /// The sheet is gone (after `finished` or `cancelled`). Main thread.
-    func sheetClosed()
+    @GLibMainActor func sheetClosed()
     /// The user forgot `address` in the completion's list: it is not offered again. Main thread.
-    func forgetRecipient(_ address: String)
+    @GLibMainActor func forgetRecipient(_ address: String)
     /// Sets up a sending account from the "Set up sending" window: finds the server, tests
     /// it, keeps it; from then on Send goes through it. Worker thread, as `perform`.
     func setUpSending(_ form: SendingSetupForm) -> SendingSetupAnswer
 
     /// "Ask How to Send Each Time": the way the chooser's Always kept is forgotten. Main
     /// thread; `nil` when it was, else why not.
-    func forgetWay() -> String?
+    @GLibMainActor func forgetWay() -> String?
 
     /// Undo of the Send held now (`held`): the message leaves the outbox unsent. `nil`:
     /// undone; else why not (its sending began). Main thread.
-    func undoHold() -> String?
+    @GLibMainActor func undoHold() -> String?
     /// The sheet is about to run a Send (`perform` with `send` or `releaseHold`): a Stop
     /// from now until the next `willSend` is this Send's. Main thread.
-    func willSend()
+    @GLibMainActor func willSend()
     /// Stop: the Send the sheet started last ends, if the server cannot have the message
     /// yet; its `perform` then returns `.failed` saying that nothing was sent, and the
     /// message is the sheet's again. `false`: too late (the end of the message went out,
     /// or the Send is over). Main thread.
-    func stopSending() -> Bool
+    @GLibMainActor func stopSending() -> Bool
     /// The sheet's window was closed while its Send is held: the message still goes at
     /// the end of the Undo time, and the host offers Undo where the user can still reach
     /// it (a notification). Main thread.
-    func heldWindowClosed()
+    @GLibMainActor func heldWindowClosed()
 }

@@ -1,4 +1,5 @@
 import ComposeSheet
+import DesktopIntegration
 import MailtoRoute
 
 /// What the desktop program runs with, as the command line's `Context`: the paths, the
@@ -31,6 +32,7 @@ public struct DesktopContext {
 /// What the desktop service shows and how it waits, on one main loop: the GTK application
 /// (`SheetApplication`) in the program, a recording fake with a clock of its own in the
 /// tests. Everything here is called on the main loop, and calls back on it.
+@GLibMainActor
 public protocol DesktopPresenter: AnyObject {
     /// Whether windows can be shown here (GTK started on a display).
     var showsSheets: Bool { get }
@@ -51,9 +53,9 @@ public protocol DesktopPresenter: AnyObject {
     func hold()
     func release()
     /// Runs `work` off the main loop and `then` with its result back on it, holding meanwhile.
-    func inBackground<Result: Sendable>(_ work: @escaping @Sendable () -> Result, then: @escaping @Sendable (Result) -> Void)
+    func inBackground<Result: Sendable>(_ work: @escaping @Sendable () -> Result, then: @escaping @GLibMainActor (Result) -> Void)
     /// Runs `work` on the main loop once, `seconds` from now.
-    func after(seconds: UInt32, _ work: @escaping () -> Void)
+    func after(seconds: UInt32, _ work: @escaping @GLibMainActor () -> Void)
 }
 
 extension SheetApplication: DesktopPresenter {

@@ -5,6 +5,7 @@ import ComposeSheet
 import DesktopIntegration
 import MailtoCore
 import MailtoRoute
+import Synchronization
 
 // mailto-route-desktop: the compose sheet (GTK 4), apart from the command line so that
 // the handoff and send paths never load GTK.
@@ -83,9 +84,12 @@ public enum DesktopProgram {
 
     /// Runs what `invocation` asks, in this process's `context`: the exit status.
     public static func run(_ invocation: DesktopInvocation, context: DesktopContext) -> Int32 {
-        switch invocation {
-        case .service: serve(context)
-        case .oneRequest(let arguments): runOne(arguments, context: context)
+        // This thread runs GLib's main loop: from here on it is the main loop's actor.
+        GLibMainActor.runHere((invocation, context)) { request in
+            switch request.0 {
+            case .service: serve(request.1)
+            case .oneRequest(let arguments): runOne(arguments, context: request.1)
+            }
         }
     }
 
@@ -95,6 +99,7 @@ public enum DesktopProgram {
         getenv("MAILTO_ROUTE_SERVICE_IDLE").flatMap { Double(String(cString: $0)) } ?? 10
     }
 
+    @GLibMainActor
     private static func serve(_ context: DesktopContext) -> Int32 {
         SheetService.isServiceProcess = true
         // Without a display (an activation environment that lacks one) the service still
@@ -128,6 +133,7 @@ public enum DesktopProgram {
     /// One request, as the service's `Compose` answers it, in a non-unique application that
     /// quits once it has answered; the answer's report as JSON to the report file (else
     /// standard output), for the command line to print with its own output.
+    @GLibMainActor
     private static func runOne(_ arguments: SheetArguments, context: DesktopContext) -> Int32 {
         var request = arguments.request
         // The token the click carries, so that the desktop brings its first window to the
@@ -147,9 +153,9 @@ public enum DesktopProgram {
         let application = SheetApplication(windowed: SheetApplication.canStart())
         let service = DesktopService(context: context, presenter: application, role: .oneRequest)
         let answered = AnswerBox()
-        service.compose(request) { answered.answer = $0 }
-        if answered.answer == nil { _ = withExtendedLifetime(service) { application.run() } }
-        guard let answer = answered.answer else { return fail(tr("the sheet ended without a result"), status: 1) }
+        service.compose(request) { answer in answered.answer.withLock { $0 = answer } }
+        if answered.answer.withLock({ $0 }) == nil { _ = withExtendedLifetime(service) { application.run() } }
+        guard let answer = answered.answer.withLock({ $0 }) else { return fail(tr("the sheet ended without a result"), status: 1) }
         if answer.status == ServiceProtocol.noDisplay {
             return fail(tr("cannot start GTK: no display it can open"), status: answer.status)
         }
@@ -180,8 +186,7 @@ public enum DesktopProgram {
     }
 }
 
-/// The one request's answer, given on the main loop that the program then leaves: one
-/// thread, hence `@unchecked`.
-private final class AnswerBox: @unchecked Sendable {
-    var answer: ServiceProtocol.Answer?
+/// The one request's answer, given on the main loop that the program then leaves.
+private final class AnswerBox: Sendable {
+    let answer = Mutex<ServiceProtocol.Answer?>(nil)
 }

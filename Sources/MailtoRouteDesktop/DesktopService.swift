@@ -12,9 +12,9 @@ import MailtoRoute
 /// The one-sheet program (no service to ask) is the same flow for one request (`Role`).
 /// Each request has a Session of its own (`DesktopContext.session`): the configuration may
 /// change between two clicks. What it shows and when it wakes are its presenter's (GTK's
-/// main loop, or a test's fake and clock). Used on the main thread only: the `then` of
-/// background work runs there, hence `@unchecked Sendable`.
-public final class DesktopService: ServiceDelegate, ServiceRequests, @unchecked Sendable {
+/// main loop, or a test's fake and clock), on the main loop's actor.
+@GLibMainActor
+public final class DesktopService: ServiceDelegate, ServiceRequests {
     /// Notification buttons' actions, each with one string: the id it is for (an outbox
     /// entry, a draft, an account of GNOME Online Accounts); `own-outbox` (its string
     /// unused), which the command line activates when a run left a message queued; and
@@ -246,7 +246,7 @@ public final class DesktopService: ServiceDelegate, ServiceRequests, @unchecked 
 
     /// The portal's response: 0 for what the user chose (sent, queued, handed off,
     /// saved), 1 cancelled, 2 anything else.
-    public static func portalResponse(_ report: RouteReport) -> UInt32 {
+    public nonisolated static func portalResponse(_ report: RouteReport) -> UInt32 {
         switch report.result {
         case .sent, .queued, .handedOff, .saved, .copied: 0
         case .cancelled: 1

@@ -3,6 +3,7 @@ import Glibc
 #endif
 import AddressBookHelper
 import ComposeSheet
+import DesktopIntegration
 import MailtoRoute
 import MIMEMessage
 import SMTPTransport
@@ -151,11 +152,11 @@ final class SheetDeliveryHost: SheetHost {
     nonisolated(unsafe) private var session: Session
     private let sessionLock = Mutex(())
     private let state = Mutex<RouteReport?>(nil)
-    /// What the service does once the sheet is gone (answers its caller); main thread.
-    nonisolated(unsafe) var onClosed: (() -> Void)?
+    /// What the service does once the sheet is gone (answers its caller).
+    @GLibMainActor var onClosed: (() -> Void)?
     /// What the service does when the window of a held Send is closed (a notification
-    /// with Undo for the held report); main thread. `nil`: nothing (one sheet's program).
-    nonisolated(unsafe) var onHeldWindowClosed: ((RouteReport) -> Void)?
+    /// with Undo for the held report). `nil`: nothing (one sheet's program).
+    @GLibMainActor var onHeldWindowClosed: ((RouteReport) -> Void)?
     /// The Send held for Undo: the claim on its outbox entry, kept from the hold until it
     /// is sent or undone, so that nobody else sends it meanwhile; and its report. Under
     /// `sessionLock` only.
@@ -315,6 +316,7 @@ final class SheetDeliveryHost: SheetHost {
         }
     }
 
+    @GLibMainActor
     func heldWindowClosed() {
         guard let report = sessionLock.withLock({ _ in held?.report }) else { return }
         onHeldWindowClosed?(report)
@@ -336,6 +338,7 @@ final class SheetDeliveryHost: SheetHost {
         sessionLock.withLock { _ in try? session.storage.recipients.forget(address) }
     }
 
+    @GLibMainActor
     func sheetClosed() {
         let closed = onClosed
         onClosed = nil

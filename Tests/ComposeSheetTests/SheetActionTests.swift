@@ -34,7 +34,7 @@ import TestSupport
     /// nothing saved.
     @Test func cancelWithEditsAsksAndDiscardSavesNothing() throws {
         let sheet = open(EmailData(to: ["joe@example.com"]))
-        sheet.type("Second thoughts", into: \.subject)
+        sheet.type("Second thoughts", into: .subject)
         sheet.activate("cancel")
         #expect(sheet.question == "Save this message as a draft?")
         #expect(!sheet.hasEnded)
@@ -48,7 +48,7 @@ import TestSupport
     /// as a draft.
     @Test func escapeWithEditsThenSaveKeepsADraft() throws {
         let sheet = open(EmailData(to: ["joe@example.com"]))
-        sheet.type("Worth keeping", into: \.subject)
+        sheet.type("Worth keeping", into: .subject)
         sheet.activate("cancel")
         try sheet.answer("keep")
         #expect(sheet.question == nil)
@@ -67,10 +67,10 @@ import TestSupport
     /// Save Draft hands over what the sheet holds, a Cc added in it included.
     @Test func saveDraftHandsOverACcAddedInTheSheet() throws {
         let sheet = open(EmailData(to: ["joe@example.com"], subject: "Draft me"))
-        #expect(!sheet.isShown(\.cc), "Cc is folded while the link gives none")
+        #expect(!sheet.isShown(.cc), "Cc is folded while the link gives none")
         sheet.activate("show-cc")
-        #expect(sheet.isShown(\.cc))
-        sheet.type("ann@example.com", into: \.cc)
+        #expect(sheet.isShown(.cc))
+        sheet.type("ann@example.com", into: .cc)
         sheet.activate("save-draft")
         try sheet.waitUntilEnded()
         #expect(sheet.host.events == [.performed(.saveDraft), .closed, .ended])
@@ -86,14 +86,14 @@ import TestSupport
     @Test func permanentFailureKeepsTheSheetOpenThenSaveDraftKeepsTheText() throws {
         let host = RecordingHost { action in action == .send ? .failed("554 5.7.1 Message refused by policy") : .finished }
         let sheet = open(EmailData(to: ["joe@example.com"]), host: host)
-        sheet.type("Refused once", into: \.subject)
+        sheet.type("Refused once", into: .subject)
         try sheet.append(toMessage: "Keep this text")
         sheet.activate("send")
-        try waitUntil("the failure is shown") { sheet.shown(\.errorLabel) != nil }
-        #expect(sheet.shown(\.errorLabel) == "Not sent: 554 5.7.1 Message refused by policy")
+        try waitUntil("the failure is shown") { sheet.shown(.errorLabel) != nil }
+        #expect(sheet.shown(.errorLabel) == "Not sent: 554 5.7.1 Message refused by policy")
         #expect(sheet.isEnabled("send"), "Send again is possible")
         #expect(!sheet.hasEnded)
-        #expect(sheet.text(of: \.subject) == "Refused once")
+        #expect(sheet.text(of: .subject) == "Refused once")
         sheet.activate("save-draft")
         try sheet.waitUntilEnded()
         #expect(host.events == [.willSend, .performed(.send), .performed(.saveDraft), .closed, .ended])
@@ -109,7 +109,7 @@ import TestSupport
         let body = String(repeating: line, count: 10_000_000 / line.utf8.count + 1)
         let sheet = open(EmailData(to: ["joe@example.com"], subject: "Long", body: body))
         try sheet.append(toMessage: "The end.")
-        sheet.type("Long, and saved", into: \.subject)
+        sheet.type("Long, and saved", into: .subject)
         sheet.activate("save-draft")
         try sheet.waitUntilEnded()
         #expect(sheet.host.events == [.performed(.saveDraft), .closed, .ended])
@@ -139,18 +139,18 @@ import TestSupport
         try sheet.append(toMessage: "Keep this text")
         sheet.activate("send")
         #expect(sending.wait(timeout: .now() + patience) == .success)
-        #expect(sheet.shown(\.statusLabel) == "Sending…")
+        #expect(sheet.shown(.statusLabel) == "Sending…")
         #expect(sheet.isEnabled("cancel"), "Cancel is the Stop while it sends")
         sheet.activate("cancel")
-        #expect(sheet.shown(\.statusLabel) == "Stopping…")
+        #expect(sheet.shown(.statusLabel) == "Stopping…")
         #expect(!sheet.isEnabled("cancel"))
         answer.signal()
-        try waitUntil("the outcome is shown") { sheet.shown(\.errorLabel) != nil }
-        #expect(sheet.shown(\.errorLabel) == "Not sent: you stopped it before the mail server had it")
+        try waitUntil("the outcome is shown") { sheet.shown(.errorLabel) != nil }
+        #expect(sheet.shown(.errorLabel) == "Not sent: you stopped it before the mail server had it")
         #expect(!sheet.hasEnded)
         #expect(sheet.isEnabled("send") && sheet.isEnabled("cancel"))
         #expect(sheet.isMessageEditable)
-        #expect(sheet.text(of: \.subject) == "Wait")
+        #expect(sheet.text(of: .subject) == "Wait")
         #expect(host.events == [.willSend, .performed(.send), .stop])
     }
 
@@ -169,7 +169,7 @@ import TestSupport
         sheet.activate("send")
         #expect(sending.wait(timeout: .now() + patience) == .success)
         sheet.activate("cancel")
-        #expect(sheet.shown(\.statusLabel) == "Too late to stop: the mail server has the message")
+        #expect(sheet.shown(.statusLabel) == "Too late to stop: the mail server has the message")
         answer.signal()
         try sheet.waitUntilEnded()
         #expect(host.events == [.willSend, .performed(.send), .stop, .closed, .ended])
@@ -182,7 +182,7 @@ import TestSupport
         let sandbox = try Sandbox()
         let secret = try sandbox.write("-----BEGIN OPENSSH PRIVATE KEY-----\n", to: "files/id_rsa").path
         let sheet = open(EmailData(to: ["joe@example.com"], subject: "Hello", body: "Hi", requestedAttachments: [secret]))
-        #expect(sheet.isShown(\.requestedList))
+        #expect(sheet.isShown(.requestedList))
         sheet.activate("send")
         #expect(sheet.question == "Send without id_rsa?")
         #expect(sheet.host.events.isEmpty, "nothing is sent while it asks")
@@ -267,17 +267,17 @@ import TestSupport
     @Test func addressesAreCheckedAsTypedAndHiddenCharactersShown() throws {
         let sheet = open(EmailData(subject: "invoice\u{202E}fdp.exe"))
         #expect(!sheet.isEnabled("send"), "no recipient")
-        let hidden = try #require(sheet.shown(\.subjectHidden))
+        let hidden = try #require(sheet.shown(.subjectHidden))
         #expect(hidden.hasPrefix("The subject holds invisible"))
         #expect(hidden.contains("\\u{202E}"), "\(hidden)")
-        sheet.type("joe@", into: \.to)
+        sheet.type("joe@", into: .to)
         #expect(sheet.addressProblem(0) == "not an address (no local@domain): joe@")
         #expect(!sheet.isEnabled("send"))
-        sheet.type("joe@example.com", into: \.to)
+        sheet.type("joe@example.com", into: .to)
         #expect(sheet.addressProblem(0) == nil)
         #expect(sheet.isEnabled("send"))
-        sheet.type("", into: \.subject)
-        #expect(sheet.shown(\.subjectHidden) == nil)
+        sheet.type("", into: .subject)
+        #expect(sheet.shown(.subjectHidden) == nil)
     }
 
     /// A link's Cc and Bcc are shown filled, their buttons gone; the title names the
@@ -285,10 +285,10 @@ import TestSupport
     @Test func aLinksCcAndBccAreShownFilled() throws {
         let sheet = open(EmailData(to: ["ann@example.com"], cc: ["cy@example.com"], bcc: ["bo@example.com"],
                                    names: ["ann@example.com": "Ann Berg"]))
-        #expect(sheet.isShown(\.cc) && sheet.isShown(\.bcc))
-        #expect(sheet.text(of: \.cc) == "cy@example.com")
-        #expect(sheet.text(of: \.bcc) == "bo@example.com")
-        #expect(!sheet.isShown(\.showCc) && !sheet.isShown(\.showBcc))
+        #expect(sheet.isShown(.cc) && sheet.isShown(.bcc))
+        #expect(sheet.text(of: .cc) == "cy@example.com")
+        #expect(sheet.text(of: .bcc) == "bo@example.com")
+        #expect(!sheet.isShown(.showCc) && !sheet.isShown(.showBcc))
         #expect(sheet.windowTitle == "Message to Ann Berg")
         sheet.activate("cancel")
         try sheet.waitUntilEnded()

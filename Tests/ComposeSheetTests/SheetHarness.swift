@@ -1,6 +1,7 @@
 import CGTK
 import Foundation
 import MailtoCore
+import DesktopIntegration
 import TestSupport
 @testable import ComposeSheet
 
@@ -18,11 +19,8 @@ import TestSupport
 final class SheetHarness: @unchecked Sendable {
     static let shared = started("GTK") { try SheetHarness() }
 
-    /// Written once on the GTK thread before `init` returns (the semaphore orders the two).
-    private var application: UnsafeMutablePointer<GtkApplication>?
-    /// GTK's main loop, quit at exit (`stop`), and the sign that it has stopped turning.
-    private var loop: OpaquePointer?
-    private let loopEnded = DispatchSemaphore(value: 0)
+    /// Made on the loop's thread before `init` returns (`run` waits for it).
+    private let application: UnsafeMutablePointer<GtkApplication>
 
     private init() throws {
         let display = try TestDisplay.shared.get()
@@ -31,81 +29,58 @@ final class SheetHarness: @unchecked Sendable {
                               "GSETTINGS_BACKEND": "memory", "GSETTINGS_SCHEMA_DIR": "/usr/share/glib-2.0/schemas"] {
             setenv(name, value, 1)
         }
-        let started = DispatchSemaphore(value: 0)
-        let failure = Box<String?>(nil)
-        let thread = Thread { [self] in
-            // Named for a backtrace (a thread otherwise takes its creator's name).
-            Thread.current.name = "gtk"
+        // GTK starts on the thread that turns the main context: the actor's, as in the program.
+        let made = MainLoopThread.shared.run { () -> Result<UncheckedApplication, TestSupportError> in
             // The display is named for gtk_init only: nothing else in this process (a
             // program a test starts) is to find it.
             setenv("DISPLAY", display.display, 1)
             let initialised = gtk_init_check() != 0
             unsetenv("DISPLAY")
-            guard initialised else {
-                failure.value = "gtk_init_check failed on \(display.display)"
-                started.signal()
-                return
-            }
+            guard initialised else { return .failure(TestSupportError("gtk_init_check failed on \(display.display)")) }
             // No application id: a plain non-unique application, on no bus.
             let made = gtk_application_new(nil, G_APPLICATION_NON_UNIQUE)
             var error: UnsafeMutablePointer<GError>?
             if g_application_register(mr_application(made), nil, &error) == 0 {
-                failure.value = "g_application_register: " + (error.map { String(cString: $0.pointee.message) } ?? "")
-                started.signal()
-                return
+                return .failure(TestSupportError("g_application_register: " + (error.map { String(cString: $0.pointee.message) } ?? "")))
             }
             // Kept from closing when its last window goes: the next test opens another.
             g_application_hold(mr_application(made))
-            application = made
-            let madeLoop = g_main_loop_new(nil, 0)
-            loop = madeLoop
-            started.signal()
-            g_main_loop_run(madeLoop)
-            loopEnded.signal()
+            return .success(UncheckedApplication(pointer: made!))
         }
-        thread.start()
-        started.wait()
-        if let reason = failure.value { throw TestSupportError(reason) }
-        // GTK's loop stops before the libraries' destructors run at exit (handlers registered
-        // with atexit run first, the latest first): a loop still turning while NSS shut itself
-        // down crashed a test process after its last test had passed.
-        atexit { stopGTKAtExit() }
+        application = try made.get().pointer
     }
 
-    /// Quits GTK's loop and waits (5 s at most) until it has stopped turning.
-    func stop() {
-        guard let loop else { return }
-        g_main_loop_quit(loop)
-        _ = loopEnded.wait(timeout: .now() + 5)
-    }
-
-    /// Runs `body` on the GTK thread, between two turns of its main loop, and returns what it
-    /// returned: the only way a test touches a sheet.
-    func run<Value>(_ body: @escaping () -> Value) -> Value {
-        // Already there (a sheet let go on the GTK thread).
-        if g_main_context_is_owner(nil) != 0 { return body() }
-        let call = MainLoopCall(body)
-        // A source of the default context rather than g_main_context_invoke, which runs the
-        // function on the calling thread whenever that thread can take the context between
-        // two turns of GTK's loop: always on the GTK thread.
-        let source = g_idle_source_new()
-        g_source_set_priority(source, G_PRIORITY_DEFAULT)
-        g_source_set_callback(source, onMainLoopCall, Unmanaged.passRetained(call).toOpaque(), nil)
-        g_source_attach(source, nil)
-        g_source_unref(source)
-        call.done.wait()
-        return call.result as! Value
+    /// Runs `body` on the GTK thread (the main loop's actor), between two turns of its main
+    /// loop, and returns what it returned: the only way a test touches a sheet.
+    func run<Value>(_ body: @escaping @Sendable @GLibMainActor () -> Value) -> Value {
+        MainLoopThread.shared.run(body)
     }
 
     /// Opens a sheet showing `content`, its host `host`, as the desktop program presents one.
     func open(_ content: SheetContent, host: RecordingHost) -> SheetUnderTest {
         run { [self] in
-            let sheet = ComposeSheet(application: application!, content: content, host: host, recovery: nil,
+            let sheet = ComposeSheet(application: application, content: content, host: host, recovery: nil,
                                      ended: { _, _ in host.ended() })
             sheet.present()
             return SheetUnderTest(harness: self, sheet: sheet, host: host)
         }
     }
+}
+
+/// One of the sheet's widgets, as a test names it (`.subject`), reached on the GTK thread.
+struct Field: Sendable {
+    let widget: @Sendable @GLibMainActor (ComposeSheet) -> GObjectRef
+
+    static let to = Field { $0.to }
+    static let cc = Field { $0.cc }
+    static let bcc = Field { $0.bcc }
+    static let subject = Field { $0.subject }
+    static let showCc = Field { $0.showCc }
+    static let showBcc = Field { $0.showBcc }
+    static let errorLabel = Field { $0.errorLabel }
+    static let statusLabel = Field { $0.statusLabel }
+    static let subjectHidden = Field { $0.subjectHidden }
+    static let requestedList = Field { $0.requestedList }
 }
 
 /// A sheet a test drives: every read and every act on the GTK thread.
@@ -132,7 +107,7 @@ final class SheetUnderTest: @unchecked Sendable {
     }
 
     /// Runs `body` with the sheet on the GTK thread.
-    func on<Value>(_ body: @escaping (ComposeSheet) -> Value) -> Value {
+    func on<Value>(_ body: @escaping @Sendable @GLibMainActor (ComposeSheet) -> Value) -> Value {
         harness.run { [self] in body(sheet!) }
     }
 
@@ -149,8 +124,8 @@ final class SheetUnderTest: @unchecked Sendable {
 
     /// Replaces the text of an entry (`to`, `cc`, `bcc`, `subject`), as typing does: its
     /// `changed` handlers run.
-    func type(_ text: String, into field: KeyPath<ComposeSheet, GObjectRef>) {
-        on { sheet in gtk_editable_set_text(mr_editable(sheet[keyPath: field].widget), text) }
+    func type(_ text: String, into field: Field) {
+        on { sheet in gtk_editable_set_text(mr_editable(field.widget(sheet).widget), text) }
     }
 
     /// Adds `text` at the end of the message, as typing there does (once the opening text is in).
@@ -164,14 +139,14 @@ final class SheetUnderTest: @unchecked Sendable {
         }
     }
 
-    func text(of field: KeyPath<ComposeSheet, GObjectRef>) -> String {
-        on { sheet in entryText(sheet[keyPath: field].widget) }
+    func text(of field: Field) -> String {
+        on { sheet in entryText(field.widget(sheet).widget) }
     }
 
     /// A label's text when it is shown, else `nil`.
-    func shown(_ label: KeyPath<ComposeSheet, GObjectRef>) -> String? {
+    func shown(_ label: Field) -> String? {
         on { sheet in
-            let widget = sheet[keyPath: label].widget
+            let widget = label.widget(sheet).widget
             guard gtk_widget_get_visible(widget) != 0, let text = gtk_label_get_text(mr_label(widget)) else { return nil }
             return String(cString: text)
         }
@@ -191,8 +166,8 @@ final class SheetUnderTest: @unchecked Sendable {
         on { sheet in gtk_window_get_title(mr_window(sheet.window.widget)).map { String(cString: $0) } }
     }
 
-    func isShown(_ widget: KeyPath<ComposeSheet, GObjectRef>) -> Bool {
-        on { sheet in gtk_widget_get_visible(sheet[keyPath: widget].widget) != 0 }
+    func isShown(_ widget: Field) -> Bool {
+        on { sheet in gtk_widget_get_visible(widget.widget(sheet).widget) != 0 }
     }
 
     /// The heading of the question asked over the sheet now ("Save this message as a
@@ -308,35 +283,7 @@ final class RecordingHost: SheetHost, @unchecked Sendable {
     }
 }
 
-/// The `atexit` handler: the harness's GTK loop stopped, when it was started.
-private func stopGTKAtExit() {
-    guard case .success(let harness) = SheetHarness.shared else { return }
-    harness.stop()
-}
-
-/// One call onto the GTK thread and its result.
-private final class MainLoopCall: @unchecked Sendable {
-    /// Let go on the GTK thread once run: what it captured (a sheet) goes there.
-    var body: (() -> Any)?
-    var result: Any?
-    let done = DispatchSemaphore(value: 0)
-
-    init<Value>(_ body: @escaping () -> Value) {
-        self.body = { body() }
-    }
-}
-
-/// A `GSourceFunc` run once on the GTK thread by `g_main_context_invoke`.
-private func onMainLoopCall(_ data: gpointer?) -> gboolean {
-    guard let data else { return 0 }
-    let call = Unmanaged<MainLoopCall>.fromOpaque(data).takeRetainedValue()
-    call.result = call.body?()
-    call.body = nil
-    call.done.signal()
-    return 0
-}
-
-final class Box<Value>: @unchecked Sendable {
-    var value: Value
-    init(_ value: Value) { self.value = value }
+/// The application, made on the loop's thread and used only there.
+private struct UncheckedApplication: @unchecked Sendable {
+    let pointer: UnsafeMutablePointer<GtkApplication>
 }

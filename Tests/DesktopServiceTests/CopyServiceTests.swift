@@ -8,8 +8,8 @@ import Testing
 /// The service's `Copy` in-process: the text on the fake desktop's clipboard, the program
 /// held while it owns the clipboard (a service that idled out would take the copy with it)
 /// and let go once another program takes it; no display, a reason and nothing held.
-@Suite struct CopyServiceTests {
-    @Test func copyHoldsTheServiceUntilAnotherProgramTakesTheClipboard() throws {
+@Suite(.onTheMainLoop) struct CopyServiceTests {
+    @Test @GLibMainActor func copyHoldsTheServiceUntilAnotherProgramTakesTheClipboard() throws {
         let world = try ServiceWorld(config: nil)
         try world.service.copy("Joe <joe@bücher.example>")
         #expect(world.desktop.clipboard == "Joe <joe@bücher.example>")
@@ -22,7 +22,7 @@ import Testing
         #expect(world.desktop.holds == 0)
     }
 
-    @Test func withoutADisplayCopySaysWhyAndHoldsNothing() throws {
+    @Test @GLibMainActor func withoutADisplayCopySaysWhyAndHoldsNothing() throws {
         let world = try ServiceWorld(config: nil)
         world.desktop.showsSheets = false
         #expect(throws: DesktopError.self) { try world.service.copy("ann@example.org") }

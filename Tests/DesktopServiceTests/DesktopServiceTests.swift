@@ -1,4 +1,5 @@
 import ComposeSheet
+import DesktopIntegration
 import Foundation
 import MailtoCore
 import MailtoRoute
@@ -14,8 +15,8 @@ import Testing
 
 private let link = "mailto:joe@example.com?subject=Lunch&body=Noon%3F"
 
-@Suite struct ClickTests {
-    @Test func handlerSetAndNoAccountHandsOffWithNoWindow() throws {
+@Suite(.onTheMainLoop) struct ClickTests {
+    @Test @GLibMainActor func handlerSetAndNoAccountHandsOffWithNoWindow() throws {
         let world = try ServiceWorld(config: "[route]\nhandler=fake.desktop\n")
         world.service.open([link])
         world.desktop.settle()
@@ -25,7 +26,7 @@ private let link = "mailto:joe@example.com?subject=Lunch&body=Noon%3F"
         #expect(world.desktop.holds == 0)
     }
 
-    @Test func neitherHandlerNorAccountAsksInTheChooser() throws {
+    @Test @GLibMainActor func neitherHandlerNorAccountAsksInTheChooser() throws {
         let world = try ServiceWorld(config: nil)
         world.service.open([link])
         world.desktop.settle()
@@ -34,7 +35,7 @@ private let link = "mailto:joe@example.com?subject=Lunch&body=Noon%3F"
         #expect(world.handedOff.isEmpty && world.sent.isEmpty)
     }
 
-    @Test func anAccountAndPolicyAskOpensTheSheetEvenWithAHandler() throws {
+    @Test @GLibMainActor func anAccountAndPolicyAskOpensTheSheetEvenWithAHandler() throws {
         let world = try ServiceWorld(config: "[route]\npolicy=ask\nhandler=fake.desktop\n" + ServiceWorld.account)
         world.service.open([link])
         world.desktop.settle()
@@ -45,7 +46,7 @@ private let link = "mailto:joe@example.com?subject=Lunch&body=Noon%3F"
         #expect(world.handedOff.isEmpty)
     }
 
-    @Test func composeWithoutADisplayIsAnsweredSoTheCommandLineShowsTheSheet() throws {
+    @Test @GLibMainActor func composeWithoutADisplayIsAnsweredSoTheCommandLineShowsTheSheet() throws {
         let world = try ServiceWorld(config: ServiceWorld.account, program: false)
         world.desktop.showsSheets = false
         let answer = world.compose(link)
@@ -53,14 +54,14 @@ private let link = "mailto:joe@example.com?subject=Lunch&body=Noon%3F"
         #expect(world.desktop.sheets.isEmpty && world.sent.isEmpty)
     }
 
-    @Test func aLinkThatDoesNotReadIsAnswered65() throws {
+    @Test @GLibMainActor func aLinkThatDoesNotReadIsAnswered65() throws {
         let world = try ServiceWorld(config: ServiceWorld.account, program: false)
         let answer = world.compose("mailto:joe@example.com?subject=%ZZ")
         #expect(answer.answer?.status == 65)
         #expect(world.desktop.sheets.isEmpty)
     }
 
-    @Test func withoutADisplayALinkIsRoutedAndTheReportSaysNoSheet() throws {
+    @Test @GLibMainActor func withoutADisplayALinkIsRoutedAndTheReportSaysNoSheet() throws {
         let world = try ServiceWorld(config: "[route]\npolicy=ask\nhandler=fake.desktop\n" + ServiceWorld.account)
         world.desktop.showsSheets = false
         world.service.open([link])
@@ -72,11 +73,11 @@ private let link = "mailto:joe@example.com?subject=Lunch&body=Noon%3F"
     }
 }
 
-@Suite struct ChooserTests {
+@Suite(.onTheMainLoop) struct ChooserTests {
     /// The plan made where the click arrived travels with `Compose`: the service shows the
     /// chooser with the ways the caller found (its environment's mail programs), or the sheet
     /// the caller planned, rather than deciding again.
-    @Test func theCallersPlanIsCarriedOut() throws {
+    @Test @GLibMainActor func theCallersPlanIsCarriedOut() throws {
         let world = try ServiceWorld(config: nil)
         var request = ServiceProtocol.Request(url: link, source: .link)
         request.plan = .choose([ServiceProtocol.OfferedWay(id: "other.desktop", name: "Other Mail", origin: "other.desktop",
@@ -96,7 +97,7 @@ private let link = "mailto:joe@example.com?subject=Lunch&body=Noon%3F"
     }
 
 
-    @Test func alwaysForTheProgramIsKeptAndTheNextClickAsksNothing() throws {
+    @Test @GLibMainActor func alwaysForTheProgramIsKeptAndTheNextClickAsksNothing() throws {
         let world = try ServiceWorld(config: nil)
         let first = world.compose(link)
         let chooser = try #require(world.desktop.openChoosers.first)
@@ -114,7 +115,7 @@ private let link = "mailto:joe@example.com?subject=Lunch&body=Noon%3F"
     /// Webmail in each account that belongs to it (issue 34): the chooser offers Gmail in
     /// the GOA Google account, by its address; Always on it keeps that account's way, and
     /// the handoff goes to it.
-    @Test func theChooserOffersGmailInItsAccountAndAlwaysKeepsThatAccount() throws {
+    @Test @GLibMainActor func theChooserOffersGmailInItsAccountAndAlwaysKeepsThatAccount() throws {
         let world = try ServiceWorld(config: nil)
         world.world.onlineAccounts.accounts = [FakeOnlineAccounts.google("g1", address: "jane@gmail.com")]
         world.world.mailPrograms.offered = [Way(kind: .program("fake.desktop"), name: "Fake Mail", origin: "fake.desktop"),
@@ -131,7 +132,7 @@ private let link = "mailto:joe@example.com?subject=Lunch&body=Noon%3F"
         #expect(world.configText.contains("always=webmail:gmail:jane@gmail.com"), "\(world.configText)")
     }
 
-    @Test func justOnceKeepsNothing() throws {
+    @Test @GLibMainActor func justOnceKeepsNothing() throws {
         let world = try ServiceWorld(config: nil)
         _ = world.compose(link)
         try #require(world.desktop.openChoosers.first).choose("Open in Fake Mail")
@@ -141,7 +142,7 @@ private let link = "mailto:joe@example.com?subject=Lunch&body=Noon%3F"
         #expect(world.desktop.choosers.count == 2)
     }
 
-    @Test func cancelDoesNothingAndSaysSo() throws {
+    @Test @GLibMainActor func cancelDoesNothingAndSaysSo() throws {
         let world = try ServiceWorld(config: nil)
         let answer = world.compose(link)
         try #require(world.desktop.openChoosers.first).finish(.cancelled)
@@ -152,7 +153,7 @@ private let link = "mailto:joe@example.com?subject=Lunch&body=Noon%3F"
         #expect(world.desktop.told.isEmpty, "a cancel is not told in a notification")
     }
 
-    @Test func setUpSendingOpensTheSheetWithItsFormAndIsNeverKept() throws {
+    @Test @GLibMainActor func setUpSendingOpensTheSheetWithItsFormAndIsNeverKept() throws {
         let world = try ServiceWorld(config: nil)
         _ = world.compose(link)
         let chooser = try #require(world.desktop.openChoosers.first)
@@ -173,7 +174,7 @@ private let link = "mailto:joe@example.com?subject=Lunch&body=Noon%3F"
         #expect(composed.content.offersSetup && !composed.content.opensSetup)
     }
 
-    @Test func anAccountChosenOpensTheSheetFromIt() throws {
+    @Test @GLibMainActor func anAccountChosenOpensTheSheetFromIt() throws {
         let world = try ServiceWorld(config: "[account work]\nfrom=Jane Doe <jane@work.example>\nhost=127.0.0.1\nsecurity=none\n"
             + "[account home]\nfrom=Jane <jane@home.example>\nhost=127.0.0.1\nsecurity=none\n")
         // Two accounts and a program: the chooser; the account chosen is the sheet's From.
@@ -187,8 +188,8 @@ private let link = "mailto:joe@example.com?subject=Lunch&body=Noon%3F"
     }
 }
 
-@Suite struct SheetTests {
-    @Test func sendFromTheSheetSendsOnceAndTellsIt() throws {
+@Suite(.onTheMainLoop) struct SheetTests {
+    @Test @GLibMainActor func sendFromTheSheetSendsOnceAndTellsIt() throws {
         let world = try ServiceWorld(config: "[route]\nundo-send=0\n" + ServiceWorld.account, program: false)
         let answer = world.compose(link)
         let sheet = try #require(world.desktop.openSheets.first)
@@ -200,7 +201,7 @@ private let link = "mailto:joe@example.com?subject=Lunch&body=Noon%3F"
         #expect(world.desktop.holds == 0)
     }
 
-    @Test func aSendThatFailsForGoodStaysOnTheSheet() throws {
+    @Test @GLibMainActor func aSendThatFailsForGoodStaysOnTheSheet() throws {
         let world = try ServiceWorld(config: "[route]\nundo-send=0\n" + ServiceWorld.account, program: false)
         world.world.transport.answers = [.failure(SMTPError(.permanent, "550 no such user"))]
         let answer = world.compose(link)
@@ -212,7 +213,7 @@ private let link = "mailto:joe@example.com?subject=Lunch&body=Noon%3F"
 
     /// Cancel while "Sending…" shows, the server silent: the send stops, nothing is sent
     /// or queued, the sheet keeps the message and says so, the log says it was cancelled.
-    @Test func cancelWhileSendingStopsItAndTheSheetKeepsTheMessage() throws {
+    @Test @GLibMainActor func cancelWhileSendingStopsItAndTheSheetKeepsTheMessage() throws {
         let world = try ServiceWorld(config: "[route]\nundo-send=0\n" + ServiceWorld.account, program: false)
         world.world.transport.silent = true
         let answer = world.compose(link)
@@ -228,7 +229,7 @@ private let link = "mailto:joe@example.com?subject=Lunch&body=Noon%3F"
 
     /// The same at the end of the Undo time (the held message on its way): it leaves the
     /// outbox unsent, before the connection is dropped, so that nobody sends it later.
-    @Test func cancelWhileTheHeldSendGoesTakesItOutOfTheOutbox() throws {
+    @Test @GLibMainActor func cancelWhileTheHeldSendGoesTakesItOutOfTheOutbox() throws {
         let world = try ServiceWorld(config: "[route]\nundo-send=10\n" + ServiceWorld.account, program: false)
         let answer = world.compose(link)
         let sheet = try #require(world.desktop.openSheets.first)
@@ -251,7 +252,7 @@ private let link = "mailto:joe@example.com?subject=Lunch&body=Noon%3F"
     /// not made: nothing may be left for a later send that the person stopped, so the send
     /// goes on (here the silent server times it out and it stays queued), and its report
     /// says why it could not stop.
-    @Test func aStopThatCannotTakeTheHeldCopyOutLetsTheSendGoOnAndSaysSo() throws {
+    @Test @GLibMainActor func aStopThatCannotTakeTheHeldCopyOutLetsTheSendGoOnAndSaysSo() throws {
         let world = try ServiceWorld(config: "[route]\nundo-send=10\n" + ServiceWorld.account, program: false)
         let answer = world.compose(link)
         let sheet = try #require(world.desktop.openSheets.first)
@@ -268,7 +269,7 @@ private let link = "mailto:joe@example.com?subject=Lunch&body=Noon%3F"
 
     /// Send held for its Undo time (10 s), held in the outbox; `meanwhile`; the time over,
     /// the message goes to a server that never answers, and Cancel is pressed while it waits.
-    func stopAtTheEndOfTheHold(_ sheet: FakeSheet, in world: ServiceWorld, meanwhile: () throws -> Void = {}) throws
+    @GLibMainActor func stopAtTheEndOfTheHold(_ sheet: FakeSheet, in world: ServiceWorld, meanwhile: () throws -> Void = {}) throws
         -> (stopped: Bool, result: SheetActionResult) {
         #expect(sheet.press(.send) == .held(seconds: 10))
         #expect(world.queued.count == 1)
@@ -278,7 +279,7 @@ private let link = "mailto:joe@example.com?subject=Lunch&body=Noon%3F"
         return try sheet.pressThenStop(.releaseHold, silent: world.world.transport)
     }
 
-    @Test func undoInTheNotificationAfterTheWindowClosedSendsNothing() throws {
+    @Test @GLibMainActor func undoInTheNotificationAfterTheWindowClosedSendsNothing() throws {
         let world = try ServiceWorld(config: "[route]\nundo-send=10\n" + ServiceWorld.account, program: false)
         let answer = world.compose(link)
         let sheet = try #require(world.desktop.openSheets.first)
@@ -294,7 +295,7 @@ private let link = "mailto:joe@example.com?subject=Lunch&body=Noon%3F"
         #expect(sheet.isOpen && answer.answer == nil, "the sheet is back with the message")
     }
 
-    @Test func aHeldSendWhoseWindowClosedGoesOnceAtItsTime() throws {
+    @Test @GLibMainActor func aHeldSendWhoseWindowClosedGoesOnceAtItsTime() throws {
         let world = try ServiceWorld(config: "[route]\nundo-send=10\n" + ServiceWorld.account, program: false)
         let answer = world.compose(link)
         let sheet = try #require(world.desktop.openSheets.first)
@@ -312,7 +313,7 @@ private let link = "mailto:joe@example.com?subject=Lunch&body=Noon%3F"
         #expect(world.sent.count == 1)
     }
 
-    @Test func undoAfterTheServiceRestartedSavesTheHeldMessageAsADraft() throws {
+    @Test @GLibMainActor func undoAfterTheServiceRestartedSavesTheHeldMessageAsADraft() throws {
         let world = try ServiceWorld(config: "[route]\nundo-send=10\n" + ServiceWorld.account, program: false)
         // A Send held for Undo by a service that is gone since (its claim went with it).
         var request = RouteRequest(email: EmailData(to: ["joe@example.com"], subject: "Lunch", body: "Noon?"), source: .sheet,
@@ -334,7 +335,7 @@ private let link = "mailto:joe@example.com?subject=Lunch&body=Noon%3F"
         #expect(world.desktop.shownFiles == [drafts.first?.path], "only a draft of the drafts folder is opened")
     }
 
-    @Test func sendLaterWaitsForItsTimeThenGoesOnceAndTheServiceIdlesOut() throws {
+    @Test @GLibMainActor func sendLaterWaitsForItsTimeThenGoesOnceAndTheServiceIdlesOut() throws {
         let world = try ServiceWorld(config: ServiceWorld.account, program: false)
         let answer = world.compose(link)
         let sheet = try #require(world.desktop.openSheets.first)
@@ -358,7 +359,7 @@ private let link = "mailto:joe@example.com?subject=Lunch&body=Noon%3F"
         #expect(world.sent.count == 1)
     }
 
-    @Test func sendNowInTheNotificationSendsAHeldMessageOnce() throws {
+    @Test @GLibMainActor func sendNowInTheNotificationSendsAHeldMessageOnce() throws {
         let world = try ServiceWorld(config: ServiceWorld.account, program: false)
         _ = world.compose(link)
         try #require(world.desktop.openSheets.first).press(.sendLater(.tomorrowMorning))
@@ -372,8 +373,8 @@ private let link = "mailto:joe@example.com?subject=Lunch&body=Noon%3F"
     }
 }
 
-@Suite struct OutboxTests {
-    @Test func aQueuedMessageIsRetriedAMinuteLaterAndToldOnce() throws {
+@Suite(.onTheMainLoop) struct OutboxTests {
+    @Test @GLibMainActor func aQueuedMessageIsRetriedAMinuteLaterAndToldOnce() throws {
         let world = try ServiceWorld(config: "[route]\nundo-send=0\n" + ServiceWorld.account, program: false)
         world.world.transport.answers = [.failure(SMTPError(.transient, "421 try later", cause: .connect))]
         let answer = world.compose(link)
@@ -393,7 +394,7 @@ private let link = "mailto:joe@example.com?subject=Lunch&body=Noon%3F"
         #expect(world.desktop.holds == 0)
     }
 
-    @Test func retryNowOfAMessageAlreadySentSendsNothingAndWithdrawsIt() throws {
+    @Test @GLibMainActor func retryNowOfAMessageAlreadySentSendsNothingAndWithdrawsIt() throws {
         let world = try ServiceWorld(config: "[route]\nundo-send=0\n" + ServiceWorld.account, program: false)
         world.world.transport.answers = [.failure(SMTPError(.transient, "421 try later", cause: .connect))]
         _ = world.compose(link)
@@ -408,7 +409,7 @@ private let link = "mailto:joe@example.com?subject=Lunch&body=Noon%3F"
         #expect(world.sent.count == 2)
     }
 
-    @Test func aServiceStartedWithAQueuedMessageOwnsTheOutbox() throws {
+    @Test @GLibMainActor func aServiceStartedWithAQueuedMessageOwnsTheOutbox() throws {
         let world = try ServiceWorld(config: ServiceWorld.account, program: false)
         // A run of the command line queued it (the server down), then asked the service.
         world.world.transport.answers = [.failure(SMTPError(.transient, "421 try later", cause: .connect))]
@@ -421,7 +422,7 @@ private let link = "mailto:joe@example.com?subject=Lunch&body=Noon%3F"
         #expect(world.desktop.holds == 0)
     }
 
-    @Test func withoutAnythingQueuedTheServiceDoesNotStay() throws {
+    @Test @GLibMainActor func withoutAnythingQueuedTheServiceDoesNotStay() throws {
         let world = try ServiceWorld(config: ServiceWorld.account, program: false)
         world.service.start()
         world.service.activate(SheetService.ownOutboxAction, parameter: "")
@@ -429,7 +430,7 @@ private let link = "mailto:joe@example.com?subject=Lunch&body=Noon%3F"
         #expect(world.desktop.holds == 0)
     }
 
-    @Test func oneRequestsProgramLeavesTheOutboxToTheService() throws {
+    @Test @GLibMainActor func oneRequestsProgramLeavesTheOutboxToTheService() throws {
         let world = try ServiceWorld(config: "[route]\nundo-send=0\n" + ServiceWorld.account, role: .oneRequest, program: false)
         world.world.transport.answers = [.failure(SMTPError(.transient, "421 try later", cause: .connect))]
         let answer = world.compose(link)
@@ -443,13 +444,13 @@ private let link = "mailto:joe@example.com?subject=Lunch&body=Noon%3F"
     }
 }
 
-@Suite struct PortalTests {
-    private func request(_ world: ServiceWorld, app: String = "org.example.Writer") throws -> PortalEmailRequest {
+@Suite(.onTheMainLoop) struct PortalTests {
+    @GLibMainActor private func request(_ world: ServiceWorld, app: String = "org.example.Writer") throws -> PortalEmailRequest {
         let file = try world.world.file("report.pdf", "%PDF")
         return PortalEmailRequest(appID: app, to: ["Joe <joe@example.com>"], subject: "Report", attachments: [file])
     }
 
-    @Test func theSheetListsTheApplicationsFileTickedAndRespondsWhenSent() throws {
+    @Test @GLibMainActor func theSheetListsTheApplicationsFileTickedAndRespondsWhenSent() throws {
         let world = try ServiceWorld(config: "[route]\nundo-send=0\n" + ServiceWorld.account, program: false)
         let responses = ResponseBox()
         _ = world.service.composeEmail(try request(world)) { responses.codes.append($0) }
@@ -463,7 +464,7 @@ private let link = "mailto:joe@example.com?subject=Lunch&body=Noon%3F"
         #expect(world.sent.count == 1)
     }
 
-    @Test func cancelRespondsOne() throws {
+    @Test @GLibMainActor func cancelRespondsOne() throws {
         let world = try ServiceWorld(config: ServiceWorld.account, program: false)
         let responses = ResponseBox()
         _ = world.service.composeEmail(try request(world)) { responses.codes.append($0) }
@@ -472,7 +473,7 @@ private let link = "mailto:joe@example.com?subject=Lunch&body=Noon%3F"
         #expect(responses.codes == [1])
     }
 
-    @Test func closeOfTheRequestWithdrawsItsChooser() throws {
+    @Test @GLibMainActor func closeOfTheRequestWithdrawsItsChooser() throws {
         let world = try ServiceWorld(config: nil)
         let responses = ResponseBox()
         let handle = world.service.composeEmail(try request(world)) { responses.codes.append($0) }
@@ -483,7 +484,7 @@ private let link = "mailto:joe@example.com?subject=Lunch&body=Noon%3F"
         #expect(world.handedOff.isEmpty)
     }
 
-    @Test func alwaysIsKeptForTheApplicationOnly() throws {
+    @Test @GLibMainActor func alwaysIsKeptForTheApplicationOnly() throws {
         let world = try ServiceWorld(config: nil)
         let responses = ResponseBox()
         _ = world.service.composeEmail(try request(world)) { responses.codes.append($0) }
@@ -506,7 +507,7 @@ private let link = "mailto:joe@example.com?subject=Lunch&body=Noon%3F"
     /// (the package's backend on xdg-desktop-portal 1.16): their mail program gets the
     /// message and the file, as from GTK's backend, with no window of mailto-route's, even
     /// with an account and `policy=ask`; the application hears once it is handed over.
-    @Test func notChosenHandsTheFilesToTheDesktopsMailProgram() throws {
+    @Test @GLibMainActor func notChosenHandsTheFilesToTheDesktopsMailProgram() throws {
         let world = try ServiceWorld(config: "[route]\npolicy=ask\n" + ServiceWorld.account)
         world.world.mailPrograms.chosen = false
         try expectFileHandedOffWithNoWindow(world)
@@ -514,7 +515,7 @@ private let link = "mailto:joe@example.com?subject=Lunch&body=Noon%3F"
     }
 
     /// Not chosen and no mail program to go to: routed as for anyone, in the chooser.
-    @Test func notChosenWithNoMailProgramAsksInTheChooser() throws {
+    @Test @GLibMainActor func notChosenWithNoMailProgramAsksInTheChooser() throws {
         let world = try ServiceWorld(config: nil, program: false)
         world.world.mailPrograms.chosen = false
         let responses = ResponseBox()
@@ -524,14 +525,14 @@ private let link = "mailto:joe@example.com?subject=Lunch&body=Noon%3F"
         #expect(responses.codes.isEmpty)
     }
 
-    @Test func policyHandoffHandsTheFilesOnWithNoWindow() throws {
+    @Test @GLibMainActor func policyHandoffHandsTheFilesOnWithNoWindow() throws {
         let world = try ServiceWorld(config: "[route]\npolicy=handoff\n" + ServiceWorld.account)
         try expectFileHandedOffWithNoWindow(world)
     }
 
     /// An application's ComposeEmail with a file goes to the mail program with it, with no
     /// sheet or chooser, and the application hears 0.
-    private func expectFileHandedOffWithNoWindow(_ world: ServiceWorld) throws {
+    @GLibMainActor private func expectFileHandedOffWithNoWindow(_ world: ServiceWorld) throws {
         let responses = ResponseBox()
         let handle = world.service.composeEmail(try request(world)) { responses.codes.append($0) }
         world.desktop.settle()
@@ -541,8 +542,8 @@ private let link = "mailto:joe@example.com?subject=Lunch&body=Noon%3F"
     }
 }
 
-@Suite struct SignInTests {
-    @Test func signInAgainIsToldWithAButtonThatOpensOnlineAccounts() throws {
+@Suite(.onTheMainLoop) struct SignInTests {
+    @Test @GLibMainActor func signInAgainIsToldWithAButtonThatOpensOnlineAccounts() throws {
         let world = try ServiceWorld(config: nil)
         world.world.onlineAccounts.accounts = [FakeOnlineAccounts.google("account_1", address: "jane@gmail.com")]
         let name = try #require(world.session().accounts.first?.name)
@@ -566,15 +567,15 @@ final class ResponseBox: @unchecked Sendable {
 /// The click's activation token reaches the first window its request opens, and only that
 /// one: a desktop honours a token once, and the sheet a chooser's answer opens later must not
 /// take the focus back from wherever the person has gone.
-@Suite struct ClickTokenTests {
-    func compose(_ world: ServiceWorld, token: String?) {
+@Suite(.onTheMainLoop) struct ClickTokenTests {
+    @GLibMainActor func compose(_ world: ServiceWorld, token: String?) {
         var request = ServiceProtocol.Request(url: link, source: .link)
         request.activationToken = token
         world.service.compose(request) { _ in }
         world.desktop.settle()
     }
 
-    @Test func theChooserTakesTheTokenAndTheSheetAfterItNone() throws {
+    @Test @GLibMainActor func theChooserTakesTheTokenAndTheSheetAfterItNone() throws {
         let world = try ServiceWorld(config: nil)
         compose(world, token: "click-1")
         let chooser = try #require(world.desktop.openChoosers.first)
@@ -585,14 +586,14 @@ final class ResponseBox: @unchecked Sendable {
         #expect(sheet.activationToken == nil)
     }
 
-    @Test func theSheetTakesTheTokenWhenNoChooserAsks() throws {
+    @Test @GLibMainActor func theSheetTakesTheTokenWhenNoChooserAsks() throws {
         let world = try ServiceWorld(config: "[route]\npolicy=ask\nhandler=fake.desktop\n" + ServiceWorld.account)
         compose(world, token: "click-2")
         #expect(world.desktop.choosers.isEmpty)
         #expect(world.desktop.openSheets.map(\.activationToken) == ["click-2"])
     }
 
-    @Test func eachClickBringsItsOwnToken() throws {
+    @Test @GLibMainActor func eachClickBringsItsOwnToken() throws {
         let world = try ServiceWorld(config: "[route]\npolicy=ask\nhandler=fake.desktop\n" + ServiceWorld.account)
         compose(world, token: "click-3")
         compose(world, token: nil)

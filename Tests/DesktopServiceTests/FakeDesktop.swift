@@ -1,16 +1,20 @@
 import ComposeSheet
+import DesktopIntegration
 import Foundation
 import MailtoCore
 import MailtoRoute
 import MailtoRouteDesktop
 import Outbox
 import RouteFakes
+import TestSupport
+import Testing
 
 // A desktop for the service in-process: what a person would see (sheets, choosers,
 // notifications) recorded, a main loop that the test runs, and timers on the world's fake
 // clock, so that "retried 60 s later" is a tick.
 
-final class FakeDesktop: DesktopPresenter, @unchecked Sendable {
+@GLibMainActor
+final class FakeDesktop: DesktopPresenter {
     struct Notification: Equatable {
         var id: String
         var title: String
@@ -31,8 +35,8 @@ final class FakeDesktop: DesktopPresenter, @unchecked Sendable {
     private(set) var shownFiles: [String] = []
     /// The holds on the program: 0 when it may idle out.
     private(set) var holds = 0
-    private var mainLoop: [() -> Void] = []
-    private var timers: [(due: Int64, order: Int, work: () -> Void)] = []
+    private var mainLoop: [@GLibMainActor () -> Void] = []
+    private var timers: [(due: Int64, order: Int, work: @GLibMainActor () -> Void)] = []
     private var timerCount = 0
 
     init(clock: FakeClock) {
@@ -98,7 +102,7 @@ final class FakeDesktop: DesktopPresenter, @unchecked Sendable {
 
     /// The work runs at once (the test's thread stands for the worker); its `then` goes on
     /// the main loop, as GLib's idle source would take it there.
-    func inBackground<Result: Sendable>(_ work: @escaping @Sendable () -> Result, then: @escaping @Sendable (Result) -> Void) {
+    func inBackground<Result: Sendable>(_ work: @escaping @Sendable () -> Result, then: @escaping @GLibMainActor (Result) -> Void) {
         hold()
         let result = work()
         mainLoop.append { [self] in
@@ -107,7 +111,7 @@ final class FakeDesktop: DesktopPresenter, @unchecked Sendable {
         }
     }
 
-    func after(seconds: UInt32, _ work: @escaping () -> Void) {
+    func after(seconds: UInt32, _ work: @escaping @GLibMainActor () -> Void) {
         timerCount += 1
         timers.append((clock.time.secondsSinceEpoch + Int64(seconds), timerCount, work))
     }
@@ -141,6 +145,7 @@ final class FakeDesktop: DesktopPresenter, @unchecked Sendable {
 
 /// A compose sheet as the person uses it: its buttons call the host as the real sheet's do,
 /// on the worker (`perform`) or the main loop (the rest).
+@GLibMainActor
 final class FakeSheet: SheetWindow {
     let content: SheetContent
     let host: any SheetHost
@@ -241,6 +246,7 @@ final class FakeSheet: SheetWindow {
     }
 }
 
+@GLibMainActor
 final class FakeChooser: SheetWindow {
     let content: ChooserContent
     let activationToken: String?
@@ -274,7 +280,8 @@ final class FakeChooser: SheetWindow {
 
 /// A desktop service on a fake world: its sessions read the world's config file, and its
 /// outbox asks are counted rather than sent to a bus.
-final class ServiceWorld: @unchecked Sendable {
+@GLibMainActor
+final class ServiceWorld {
     let world: FakeWorld
     let desktop: FakeDesktop
     let service: DesktopService
@@ -345,4 +352,20 @@ extension FakeWorld {
         try text.write(to: url, atomically: false, encoding: .utf8)
         chmod(url.path, 0o600)
     }
+}
+
+/// The service's tests run as the program's code does, on the main loop's actor, whose
+/// thread (`MainLoopThread`) turns GLib's main context: started before the first test hops
+/// there.
+struct OnTheMainLoop: SuiteTrait, TestTrait, TestScoping {
+    var isRecursive: Bool { true }
+
+    func provideScope(for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void) async throws {
+        _ = MainLoopThread.shared
+        try await function()
+    }
+}
+
+extension Trait where Self == OnTheMainLoop {
+    static var onTheMainLoop: Self { OnTheMainLoop() }
 }

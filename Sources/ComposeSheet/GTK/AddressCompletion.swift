@@ -1,4 +1,5 @@
 internal import CGTK
+import DesktopIntegration
 import MailtoCore
 
 /// Completion of one address field (To, Cc, Bcc): as one types an address, a popover under
@@ -8,6 +9,7 @@ import MailtoCore
 /// takes one, Escape closes the list; a click takes one; a history row can be forgotten.
 /// The rows are labels, so that a screen reader reads them (GTK 4.8's GtkEntryCompletion
 /// shows rows AT-SPI cannot read).
+@GLibMainActor
 final class AddressCompletion {
     private unowned let sheet: ComposeSheet
     let entry: GObjectRef
@@ -61,7 +63,8 @@ final class AddressCompletion {
         let history = AddressSuggestion.matching(typed, in: sheet.content.recentRecipients)
         show(history)
         guard let lookUp = sheet.content.lookUpContacts else { return }
-        CompletionLookup.run(typed, with: lookUp, for: self)
+        // Off the main loop: a D-Bus call to EDS may take a moment.
+        Background.run({ lookUp(typed) }, then: { [self] found in arrived(found, for: typed) })
     }
 
     /// The address books' answer for `typed`, after the history's rows.
@@ -179,61 +182,32 @@ final class AddressCompletion {
     }
 }
 
-/// One lookup in the address books, on a thread of its own (a D-Bus call to EDS may take a
-/// moment), its answer brought back to the main loop.
-private final class CompletionLookup: @unchecked Sendable {
-    let typed: String
-    let lookUp: @Sendable (String) -> [AddressSuggestion]
-    /// Touched on the main thread only.
-    let completion: AddressCompletion
-    var found: [AddressSuggestion] = []
-
-    private init(typed: String, lookUp: @escaping @Sendable (String) -> [AddressSuggestion], completion: AddressCompletion) {
-        self.typed = typed
-        self.lookUp = lookUp
-        self.completion = completion
-    }
-
-    static func run(_ typed: String, with lookUp: @escaping @Sendable (String) -> [AddressSuggestion], for completion: AddressCompletion) {
-        let job = CompletionLookup(typed: typed, lookUp: lookUp, completion: completion)
-        let thread = g_thread_new("mailto-route-lookup", onLookupThread, Unmanaged.passRetained(job).toOpaque())
-        g_thread_unref(thread)
-    }
-}
-
-private func onLookupThread(_ data: UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer? {
-    guard let data else { return nil }
-    let job = Unmanaged<CompletionLookup>.fromOpaque(data).takeUnretainedValue()
-    job.found = job.lookUp(job.typed)
-    mr_idle_add_soon(onLookupDone, data)
-    return nil
-}
-
-private func onLookupDone(_ data: UnsafeMutableRawPointer?) -> gboolean {
-    guard let data else { return 0 }
-    let job = Unmanaged<CompletionLookup>.fromOpaque(data).takeRetainedValue()
-    job.completion.arrived(job.found, for: job.typed)
-    return 0
-}
-
 private func completion(_ data: UnsafeMutableRawPointer?) -> AddressCompletion? {
     data.map { Unmanaged<AddressCompletion>.fromOpaque($0).takeUnretainedValue() }
 }
 
 func onCompletionFieldChanged(_ editable: UnsafeMutableRawPointer?, _ data: UnsafeMutableRawPointer?) {
-    completion(data)?.changed()
+    GLibMainActor.assumeIsolated(data) { data in
+        completion(data)?.changed()
+    }
 }
 
 /// GtkEventControllerKey::key-pressed: the key's value, its code, the modifiers.
 func onCompletionKey(_ controller: UnsafeMutableRawPointer?, _ keyval: guint, _ keycode: guint, _ state: GdkModifierType,
                      _ data: UnsafeMutableRawPointer?) -> gboolean {
-    (completion(data)?.key(keyval) ?? false) ? 1 : 0
+    return GLibMainActor.assumeIsolated(data) { data in
+        (completion(data)?.key(keyval) ?? false) ? 1 : 0
+    }
 }
 
 func onCompletionRowActivated(_ list: UnsafeMutableRawPointer?, _ row: UnsafeMutableRawPointer?, _ data: UnsafeMutableRawPointer?) {
-    completion(data)?.activated(row)
+    GLibMainActor.assumeIsolated(row, data) { row, data in
+        completion(data)?.activated(row)
+    }
 }
 
 func onCompletionForget(_ button: UnsafeMutableRawPointer?, _ data: UnsafeMutableRawPointer?) {
-    completion(data)?.forget(button)
+    GLibMainActor.assumeIsolated(button, data) { button, data in
+        completion(data)?.forget(button)
+    }
 }

@@ -1,4 +1,5 @@
 internal import CGTK
+import DesktopIntegration
 
 /// Work off the main loop, the GNOME way: a `GTask` run in GIO's thread pool
 /// (`g_task_run_in_thread`), whose callback brings the result back to the main context that
@@ -8,7 +9,8 @@ internal import CGTK
 enum Background {
     /// Runs `work` in GIO's thread pool, then `then` with its result on the thread-default
     /// main context of the caller (the GTK main loop's): the only thread that touches a window.
-    static func run<Result>(_ work: @escaping @Sendable () -> Result, then: @escaping (Result) -> Void) {
+    @GLibMainActor
+    static func run<Result>(_ work: @escaping @Sendable () -> Result, then: @escaping @GLibMainActor (Result) -> Void) {
         let outcome = Outcome<Result>()
         let job = BackgroundJob(work: { outcome.value = work() }, done: {
             guard let value = outcome.value else { preconditionFailure("a background job ended without its result") }
@@ -34,9 +36,9 @@ private final class Outcome<Value>: @unchecked Sendable {
 /// One job's two halves, type-erased for GLib's C callbacks.
 private final class BackgroundJob: @unchecked Sendable {
     let work: () -> Void
-    let done: () -> Void
+    let done: @GLibMainActor () -> Void
 
-    init(work: @escaping () -> Void, done: @escaping () -> Void) {
+    init(work: @escaping () -> Void, done: @escaping @GLibMainActor () -> Void) {
         self.work = work
         self.done = done
     }
@@ -52,5 +54,6 @@ private func onBackgroundThread(_ task: OpaquePointer?, _ source: gpointer?, _ d
 /// A `GAsyncReadyCallback`: the job's end, on the main context that started it.
 private func onBackgroundDone(_ source: UnsafeMutablePointer<GObject>?, _ result: OpaquePointer?, _ data: gpointer?) {
     guard let data else { return }
-    Unmanaged<BackgroundJob>.fromOpaque(data).takeRetainedValue().done()
+    let job = Unmanaged<BackgroundJob>.fromOpaque(data).takeRetainedValue()
+    GLibMainActor.assumeIsolated { job.done() }
 }

@@ -1,4 +1,5 @@
 internal import CGTK
+import DesktopIntegration
 import MailtoCore
 
 /// The chooser (`UI/chooser.ui`): a clicked link that can go several ways asks once, with a
@@ -10,6 +11,7 @@ import MailtoCore
 ///
 /// Ownership as the sheet's (docs/style.md habits 2 and 14): a reference to each object it
 /// touches, its handlers disconnected in `end()` before the window is destroyed.
+@GLibMainActor
 final class ChooserWindow {
     let content: ChooserContent
     private let answered: (ChooserAnswer) -> Void
@@ -146,29 +148,41 @@ private func chooser(_ data: UnsafeMutableRawPointer?) -> ChooserWindow? {
 
 /// Return in the chooser: the focused way taken once; elsewhere (a button) not handled here.
 func onChooserReturn(_ widget: UnsafeMutablePointer<GtkWidget>?, _ arguments: OpaquePointer?, _ data: gpointer?) -> gboolean {
-    guard let chooser = chooser(data), chooser.aWayHasTheFocus else { return 0 }
-    chooser.choose(always: false)
-    return 1
+    return GLibMainActor.assumeIsolated(data) { data in
+        guard let chooser = chooser(data), chooser.aWayHasTheFocus else { return 0 }
+        chooser.choose(always: false)
+        return 1
+    }
 }
 
 func onChooserToggled(_ button: UnsafeMutableRawPointer?, _ data: UnsafeMutableRawPointer?) {
-    chooser(data)?.updateButtons()
+    GLibMainActor.assumeIsolated(data) { data in
+        chooser(data)?.updateButtons()
+    }
 }
 
 func onChooserOnce(_ button: UnsafeMutableRawPointer?, _ data: UnsafeMutableRawPointer?) {
-    chooser(data)?.choose(always: false)
+    GLibMainActor.assumeIsolated(data) { data in
+        chooser(data)?.choose(always: false)
+    }
 }
 
 func onChooserAlways(_ button: UnsafeMutableRawPointer?, _ data: UnsafeMutableRawPointer?) {
-    chooser(data)?.choose(always: true)
+    GLibMainActor.assumeIsolated(data) { data in
+        chooser(data)?.choose(always: true)
+    }
 }
 
 func onChooserCancel(_ button: UnsafeMutableRawPointer?, _ data: UnsafeMutableRawPointer?) {
-    chooser(data)?.finish(.cancelled)
+    GLibMainActor.assumeIsolated(data) { data in
+        chooser(data)?.finish(.cancelled)
+    }
 }
 
 /// GtkWindow::close-request: closing the window is Cancel; the window goes through `end()`.
 func onChooserCloseRequest(_ window: UnsafeMutableRawPointer?, _ data: UnsafeMutableRawPointer?) -> gboolean {
-    chooser(data)?.finish(.cancelled)
-    return 1
+    return GLibMainActor.assumeIsolated(data) { data in
+        chooser(data)?.finish(.cancelled)
+        return 1
+    }
 }

@@ -7,6 +7,7 @@ import DesktopIntegration
 /// lasts only while this one runs. `lost` is called once another program has taken the
 /// clipboard (`GdkClipboard::changed` with content no longer local); the application lets
 /// itself quit then.
+@GLibMainActor
 final class ClipboardHold {
     private let clipboard: GObjectRef
     private var connections = SignalConnections()
@@ -20,7 +21,7 @@ final class ClipboardHold {
         connections.connect(self.clipboard, "changed", callback(onClipboardChanged), data: Unmanaged.passUnretained(self).toOpaque())
     }
 
-    deinit {
+    isolated deinit {
         connections.disconnectAll()
     }
 
@@ -33,8 +34,10 @@ final class ClipboardHold {
 }
 
 private func onClipboardChanged(_ clipboard: UnsafeMutableRawPointer?, _ data: UnsafeMutableRawPointer?) {
-    guard let data else { return }
-    Unmanaged<ClipboardHold>.fromOpaque(data).takeUnretainedValue().changed()
+    GLibMainActor.assumeIsolated(data) { data in
+        guard let data else { return }
+        Unmanaged<ClipboardHold>.fromOpaque(data).takeUnretainedValue().changed()
+    }
 }
 
 extension SheetApplication {

@@ -1,4 +1,5 @@
 internal import CGTK
+import DesktopIntegration
 import MailtoCore
 
 /// A held Send whose window the user closed during the Undo time: the time runs on with no
@@ -11,6 +12,7 @@ import MailtoCore
 ///
 /// Main thread only. Kept by the SheetApplication, which holds the application meanwhile
 /// (the service does not quit with a message held) and opens the new sheet.
+@GLibMainActor
 final class ClosedHold {
     /// Why a sheet shows the message again.
     enum Return {
@@ -96,6 +98,8 @@ final class ClosedHold {
 }
 
 private func onClosedHoldTick(_ data: UnsafeMutableRawPointer?) -> gboolean {
-    guard let data else { return 0 }
-    return Unmanaged<ClosedHold>.fromOpaque(data).takeUnretainedValue().tick() ? 1 : 0
+    return GLibMainActor.assumeIsolated(data) { data in
+        guard let data else { return 0 }
+        return Unmanaged<ClosedHold>.fromOpaque(data).takeUnretainedValue().tick() ? 1 : 0
+    }
 }

@@ -1,4 +1,5 @@
 internal import CGTK
+import DesktopIntegration
 import MailtoCore
 
 // The sheet's From as a chooser of every account that can send (a menu button in place of
@@ -8,6 +9,7 @@ import MailtoCore
 
 /// The From chooser's button and action, with one reference each (the grid and the
 /// window's action map hold their own).
+@GLibMainActor
 final class FromChooser {
     let button: GObjectRef
     let action: GObjectRef
@@ -82,11 +84,15 @@ extension ComposeSheet {
 }
 
 func onFromAction(_ action: OpaquePointer?, _ parameter: OpaquePointer?, _ data: UnsafeMutableRawPointer?) {
-    guard let data, let name = takeString(mr_variant_dup_string(parameter)) else { return }
-    Unmanaged<ComposeSheet>.fromOpaque(data).takeUnretainedValue().chooseFrom(name)
+    GLibMainActor.assumeIsolated(parameter, data) { parameter, data in
+        guard let data, let name = takeString(mr_variant_dup_string(parameter)) else { return }
+        Unmanaged<ComposeSheet>.fromOpaque(data).takeUnretainedValue().chooseFrom(name)
+    }
 }
 
 func onForgetWayAction(_ action: OpaquePointer?, _ parameter: OpaquePointer?, _ data: UnsafeMutableRawPointer?) {
-    guard let data else { return }
-    Unmanaged<ComposeSheet>.fromOpaque(data).takeUnretainedValue().forgetWay()
+    GLibMainActor.assumeIsolated(data) { data in
+        guard let data else { return }
+        Unmanaged<ComposeSheet>.fromOpaque(data).takeUnretainedValue().forgetWay()
+    }
 }

@@ -1,4 +1,5 @@
 internal import CGTK
+import DesktopIntegration
 import MailtoCore
 
 // Undo send and Send Later in the sheet (docs/desktop-service.md, "Undo and Send Later").
@@ -14,6 +15,7 @@ import MailtoCore
 // whoever owns the outbox then, and never after an Undo.
 
 /// A Send held for Undo: the countdown's timer and the toast it updates.
+@GLibMainActor
 final class SendHold {
     var remaining: Int
     var timer: guint = 0
@@ -197,30 +199,42 @@ private func sheet(_ data: UnsafeMutableRawPointer?) -> ComposeSheet? {
 }
 
 func onHoldTick(_ data: UnsafeMutableRawPointer?) -> gboolean {
-    (sheet(data)?.holdTick() ?? false) ? 1 : 0
+    return GLibMainActor.assumeIsolated(data) { data in
+        (sheet(data)?.holdTick() ?? false) ? 1 : 0
+    }
 }
 
 func onHoldToastDismissed(_ toast: UnsafeMutableRawPointer?, _ data: UnsafeMutableRawPointer?) {
-    sheet(data)?.holdToastDismissed()
+    GLibMainActor.assumeIsolated(data) { data in
+        sheet(data)?.holdToastDismissed()
+    }
 }
 
 func onUndoSendAction(_ action: OpaquePointer?, _ parameter: OpaquePointer?, _ data: UnsafeMutableRawPointer?) {
-    sheet(data)?.undoSend()
+    GLibMainActor.assumeIsolated(data) { data in
+        sheet(data)?.undoSend()
+    }
 }
 
 /// `win.send-later`: `hour` or `tomorrow`.
 func onSendLaterAction(_ action: OpaquePointer?, _ parameter: OpaquePointer?, _ data: UnsafeMutableRawPointer?) {
-    guard let sheet = sheet(data), let which = takeString(mr_variant_dup_string(parameter)) else { return }
-    sheet.sendLater(which == "tomorrow" ? .tomorrowMorning : .inOneHour)
+    GLibMainActor.assumeIsolated(parameter, data) { parameter, data in
+        guard let sheet = sheet(data), let which = takeString(mr_variant_dup_string(parameter)) else { return }
+        sheet.sendLater(which == "tomorrow" ? .tomorrowMorning : .inOneHour)
+    }
 }
 
 func onSendAtAction(_ action: OpaquePointer?, _ parameter: OpaquePointer?, _ data: UnsafeMutableRawPointer?) {
-    sheet(data)?.askSendTime()
+    GLibMainActor.assumeIsolated(data) { data in
+        sheet(data)?.askSendTime()
+    }
 }
 
 /// AdwMessageDialog::response of "Send at": `schedule` with the time typed.
 func onSendTimeResponse(_ dialog: UnsafeMutableRawPointer?, _ response: UnsafePointer<CChar>?, _ data: UnsafeMutableRawPointer?) {
-    guard let sheet = sheet(data) else { return }
-    let answer = response.map { String(cString: $0) } ?? ""
-    sheet.answerSendTime(answer == "schedule" ? sheet.timeQuestion?.typedTime : nil)
+    GLibMainActor.assumeIsolated(response, data) { response, data in
+        guard let sheet = sheet(data) else { return }
+        let answer = response.map { String(cString: $0) } ?? ""
+        sheet.answerSendTime(answer == "schedule" ? sheet.timeQuestion?.typedTime : nil)
+    }
 }

@@ -33,6 +33,7 @@ extension ComposeSheet {
 }
 
 /// The offer shown at the top of a sheet with no account: a line and "Set Up Sending…".
+@GLibMainActor
 final class SetupOffer {
     private let box: GObjectRef
     private let notices: GObjectRef
@@ -65,6 +66,7 @@ final class SetupOffer {
 
 /// The "Set Up Sending" window, modal over the sheet (UI/setup.ui's `setup-window`). Its
 /// handlers are disconnected in `close`, before the window is destroyed.
+@GLibMainActor
 final class SetupDialog {
     let window: GObjectRef
     private unowned let sheet: ComposeSheet
@@ -222,7 +224,7 @@ final class SetupDialog {
         gtk_window_destroy(mr_window(window.widget))
     }
 
-    deinit {
+    isolated deinit {
         connections.disconnectAll()
         destroy()
     }
@@ -231,9 +233,11 @@ final class SetupDialog {
 // MARK: - Callbacks (top-level, capturing nothing: the owner from its user data)
 
 private func onSetupDestroy(_ data: UnsafeMutableRawPointer?) -> gboolean {
-    guard let data else { return 0 }
-    Unmanaged<SetupDialog>.fromOpaque(data).takeRetainedValue().destroy()
-    return 0
+    return GLibMainActor.assumeIsolated(data) { data in
+        guard let data else { return 0 }
+        Unmanaged<SetupDialog>.fromOpaque(data).takeRetainedValue().destroy()
+        return 0
+    }
 }
 
 private func dialog(_ data: UnsafeMutableRawPointer?) -> SetupDialog? {
@@ -241,25 +245,35 @@ private func dialog(_ data: UnsafeMutableRawPointer?) -> SetupDialog? {
 }
 
 private func onSetupOffered(_ button: UnsafeMutableRawPointer?, _ data: UnsafeMutableRawPointer?) {
-    data.map { Unmanaged<ComposeSheet>.fromOpaque($0).takeUnretainedValue() }?.openSetup()
+    GLibMainActor.assumeIsolated(data) { data in
+        data.map { Unmanaged<ComposeSheet>.fromOpaque($0).takeUnretainedValue() }?.openSetup()
+    }
 }
 
 private func onSetupStartAction(_ action: OpaquePointer?, _ parameter: OpaquePointer?, _ data: UnsafeMutableRawPointer?) {
-    dialog(data)?.begin()
+    GLibMainActor.assumeIsolated(data) { data in
+        dialog(data)?.begin()
+    }
 }
 
 private func onSetupCancelAction(_ action: OpaquePointer?, _ parameter: OpaquePointer?, _ data: UnsafeMutableRawPointer?) {
-    dialog(data)?.cancel()
+    GLibMainActor.assumeIsolated(data) { data in
+        dialog(data)?.cancel()
+    }
 }
 
 private func onSetupOnlineAccounts(_ button: UnsafeMutableRawPointer?, _ data: UnsafeMutableRawPointer?) {
-    dialog(data)?.openOnlineAccounts()
+    GLibMainActor.assumeIsolated(data) { data in
+        dialog(data)?.openOnlineAccounts()
+    }
 }
 
 /// GtkWindow::close-request: closing the window is Cancel (not while a setup runs).
 private func onSetupCloseRequest(_ window: UnsafeMutableRawPointer?, _ data: UnsafeMutableRawPointer?) -> gboolean {
-    guard let dialog = dialog(data) else { return 0 }
-    if dialog.busy { return 1 }
-    dialog.cancel()
-    return 1
+    return GLibMainActor.assumeIsolated(data) { data in
+        guard let dialog = dialog(data) else { return 0 }
+        if dialog.busy { return 1 }
+        dialog.cancel()
+        return 1
+    }
 }

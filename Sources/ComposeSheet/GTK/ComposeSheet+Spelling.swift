@@ -1,4 +1,5 @@
 internal import CGTK
+import DesktopIntegration
 import MailtoCore
 
 /// The message's spelling in the sheet: misspelt words underlined (a "misspelled" tag), and,
@@ -9,6 +10,7 @@ import MailtoCore
 /// to the first frame), and a message is checked a moment after the typing stops. A message
 /// over `maximumCheckedBytes` is not checked as it is typed: a 10 MB message stays
 /// responsive.
+@GLibMainActor
 final class SheetSpelling {
     static let maximumCheckedBytes = 512 * 1024
 
@@ -142,6 +144,8 @@ final class SheetSpelling {
 }
 
 func onSpellingDue(_ data: UnsafeMutableRawPointer?) -> gboolean {
-    data.map { Unmanaged<SheetSpelling>.fromOpaque($0).takeUnretainedValue() }?.check()
-    return 0
+    return GLibMainActor.assumeIsolated(data) { data in
+        data.map { Unmanaged<SheetSpelling>.fromOpaque($0).takeUnretainedValue() }?.check()
+        return 0
+    }
 }

@@ -1,4 +1,5 @@
 internal import CGTK
+import DesktopIntegration
 import MailtoCore
 
 /// "Send without Budget.odt?": asked when Send is pressed while a file the link asked for,
@@ -7,6 +8,7 @@ import MailtoCore
 /// document is listed unticked like a web page's file; the person chose to send it, and a
 /// message sent without it, without a word, is the one outcome they did not ask for.
 /// Cancel (also Escape) goes back to the sheet, where a tick attaches it.
+@GLibMainActor
 final class SendWithoutQuestion {
     /// Internal: the sheet's in-process tests answer it (Tests/ComposeSheetTests/SheetHarness.swift).
     let dialog: SheetDialog
@@ -52,6 +54,8 @@ extension ComposeSheet {
 
 /// AdwMessageDialog::response of "Send without …?".
 func onSendWithoutResponse(_ dialog: UnsafeMutableRawPointer?, _ response: UnsafePointer<CChar>?, _ data: UnsafeMutableRawPointer?) {
-    let sheet = data.map { Unmanaged<ComposeSheet>.fromOpaque($0).takeUnretainedValue() }
-    sheet?.answerSendWithout(send: response.map { String(cString: $0) } == "send")
+    GLibMainActor.assumeIsolated(response, data) { response, data in
+        let sheet = data.map { Unmanaged<ComposeSheet>.fromOpaque($0).takeUnretainedValue() }
+        sheet?.answerSendWithout(send: response.map { String(cString: $0) } == "send")
+    }
 }

@@ -1,4 +1,5 @@
 internal import CGTK
+import DesktopIntegration
 import MailtoCore
 
 /// One compose sheet: a libadwaita window, declared in `UI/compose-sheet.ui`, that shows a
@@ -13,6 +14,7 @@ import MailtoCore
 /// dropped. The C callbacks (ComposeSheet+Callbacks.swift) are top-level functions that find
 /// the sheet again with `Unmanaged`; the application keeps the sheet alive from `present()`
 /// until `end()`.
+@GLibMainActor
 final class ComposeSheet {
     /// Changes once, when sending is set up in the sheet (`sendingSetUp`).
     var content: SheetContent

@@ -1,9 +1,11 @@
 internal import CGTK
+import DesktopIntegration
 import MailtoCore
 
 /// The file chooser behind "Add…": `GtkFileChooserNative`, which goes through the
 /// desktop's file chooser portal where one runs (the sandbox-friendly way) and is GTK's
 /// own dialog elsewhere. (`GtkFileDialog` is GTK 4.10; Debian 12 has 4.8.)
+@GLibMainActor
 final class FileChooser {
     let chooser: GObjectRef
     private var connections = SignalConnections()
@@ -46,7 +48,7 @@ final class FileChooser {
         gtk_native_dialog_destroy(mr_native_dialog(native))
     }
 
-    deinit {
+    isolated deinit {
         close()
     }
 }

@@ -1,9 +1,11 @@
 internal import CGTK
+import DesktopIntegration
 import MailtoCore
 
 /// One file in the sheet's lists: a trusted attachment (a local program's or the user's
 /// own, ticked and removable) or one a link asked for (unticked, with its full path, and
 /// not tickable when it is no readable regular file).
+@GLibMainActor
 final class FileRow {
     enum Origin { case trusted, requested }
 

@@ -1,9 +1,11 @@
 internal import CGTK
+import DesktopIntegration
 import MailtoCore
 
 /// "Save this message as a draft?" with Keep Editing, Discard and Save, as the iOS sheet
 /// asks when a composer with edits is cancelled: an `AdwMessageDialog` over the sheet.
 /// Escape or closing it keeps editing (its close response).
+@GLibMainActor
 final class SaveQuestion {
     enum Answer { case save, discard, keepEditing }
 

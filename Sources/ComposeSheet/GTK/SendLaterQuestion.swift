@@ -1,10 +1,12 @@
 internal import CGTK
+import DesktopIntegration
 import MailtoCore
 
 /// "Send at", the Send button menu's "At a Chosen Time…": an `AdwMessageDialog` over the
 /// sheet with one entry for the time (`HH:MM`, or `HH:MM:SS`), **Cancel** and **Schedule**;
 /// Enter in the entry schedules. The time is the next one the clock shows: today, or
 /// tomorrow when it has passed.
+@GLibMainActor
 final class SendLaterQuestion {
     static var heading: String { tr("Send at") }
 

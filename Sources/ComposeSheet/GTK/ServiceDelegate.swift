@@ -5,6 +5,7 @@ import MailtoCore
 /// What the application is asked as the desktop service, answered by the program that
 /// serves (mailto-route-desktop), on the GTK main thread. (Its own D-Bus objects, `Compose`
 /// and the Email portal, are DesktopIntegration's `ServiceServer`.)
+@GLibMainActor
 public protocol ServiceDelegate: AnyObject {
     /// `org.freedesktop.Application.Open`: GLib launched the D-Bus activatable desktop
     /// entry with these URIs (a notification's default action, or the entry as a handler).

@@ -104,7 +104,7 @@ extension SheetApplication {
     /// holding the application meanwhile: a send blocks for as long as the server takes,
     /// and the sheets stay responsive.
     public func inBackground<Result: Sendable>(_ work: @escaping @Sendable () -> Result,
-                                               then: @escaping @Sendable (Result) -> Void) {
+                                               then: @escaping @GLibMainActor (Result) -> Void) {
         hold()
         Background.run(work, then: { [self] result in
             then(result)
@@ -116,28 +116,30 @@ extension SheetApplication {
 extension SheetApplication {
     /// Runs `work` on the main loop once, `seconds` from now: wraps `g_timeout_add_seconds`
     /// (whole seconds, as GLib groups such wake-ups).
-    public func after(seconds: UInt32, _ work: @escaping () -> Void) {
+    public func after(seconds: UInt32, _ work: @escaping @GLibMainActor () -> Void) {
         _ = g_timeout_add_seconds(seconds, onTimer, Unmanaged.passRetained(TimerJob(work)).toOpaque())
     }
 }
 
-extension SheetApplication: @unchecked Sendable {}
-
 private final class TimerJob {
-    let body: () -> Void
-    init(_ body: @escaping () -> Void) { self.body = body }
+    let body: @GLibMainActor () -> Void
+    init(_ body: @escaping @GLibMainActor () -> Void) { self.body = body }
 }
 
 private func onTimer(_ data: UnsafeMutableRawPointer?) -> gboolean {
-    guard let data else { return 0 }
-    Unmanaged<TimerJob>.fromOpaque(data).takeRetainedValue().body()
-    return 0
+    return GLibMainActor.assumeIsolated(data) { data in
+        guard let data else { return 0 }
+        Unmanaged<TimerJob>.fromOpaque(data).takeRetainedValue().body()
+        return 0
+    }
 }
 
 /// A GSimpleAction's "activate": the notification button's id is its string parameter.
 private func onAction(_ action: OpaquePointer?, _ parameter: OpaquePointer?, _ data: UnsafeMutableRawPointer?) {
-    guard let data, let action, let name = g_action_get_name(mr_action(action)) else { return }
-    let application = Unmanaged<SheetApplication>.fromOpaque(data).takeUnretainedValue()
-    let value = takeString(mr_variant_dup_string(parameter)) ?? ""
-    application.activateAction(String(cString: name), parameter: value)
+    GLibMainActor.assumeIsolated(action, parameter, data) { action, parameter, data in
+        guard let data, let action, let name = g_action_get_name(mr_action(action)) else { return }
+        let application = Unmanaged<SheetApplication>.fromOpaque(data).takeUnretainedValue()
+        let value = takeString(mr_variant_dup_string(parameter)) ?? ""
+        application.activateAction(String(cString: name), parameter: value)
+    }
 }

@@ -11,6 +11,7 @@ public import DesktopIntegration
 /// started where GTK cannot (no display in its activation environment) is a plain
 /// GApplication with no windows: it serves what needs none (handoffs, the outbox, portal
 /// requests the plan does not show a sheet for).
+@GLibMainActor
 public final class SheetApplication {
     private let application: GObjectRef
     /// Whether this application has GTK, and so can show sheets.
@@ -59,7 +60,7 @@ public final class SheetApplication {
         if windowed, id != nil { readPlatformDataTokens(of: gApplication) }
     }
 
-    deinit {
+    isolated deinit {
         connections.disconnectAll()
     }
 
@@ -168,6 +169,7 @@ public final class SheetApplication {
 
 /// A window a request opened (its chooser, then its sheet), as the code that asked for it
 /// holds it: the GTK application's `SheetHandle`, a test's recording fake. Main thread only.
+@GLibMainActor
 public protocol SheetWindow: WithdrawableRequest {
     /// Ends it as its request was withdrawn (the Email portal's `Request.Close`): a chooser
     /// is cancelled; a sheet with nothing edited is cancelled, one with edits saved as a draft.
@@ -181,6 +183,7 @@ public protocol SheetWindow: WithdrawableRequest {
 }
 
 /// One sheet (or chooser) of the GTK application.
+@GLibMainActor
 public final class SheetHandle: SheetWindow {
     weak var sheet: ComposeSheet?
     /// Its held Send, while the window was closed and the Undo time runs on.
@@ -215,11 +218,15 @@ private func owner(_ data: UnsafeMutableRawPointer?) -> SheetApplication? {
 }
 
 private func onActivate(_ application: UnsafeMutableRawPointer?, _ data: UnsafeMutableRawPointer?) {
-    owner(data)?.activate()
+    GLibMainActor.assumeIsolated(data) { data in
+        owner(data)?.activate()
+    }
 }
 
 private func onStartup(_ application: UnsafeMutableRawPointer?, _ data: UnsafeMutableRawPointer?) {
-    owner(data)?.startup()
+    GLibMainActor.assumeIsolated(data) { data in
+        owner(data)?.startup()
+    }
 }
 
 /// GApplication's "open": the URIs GLib's launcher passed to `org.freedesktop.Application.Open`.
@@ -227,12 +234,14 @@ private func onOpen(
     _ application: UnsafeMutableRawPointer?, _ files: UnsafeMutablePointer<OpaquePointer?>?, _ count: Int32,
     _ hint: UnsafePointer<CChar>?, _ data: UnsafeMutableRawPointer?
 ) {
-    guard let files, count > 0 else { return }
-    var uris: [String] = []
-    for index in 0..<count {
-        guard let uri = mr_file_uri(files, index) else { continue }
-        uris.append(String(cString: uri))
-        g_free(uri)
+    GLibMainActor.assumeIsolated(files, data) { files, data in
+        guard let files, count > 0 else { return }
+        var uris: [String] = []
+        for index in 0..<count {
+            guard let uri = mr_file_uri(files, index) else { continue }
+            uris.append(String(cString: uri))
+            g_free(uri)
+        }
+        owner(data)?.openURIs(uris)
     }
-    owner(data)?.openURIs(uris)
 }

@@ -1,9 +1,11 @@
 internal import CGTK
+import DesktopIntegration
 import MailtoCore
 
 /// An `AdwMessageDialog` over a sheet with its responses, and the one owner of it: its
 /// handler connected to `response` with the sheet as user data, disconnected and the dialog
 /// destroyed in `close()` (SaveQuestion, SendLaterQuestion).
+@GLibMainActor
 final class SheetDialog {
     let dialog: GObjectRef
     private var connections = SignalConnections()
@@ -57,7 +59,7 @@ final class SheetDialog {
         gtk_window_destroy(mr_window(dialog.widget))
     }
 
-    deinit {
+    isolated deinit {
         close()
     }
 }

@@ -1,4 +1,5 @@
 internal import CGTK
+import DesktopIntegration
 
 // The window a click opens first takes the focus with the click's activation token.
 //
@@ -24,6 +25,7 @@ internal import CGTK
 /// that brought it (`desktop-startup-id` of `org.freedesktop.Application.Open`, `Activate`
 /// or `ActivateAction`: gtkapplication-wayland.c, before_emit), the first such window only,
 /// as GDK would.
+@GLibMainActor
 func presentWindow(_ widget: UnsafeMutablePointer<GtkWidget>, activationToken given: String?) {
     let window = mr_window(widget)
     guard let display = gtk_widget_get_display(widget), mr_is_wayland_display(display) != 0 else {
@@ -48,6 +50,7 @@ func presentWindow(_ widget: UnsafeMutablePointer<GtkWidget>, activationToken gi
 }
 
 /// A window to present with its click's token once its surface is on screen.
+@GLibMainActor
 private final class PresentAgain {
     let window: UnsafeMutablePointer<GtkWidget>
     let surface: UnsafeMutableRawPointer
@@ -74,8 +77,10 @@ private final class PresentAgain {
 private typealias EnterMonitorHandler = @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> Void
 
 private func onEnterMonitor(_ surface: UnsafeMutableRawPointer?, _ monitor: UnsafeMutableRawPointer?, _ data: UnsafeMutableRawPointer?) {
-    guard let data else { return }
-    Unmanaged<PresentAgain>.fromOpaque(data).takeUnretainedValue().present()
+    GLibMainActor.assumeIsolated(data) { data in
+        guard let data else { return }
+        Unmanaged<PresentAgain>.fromOpaque(data).takeUnretainedValue().present()
+    }
 }
 
 private func releasePresentAgain(_ data: UnsafeMutableRawPointer?, _ closure: UnsafeMutablePointer<GClosure>?) {
