@@ -63,8 +63,9 @@ static inline void mr_set_accessible_invalid(GtkWidget *widget, gboolean invalid
 static inline GType mr_file_list_type(void) { return GDK_TYPE_FILE_LIST; }
 static inline gboolean mr_value_holds_file_list(const GValue *value) { return G_VALUE_HOLDS(value, GDK_TYPE_FILE_LIST); }
 
-/* g_idle_add's callback from another thread: the way a worker hands its result to the
- * main loop (GLib's main context is thread-safe for adding sources). */
+/* g_idle_add: work put off to a later turn of the main loop, on the main loop (filling a
+ * long message in; a window destroyed once its signal has returned). A worker's result
+ * comes back through Background's GTask, and any other job through GLibMainActor. */
 static inline guint mr_idle_add(GSourceFunc function, gpointer data) { return g_idle_add(function, data); }
 static inline guint mr_timeout_add(guint milliseconds, GSourceFunc function, gpointer data) {
     return g_timeout_add(milliseconds, function, data);

@@ -1,5 +1,6 @@
 internal import CGTK
 import DesktopIntegration
+import Synchronization
 
 /// Work off the main loop, the GNOME way: a `GTask` run in GIO's thread pool
 /// (`g_task_run_in_thread`), whose callback brings the result back to the main context that
@@ -10,10 +11,10 @@ enum Background {
     /// Runs `work` in GIO's thread pool, then `then` with its result on the thread-default
     /// main context of the caller (the GTK main loop's): the only thread that touches a window.
     @GLibMainActor
-    static func run<Result>(_ work: @escaping @Sendable () -> Result, then: @escaping @GLibMainActor (Result) -> Void) {
+    static func run<Result: Sendable>(_ work: @escaping @Sendable () -> Result, then: @escaping @GLibMainActor (Result) -> Void) {
         let outcome = Outcome<Result>()
-        let job = BackgroundJob(work: { outcome.value = work() }, done: {
-            guard let value = outcome.value else { preconditionFailure("a background job ended without its result") }
+        let job = BackgroundJob(work: { outcome.value.withLock { $0 = work() } }, done: {
+            guard let value = outcome.value.withLock({ $0 }) else { preconditionFailure("a background job ended without its result") }
             then(value)
         })
         // Retained until the task's callback takes it back on the main context.
@@ -28,17 +29,17 @@ enum Background {
 }
 
 /// The result of one job: written by the worker before the task returns, read on the main
-/// context after its callback is dispatched (GTask orders the two), hence `@unchecked`.
-private final class Outcome<Value>: @unchecked Sendable {
-    var value: Value?
+/// context after its callback is dispatched.
+private final class Outcome<Value: Sendable>: Sendable {
+    let value = Mutex<Value?>(nil)
 }
 
 /// One job's two halves, type-erased for GLib's C callbacks.
-private final class BackgroundJob: @unchecked Sendable {
-    let work: () -> Void
-    let done: @GLibMainActor () -> Void
+private final class BackgroundJob: Sendable {
+    let work: @Sendable () -> Void
+    let done: @GLibMainActor @Sendable () -> Void
 
-    init(work: @escaping () -> Void, done: @escaping @GLibMainActor () -> Void) {
+    init(work: @escaping @Sendable () -> Void, done: @escaping @GLibMainActor @Sendable () -> Void) {
         self.work = work
         self.done = done
     }
