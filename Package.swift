@@ -69,12 +69,16 @@ let package = Package(
         // The address books for the sheet, in a process of its own: libebook is never
         // loaded into mailto-route-desktop (AddressBookHelper says why).
         .executableTarget(name: "mailto-route-books", dependencies: ["AddressLookup", "AddressBookHelper"]),
-        .target(name: "ComposeSheet", dependencies: ["CGTK", "CEnchant", "MailtoCore", "MIMEMessage", "DesktopIntegration"],
+        // The actor of GLib's main context, which the desktop side's main-loop types are
+        // isolated to; apart from DesktopIntegration so that the command line, which links
+        // that, starts without Swift's concurrency runtime (and libdispatch) at every click.
+        .target(name: "MainLoop", dependencies: ["CGIO"]),
+        .target(name: "ComposeSheet", dependencies: ["CGTK", "CEnchant", "MailtoCore", "MIMEMessage", "DesktopIntegration", "MainLoop"],
                 exclude: ["UI", "embedded.txt"], plugins: ["EmbedText"]),
         // The desktop side as a library: the service, the sheet's and the chooser's delivery,
         // the outbox while the service owns it, notifications; what it shows goes through a
         // presenter (the GTK application, or a test's fake), its sessions through a context.
-        .target(name: "MailtoRouteDesktop", dependencies: ["ComposeSheet", "MailtoRoute", "AddressBookHelper"]),
+        .target(name: "MailtoRouteDesktop", dependencies: ["ComposeSheet", "MailtoRoute", "AddressBookHelper", "MainLoop"]),
         // The desktop program: its arguments and one call into MailtoRouteDesktop. Shows the
         // sheet for `open` and `compose` (the CLI starts it when there is a display), and
         // performs what the user chose through MailtoRoute.
@@ -114,7 +118,7 @@ let package = Package(
         // Shared by the test targets: sandboxes (HOME, XDG_*), running the built binary,
         // and the real servers the tests talk to.
         // The Python servers and drivers under Servers/ and Resources/ run from the source tree.
-        .target(name: "TestSupport", dependencies: ["CGIO", "CTestProcess", "DesktopIntegration"], path: "Tests/TestSupport", exclude: ["Servers", "Resources"],
+        .target(name: "TestSupport", dependencies: ["CGIO", "CTestProcess", "MainLoop"], path: "Tests/TestSupport", exclude: ["Servers", "Resources"],
                 // Its bus calls (BusCall.swift) use GDBus directly: GIO is linked, not opened.
                 linkerSettings: [.linkedLibrary("gio-2.0"), .linkedLibrary("gobject-2.0")]),
         // pidfd_send_signal, for TestSupport's ProcessReference (pidfd_open is CGIO's).
@@ -162,7 +166,7 @@ let package = Package(
         ]),
         // The desktop service's behaviour in-process: a fake desktop (sheets, choosers,
         // notifications, a main loop, timers on a fake clock) and RouteFakes' world.
-        .testTarget(name: "DesktopServiceTests", dependencies: ["MailtoRouteDesktop", "RouteFakes", "ComposeSheet", "SMTPTransport", "TestSupport"]),
+        .testTarget(name: "DesktopServiceTests", dependencies: ["MailtoRouteDesktop", "RouteFakes", "ComposeSheet", "SMTPTransport", "TestSupport", "MainLoop"]),
         .testTarget(name: "SheetTests", dependencies: ["TestSupport", "mailto-route", "mailto-route-desktop", "mailto-route-books"]),
     ]
 )

@@ -2,8 +2,8 @@
 import Glibc
 #endif
 internal import CGTK
-import DesktopIntegration
 public import MailtoCore
+import MainLoop
 import Synchronization
 
 /// What the user typed, kept on disk while a sheet is open, so that a sheet that is killed

@@ -1,5 +1,5 @@
-import DesktopIntegration
 public import MailtoCore
+import MainLoop
 
 /// What a compose sheet shows when it opens: GTK-free, so that the desktop program (and
 /// the desktop service) builds it from a link, the command line or the Email portal.

@@ -1,6 +1,6 @@
 import ComposeSheet
-import DesktopIntegration
 import MailtoRoute
+import MainLoop
 
 /// What the desktop program runs with, as the command line's `Context`: the paths, the
 /// environment and the services of each request's Session (made anew for each request: the

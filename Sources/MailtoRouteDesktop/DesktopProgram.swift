@@ -5,6 +5,7 @@ import ComposeSheet
 import DesktopIntegration
 import MailtoCore
 import MailtoRoute
+import MainLoop
 import Synchronization
 
 // mailto-route-desktop: the compose sheet (GTK 4), apart from the command line so that

@@ -4,6 +4,7 @@ import Glibc
 import ComposeSheet
 import DesktopIntegration
 import MailtoRoute
+import MainLoop
 
 /// mailto-route as a desktop service (`mailto-route-desktop --gapplication-service`,
 /// started by D-Bus activation): the primary instance that opens every sheet of the
@@ -14,7 +15,7 @@ import MailtoRoute
 /// change between two clicks. What it shows and when it wakes are its presenter's (GTK's
 /// main loop, or a test's fake and clock), on the main loop's actor.
 @GLibMainActor
-public final class DesktopService: ServiceDelegate, ServiceRequests {
+public final class DesktopService: ServiceDelegate, @preconcurrency ServiceRequests {
     /// Notification buttons' actions, each with one string: the id it is for (an outbox
     /// entry, a draft, an account of GNOME Online Accounts); `own-outbox` (its string
     /// unused), which the command line activates when a run left a message queued; and
@@ -183,6 +184,11 @@ public final class DesktopService: ServiceDelegate, ServiceRequests {
     /// display to show the sheet on, a handoff that carries the files on the mail
     /// program's own command line, else a draft.
     public func composeEmail(_ request: PortalEmailRequest, respond: @escaping @Sendable (UInt32) -> Void) -> (any WithdrawableRequest)? {
+        composeEmailWindow(request, respond: respond).map(PortalRequest.init)
+    }
+
+    /// `composeEmail`'s window: the chooser (then its sheet), the sheet, or none.
+    private func composeEmailWindow(_ request: PortalEmailRequest, respond: @escaping @Sendable (UInt32) -> Void) -> (any SheetWindow)? {
         let session = context.session()
         session.arrival = Arrival(kind: .emailPortal, requester: request.appID.isEmpty ? nil : request.appID)
         var email = EmailData()
@@ -509,6 +515,21 @@ public final class DesktopService: ServiceDelegate, ServiceRequests {
     /// The network came back: what is due goes out now.
     public func networkAvailable() {
         flushDue()
+    }
+}
+
+/// A portal request's window as `ServiceServer` withdraws it (`Request.Close`), on the main
+/// loop: the conformance is checked there at run time, as the server is not on the actor.
+@GLibMainActor
+final class PortalRequest: @preconcurrency WithdrawableRequest {
+    let window: any SheetWindow
+
+    init(_ window: any SheetWindow) {
+        self.window = window
+    }
+
+    func withdraw() {
+        window.withdraw()
     }
 }
 

@@ -3,8 +3,8 @@ import Glibc
 #endif
 import AddressBookHelper
 import ComposeSheet
-import DesktopIntegration
 import MailtoRoute
+import MainLoop
 import MIMEMessage
 import SMTPTransport
 import Synchronization

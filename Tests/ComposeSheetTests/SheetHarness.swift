@@ -1,7 +1,7 @@
 import CGTK
 import Foundation
 import MailtoCore
-import DesktopIntegration
+import MainLoop
 import TestSupport
 @testable import ComposeSheet
 

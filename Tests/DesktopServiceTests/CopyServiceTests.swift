@@ -2,6 +2,7 @@ import ComposeSheet
 import DesktopIntegration
 import MailtoRoute
 import MailtoRouteDesktop
+import MainLoop
 import RouteFakes
 import Testing
 

@@ -1,9 +1,9 @@
 import ComposeSheet
-import DesktopIntegration
 import Foundation
 import MailtoCore
 import MailtoRoute
 import MailtoRouteDesktop
+import MainLoop
 import Outbox
 import RouteFakes
 import TestSupport

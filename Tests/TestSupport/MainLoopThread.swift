@@ -1,6 +1,6 @@
 import CGIO
-import DesktopIntegration
 import Foundation
+import MainLoop
 
 /// GLib's default main context turned by one thread of the test process, for as long as the
 /// process lives: the thread of `GLibMainActor`, whose jobs are idle sources of that context.

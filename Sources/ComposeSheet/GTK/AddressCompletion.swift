@@ -1,6 +1,6 @@
 internal import CGTK
-import DesktopIntegration
 import MailtoCore
+import MainLoop
 
 /// Completion of one address field (To, Cc, Bcc): as one types an address, a popover under
 /// the field lists the people it may be (`Asa Berg <asa@example.org>`): from the history

@@ -1,5 +1,5 @@
 internal import CGTK
-import DesktopIntegration
+import MainLoop
 import Synchronization
 
 /// Work off the main loop, the GNOME way: a `GTask` run in GIO's thread pool

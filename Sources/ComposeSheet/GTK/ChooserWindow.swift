@@ -1,6 +1,6 @@
 internal import CGTK
-import DesktopIntegration
 import MailtoCore
+import MainLoop
 
 /// The chooser (`UI/chooser.ui`): a clicked link that can go several ways asks once, with a
 /// radio button per way that can start now, the first chosen; **Just this once** or

@@ -1,6 +1,7 @@
 internal import CGTK
 import MailtoCore
 import DesktopIntegration
+import MainLoop
 
 /// Text this program put on the desktop's clipboard (Copy Address), held for as long as it
 /// owns the clipboard: X11's and Wayland's clipboards are owned by a process, so the copy

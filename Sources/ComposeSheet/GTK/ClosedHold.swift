@@ -1,6 +1,6 @@
 internal import CGTK
-import DesktopIntegration
 import MailtoCore
+import MainLoop
 
 /// A held Send whose window the user closed during the Undo time: the time runs on with no
 /// window, and no GTK window waits hidden meanwhile (GTK 4.8 answers a screen reader that

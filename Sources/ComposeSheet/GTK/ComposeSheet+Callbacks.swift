@@ -1,5 +1,5 @@
 internal import CGTK
-import DesktopIntegration
+import MainLoop
 
 // The C callbacks of the sheet's signals, shortcuts and timers: top-level, capturing
 // nothing, each recovering the sheet from its user data with Unmanaged (docs/style.md). The

@@ -1,6 +1,6 @@
 internal import CGTK
-import DesktopIntegration
 import MailtoCore
+import MainLoop
 
 // The sheet's From as a chooser of every account that can send (a menu button in place of
 // the From label when there is more than one, its menu one radio item per account: the

@@ -1,6 +1,6 @@
 internal import CGTK
-import DesktopIntegration
 import MailtoCore
+import MainLoop
 
 // Undo send and Send Later in the sheet (docs/desktop-service.md, "Undo and Send Later").
 //

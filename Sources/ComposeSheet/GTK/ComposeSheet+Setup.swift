@@ -1,6 +1,7 @@
 internal import CGTK
 import DesktopIntegration
 import MailtoCore
+import MainLoop
 
 // "Set up sending": when no account is set up, the sheet offers to set one up (UI/setup.ui)
 // instead of naming a command; its window takes an address and a password, the host finds

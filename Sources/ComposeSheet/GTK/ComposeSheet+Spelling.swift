@@ -1,6 +1,6 @@
 internal import CGTK
-import DesktopIntegration
 import MailtoCore
+import MainLoop
 
 /// The message's spelling in the sheet: misspelt words underlined (a "misspelled" tag), and,
 /// on a right click, the text view's menu offers the words to put instead, the language's

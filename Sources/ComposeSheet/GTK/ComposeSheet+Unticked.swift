@@ -1,6 +1,6 @@
 internal import CGTK
-import DesktopIntegration
 import MailtoCore
+import MainLoop
 
 /// "Send without Budget.odt?": asked when Send is pressed while a file the link asked for,
 /// one that could be attached, is not ticked. Issue 33: where nothing proves which program

@@ -1,6 +1,6 @@
 internal import CGTK
-import DesktopIntegration
 import MailtoCore
+import MainLoop
 
 /// One compose sheet: a libadwaita window, declared in `UI/compose-sheet.ui`, that shows a
 /// message, lets the user write it, and hands what they choose (Send, Save Draft, Open in

@@ -1,6 +1,6 @@
 internal import CGTK
-import DesktopIntegration
 import MailtoCore
+import MainLoop
 
 /// The file chooser behind "Add…": `GtkFileChooserNative`, which goes through the
 /// desktop's file chooser portal where one runs (the sandbox-friendly way) and is GTK's

@@ -1,6 +1,6 @@
 internal import CGTK
-import DesktopIntegration
 import MailtoCore
+import MainLoop
 
 /// One file in the sheet's lists: a trusted attachment (a local program's or the user's
 /// own, ticked and removable) or one a link asked for (unticked, with its full path, and

@@ -1,6 +1,6 @@
 internal import CGTK
-import DesktopIntegration
 import MailtoCore
+import MainLoop
 
 /// "Save this message as a draft?" with Keep Editing, Discard and Save, as the iOS sheet
 /// asks when a composer with edits is cancelled: an `AdwMessageDialog` over the sheet.

@@ -1,6 +1,6 @@
 internal import CGTK
-import DesktopIntegration
 import MailtoCore
+import MainLoop
 
 /// "Send at", the Send button menu's "At a Chosen Time…": an `AdwMessageDialog` over the
 /// sheet with one entry for the time (`HH:MM`, or `HH:MM:SS`), **Cancel** and **Schedule**;

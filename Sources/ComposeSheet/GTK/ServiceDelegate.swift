@@ -1,6 +1,7 @@
 internal import CGTK
 import DesktopIntegration
 import MailtoCore
+import MainLoop
 
 /// What the application is asked as the desktop service, answered by the program that
 /// serves (mailto-route-desktop), on the GTK main thread. (Its own D-Bus objects, `Compose`

@@ -1,6 +1,7 @@
 internal import CGTK
 import DesktopIntegration
 import MailtoCore
+import MainLoop
 
 // The desktop service's side of the application: its D-Bus objects, its actions, its
 // notifications, and work it runs off the main thread.

@@ -1,5 +1,6 @@
 internal import CGTK
-public import DesktopIntegration
+import DesktopIntegration
+import MainLoop
 
 /// The AdwApplication that holds the sheets of one process (libadwaita's: its style manager
 /// follows the system's light or dark appearance, and its widgets are initialised). Without an id it is the
@@ -168,9 +169,9 @@ public final class SheetApplication {
 }
 
 /// A window a request opened (its chooser, then its sheet), as the code that asked for it
-/// holds it: the GTK application's `SheetHandle`, a test's recording fake. Main thread only.
+/// holds it: the GTK application's `SheetHandle`, a test's recording fake.
 @GLibMainActor
-public protocol SheetWindow: WithdrawableRequest {
+public protocol SheetWindow: AnyObject {
     /// Ends it as its request was withdrawn (the Email portal's `Request.Close`): a chooser
     /// is cancelled; a sheet with nothing edited is cancelled, one with edits saved as a draft.
     func withdraw()

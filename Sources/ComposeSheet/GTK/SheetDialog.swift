@@ -1,6 +1,6 @@
 internal import CGTK
-import DesktopIntegration
 import MailtoCore
+import MainLoop
 
 /// An `AdwMessageDialog` over a sheet with its responses, and the one owner of it: its
 /// handler connected to `response` with the sheet as user data, disconnected and the dialog

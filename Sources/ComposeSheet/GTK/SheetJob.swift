@@ -1,5 +1,5 @@
-import DesktopIntegration
 import MailtoCore
+import MainLoop
 
 /// One action of the sheet run off the main loop (an SMTP send blocks for as long as the
 /// server takes), its result brought back to it (`Background`): the sheet (or a held Send

@@ -1,5 +1,5 @@
 internal import CGTK
-import DesktopIntegration
+import MainLoop
 
 // The window a click opens first takes the focus with the click's activation token.
 //

@@ -3,7 +3,6 @@ import MailtoCore
 
 /// What the desktop service is asked on the session bus, answered by the program that serves
 /// (mailto-route-desktop's `DesktopService`), on the main loop.
-@GLibMainActor
 public protocol ServiceRequests: AnyObject {
     /// mailto-route's own `Compose` (`ServiceProtocol`): a sheet for the command line's link
     /// or `compose`; `answer` once it has ended.
@@ -20,7 +19,6 @@ public protocol ServiceRequests: AnyObject {
 }
 
 /// A request a caller may withdraw before it is answered (the portal's `Request.Close`).
-@GLibMainActor
 public protocol WithdrawableRequest: AnyObject {
     func withdraw()
 }
@@ -30,8 +28,9 @@ public protocol WithdrawableRequest: AnyObject {
 /// `ServiceProtocol.interfaceDescription`, read at each start), the Email portal backend and
 /// its request objects, on GIO's shared session connection, which `g_application_register`
 /// then uses too. Exported before the application takes its name, so that the call that
-/// D-Bus-activated the service finds them. On the main loop (`GLibMainActor`): the answers,
-/// which may come from any thread, go back to it before they touch it.
+/// D-Bus-activated the service finds them. Touched on the main thread only: the `@Sendable`
+/// answers that capture it go back to the main loop (`soon`) before they do, hence
+/// `@unchecked`.
 ///
 /// The objects are registered on a context of their own, which a thread of their own runs
 /// (`BusThread`): GDBus answers what needs nothing of ours there (the portal's
@@ -42,8 +41,7 @@ public protocol WithdrawableRequest: AnyObject {
 /// until the portal has its name, and the portal takes its name only once it has its
 /// backends' properties. On the main context, the two waited on each other for D-Bus's 25
 /// s timeout, at every start of the portal.
-@GLibMainActor
-public final class ServiceServer {
+public final class ServiceServer: @unchecked Sendable {
     private let gio: UnsafePointer<mr_gio_api>
     private let connection: OpaquePointer
     private let busThread = BusThread()
@@ -80,7 +78,7 @@ public final class ServiceServer {
         self.delegate = delegate
     }
 
-    isolated deinit {
+    deinit {
         for id in registrations { _ = gio.pointee.g_dbus_connection_unregister_object(connection, id) }
         for request in requests.values { _ = gio.pointee.g_dbus_connection_unregister_object(connection, request.registration) }
         if portalName != 0 { gio.pointee.g_bus_unown_name(portalName) }
@@ -135,7 +133,7 @@ public final class ServiceServer {
             reply.succeed(serviceReply(id))
             delegate.hold()
             delegate.compose(request) { [self] outcome in
-                Task { @GLibMainActor in
+                soon {
                     self.emitFinished(id, outcome, to: sender)
                     self.delegate?.release()
                 }
@@ -169,7 +167,7 @@ public final class ServiceServer {
         requests[handle] = (registration, nil)
         delegate.hold()
         let withdrawable = delegate.composeEmail(request) { [self] response in
-            Task { @GLibMainActor in
+            soon {
                 reply.succeed(PortalEmailRequest.reply(response))
                 if let request = self.requests.removeValue(forKey: handle), request.registration != 0 {
                     _ = self.gio.pointee.g_dbus_connection_unregister_object(self.connection, request.registration)
@@ -189,10 +187,10 @@ public final class ServiceServer {
     }
 }
 
-/// A method call's invocation (transfer full from GDBus), answered exactly once, on the
-/// main loop.
-@GLibMainActor
-private final class PendingReply {
+/// A method call's invocation (transfer full from GDBus), answered exactly once.
+private final class PendingReply: @unchecked Sendable {
+    // Answered on the main thread only; `@unchecked` because the callbacks that capture
+    // it are `@Sendable` and go back to the main loop before they touch it.
     private var invocation: OpaquePointer?
     private let gio: UnsafePointer<mr_gio_api>
 
@@ -217,12 +215,28 @@ private final class PendingReply {
     }
 }
 
+/// Runs `body` on the main loop once, soon (an idle source of GLib's default context): an
+/// answer given while its request is still being set up runs after the setting up.
+private func soon(_ body: @escaping () -> Void) {
+    _ = g_idle_add(onSoon, Unmanaged.passRetained(IdleWork(body)).toOpaque())
+}
+
+private final class IdleWork {
+    let body: () -> Void
+    init(_ body: @escaping () -> Void) { self.body = body }
+}
+
+private func onSoon(_ data: gpointer?) -> gboolean {
+    guard let data else { return 0 }
+    Unmanaged<IdleWork>.fromOpaque(data).takeRetainedValue().body()
+    return 0
+}
+
 // MARK: - C glue
 
 /// GDBus's method-call function for every object of the service, on the context it was
-/// registered on (the bus thread's, or the main loop's): the call goes on to the main loop,
-/// with the parameters and invocation it holds (GDBus's references last until the function
-/// returns; an invocation may be answered from any thread).
+/// registered on (the bus thread's, or the main loop's): the call goes on to the main loop, with the parameters and invocation it holds (GDBus's
+/// references last until the function returns; an invocation may be answered from any thread).
 private func onMethodCall(
     _ connection: OpaquePointer?, _ sender: UnsafePointer<gchar>?, _ path: UnsafePointer<gchar>?,
     _ interface: UnsafePointer<gchar>?, _ method: UnsafePointer<gchar>?, _ parameters: OpaquePointer?,
@@ -232,22 +246,12 @@ private func onMethodCall(
     let server = Unmanaged<ServiceServer>.fromOpaque(data).takeUnretainedValue()
     let call = (method: String(cString: method), interface: String(cString: interface), path: String(cString: path),
                 sender: sender.map { String(cString: $0) } ?? "")
-    let handed = HandedCall(parameters: g_variant_ref(parameters), invocation: invocation)
-    // A job of the main loop's actor, after what is already waiting there: an answer given
-    // while its request is still being set up runs after the setting up.
-    Task { @GLibMainActor in
+    _ = g_variant_ref(parameters)
+    soon {
         server.call(call.method, interface: call.interface, path: call.path, sender: call.sender,
-                    parameters: handed.parameters, invocation: handed.invocation)
-        g_variant_unref(handed.parameters)
+                    parameters: parameters, invocation: invocation)
+        g_variant_unref(parameters)
     }
-}
-
-/// A method call's parameters (a reference of its own) and invocation, on their way from the
-/// bus thread to the main loop. `@unchecked Sendable`: a GVariant never changes and counts
-/// its references atomically, and GDBus answers an invocation from any thread.
-private struct HandedCall: @unchecked Sendable {
-    let parameters: OpaquePointer
-    let invocation: OpaquePointer
 }
 
 /// The one vtable of the service's objects, for the life of the process: written once,

@@ -1,5 +1,5 @@
-import DesktopIntegration
 import Foundation
+import MainLoop
 import Testing
 import TestSupport
 
