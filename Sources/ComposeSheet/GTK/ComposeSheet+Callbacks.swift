@@ -2,8 +2,9 @@ internal import CGTK
 import MainLoop
 
 // The C callbacks of the sheet's signals, shortcuts and timers: top-level, capturing
-// nothing, each recovering the sheet from its user data with Unmanaged (docs/style.md). The
-// sheet disconnects them all in end(), before it goes away.
+// nothing, each entering the main loop's actor (`GLibMainActor.assumeIsolated`, with the C
+// arguments it uses) and recovering the sheet from its user data with Unmanaged
+// (docs/style.md). The sheet disconnects them all in end(), before it goes away.
 
 private func sheet(_ data: UnsafeMutableRawPointer?) -> ComposeSheet? {
     data.map { Unmanaged<ComposeSheet>.fromOpaque($0).takeUnretainedValue() }
