@@ -86,10 +86,11 @@ public enum DesktopProgram {
     /// Runs what `invocation` asks, in this process's `context`: the exit status.
     public static func run(_ invocation: DesktopInvocation, context: DesktopContext) -> Int32 {
         // This thread runs GLib's main loop: from here on it is the main loop's actor.
-        GLibMainActor.runHere((invocation, context)) { request in
-            switch request.0 {
-            case .service: serve(request.1)
-            case .oneRequest(let arguments): runOne(arguments, context: request.1)
+        GLibMainActor.runHere((invocation, context)) { (program: (DesktopInvocation, DesktopContext)) in
+            let (invocation, context) = program
+            return switch invocation {
+            case .service: serve(context)
+            case .oneRequest(let arguments): runOne(arguments, context: context)
             }
         }
     }

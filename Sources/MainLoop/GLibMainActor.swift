@@ -1,8 +1,10 @@
 internal import CGIO
 
-/// The actor of GLib's default main context: everything that touches a window, the
-/// application, the service's state and its D-Bus objects is isolated to it, so that the
-/// compiler, not a comment, keeps it on the one thread that runs the main loop.
+/// The actor of GLib's default main context: what touches a window, the application or the
+/// desktop service's state is isolated to it, so that the compiler, not a comment, keeps it
+/// on the one thread that runs the main loop. (The service's D-Bus objects, in
+/// DesktopIntegration, which the command line links, hand each call to the loop instead:
+/// an actor there would start Swift's concurrency runtime at every click.)
 ///
 /// `MainActor` cannot be that actor: its jobs go to the main dispatch queue, which GLib's
 /// loop never drains, and the loop need not run on the process's main thread (the tests run
