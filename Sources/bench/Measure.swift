@@ -85,14 +85,15 @@ private func reap(_ pid: pid_t) -> (status: Int32, ended: UInt64) {
 /// ru_maxrss of a child of this process: posix_spawn starts it sharing this process's
 /// memory (CLONE_VM) until it executes, and the kernel keeps the larger of the two peaks,
 /// so every program measured that way had this benchmark's own 29 MB. time(1) forks the
-/// program from its own small process.
+/// program from its own small process. The peak is nil when time(1) wrote none, so that a
+/// missing figure is never read as 0 MB.
 func measurePeak(_ argv: [String], environment: [String: String]? = nil, stdinPath: String? = nil)
-    -> (run: Measured, peakKB: Int) {
+    -> (run: Measured, peakKB: Int?) {
     let report = FileManager.default.temporaryDirectory.appendingPathComponent("bench-peak-\(UUID().uuidString)").path
     defer { unlink(report) }
     let run = measure(["/usr/bin/time", "--quiet", "-f", "%M", "-o", report, "--"] + argv, environment: environment, stdinPath: stdinPath)
     let text = (try? String(contentsOfFile: report, encoding: .utf8)) ?? ""
-    return (run, Int(text.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: "\n").last ?? "") ?? 0)
+    return (run, text.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: "\n").last.flatMap { Int($0) })
 }
 
 /// The moment a file is created in a directory, from inotify, watched from before the

@@ -170,6 +170,7 @@ func benchMemory() {
         let (ours, oursPeak) = measurePeak(commands(port: port, home: home, message: "", attach: attachment)[0].argv,
                                            environment: home.environment)
         guard ours.status == 0 else { print("memory: mailto-route failed with status \(ours.status)"); return }
+        guard let oursPeak else { print("memory: time(1) reported no peak RSS for mailto-route"); return }
         let eml = received.appendingPathComponent("1.eml").path
         let check = Process()
         check.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
@@ -190,19 +191,20 @@ func benchMemory() {
         // 2. The same message (as received) from each program to smtp-sink.
         let sink = try SMTPSink()
         let sinkHome = try BenchHome(port: sink.port)
-        var results: [String: (run: Measured, peakKB: Int)] = [:]
+        var results: [String: (run: Measured, peakKB: Int?)] = [:]
         for run in commands(port: sink.port, home: sinkHome, message: eml, attach: attachment) {
             results[run.name] = measurePeak(run.argv, environment: run.name == "mailto-route" ? sinkHome.environment : nil,
                                             stdinPath: run.stdin)
         }
         let mb = { (kb: Int) in Double(kb) / 1024 }
+        /// A reference's peak, or "?" where time(1) reported none.
+        let peak = { (name: String) in results[name]?.peakKB.map { String(format: "%.1f MB", mb($0)) } ?? "?" }
         let size = (try? FileManager.default.attributesOfItem(atPath: eml)[.size] as? Int) ?? 0
         print(String(format: "memory: 100 MB attachment (%.1f MB message): mailto-route peak RSS ", Double(size) / 1e6)
             + Target.atMost(40, " MB").judge(mb(oursPeak), format: "%.1f")
-            + String(format: "; curl -T %.1f MB; msmtp %.1f MB; arrived byte-identical: %@",
-                     mb(results["curl"]?.peakKB ?? 0), mb(results["msmtp"]?.peakKB ?? 0), identical ? "yes" : "NO"))
-        print(String(format: "memory: time to smtp-sink: mailto-route %.2f s (RSS %.1f MB); curl -T %.2f s; msmtp %.2f s",
-                     results["mailto-route"]?.run.seconds ?? 0, mb(results["mailto-route"]?.peakKB ?? 0),
+            + "; curl -T \(peak("curl")); msmtp \(peak("msmtp")); arrived byte-identical: \(identical ? "yes" : "NO")")
+        print(String(format: "memory: time to smtp-sink: mailto-route %.2f s (RSS %@); curl -T %.2f s; msmtp %.2f s",
+                     results["mailto-route"]?.run.seconds ?? 0, peak("mailto-route"),
                      results["curl"]?.run.seconds ?? 0, results["msmtp"]?.run.seconds ?? 0))
     } catch {
         print("memory: cannot run: \(error)")
